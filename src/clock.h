@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Clocks and the host timeline. A guest input's time stamps are on the
+ * guest's TSC: guest_tsc = host_tsc + offset (signed), so a guest event
+ * lands at host time guest_ts - offset.
+ */
+#ifndef KTF_CLOCK_H
+#define KTF_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "source.h"
+
+struct diag;
+
+/* One guest TSC offset, in force from host time `from` on. */
+struct clock_offset {
+	uint64_t from;
+	int64_t offset;
+	uint32_t vcpu;
+	bool any_vcpu;
+};
+
+struct clock {
+	enum clock_kind timeline;	/* the clock of the merged stream */
+	double tsc_mhz;			/* --tsc-mhz: TSC inputs to ns */
+	bool have_offset;		/* --tsc-offset N */
+	int64_t offset;
+	bool auto_offset;		/* --tsc-offset auto */
+	struct clock_offset *offsets;	/* owned, sorted by from */
+	size_t noffsets;
+	size_t cap;
+};
+
+struct clock *clock_create(void);
+void clock_destroy(struct clock *c);
+int clock_add_offset(struct clock *c, uint64_t from, int64_t offset,
+		     uint32_t vcpu, bool any_vcpu);
+/* Sort the auto offsets; call once after the last clock_add_offset(). */
+void clock_finish(struct clock *c);
+
+/* Put ev (of src) on the host timeline: sets ev->ts from ev->ts as read. */
+static inline uint64_t clock_guest_to_host(uint64_t guest_ts, int64_t offset)
+{
+	return guest_ts - (uint64_t)offset;
+}
+
+void clock_map(const struct clock *c, const struct source *src,
+	       struct event *ev);
+
+/*
+ * Decide the timeline from the inputs' clocks. Inputs on different clocks
+ * are never mixed silently: without --tsc-mhz that is an error (diag names
+ * the inputs and their clocks).
+ */
+int clock_timeline(struct clock *c, struct source **srcs, size_t n,
+		   struct diag *d);
+
+const char *clock_name(enum clock_kind k);
+
+#endif

@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kvmtrace_format: command line and wiring. The only place that exits.
+ *
+ *   kvmtrace_format [OPTIONS] [FORMATS] [INPUT...]
+ *   kvmtrace_format formats < trace.bin
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "clock.h"
+#include "diag.h"
+#include "merge.h"
+#include "outbuf.h"
+#include "render.h"
+#include "rules.h"
+#include "sink.h"
+#include "source.h"
+
+#define EXIT_DATA 1
+#define EXIT_USAGE 2
+
+struct input {
+	const char *path;	/* borrowed from argv */
+	enum domain domain;
+};
+
+/* --clock=INPUT=tsc|ns */
+struct clock_decl {
+	const char *path;	/* borrowed from argv */
+	size_t len;
+	enum clock_kind clock;
+};
+
+struct options {
+	const char *rules_path;	/* NULL: the built-in rules */
+	double mhz;
+	const char *output;
+	bool chrome;
+	bool stats;
+	const char *stats_format;
+	bool have_offset;
+	bool auto_offset;
+	int64_t offset;
+	double tsc_mhz;
+	struct input *inputs;	/* owned */
+	size_t ninputs;
+	struct clock_decl *clocks;	/* owned */
+	size_t nclocks;
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: kvmtrace_format [OPTIONS] [FORMATS] [INPUT...]\n"
+	      "       kvmtrace_format FORMATS < trace.bin\n"
+	      "\n"
+	      "Render kvmtrace streams, trace-cmd trace.dat files and uftrace data\n"
+	      "directories as text through the templates of a rule file, on one\n"
+	      "host timeline.\n"
+	      "\n"
+	      "  FORMATS            a classic rule file ('ID TEMPLATE' lines) or YAML\n"
+	      "                     (.yaml/.yml); omitted: the built-in kvmtrace rules\n"
+	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
+	      "                     files, uftrace data directories; none: standard input\n"
+	      "\n"
+	      "  -f, --formats=FILE     the rule file (then every positional is an input)\n"
+	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
+	      "      --guest=INPUT      an input recorded on the guest's clock\n"
+	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
+	      "                         kvm:kvm_write_tsc_offset in the host trace.dat\n"
+	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
+	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
+	      "  -o, --output=FILE      write to FILE instead of standard output\n"
+	      "  -h, --help             this help\n"
+	      "  -V, --version          the version\n"
+	      "\n"
+	      "Exit status: 0 done, 1 bad data (after every good event before it),\n"
+	      "2 bad usage or rule file (before any output).\n"
+	      "See kvmtrace_format(1) and kvmtrace_format-formats(5).\n",
+	      f);
+}
+
+static void error(const char *msg)
+{
+	fprintf(stderr, "kvmtrace_format: %s\n", msg);
+}
+
+static int add_input(struct options *o, const char *path, enum domain dom)
+{
+	struct input *n = realloc(o->inputs, (o->ninputs + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	o->inputs = n;
+	o->inputs[o->ninputs].path = path;
+	o->inputs[o->ninputs].domain = dom;
+	o->ninputs++;
+	return 0;
+}
+
+static int add_clock(struct options *o, const char *arg)
+{
+	const char *eq = strrchr(arg, '=');
+	struct clock_decl *n;
+	enum clock_kind k;
+
+	if (!eq || eq == arg)
+		return -EINVAL;
+	if (!strcmp(eq + 1, "tsc"))
+		k = CLOCK_TSC;
+	else if (!strcmp(eq + 1, "ns"))
+		k = CLOCK_NS;
+	else
+		return -EINVAL;
+	n = realloc(o->clocks, (o->nclocks + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	o->clocks = n;
+	n[o->nclocks].path = arg;
+	n[o->nclocks].len = (size_t)(eq - arg);
+	n[o->nclocks].clock = k;
+	o->nclocks++;
+	return 0;
+}
+
+static int parse_mhz(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_s64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno || end == s || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+enum {
+	OPT_GUEST = 256,
+	OPT_TSC_OFFSET,
+	OPT_CLOCK,
+	OPT_TSC_MHZ,
+	OPT_CHROME,
+	OPT_STATS,
+};
+
+static const struct option long_options[] = {
+	{ "formats", required_argument, NULL, 'f' },
+	{ "mhz", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "guest", required_argument, NULL, OPT_GUEST },
+	{ "tsc-offset", required_argument, NULL, OPT_TSC_OFFSET },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns 0, or an exit status (with the message printed). */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	bool have_f = false;
+	int c, i;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:f:c:o:hV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o->rules_path = optarg;
+			have_f = true;
+			break;
+		case 'c':
+			if (parse_mhz(optarg, &o->mhz) < 0) {
+				fprintf(stderr, "kvmtrace_format: -c: '%s' is not a frequency in MHz (a positive number such as 2400 or 2394.5)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_GUEST:
+			if (add_input(o, optarg, DOMAIN_GUEST) < 0)
+				goto nomem;
+			break;
+		case OPT_TSC_OFFSET:
+			if (!strcmp(optarg, "auto")) {
+				o->auto_offset = true;
+			} else if (parse_s64(optarg, &o->offset) < 0) {
+				fprintf(stderr, "kvmtrace_format: --tsc-offset: '%s' is neither a signed 64-bit number nor 'auto'\n",
+					optarg);
+				return EXIT_USAGE;
+			} else {
+				o->have_offset = true;
+			}
+			break;
+		case OPT_CLOCK:
+			if (add_clock(o, optarg) < 0) {
+				fprintf(stderr, "kvmtrace_format: --clock: '%s' is not INPUT=tsc or INPUT=ns\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_TSC_MHZ:
+			if (parse_mhz(optarg, &o->tsc_mhz) < 0) {
+				fprintf(stderr, "kvmtrace_format: --tsc-mhz: '%s' is not a frequency in MHz\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		case 'V':
+			printf("kvmtrace_format %s\n", PACKAGE_VERSION);
+			return -1;
+		case ':':
+			fprintf(stderr, "kvmtrace_format: %s needs an argument\n",
+				argv[optind - 1]);
+			fputs("Try 'kvmtrace_format --help'.\n", stderr);
+			return EXIT_USAGE;
+		default:
+			if (optopt)
+				fprintf(stderr, "kvmtrace_format: unknown option -%c\n",
+					optopt);
+			else
+				fprintf(stderr, "kvmtrace_format: unknown option %s\n",
+					argv[optind - 1]);
+			fputs("Try 'kvmtrace_format --help'.\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+	i = optind;
+	if (!have_f && i < argc && !source_looks_like_input(argv[i]))
+		o->rules_path = argv[i++];
+	for (; i < argc; i++)
+		if (add_input(o, argv[i], DOMAIN_HOST) < 0)
+			goto nomem;
+	return 0;
+nomem:
+	error("out of memory");
+	return EXIT_DATA;
+}
+
+struct run {
+	struct options opt;
+	struct rules *rules;
+	struct source **srcs;
+	size_t nsrcs;
+	struct clock *clock;
+	struct render *render;
+	struct outbuf *out;
+	struct sink *sink;
+	struct merge *merge;
+};
+
+/* --clock declarations; a guest input with a TSC offset is on the TSC. */
+static void declare_clock(struct run *r, struct source *src, const char *path)
+{
+	size_t i;
+
+	if (src->domain == DOMAIN_GUEST &&
+	    (r->opt.have_offset || r->opt.auto_offset))
+		src->clock = CLOCK_TSC;
+	for (i = 0; i < r->opt.nclocks; i++) {
+		const struct clock_decl *c = &r->opt.clocks[i];
+
+		if (strlen(path) == c->len && !strncmp(path, c->path, c->len)) {
+			src->clock = c->clock;
+			src->clock_user_set = true;
+		}
+	}
+}
+
+static int open_inputs(struct run *r, struct diag *d)
+{
+	static const struct input stdin_input = { .path = "-" };
+	const struct input *in = r->opt.ninputs ? r->opt.inputs : &stdin_input;
+	size_t n = r->opt.ninputs ? r->opt.ninputs : 1, i;
+	int ret;
+
+	r->srcs = calloc(n, sizeof(*r->srcs));
+	if (!r->srcs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct source_ops *ops;
+
+		ret = source_detect(in[i].path, &ops, d);
+		if (ret < 0)
+			return ret;
+		r->srcs[i] = source_create(ops, in[i].path, (unsigned)i);
+		if (!r->srcs[i])
+			return -ENOMEM;
+		r->nsrcs++;
+		r->srcs[i]->domain = in[i].domain;
+		ret = source_open(r->srcs[i], d);
+		if (ret < 0)
+			return ret;
+		declare_clock(r, r->srcs[i], in[i].path);
+	}
+	return 0;
+}
+
+/*
+ * The guest TSC offsets of --tsc-offset auto: every kvm_write_tsc_offset
+ * in the host inputs, read in a pass of their own before the merge.
+ */
+static int collect_offsets(struct run *r, struct diag *d)
+{
+	size_t i, found = 0;
+	int ret = 0;
+
+	for (i = 0; i < r->nsrcs; i++) {
+		const struct event_type *last = NULL;
+		int32_t s_off = 0, s_vcpu = 0;
+		bool have_vcpu = false;
+		struct source *src;
+		struct event ev;
+
+		if (r->srcs[i]->domain != DOMAIN_HOST ||
+		    !r->srcs[i]->ops->each_type)
+			continue;
+		src = source_create(r->srcs[i]->ops, r->srcs[i]->path,
+				    r->srcs[i]->index);
+		if (!src)
+			return -ENOMEM;
+		ret = source_open(src, d);
+		while (ret >= 0 && (ret = src->ops->next(src, &ev, d)) > 0) {
+			struct value off, vcpu;
+
+			if (!ev.type->name ||
+			    strcmp(ev.type->name, "kvm_write_tsc_offset"))
+				continue;
+			if (ev.type != last) {
+				last = ev.type;
+				if (render_field_slot(src, ev.type, "next_tsc_offset",
+						      &s_off) < 0)
+					continue;
+				have_vcpu = render_field_slot(src, ev.type, "vcpu_id",
+							      &s_vcpu) == 0;
+			}
+			if (render_value(r->render, NULL, &ev, s_off, &off) < 0 ||
+			    off.kind != VALUE_INT)
+				continue;
+			if (have_vcpu && (render_value(r->render, NULL, &ev, s_vcpu,
+						       &vcpu) < 0 ||
+					  vcpu.kind != VALUE_INT))
+				have_vcpu = false;
+			/* next_tsc_offset is a u64 holding a signed offset */
+			ret = clock_add_offset(r->clock, ev.ts,
+					       (int64_t)(off.neg ? -off.u : off.u),
+					       have_vcpu ? (uint32_t)vcpu.u : 0,
+					       !have_vcpu);
+			if (ret < 0)
+				break;
+			found++;
+			ret = 1;
+		}
+		source_destroy(src);
+		if (ret < 0)
+			return ret;
+	}
+	if (!found) {
+		diag_set(d, "--tsc-offset auto: no kvm:kvm_write_tsc_offset events in the host trace.dat inputs");
+		for (i = 0; i < r->nsrcs; i++)
+			if (r->srcs[i]->domain == DOMAIN_HOST)
+				diag_add(d, " %s", r->srcs[i]->name);
+		diag_add(d, "; record them (events/kvm/kvm_write_tsc_offset) or give --tsc-offset=N");
+		return -ENOENT;
+	}
+	clock_finish(r->clock);
+	return 0;
+}
+
+/*
+ * relts as the 2008 tool computed it, on the stream as printed: ticks since
+ * the previous event with a time stamp; 0 for the first, for events without
+ * one, and after a time stamp of 0.
+ */
+static void set_relts(struct event *ev, uint64_t *last)
+{
+	ev->relts_neg = false;
+	ev->relts = 0;
+	if (!ev->has_ts)
+		return;
+	if (*last) {
+		ev->relts_neg = ev->ts < *last;
+		ev->relts = ev->relts_neg ? *last - ev->ts : ev->ts - *last;
+	}
+	*last = ev->ts;
+}
+
+struct progress {
+	bool on;
+	uint64_t events;
+	struct timespec start;
+	bool shown;
+};
+
+static void progress_tick(struct progress *p)
+{
+	struct timespec now;
+	double secs;
+
+	if (!p->on || (++p->events & 0x3ffff))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	secs = (double)(now.tv_sec - p->start.tv_sec) +
+	       (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
+	if (secs < 1.0)
+		return;
+	fprintf(stderr, "\rkvmtrace_format: %" PRIu64 " events, %.1f s, %.2f M events/s ",
+		p->events, secs, (double)p->events / secs / 1e6);
+	p->shown = true;
+}
+
+static void progress_end(struct progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+}
+
+static int run_events(struct run *r, bool *bad_data)
+{
+	struct progress progress = { 0 };
+	uint64_t last_ts = 0;
+	struct diag d;
+	struct event *ev;
+	int ret;
+
+	progress.on = isatty(STDERR_FILENO) &&
+		      !(r->opt.output == NULL && isatty(STDOUT_FILENO));
+	clock_gettime(CLOCK_MONOTONIC, &progress.start);
+	for (;;) {
+		diag_init(&d);
+		ret = merge_next(r->merge, &ev, &d);
+		if (ret == MERGE_END)
+			break;
+		if (ret < 0) {
+			/* that input is finished; the others go on */
+			progress_end(&progress);
+			error(d.msg);
+			*bad_data = true;
+			continue;
+		}
+		if (ret == MERGE_WARN) {
+			progress_end(&progress);
+			error(d.msg);
+		}
+		set_relts(ev, &last_ts);
+		ret = r->sink->ops->event(r->sink, ev, &d);
+		if (ret < 0) {
+			progress_end(&progress);
+			error(d.msg);
+			return ret == -EINVAL ? EXIT_USAGE : EXIT_DATA;
+		}
+		if (r->out->closed)
+			return 0;
+		progress_tick(&progress);
+	}
+	progress_end(&progress);
+	diag_init(&d);
+	ret = r->sink->ops->end(r->sink, &d);
+	if (ret < 0) {
+		error(d.msg);
+		return EXIT_DATA;
+	}
+	return 0;
+}
+
+static int run(struct run *r)
+{
+	bool bad_data = false;
+	struct diag d;
+	int fd = STDOUT_FILENO, ret, status;
+
+	diag_init(&d);
+	if (r->opt.rules_path)
+		ret = rules_load(r->opt.rules_path, &r->rules, &d);
+	else
+		ret = rules_load_default(&r->rules, &d);
+	if (ret < 0) {
+		error(d.msg);
+		return EXIT_USAGE;
+	}
+	r->clock = clock_create();
+	if (!r->clock)
+		goto nomem;
+	r->clock->have_offset = r->opt.have_offset;
+	r->clock->offset = r->opt.offset;
+	r->clock->auto_offset = r->opt.auto_offset;
+	ret = open_inputs(r, &d);
+	if (ret < 0) {
+		if (ret == -ENOMEM)
+			goto nomem;
+		error(d.msg);
+		return EXIT_DATA;
+	}
+	r->clock->tsc_mhz = r->opt.tsc_mhz;
+	ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
+	if (ret < 0) {
+		error(d.msg);
+		return EXIT_USAGE;
+	}
+	r->render = render_create(r->rules, r->opt.mhz, r->nsrcs);
+	if (!r->render)
+		goto nomem;
+	r->render->timeline = r->clock->timeline;
+	if (r->opt.auto_offset) {
+		ret = collect_offsets(r, &d);
+		if (ret == -ENOMEM)
+			goto nomem;
+		if (ret < 0) {
+			error(d.msg);
+			return ret == -ENOENT ? EXIT_USAGE : EXIT_DATA;
+		}
+	}
+	ret = render_check(r->render, r->srcs, r->nsrcs, &d);
+	if (ret < 0) {
+		error(d.msg);
+		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
+	}
+	if (r->opt.output) {
+		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  0666);
+		if (fd < 0) {
+			fprintf(stderr, "kvmtrace_format: %s: cannot create: %s\n",
+				r->opt.output, strerror(errno));
+			return EXIT_USAGE;
+		}
+	}
+	r->out = outbuf_create(fd);
+	if (!r->out)
+		goto nomem;
+	r->sink = sink_text_create(r->out, r->render);
+	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
+	if (!r->sink || !r->merge)
+		goto nomem;
+	ret = r->sink->ops->begin(r->sink, r->srcs, r->nsrcs, &d);
+	if (ret < 0) {
+		error(d.msg);
+		return EXIT_USAGE;
+	}
+	status = run_events(r, &bad_data);
+	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
+		fprintf(stderr, "kvmtrace_format: %s: cannot write: %s\n",
+			r->opt.output ? r->opt.output : "standard output",
+			strerror(-r->out->error));
+		return EXIT_DATA;
+	}
+	if (status)
+		return status;
+	return bad_data ? EXIT_DATA : 0;
+nomem:
+	error("out of memory");
+	return EXIT_DATA;
+}
+
+static void run_fini(struct run *r)
+{
+	size_t i;
+
+	merge_destroy(r->merge);
+	sink_destroy(r->sink);
+	if (r->out) {
+		int fd = r->out->fd;
+
+		outbuf_destroy(r->out);
+		if (fd != STDOUT_FILENO)
+			close(fd);
+	}
+	render_destroy(r->render);
+	for (i = 0; i < r->nsrcs; i++)
+		source_destroy(r->srcs[i]);
+	free(r->srcs);
+	clock_destroy(r->clock);
+	rules_destroy(r->rules);
+	free(r->opt.inputs);
+	free(r->opt.clocks);
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { 0 };
+	int status;
+
+	/* a closed pipe shows up as EPIPE from write(2): end quietly */
+	signal(SIGPIPE, SIG_IGN);
+	status = parse_args(argc, argv, &r.opt);
+	if (status == 0)
+		status = run(&r);
+	else if (status < 0)
+		status = 0;
+	run_fini(&r);
+	return status;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The k-way merge: one event in flight per input, a binary min-heap on
+ * (host ts, input order, sequence). Memory is O(inputs). An input whose
+ * time goes backwards is reported once and otherwise left in its own
+ * order: nothing is silently reordered.
+ */
+#ifndef KTF_MERGE_H
+#define KTF_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+struct clock;
+struct diag;
+struct source;
+
+struct merge_slot {
+	struct source *src;	/* borrowed */
+	struct event ev;
+	uint64_t last_ts;	/* host time of its previous event */
+	bool stepped_back;	/* reported already */
+};
+
+struct merge {
+	struct merge_slot *slots;	/* owned */
+	size_t n;
+	uint32_t *heap;			/* owned: slot indices */
+	size_t nheap;
+	long pending;			/* slot to refill before the next pop */
+	size_t nfill;			/* slots not yet primed */
+	const struct clock *clock;	/* borrowed */
+};
+
+enum merge_result {
+	MERGE_END = 0,
+	MERGE_EVENT = 1,
+	MERGE_WARN = 2,		/* an event, and a warning in diag */
+};
+
+struct merge *merge_create(struct source **srcs, size_t n,
+			   const struct clock *clock);
+void merge_destroy(struct merge *m);
+
+/*
+ * The next event in time order. Returns MERGE_EVENT or MERGE_WARN with
+ * *ev, MERGE_END, or a negative errno with diag filled when an input
+ * failed: that input is dropped, the others go on; call again.
+ */
+int merge_next(struct merge *m, struct event **ev, struct diag *d);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Python 3's '%' operator for one conversion applied to one value, byte for
+ * byte as Python 3.11 prints it ('%(key)#08x' % {'key': v}).
+ *
+ * The template parser splits "%(key)[flags][width][.prec][lenmod]conv" into
+ * a struct pyfmt_spec; the functions below format one value into a buffer
+ * the caller has sized with pyfmt_bound(). Nothing here allocates or keeps
+ * state; integers are formatted by hand, floats go through snprintf().
+ *
+ * Strings are byte strings, decoded as Python decodes OS data: UTF-8, with
+ * every byte that is not part of a valid UTF-8 sequence standing for one
+ * character U+DC80..U+DCFF (errors='surrogateescape'). So %s passes the
+ * bytes through unchanged, precision and width count characters (code
+ * points), and %r shows a stray byte 0xff as '\udcff'.
+ */
+#ifndef KTF_PYFMT_H
+#define KTF_PYFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PYFMT_ALT	0x01	/* '#' */
+#define PYFMT_ZERO	0x02	/* '0' */
+#define PYFMT_LEFT	0x04	/* '-' */
+#define PYFMT_SPACE	0x08	/* ' ' */
+#define PYFMT_PLUS	0x10	/* '+' */
+
+/* width and precision above these are refused by the parser */
+#define PYFMT_MAX_WIDTH 4096
+#define PYFMT_MAX_PREC	4096
+
+struct pyfmt_spec {
+	unsigned flags;	/* PYFMT_* */
+	int width;	/* -1: none */
+	int prec;	/* -1: none */
+	char conv;	/* one of d i o u x X e E f F g G s r a c */
+};
+
+/*
+ * Upper bound of the bytes any pyfmt_* call below writes for this spec
+ * (scratch bytes included), given a string argument of slen bytes (0 for
+ * numbers). For d i u it allows for a float argument: int(1e308) has 309
+ * digits.
+ */
+size_t pyfmt_bound(const struct pyfmt_spec *sp, size_t slen);
+
+/*
+ * Integer value = neg ? -(mag) : mag, so the range is -(2^64-1) .. 2^64-1;
+ * neg with mag 0 is plain 0.
+ *
+ * d i u o x X: Python's int formatting. e E f F g G: the int converted to
+ * double (correctly rounded, as float(int)) then float formatting.
+ * s r a: str(int). c: chr(value) encoded as UTF-8; -ERANGE if value < 0,
+ * value > 0x10ffff or value is a surrogate (0xd800..0xdfff: Python cannot
+ * print those to a UTF-8 stdout).
+ *
+ * Returns the bytes written (>= 0) or a negative errno.
+ */
+ssize_t pyfmt_int(char *dst, const struct pyfmt_spec *sp, bool neg,
+		  uint64_t mag);
+
+/*
+ * Float (finite, inf or nan).
+ * d i u: truncated toward zero (int(x)) then formatted as an int; -EDOM for
+ * nan and inf (Python's ValueError and OverflowError).
+ * x X o c: -EINVAL (Python raises TypeError).
+ * e E f F g G: Python's float formatting.
+ * s r a: repr(float), the shortest string that reads back the same.
+ */
+ssize_t pyfmt_float(char *dst, const struct pyfmt_spec *sp, double v);
+
+/*
+ * String of len bytes (see the top of this file for how it is decoded).
+ * s: the text; r: repr(); a: ascii(); precision truncates to that many
+ * characters of the result. c: a one-character string prints itself, any
+ * other length is -EINVAL. Numeric conversions: -EINVAL (TypeError).
+ */
+ssize_t pyfmt_str(char *dst, const struct pyfmt_spec *sp, const char *s,
+		  size_t len);
+
+/* Unsigned decimal of v into dst (up to 20 bytes), no padding; returns the length. */
+size_t pyfmt_u64_dec(char *dst, uint64_t v);
+
+#endif

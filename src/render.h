@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Rendering events through rules: keys bind to slots the first time a rule
+ * meets an event type of a source; after that, rendering looks nothing up
+ * by name and allocates nothing.
+ */
+#ifndef KTF_RENDER_H
+#define KTF_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "rules.h"
+#include "source.h"
+
+struct diag;
+struct outbuf;
+struct source;
+
+/* Slots of the fields every event has; source fields are >= 0. */
+enum render_slot {
+	SLOT_TS = -1,
+	SLOT_RELTS = -2,
+	SLOT_CPU = -3,
+	SLOT_PID = -4,
+	SLOT_NAME = -5,
+	SLOT_DOMAIN = -6,
+	SLOT_SOURCE = -7,
+	SLOT_GUEST_TS = -8,
+	SLOT_SYSTEM = -9,
+	/* rule aliases (YAML): SLOT_x_BASE - j, with aux[2j], aux[2j + 1] */
+	SLOT_JOIN_BASE = -1000,	/* lo | hi << 32: aux = slots of lo, hi */
+	SLOT_ENUM_BASE = -2000,	/* aux = slot of the number, alias index */
+	SLOT_AUX_MAX = 1000,
+};
+
+struct binding {
+	const struct rule *rule;	/* borrowed; NULL: no rule */
+	int32_t *slots;			/* owned: one per key of rule->tmpl */
+	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
+	uint32_t naux;			/* pairs used */
+	bool typeerror;			/* a float met %x: the 2008 fallback */
+};
+
+/*
+ * Events whose type has an id (kvmtrace) bind per rule, not per type: a
+ * random stream may hold millions of ids, and all but a few meet rule 0.
+ */
+struct render_idcache {
+	uint64_t id;
+	struct binding *b;	/* borrowed from by_rule */
+};
+
+#define RENDER_IDCACHE 64
+
+struct render_src {
+	struct binding **by_type;	/* owned, indexed by event_type.index */
+	uint32_t n;
+	struct binding **by_rule;	/* owned: [0] no rule, [i + 1] rule i */
+	struct render_idcache idcache[RENDER_IDCACHE];
+};
+
+struct render_id {
+	uint64_t id;
+	uint32_t rule;
+};
+
+struct render {
+	const struct rules *rules;	/* borrowed */
+	double mhz;			/* -c MHZ; 0: time stamps in ticks */
+	enum clock_kind timeline;	/* -c converts only a TSC timeline */
+	struct render_src *srcs;	/* owned, indexed by source.index */
+	size_t nsrcs;
+	struct render_id *ids;		/* owned: exact id rules, sorted */
+	size_t nids;
+	long id_fallback;		/* rule for other ids, or -1 */
+};
+
+struct render *render_create(const struct rules *rules, double mhz,
+			     size_t nsources);
+void render_destroy(struct render *r);
+
+/*
+ * Check every rule against what the inputs can hold, before any output.
+ * Returns 0 or a negative errno with diag filled (a rule-file error).
+ */
+int render_check(struct render *r, struct source **srcs, size_t n,
+		 struct diag *d);
+
+/*
+ * Render ev. Returns 1 if something was written, 0 if no rule applies and
+ * the source has no default rendering, -EINVAL for a rule-file error found
+ * at first use (diag filled), -ERANGE for a value the template cannot print
+ * (diag filled), -ENOMEM.
+ */
+int render_event(struct render *r, const struct event *ev, struct outbuf *o,
+		 struct diag *d);
+
+/* The binding for ev (for sinks that look at rules without rendering). */
+int render_binding(struct render *r, const struct event *ev,
+		   const struct binding **out, struct diag *d);
+
+/*
+ * The slot of a field by name, for sinks that read fields without a
+ * template (t NULL: any event of src). 0 or -ENOENT.
+ */
+int render_field_slot(struct source *src, const struct event_type *t,
+		      const char *key, int32_t *slot);
+
+/* Fetch the value of a bound slot (b may be NULL for plain field slots). */
+int render_value(const struct render *r, const struct binding *b,
+		 const struct event *ev, int32_t slot, struct value *v);
+
+#endif

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Text: every event through its rule's template, one line each. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "render.h"
+#include "sink.h"
+
+struct sink_text {
+	struct sink sink;
+};
+
+static int sink_text_begin(struct sink *s, struct source **srcs, size_t n,
+			   struct diag *d)
+{
+	return 0;
+}
+
+static int sink_text_event(struct sink *s, const struct event *ev,
+			   struct diag *d)
+{
+	int ret = render_event(s->render, ev, s->out, d);
+
+	return ret < 0 ? ret : 0;
+}
+
+static int sink_text_end(struct sink *s, struct diag *d)
+{
+	return 0;
+}
+
+static void sink_text_destroy(struct sink *s)
+{
+	free(container_of(s, struct sink_text, sink));
+}
+
+static const struct sink_ops sink_text_ops = {
+	.name = "text",
+	.begin = sink_text_begin,
+	.event = sink_text_event,
+	.end = sink_text_end,
+	.destroy = sink_text_destroy,
+};
+
+struct sink *sink_text_create(struct outbuf *out, struct render *render)
+{
+	struct sink_text *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->sink.ops = &sink_text_ops;
+	t->sink.out = out;
+	t->sink.render = render;
+	return &t->sink;
+}

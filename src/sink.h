@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Outputs. Each sink embeds struct sink first-class and recovers its own
+ * state with container_of, as uftrace's dump formats do.
+ */
+#ifndef KTF_SINK_H
+#define KTF_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "event.h"
+
+struct diag;
+struct outbuf;
+struct render;
+struct source;
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+struct sink;
+
+struct sink_ops {
+	const char *name;
+	/* Before the first event: every input is open. */
+	int (*begin)(struct sink *s, struct source **srcs, size_t n,
+		     struct diag *d);
+	/* One event of the merged stream. <0 stops the run (diag filled). */
+	int (*event)(struct sink *s, const struct event *ev, struct diag *d);
+	/* After the last event (also after an input failed). */
+	int (*end)(struct sink *s, struct diag *d);
+	void (*destroy)(struct sink *s);
+};
+
+struct sink {
+	const struct sink_ops *ops;	/* borrowed, static */
+	struct outbuf *out;		/* borrowed */
+	struct render *render;		/* borrowed */
+};
+
+struct sink *sink_text_create(struct outbuf *out, struct render *render);
+/* Chrome trace-event JSON (sink-chrome.c); mhz: -c, 0 for none. */
+struct sink *sink_chrome_create(struct outbuf *out, struct render *render,
+				double mhz);
+/* A summary table, or CSV sections (sink-stats.c); mhz: -c, 0 for none. */
+struct sink *sink_stats_create(struct outbuf *out, struct render *render,
+			       bool csv, double mhz);
+
+static inline void sink_destroy(struct sink *s)
+{
+	if (s)
+		s->ops->destroy(s);
+}
+
+#endif

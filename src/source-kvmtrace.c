@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Packed kvmtrace records, as Linux 2.6.26 .. 2.6.30 wrote them:
+ *
+ *   u32 hdr     bits 0-27 event id, 28-30 n_data, 31 TSC present
+ *   u32 pid
+ *   u32 vcpu_id
+ *   u64 tsc     only when bit 31 is set
+ *   u32 data[n_data]
+ *
+ * in the byte order of the machine that wrote them. A stream may start
+ * with the magic word 0x12345678; read as 0x78563412 it means the other
+ * byte order. Without it the stream is little-endian. Standard input is
+ * read as a stream: no seeking, never read whole.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "outbuf.h"
+#include "pyfmt.h"
+#include "source.h"
+
+#define KVMTRACE_MAGIC		0x12345678u
+#define KVMTRACE_HEAD		12
+#define KVMTRACE_MAX_DATA	7
+#define KVMTRACE_MAX_REC	(KVMTRACE_HEAD + 8 + 4 * KVMTRACE_MAX_DATA)
+#define KVMTRACE_BUF		(1u << 20)
+
+enum kvmtrace_field {
+	KF_EVENT = 0,
+	KF_VCPU,
+	KF_DATA,	/* KF_DATA + i: data word i + 1 */
+};
+
+struct kvmtrace {
+	int fd;
+	bool own_fd;
+	unsigned char *buf;	/* owned */
+	size_t pos;		/* next unread byte */
+	size_t len;		/* bytes held */
+	uint64_t off;		/* file offset of buf[0] */
+	bool eof;
+	bool started;
+	bool swap;		/* the stream is big-endian */
+	uint64_t last_ts;	/* place of a record without TSC */
+	uint64_t seq;
+	struct event_type type;	/* re-stamped with each record's id */
+	/* the current record */
+	uint32_t vcpu;
+	uint32_t ndata;
+	uint32_t data[KVMTRACE_MAX_DATA];
+};
+
+static inline uint32_t kvmtrace_u32(const struct kvmtrace *k,
+				    const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+#ifdef WORDS_BIGENDIAN
+	return k->swap ? v : __builtin_bswap32(v);
+#else
+	return k->swap ? __builtin_bswap32(v) : v;
+#endif
+}
+
+static inline uint64_t kvmtrace_u64(const struct kvmtrace *k,
+				    const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#ifdef WORDS_BIGENDIAN
+	return k->swap ? v : __builtin_bswap64(v);
+#else
+	return k->swap ? __builtin_bswap64(v) : v;
+#endif
+}
+
+static bool kvmtrace_probe(const char *path, const unsigned char *head,
+			   size_t len, bool is_dir)
+{
+	/* no magic in older streams: the reader of last resort */
+	return !is_dir;
+}
+
+/* Have at least need bytes buffered, unless the stream ends first. */
+static int kvmtrace_fill(struct kvmtrace *k, size_t need, struct source *src,
+			 struct diag *d)
+{
+	while (k->len - k->pos < need && !k->eof) {
+		ssize_t n;
+
+		if (k->pos) {
+			memmove(k->buf, k->buf + k->pos, k->len - k->pos);
+			k->off += k->pos;
+			k->len -= k->pos;
+			k->pos = 0;
+		}
+		n = read(k->fd, k->buf + k->len, KVMTRACE_BUF - k->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			diag_set(d, "%s: offset 0x%" PRIx64 ": cannot read: %s",
+				 src->name, k->off + k->len, strerror(errno));
+			return -errno;
+		}
+		if (n == 0)
+			k->eof = true;
+		k->len += (size_t)n;
+	}
+	return 0;
+}
+
+static int kvmtrace_open(struct source *src, const char *path,
+			 struct diag *d)
+{
+	struct kvmtrace *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		goto nomem;
+	k->buf = malloc(KVMTRACE_BUF);
+	if (!k->buf)
+		goto nomem;
+	if (!path || !strcmp(path, "-")) {
+		k->fd = STDIN_FILENO;
+	} else {
+		k->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (k->fd < 0) {
+			int err = errno;
+
+			diag_set(d, "%s: cannot open: %s", src->name,
+				 strerror(err));
+			free(k->buf);
+			free(k);
+			return -err;
+		}
+		k->own_fd = true;
+	}
+	k->type.has_id = true;
+	src->ntypes = 1;
+	src->clock = CLOCK_TSC;
+	src->priv = k;
+	return 0;
+nomem:
+	if (k)
+		free(k->buf);
+	free(k);
+	diag_set(d, "%s: out of memory", src->name);
+	return -ENOMEM;
+}
+
+static int kvmtrace_truncated(struct source *src, struct kvmtrace *k,
+			      size_t need, struct diag *d)
+{
+	diag_set(d, "%s: offset 0x%" PRIx64 ": truncated record (%zu bytes needed, %zu left)",
+		 src->name, k->off + k->pos, need, k->len - k->pos);
+	k->pos = k->len;
+	return -EIO;
+}
+
+static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
+{
+	struct kvmtrace *k = src->priv;
+	const unsigned char *p;
+	uint32_t hdr, i;
+	size_t size;
+	int ret;
+
+	ret = kvmtrace_fill(k, KVMTRACE_MAX_REC, src, d);
+	if (ret < 0)
+		return ret;
+	if (!k->started) {
+		k->started = true;
+		if (k->len - k->pos >= 4) {
+			uint32_t w;
+
+			memcpy(&w, k->buf + k->pos, 4);
+			w = le32toh(w);
+			if (w == KVMTRACE_MAGIC) {
+				k->pos += 4;
+			} else if (w == __builtin_bswap32(KVMTRACE_MAGIC)) {
+				k->swap = true;
+				k->pos += 4;
+			}
+			ret = kvmtrace_fill(k, KVMTRACE_MAX_REC, src, d);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	if (k->pos == k->len)
+		return 0;
+	if (k->len - k->pos < KVMTRACE_HEAD)
+		return kvmtrace_truncated(src, k, KVMTRACE_HEAD, d);
+	p = k->buf + k->pos;
+	hdr = kvmtrace_u32(k, p);
+	k->ndata = (hdr >> 28) & 7;
+	size = KVMTRACE_HEAD + ((hdr >> 31) ? 8 : 0) + 4 * k->ndata;
+	if (k->len - k->pos < size)
+		return kvmtrace_truncated(src, k, size, d);
+	ev->pid = kvmtrace_u32(k, p + 4);
+	k->vcpu = kvmtrace_u32(k, p + 8);
+	ev->vcpu = k->vcpu;
+	ev->has_vcpu = true;
+	p += KVMTRACE_HEAD;
+	if (hdr >> 31) {
+		ev->raw_ts = kvmtrace_u64(k, p);
+		ev->has_ts = true;
+		k->last_ts = ev->raw_ts;
+		p += 8;
+	} else {
+		ev->raw_ts = 0;
+		ev->has_ts = false;
+	}
+	for (i = 0; i < k->ndata; i++)
+		k->data[i] = kvmtrace_u32(k, p + 4 * i);
+	for (; i < KVMTRACE_MAX_DATA; i++)
+		k->data[i] = 0;
+	k->pos += size;
+	k->type.id = hdr & 0x0fffffff;
+	ev->ts = k->last_ts;
+	ev->seq = k->seq++;
+	ev->cpu = src->has_cpu_hint ? src->cpu_hint : 0;
+	ev->type = &k->type;
+	ev->src = src;
+	ev->rec = k;
+	return 1;
+}
+
+static void kvmtrace_close(struct source *src)
+{
+	struct kvmtrace *k = src->priv;
+
+	if (!k)
+		return;
+	if (k->own_fd)
+		close(k->fd);
+	free(k->buf);
+	free(k);
+	src->priv = NULL;
+}
+
+static const char *const kvmtrace_names[] = {
+	"event", "vcpu", "1", "2", "3", "4", "5", "6", "7",
+};
+
+#define KVMTRACE_NFIELDS (sizeof(kvmtrace_names) / sizeof(kvmtrace_names[0]))
+
+static int kvmtrace_bind(struct source *src, const struct event_type *t,
+			 const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < KVMTRACE_NFIELDS; i++)
+		if (!strcmp(kvmtrace_names[i], key))
+			return (int)i;
+	return -ENOENT;
+}
+
+static int kvmtrace_field(struct source *src, const struct event *ev,
+			  int index, struct value *out)
+{
+	const struct kvmtrace *k = ev->rec;
+
+	switch (index) {
+	case KF_EVENT:
+		value_set_u64(out, ev->type->id);
+		return 0;
+	case KF_VCPU:
+		value_set_u64(out, k->vcpu);
+		return 0;
+	default:
+		if (index >= KF_DATA && index < KF_DATA + KVMTRACE_MAX_DATA) {
+			value_set_u64(out, k->data[index - KF_DATA]);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static size_t kvmtrace_fields(struct source *src, const struct event_type *t,
+			      const char **names, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < KVMTRACE_NFIELDS && i < max; i++)
+		names[i] = kvmtrace_names[i];
+	return i;
+}
+
+static int kvmtrace_put_int(struct outbuf *o, bool neg, uint64_t v)
+{
+	static const struct pyfmt_spec d = { .conv = 'd', .width = -1,
+					     .prec = -1 };
+	char *p = outbuf_reserve(o, 32);
+
+	if (!p)
+		return -ENOMEM;
+	outbuf_commit(o, (size_t)pyfmt_int(p, &d, neg, v));
+	return 0;
+}
+
+/* {'tsc': 0.5, 'event': 65538, 'reltsc': 0, 'pid': 1, 'vcpu': 0, '1': 0, …} */
+static int kvmtrace_render_args(struct source *src, const struct event *ev,
+				double mhz, struct outbuf *o)
+{
+	static const struct pyfmt_spec r = { .conv = 'r', .width = -1,
+					     .prec = -1 };
+	const struct kvmtrace *k = ev->rec;
+	char key[16];
+	char *p;
+	int i, ret = 0;
+
+	ret |= outbuf_put(o, "{'tsc': ", 8);
+	if (mhz > 0) {
+		double ts = ev->has_ts ? (double)ev->raw_ts : 0.0;
+
+		p = outbuf_reserve(o, 64);
+		if (!p)
+			return -ENOMEM;
+		outbuf_commit(o, (size_t)pyfmt_float(p, &r,
+						     ts / (mhz * 1000000.0)));
+	} else {
+		ret |= kvmtrace_put_int(o, false, ev->raw_ts);
+	}
+	ret |= outbuf_put(o, ", 'event': ", 11);
+	ret |= kvmtrace_put_int(o, false, ev->type->id);
+	ret |= outbuf_put(o, ", 'reltsc': ", 12);
+	ret |= kvmtrace_put_int(o, ev->relts_neg, ev->relts);
+	ret |= outbuf_put(o, ", 'pid': ", 9);
+	ret |= kvmtrace_put_int(o, false, (uint64_t)ev->pid);
+	ret |= outbuf_put(o, ", 'vcpu': ", 10);
+	ret |= kvmtrace_put_int(o, false, k->vcpu);
+	for (i = 0; i < 5; i++) {
+		key[0] = ',';
+		key[1] = ' ';
+		key[2] = '\'';
+		key[3] = (char)('1' + i);
+		memcpy(key + 4, "': ", 3);
+		ret |= outbuf_put(o, key, 7);
+		ret |= kvmtrace_put_int(o, false, k->data[i]);
+	}
+	ret |= outbuf_put(o, "}\n", 2);
+	return ret ? -ENOMEM : 0;
+}
+
+const struct source_ops source_kvmtrace_ops = {
+	.kind = "kvmtrace",
+	.probe = kvmtrace_probe,
+	.open = kvmtrace_open,
+	.next = kvmtrace_next,
+	.close = kvmtrace_close,
+	.bind = kvmtrace_bind,
+	.field = kvmtrace_field,
+	.fields = kvmtrace_fields,
+	.render_args = kvmtrace_render_args,
+};

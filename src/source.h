@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inputs. Every reader sits behind struct source_ops; the only switch on
+ * the kind of an input is source_detect().
+ */
+#ifndef KTF_SOURCE_H
+#define KTF_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+struct source;
+struct diag;
+struct outbuf;
+
+enum clock_kind {
+	CLOCK_TSC = 0,	/* CPU cycles (x86-tsc, raw rdtsc) */
+	CLOCK_NS,	/* nanoseconds (local, global, mono, boot, wall …) */
+	CLOCK_COUNTER,	/* a counter of unknown unit */
+};
+
+/* A field name a source offers, for key binding and for error messages. */
+struct source_field {
+	const char *name;
+	int index;	/* passed back to ops->field() */
+};
+
+struct source_ops {
+	const char *kind;	/* "kvmtrace", "trace.dat", "uftrace" */
+	/*
+	 * Is this input ours? head holds the first bytes of a file (or, for a
+	 * directory, is NULL with len 0). Returns true or false.
+	 */
+	bool (*probe)(const char *path, const unsigned char *head, size_t len,
+		      bool is_dir);
+	/*
+	 * Open path (NULL or "-": standard input, where the reader supports
+	 * it). On failure fill diag and return a negative errno.
+	 */
+	int (*open)(struct source *src, const char *path, struct diag *d);
+	/*
+	 * Produce the next event into *ev. Returns 1 with an event, 0 at the
+	 * end, or a negative errno with diag filled (bad data); the source is
+	 * finished after an error.
+	 */
+	int (*next)(struct source *src, struct event *ev, struct diag *d);
+	void (*close)(struct source *src);
+	/*
+	 * Bind a template key to a field of events of type t (t NULL: any
+	 * event of this source). Returns an index >= 0 for ops->field(), or
+	 * -ENOENT.
+	 */
+	int (*bind)(struct source *src, const struct event_type *t,
+		    const char *key);
+	/* Fetch field index (from bind) of ev. Returns 0 or -ENOENT. */
+	int (*field)(struct source *src, const struct event *ev, int index,
+		     struct value *out);
+	/*
+	 * Call fn for every event type known before reading (trace.dat
+	 * formats), so that rules can be checked at load time. May be NULL.
+	 */
+	int (*each_type)(struct source *src,
+			 int (*fn)(const struct event_type *t, void *arg),
+			 void *arg);
+	/* The field names events of type t have (for error messages). */
+	size_t (*fields)(struct source *src, const struct event_type *t,
+			 const char **names, size_t max);
+	/* Write a default one-line rendering (no rule matched). May be NULL. */
+	int (*render_default)(struct source *src, const struct event *ev,
+			      struct outbuf *out);
+	/*
+	 * The values of ev as the 2008 tool printed them after a TypeError
+	 * (a Python dict and a newline). May be NULL.
+	 */
+	int (*render_args)(struct source *src, const struct event *ev,
+			   double mhz, struct outbuf *out);
+};
+
+struct source {
+	const struct source_ops *ops;	/* borrowed, static */
+	char *path;			/* owned; "-" for standard input */
+	const char *name;		/* display name: borrowed from path */
+	unsigned index;			/* input order, from 0 */
+	enum domain domain;
+	enum clock_kind clock;		/* set by open() */
+	bool clock_user_set;		/* the user declared the clock */
+	uint32_t cpu_hint;		/* NAME.kvmtrace.N: N */
+	bool has_cpu_hint;
+	uint32_t ntypes;		/* event types handed out so far */
+	void *priv;			/* owned by ops */
+};
+
+/* Readers, registered in detection order. */
+extern const struct source_ops source_kvmtrace_ops;
+#ifdef HAVE_TRACECMD
+extern const struct source_ops source_tracecmd_ops;
+#endif
+extern const struct source_ops source_uftrace_ops;
+
+/*
+ * What a path holds: fills *ops with the reader for it, or returns
+ * -ENOENT / -EISDIR / -errno (diag filled). path NULL or "-": kvmtrace
+ * on standard input.
+ */
+int source_detect(const char *path, const struct source_ops **ops,
+		  struct diag *d);
+/* Is path recognisably an input (magic), not a rule file? */
+bool source_looks_like_input(const char *path);
+
+struct source *source_create(const struct source_ops *ops, const char *path,
+			     unsigned index);
+int source_open(struct source *src, struct diag *d);
+void source_destroy(struct source *src);
+
+#endif

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "template.h"
+
+struct tmpl_builder {
+	struct tmpl *t;
+	size_t cap_ops;
+	size_t cap_keys;
+};
+
+static int tmpl_push_op(struct tmpl_builder *b, const struct tmpl_op *op)
+{
+	struct tmpl *t = b->t;
+
+	if (t->nops == b->cap_ops) {
+		size_t cap = b->cap_ops ? b->cap_ops * 2 : 8;
+		struct tmpl_op *n = realloc(t->ops, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->ops = n;
+		b->cap_ops = cap;
+	}
+	t->ops[t->nops++] = *op;
+	return 0;
+}
+
+static int tmpl_key_index(struct tmpl_builder *b, const char *key, size_t len,
+			  uint32_t col)
+{
+	struct tmpl *t = b->t;
+	size_t i;
+
+	for (i = 0; i < t->nkeys; i++)
+		if (strlen(t->keys[i]) == len && !memcmp(t->keys[i], key, len))
+			return (int)i;
+	if (t->nkeys == b->cap_keys) {
+		size_t cap = b->cap_keys ? b->cap_keys * 2 : 8;
+		char **nk = realloc(t->keys, cap * sizeof(*nk));
+		uint32_t *nc;
+
+		if (!nk)
+			return -ENOMEM;
+		t->keys = nk;
+		nc = realloc(t->key_col, cap * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		t->key_col = nc;
+		b->cap_keys = cap;
+	}
+	t->keys[t->nkeys] = strndup(key, len);
+	if (!t->keys[t->nkeys])
+		return -ENOMEM;
+	t->key_col[t->nkeys] = col;
+	return (int)t->nkeys++;
+}
+
+static int tmpl_lit(struct tmpl_builder *b, size_t off, size_t len)
+{
+	struct tmpl_op op = { .kind = TMPL_LIT };
+	struct tmpl_op *last;
+
+	if (!len)
+		return 0;
+	last = b->t->nops ? &b->t->ops[b->t->nops - 1] : NULL;
+	if (last && last->kind == TMPL_LIT && last->off + last->len == off) {
+		last->len += (uint32_t)len;
+		return 0;
+	}
+	op.off = (uint32_t)off;
+	op.len = (uint32_t)len;
+	return tmpl_push_op(b, &op);
+}
+
+/*
+ * Parse one conversion starting at text[*pos] == '%', as Python 3's
+ * PyUnicode_Format does, with a mapping argument.
+ */
+static int tmpl_conv(struct tmpl_builder *b, const char *s, size_t len,
+		     size_t *pos, unsigned *err_col, const char **err_msg)
+{
+	struct tmpl_op op = { .kind = TMPL_CONV };
+	size_t start = *pos, i = *pos + 1, kbeg, kend;
+	unsigned depth;
+	int key;
+
+	op.spec.width = -1;
+	op.spec.prec = -1;
+	op.col = (uint32_t)start + 1;
+	if (i >= len) {
+		*err_col = (unsigned)start + 1;
+		*err_msg = "incomplete format: '%' at the end of the template";
+		return -EINVAL;
+	}
+	if (s[i] == '%') {
+		*pos = i + 1;
+		return tmpl_lit(b, i, 1);
+	}
+	if (s[i] != '(') {
+		*err_col = (unsigned)start + 1;
+		*err_msg = "conversion without a key: write %(key)d; a literal percent sign is %%";
+		return -EINVAL;
+	}
+	/* the key: up to the matching ')' */
+	depth = 1;
+	kbeg = ++i;
+	while (i < len) {
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && --depth == 0)
+			break;
+		i++;
+	}
+	if (i >= len) {
+		*err_col = (unsigned)start + 1;
+		*err_msg = "incomplete format key: '%(' without ')'";
+		return -EINVAL;
+	}
+	kend = i++;
+	/* flags */
+	for (; i < len; i++) {
+		switch (s[i]) {
+		case '-':
+			op.spec.flags |= PYFMT_LEFT;
+			continue;
+		case '+':
+			op.spec.flags |= PYFMT_PLUS;
+			continue;
+		case ' ':
+			op.spec.flags |= PYFMT_SPACE;
+			continue;
+		case '#':
+			op.spec.flags |= PYFMT_ALT;
+			continue;
+		case '0':
+			op.spec.flags |= PYFMT_ZERO;
+			continue;
+		}
+		break;
+	}
+	if (i < len && s[i] == '*') {
+		*err_col = (unsigned)i + 1;
+		*err_msg = "'*' width needs a positional argument; write the width as digits";
+		return -EINVAL;
+	}
+	if (i < len && s[i] >= '0' && s[i] <= '9') {
+		long w = 0;
+
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			w = w * 10 + (s[i] - '0');
+			if (w > PYFMT_MAX_WIDTH) {
+				*err_col = (unsigned)i + 1;
+				*err_msg = "width too big (the limit is 4096)";
+				return -ERANGE;
+			}
+		}
+		op.spec.width = (int)w;
+	}
+	if (i < len && s[i] == '.') {
+		long p = 0;
+
+		i++;
+		if (i < len && s[i] == '*') {
+			*err_col = (unsigned)i + 1;
+			*err_msg = "'*' precision needs a positional argument; write the precision as digits";
+			return -EINVAL;
+		}
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			p = p * 10 + (s[i] - '0');
+			if (p > PYFMT_MAX_PREC) {
+				*err_col = (unsigned)i + 1;
+				*err_msg = "precision too big (the limit is 4096)";
+				return -ERANGE;
+			}
+		}
+		op.spec.prec = (int)p;
+	}
+	/* Python ignores one length modifier */
+	if (i < len && (s[i] == 'h' || s[i] == 'l' || s[i] == 'L'))
+		i++;
+	if (i >= len) {
+		*err_col = (unsigned)start + 1;
+		*err_msg = "incomplete format: the conversion character is missing";
+		return -EINVAL;
+	}
+	switch (s[i]) {
+	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
+	case 's': case 'r': case 'a': case 'c':
+		op.spec.conv = s[i];
+		break;
+	default:
+		*err_col = (unsigned)i + 1;
+		*err_msg = "unsupported format character (use one of d i o u x X e E f F g G s r a c)";
+		return -EINVAL;
+	}
+	key = tmpl_key_index(b, s + kbeg, kend - kbeg, (uint32_t)kbeg + 1);
+	if (key < 0)
+		return key;
+	op.key = (uint32_t)key;
+	*pos = i + 1;
+	return tmpl_push_op(b, &op);
+}
+
+int tmpl_compile(const char *text, size_t len, struct tmpl **out,
+		 unsigned *err_col, const char **err_msg)
+{
+	struct tmpl_builder b = { 0 };
+	size_t pos = 0, lit = 0, i;
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	*err_col = 0;
+	*err_msg = "out of memory";
+	b.t = calloc(1, sizeof(*b.t));
+	if (!b.t)
+		goto error;
+	b.t->text = malloc(len + 1);
+	if (!b.t->text)
+		goto error;
+	memcpy(b.t->text, text, len);
+	b.t->text[len] = '\0';
+	b.t->len = len;
+	while (pos < len) {
+		const char *pct = memchr(text + pos, '%', len - pos);
+
+		if (!pct)
+			break;
+		pos = (size_t)(pct - text);
+		ret = tmpl_lit(&b, lit, pos - lit);
+		if (ret < 0)
+			goto error;
+		ret = tmpl_conv(&b, text, len, &pos, err_col, err_msg);
+		if (ret < 0)
+			goto error;
+		lit = pos;
+	}
+	ret = tmpl_lit(&b, lit, len - lit);
+	if (ret < 0)
+		goto error;
+	for (i = 0; i < b.t->nops; i++) {
+		const struct tmpl_op *op = &b.t->ops[i];
+
+		if (op->kind == TMPL_LIT) {
+			b.t->bound += op->len;
+			continue;
+		}
+		b.t->bound += pyfmt_bound(&op->spec, 0);
+		if (op->spec.conv == 's' || op->spec.conv == 'r' ||
+		    op->spec.conv == 'a' || op->spec.conv == 'c')
+			b.t->has_str = true;
+	}
+	*out = b.t;
+	return 0;
+error:
+	tmpl_destroy(b.t);
+	return ret;
+}
+
+void tmpl_destroy(struct tmpl *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nkeys; i++)
+		free(t->keys[i]);
+	free(t->keys);
+	free(t->key_col);
+	free(t->ops);
+	free(t->text);
+	free(t);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Templates: Python's %-mapping syntax, "%(key)[flags][width][.prec]conv",
+ * compiled once into a list of literal and conversion operations.
+ */
+#ifndef KTF_TEMPLATE_H
+#define KTF_TEMPLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pyfmt.h"
+
+enum tmpl_op_kind {
+	TMPL_LIT = 0,
+	TMPL_CONV,
+};
+
+struct tmpl_op {
+	enum tmpl_op_kind kind;
+	uint32_t off;		/* TMPL_LIT: bytes [off, off+len) of text */
+	uint32_t len;
+	uint32_t key;		/* TMPL_CONV: index into keys */
+	uint32_t col;		/* TMPL_CONV: 1-based column of its '%' */
+	struct pyfmt_spec spec;
+};
+
+struct tmpl {
+	char *text;		/* owned: the template as written */
+	size_t len;
+	struct tmpl_op *ops;	/* owned */
+	size_t nops;
+	char **keys;		/* owned: distinct keys in order of use */
+	uint32_t *key_col;	/* owned: 1-based column of each key's first use */
+	size_t nkeys;
+	size_t bound;		/* bytes the literals and numbers can take */
+	bool has_str;		/* some conversion may print a string */
+};
+
+/*
+ * Compile text. On failure returns a negative errno and sets *err_col
+ * (1-based column within text) and *err_msg (static text).
+ */
+int tmpl_compile(const char *text, size_t len, struct tmpl **out,
+		 unsigned *err_col, const char **err_msg);
+void tmpl_destroy(struct tmpl *t);
+
+/* Is conversion c one that needs an integer (Python raises TypeError on a float)? */
+static inline bool tmpl_conv_int_only(char c)
+{
+	return c == 'x' || c == 'X' || c == 'o' || c == 'c';
+}
+
+#endif

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The whole test suite, as the README and CI run it, from a fresh clone:
+# build, make check, make distcheck. Prints one closing line
+# "tests: N passed, N failed, N skipped".
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+[ -x configure ] || autoreconf -fi
+mkdir -p build/check
+cd build/check
+"$top/configure" --enable-werror --quiet
+make -j2 --no-print-directory
+status=0
+make -j2 --no-print-directory check || status=$?
+pass=0 fail=0 skip=0
+for f in $(find . -name '*.trs'); do
+	pass=$((pass + $(grep -c '^:test-result: PASS' "$f" || true)))
+	fail=$((fail + $(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
+	skip=$((skip + $(grep -c '^:test-result: SKIP' "$f" || true)))
+done
+if [ "$status" -ne 0 ]; then
+	find . -name '*.log' ! -name config.log ! -name test-suite.log \
+		-exec grep -l -E '^(not ok|ERROR)' {} + 2>/dev/null |
+		while read -r l; do echo "== $l"; grep -E '^(not ok|#)' "$l" | head -40; done
+fi
+if [ "$status" -eq 0 ]; then
+	make -j2 --no-print-directory distcheck \
+		DISTCHECK_CONFIGURE_FLAGS=--enable-werror > distcheck.log 2>&1 ||
+		{ tail -40 distcheck.log; echo "distcheck failed"; status=1; }
+fi
+echo "tests: $pass passed, $fail failed, $skip skipped"
+exit "$status"

@@ -1,0 +1,1 @@
+$KTF -c 0 formats/kvmtrace < /dev/null

@@ -1,0 +1,1 @@
+$KTF -c fast formats/kvmtrace < /dev/null

@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/comments.formats < tests/fixtures/kvmtrace/sample.bin

@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/crlf.formats < tests/fixtures/kvmtrace/sample.bin

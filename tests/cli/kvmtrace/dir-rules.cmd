@@ -1,0 +1,1 @@
+$KTF -f tests/fixtures < /dev/null

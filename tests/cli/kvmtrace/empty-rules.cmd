@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/empty.formats < tests/fixtures/kvmtrace/sample.bin

@@ -1,0 +1,1 @@
+$KTF -c 2394.5 formats/kvmtrace < tests/fixtures/kvmtrace/sample.bin

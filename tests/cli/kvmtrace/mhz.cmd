@@ -1,0 +1,1 @@
+$KTF -c 2400 formats/kvmtrace < tests/fixtures/kvmtrace/sample.bin

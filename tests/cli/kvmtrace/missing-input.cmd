@@ -1,0 +1,1 @@
+$KTF formats/kvmtrace tests/fixtures/kvmtrace/no-such.bin

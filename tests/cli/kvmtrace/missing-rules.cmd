@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/no-such-rules < /dev/null

@@ -1,0 +1,1 @@
+$KTF -o /dev/stdout formats/kvmtrace < tests/fixtures/kvmtrace/sample.bin

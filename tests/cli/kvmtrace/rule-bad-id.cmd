@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/bad-id.formats < tests/fixtures/kvmtrace/sample.bin

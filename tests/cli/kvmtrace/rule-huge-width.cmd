@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/huge-width.formats < tests/fixtures/kvmtrace/sample.bin

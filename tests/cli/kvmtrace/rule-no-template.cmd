@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/no-template.formats < tests/fixtures/kvmtrace/sample.bin

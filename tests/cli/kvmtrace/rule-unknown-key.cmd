@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/unknown-key.formats < tests/fixtures/kvmtrace/sample.bin

@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/unterminated.formats < tests/fixtures/kvmtrace/sample.bin
