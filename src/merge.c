@@ -27,6 +27,10 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	m->n = n;
 	m->clock = clock;
 	m->pending = -1;
+	/* host inputs on the timeline's own clock need no mapping */
+	for (i = 0; i < n; i++)
+		m->map |= srcs[i]->domain != DOMAIN_HOST ||
+			  srcs[i]->clock != clock->timeline;
 	return m;
 }
 
@@ -96,8 +100,12 @@ static int merge_fill(struct merge *m, uint32_t i, bool at_root,
 
 	ret = s->src->ops->next(s->src, &s->ev, d);
 	if (ret > 0) {
-		clock_map(m->clock, s->src, &s->ev);
-		if (at_root) {
+		if (m->map)
+			clock_map(m->clock, s->src, &s->ev);
+		if (m->n == 1) {
+			if (!at_root)
+				m->heap[m->nheap++] = i;
+		} else if (at_root) {
 			merge_sift_down(m, 0);
 		} else {
 			m->heap[m->nheap++] = i;
@@ -119,6 +127,21 @@ int merge_next(struct merge *m, struct event **out, struct diag *d)
 	int ret, result = MERGE_EVENT;
 	uint32_t i;
 
+	/* one input: no heap, no ordering to keep */
+	if (m->n == 1 && m->nfill == 1) {
+		s = &m->slots[0];
+		if (!m->nheap)
+			return MERGE_END;
+		ret = s->src->ops->next(s->src, &s->ev, d);
+		if (ret <= 0) {
+			m->nheap = 0;
+			return ret;
+		}
+		if (m->map)
+			clock_map(m->clock, s->src, &s->ev);
+		*out = &s->ev;
+		return MERGE_EVENT;
+	}
 	while (m->nfill < m->n) {
 		i = (uint32_t)m->nfill++;
 		ret = merge_fill(m, i, false, d);

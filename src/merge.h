@@ -33,6 +33,7 @@ struct merge {
 	long pending;			/* slot to refill before the next pop */
 	size_t nfill;			/* slots not yet primed */
 	const struct clock *clock;	/* borrowed */
+	bool map;			/* some input needs clock_map() */
 };
 
 enum merge_result {

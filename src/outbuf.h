@@ -19,7 +19,7 @@ struct outbuf {
 	int error;	/* first write error other than EPIPE, as -errno */
 };
 
-#define OUTBUF_SIZE (1u << 20)
+#define OUTBUF_SIZE (1u << 18)
 
 struct outbuf *outbuf_create(int fd);
 /* Flush and free; returns the first write error (negative errno) or 0. */

@@ -97,6 +97,7 @@ static void render_binding_free(struct binding *b)
 	if (!b)
 		return;
 	free(b->slots);
+	free(b->fetch);
 	free(b->aux);
 	free(b);
 }
@@ -305,6 +306,22 @@ static int render_bind(const struct render *r, struct source *src,
 		ret = -EINVAL;
 		goto error;
 	}
+	b->fetch = calloc(tm->nkeys ? tm->nkeys : 1, sizeof(*b->fetch));
+	if (!b->fetch)
+		goto nomem;
+	for (i = 0; i < tm->nkeys; i++) {
+		size_t off;
+
+		if (b->slots[i] == SLOT_TS && !(r->mhz > 0))
+			b->fetch[i].kind = FETCH_TS_INT;
+		else if (b->slots[i] == SLOT_RELTS)
+			b->fetch[i].kind = FETCH_RELTS;
+		else if (b->slots[i] >= 0 && src->ops->field_u32 &&
+			 src->ops->field_u32(src, b->slots[i], &off)) {
+			b->fetch[i].kind = FETCH_REC_U32;
+			b->fetch[i].off = (uint32_t)off;
+		}
+	}
 	/* Python raises TypeError for %x, %o, %c of a float (ts with -c) */
 	for (i = 0; i < tm->nops; i++) {
 		const struct tmpl_op *op = &tm->ops[i];
@@ -473,8 +490,10 @@ int render_binding(struct render *r, const struct event *ev,
 	return 0;
 }
 
-int render_value(const struct render *r, const struct binding *b,
-		 const struct event *ev, int32_t slot, struct value *v)
+static inline int render_value_inline(const struct render *r,
+				      const struct binding *b,
+				      const struct event *ev, int32_t slot,
+				      struct value *v)
 {
 	const struct event_type *t = ev->type;
 
@@ -554,6 +573,12 @@ int render_value(const struct render *r, const struct binding *b,
 	}
 }
 
+int render_value(const struct render *r, const struct binding *b,
+		 const struct event *ev, int32_t slot, struct value *v)
+{
+	return render_value_inline(r, b, ev, slot, v);
+}
+
 /* The symbol of an enum value, or NULL. */
 static const char *render_enum_symbol(const struct rule_enum *e, uint64_t x)
 {
@@ -587,6 +612,117 @@ static void render_enum(const struct binding *b, int32_t slot, char conv,
 	sym = a->table ? render_enum_symbol(a->table, v->u) : NULL;
 	if (sym)
 		value_set_str(v, sym, strlen(sym));
+}
+
+/*
+ * The inline conversions write whole 8- and 16-byte chunks: the output has
+ * TMPL_SLACK bytes of room past what the conversion itself needs.
+ */
+static inline void render_fill(char *p, char c, size_t n)
+{
+	uint64_t w = 0x0101010101010101ull * (unsigned char)c;
+
+	for (size_t k = 0; k < n; k += 8)
+		memcpy(p + k, &w, 8);
+}
+
+#define RENDER_INLINE static inline __attribute__((always_inline))
+
+/* Python pads like C here: spaces, or zeros after the (absent) sign. */
+RENDER_INLINE char *render_pad(char *p, const struct tmpl_op *op,
+			       const char *digits, size_t n)
+{
+	size_t w = op->spec.width > 0 ? (size_t)op->spec.width : 0;
+
+	if (w <= n) {
+		memcpy(p, digits, 24);
+		return p + n;
+	}
+	if (op->spec.flags & PYFMT_LEFT) {
+		memcpy(p, digits, 24);
+		render_fill(p + n, ' ', w - n);
+	} else {
+		render_fill(p, op->spec.flags & PYFMT_ZERO ? '0' : ' ', w - n);
+		memcpy(p + w - n, digits, 24);
+	}
+	return p + w;
+}
+
+/* The 8 hex digits of a 32-bit value as 8 bytes in memory order (SWAR). */
+static inline uint64_t render_hex8(uint32_t v, bool upper)
+{
+	uint64_t x = v, ten;
+
+	x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
+	x = ((x & 0x0000ff000000ff00ull) << 8) | (x & 0x000000ff000000ffull);
+	x = ((x & 0x00f000f000f000f0ull) << 4) | (x & 0x000f000f000f000full);
+	/* byte i holds nibble i; the first character is the top nibble */
+#ifndef WORDS_BIGENDIAN
+	x = __builtin_bswap64(x);
+#endif
+	ten = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	return x + 0x3030303030303030ull + ten * (upper ? 'A' - '9' - 1
+						       : 'a' - '9' - 1);
+}
+
+static const char render_dig2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The decimal digits of v, ending at end; returns where they start. */
+RENDER_INLINE char *render_dec(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		uint64_t q = v / 100;
+
+		end -= 2;
+		memcpy(end, render_dig2 + 2 * (v - q * 100), 2);
+		v = q;
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, render_dig2 + 2 * v, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
+}
+
+RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
+{
+	bool upper = op->fast == TMPL_HEX_UP;
+	char buf[48];
+	uint64_t x;
+	size_t n;
+
+	if (op->fast == TMPL_DEC) {
+		char *d = render_dec(buf + 20, v);
+
+		return render_pad(p, op, d, (size_t)(buf + 20 - d));
+	}
+	n = (size_t)((67 - __builtin_clzll(v | 1)) >> 2);
+	if (n > 8) {
+		x = render_hex8((uint32_t)(v >> 32), upper);
+		memcpy(buf, &x, 8);
+		x = render_hex8((uint32_t)v, upper);
+		memcpy(buf + 8, &x, 8);
+		memmove(buf, buf + 16 - n, n);
+		return render_pad(p, op, buf, n);
+	}
+	/* zero padding up to 8 digits is the digits themselves */
+	if ((op->spec.flags & (PYFMT_ZERO | PYFMT_LEFT)) == PYFMT_ZERO &&
+	    op->spec.width > (int)n && op->spec.width <= 8)
+		n = (size_t)op->spec.width;
+	/* the last n characters: on little-endian memory, a right shift */
+	x = render_hex8((uint32_t)v, upper);
+#ifdef WORDS_BIGENDIAN
+	x <<= 8 * (8 - n);
+#else
+	x >>= 8 * (8 - n);
+#endif
+	memcpy(buf, &x, 8);
+	return render_pad(p, op, buf, n);
 }
 
 static ssize_t render_conv(char *dst, const struct pyfmt_spec *sp,
@@ -625,9 +761,21 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	char *p;
 	int ret;
 
-	ret = render_binding(r, ev, &b, d);
-	if (ret < 0)
-		return ret;
+	if (ev->type->has_id) {
+		uint64_t id = ev->type->id;
+		const struct render_idcache *c =
+			&r->srcs[ev->src->index]
+				 .idcache[(id ^ (id >> 6)) & (RENDER_IDCACHE - 1)];
+
+		b = c->b && c->id == id ? c->b : NULL;
+	} else {
+		b = NULL;
+	}
+	if (!b) {
+		ret = render_binding(r, ev, &b, d);
+		if (ret < 0)
+			return ret;
+	}
 	if (!b->rule) {
 		if (!ev->src->ops->render_default)
 			return 0;
@@ -639,31 +787,59 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	if (b->typeerror)
 		return render_typeerror(r, b, ev, o) < 0 ? -ENOMEM : 1;
 	tm = b->rule->tmpl;
-	p = outbuf_reserve(o, tm->bound + 1);
+	p = outbuf_reserve(o, tm->bound + 1 + TMPL_SLACK);
 	if (!p)
 		goto nomem;
 	for (i = 0; i < tm->nops; i++) {
 		const struct tmpl_op *op = &tm->ops[i];
+		const struct fetch *f;
 		struct value v;
 		int32_t slot;
 		ssize_t n;
 
 		if (op->kind == TMPL_LIT) {
-			memcpy(p, tm->text + op->off, op->len);
+			/* whole 16-byte chunks: the text and the output have slack */
+			for (size_t k = 0; k < op->len; k += 16)
+				memcpy(p + k, tm->text + op->off + k, 16);
 			p += op->len;
 			continue;
 		}
+		f = &b->fetch[op->key];
+		if (op->fast) {
+			uint32_t u32;
+
+			switch (f->kind) {
+			case FETCH_REC_U32:
+				memcpy(&u32, (const char *)ev->rec + f->off, 4);
+				p = render_fast(p, op, u32);
+				continue;
+			case FETCH_TS_INT:
+				p = render_fast(p, op, ev->has_ts ? ev->ts : 0);
+				continue;
+			case FETCH_RELTS:
+				if (ev->relts_neg)
+					break;
+				p = render_fast(p, op, ev->relts);
+				continue;
+			case FETCH_SLOT:
+				break;
+			}
+		}
 		slot = b->slots[op->key];
-		ret = render_value(r, b, ev, slot, &v);
+		ret = render_value_inline(r, b, ev, slot, &v);
 		if (ret < 0)
 			v.kind = VALUE_NONE;
 		else if (slot <= SLOT_ENUM_BASE)
 			render_enum(b, slot, op->spec.conv, &v);
+		if (op->fast && v.kind == VALUE_INT && !v.neg) {
+			p = render_fast(p, op, v.u);
+			continue;
+		}
 		if (v.kind == VALUE_STR) {
 			/* strings have no fixed bound: make room */
 			outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
 			p = outbuf_reserve(o, pyfmt_bound(&op->spec, v.len) +
-						      tm->bound + 1);
+						      tm->bound + 1 + TMPL_SLACK);
 			if (!p)
 				goto nomem;
 		}

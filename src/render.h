@@ -36,9 +36,23 @@ enum render_slot {
 	SLOT_AUX_MAX = 1000,
 };
 
+/* How the renderer reads a key: the common cases without a call. */
+enum fetch_kind {
+	FETCH_SLOT = 0,		/* render_value() */
+	FETCH_REC_U32,		/* a u32 at a byte offset of ev->rec */
+	FETCH_TS_INT,		/* ev->ts, 0 without a time stamp */
+	FETCH_RELTS,
+};
+
+struct fetch {
+	enum fetch_kind kind;
+	uint32_t off;
+};
+
 struct binding {
 	const struct rule *rule;	/* borrowed; NULL: no rule */
 	int32_t *slots;			/* owned: one per key of rule->tmpl */
+	struct fetch *fetch;		/* owned: one per key */
 	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
 	uint32_t naux;			/* pairs used */
 	bool typeerror;			/* a float met %x: the 2008 fallback */

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -172,9 +173,11 @@ static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
 	size_t size;
 	int ret;
 
-	ret = kvmtrace_fill(k, KVMTRACE_MAX_REC, src, d);
-	if (ret < 0)
-		return ret;
+	if (k->len - k->pos < KVMTRACE_MAX_REC) {
+		ret = kvmtrace_fill(k, KVMTRACE_MAX_REC, src, d);
+		if (ret < 0)
+			return ret;
+	}
 	if (!k->started) {
 		k->started = true;
 		if (k->len - k->pos >= 4) {
@@ -217,10 +220,9 @@ static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
 		ev->raw_ts = 0;
 		ev->has_ts = false;
 	}
+	memset(k->data, 0, sizeof(k->data));
 	for (i = 0; i < k->ndata; i++)
 		k->data[i] = kvmtrace_u32(k, p + 4 * i);
-	for (; i < KVMTRACE_MAX_DATA; i++)
-		k->data[i] = 0;
 	k->pos += size;
 	k->type.id = hdr & 0x0fffffff;
 	ev->ts = k->last_ts;
@@ -281,6 +283,20 @@ static int kvmtrace_field(struct source *src, const struct event *ev,
 		}
 	}
 	return -ENOENT;
+}
+
+static bool kvmtrace_field_u32(struct source *src, int index, size_t *offset)
+{
+	if (index == KF_VCPU) {
+		*offset = offsetof(struct kvmtrace, vcpu);
+		return true;
+	}
+	if (index >= KF_DATA && index < KF_DATA + KVMTRACE_MAX_DATA) {
+		*offset = offsetof(struct kvmtrace, data) +
+			  sizeof(uint32_t) * (size_t)(index - KF_DATA);
+		return true;
+	}
+	return false;
 }
 
 static size_t kvmtrace_fields(struct source *src, const struct event_type *t,
@@ -357,6 +373,7 @@ const struct source_ops source_kvmtrace_ops = {
 	.close = kvmtrace_close,
 	.bind = kvmtrace_bind,
 	.field = kvmtrace_field,
+	.field_u32 = kvmtrace_field_u32,
 	.fields = kvmtrace_fields,
 	.render_args = kvmtrace_render_args,
 };

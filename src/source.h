@@ -55,6 +55,12 @@ struct source_ops {
 	 */
 	int (*bind)(struct source *src, const struct event_type *t,
 		    const char *key);
+	/*
+	 * Is field index a u32 in host byte order at a fixed byte offset of
+	 * ev->rec for every event? Then the renderer reads it directly. May
+	 * be NULL.
+	 */
+	bool (*field_u32)(struct source *src, int index, size_t *offset);
 	/* Fetch field index (from bind) of ev. Returns 0 or -ENOENT. */
 	int (*field)(struct source *src, const struct event *ev, int index,
 		     struct value *out);

@@ -197,6 +197,16 @@ static int tmpl_conv(struct tmpl_builder *b, const char *s, size_t len,
 		*err_msg = "unsupported format character (use one of d i o u x X e E f F g G s r a c)";
 		return -EINVAL;
 	}
+	if (op.spec.prec < 0 && op.spec.width <= 64 &&
+	    !(op.spec.flags & ~(unsigned)(PYFMT_ZERO | PYFMT_LEFT))) {
+		if (op.spec.conv == 'd' || op.spec.conv == 'i' ||
+		    op.spec.conv == 'u')
+			op.fast = TMPL_DEC;
+		else if (op.spec.conv == 'x')
+			op.fast = TMPL_HEX;
+		else if (op.spec.conv == 'X')
+			op.fast = TMPL_HEX_UP;
+	}
 	key = tmpl_key_index(b, s + kbeg, kend - kbeg, (uint32_t)kbeg + 1);
 	if (key < 0)
 		return key;
@@ -218,11 +228,11 @@ int tmpl_compile(const char *text, size_t len, struct tmpl **out,
 	b.t = calloc(1, sizeof(*b.t));
 	if (!b.t)
 		goto error;
-	b.t->text = malloc(len + 1);
+	/* zero slack after the text: the renderer copies in 16-byte chunks */
+	b.t->text = calloc(1, len + TMPL_SLACK);
 	if (!b.t->text)
 		goto error;
 	memcpy(b.t->text, text, len);
-	b.t->text[len] = '\0';
 	b.t->len = len;
 	while (pos < len) {
 		const char *pct = memchr(text + pos, '%', len - pos);

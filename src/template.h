@@ -17,12 +17,24 @@ enum tmpl_op_kind {
 	TMPL_CONV,
 };
 
+/* Conversions the renderer formats inline for a non-negative integer. */
+enum tmpl_fast {
+	TMPL_SLOW = 0,
+	TMPL_DEC,	/* d i u: flags 0 and -, a width up to 64 */
+	TMPL_HEX,	/* x */
+	TMPL_HEX_UP,	/* X */
+};
+
+/* Bytes the renderer may copy past a literal or a number (over-copy). */
+#define TMPL_SLACK 32
+
 struct tmpl_op {
 	enum tmpl_op_kind kind;
 	uint32_t off;		/* TMPL_LIT: bytes [off, off+len) of text */
 	uint32_t len;
 	uint32_t key;		/* TMPL_CONV: index into keys */
 	uint32_t col;		/* TMPL_CONV: 1-based column of its '%' */
+	enum tmpl_fast fast;
 	struct pyfmt_spec spec;
 };
 
