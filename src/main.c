@@ -138,6 +138,9 @@ static int parse_mhz(const char *s, double *out)
 	char *end;
 	double v;
 
+	/* a decimal number, as Python's float() reads one; no hex floats */
+	if (strpbrk(s, "xX"))
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(v) || v <= 0)

@@ -1,0 +1,2 @@
+# shipped
+$KTF formats/kvmtrace < tests/fixtures/diff/001.bin

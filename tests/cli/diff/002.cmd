@@ -1,0 +1,2 @@
+# shipped-be-truncated
+$KTF -f formats/kvmtrace tests/fixtures/diff/002.bin

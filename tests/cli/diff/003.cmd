@@ -1,0 +1,2 @@
+# builtin
+$KTF < tests/fixtures/diff/003.bin

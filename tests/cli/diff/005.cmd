@@ -1,0 +1,2 @@
+# builtin-magic-input-truncated
+$KTF tests/fixtures/diff/005.bin

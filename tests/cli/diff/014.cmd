@@ -1,0 +1,2 @@
+# char
+$KTF tests/fixtures/diff/014.formats < tests/fixtures/diff/014.bin

@@ -1,0 +1,2 @@
+# crlf
+$KTF tests/fixtures/diff/019.formats tests/fixtures/diff/019.bin

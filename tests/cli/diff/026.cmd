@@ -1,0 +1,2 @@
+# random
+$KTF tests/fixtures/diff/026.formats tests/fixtures/diff/026.bin

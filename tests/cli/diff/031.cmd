@@ -1,0 +1,2 @@
+# random
+$KTF tests/fixtures/diff/031.formats < tests/fixtures/diff/031.bin

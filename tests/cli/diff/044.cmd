@@ -1,0 +1,2 @@
+# random
+$KTF tests/fixtures/diff/044.formats tests/fixtures/diff/044.bin

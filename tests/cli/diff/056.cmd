@@ -1,0 +1,2 @@
+# random
+$KTF tests/fixtures/diff/056.formats < tests/fixtures/diff/056.bin

@@ -1,0 +1,2 @@
+# random
+$KTF tests/fixtures/diff/058.formats < tests/fixtures/diff/058.bin
