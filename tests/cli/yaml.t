@@ -1,0 +1,2 @@
+# YAML rule files and the shipped formats
+yaml/*

@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF tests/fixtures/yaml/err-alias.yaml < tests/fixtures/yaml/gen.kvmtrace

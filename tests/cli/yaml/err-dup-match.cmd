@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF tests/fixtures/yaml/err-dup-match.yaml < tests/fixtures/yaml/gen.kvmtrace

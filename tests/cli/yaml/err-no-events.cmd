@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF tests/fixtures/yaml/err-no-events.yaml < tests/fixtures/yaml/gen.kvmtrace

@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF tests/fixtures/yaml/err-not-utf8.yaml < tests/fixtures/yaml/gen.kvmtrace

@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF tests/fixtures/yaml/err-reserved-name.yaml < tests/fixtures/yaml/gen.kvmtrace

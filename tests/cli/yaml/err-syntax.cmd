@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF tests/fixtures/yaml/err-syntax.yaml < tests/fixtures/yaml/gen.kvmtrace

@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF formats/exit-latency.yaml < tests/fixtures/yaml/gen.kvmtrace

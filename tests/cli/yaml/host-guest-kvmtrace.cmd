@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF formats/host-guest.yaml < tests/fixtures/yaml/gen.kvmtrace

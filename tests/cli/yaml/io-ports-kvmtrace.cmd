@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF formats/io-ports.yaml < tests/fixtures/yaml/gen.kvmtrace

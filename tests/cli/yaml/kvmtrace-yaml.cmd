@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF formats/kvmtrace.yaml < tests/fixtures/yaml/gen.kvmtrace

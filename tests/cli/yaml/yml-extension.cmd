@@ -1,0 +1,3 @@
+# requires: yaml
+# .yml is YAML too
+$KTF tests/fixtures/yaml/short.yml < tests/fixtures/yaml/gen.kvmtrace
