@@ -6,7 +6,8 @@
  * The template parser splits "%(key)[flags][width][.prec][lenmod]conv" into
  * a struct pyfmt_spec; the functions below format one value into a buffer
  * the caller has sized with pyfmt_bound(). Nothing here allocates or keeps
- * state; integers are formatted by hand, floats go through snprintf().
+ * state; integers are formatted by hand, floats go through snprintf() and so
+ * want LC_NUMERIC to stay "C" (no setlocale(LC_ALL, "")).
  *
  * Strings are byte strings, decoded as Python decodes OS data: UTF-8, with
  * every byte that is not part of a valid UTF-8 sequence standing for one
@@ -40,10 +41,11 @@ struct pyfmt_spec {
 };
 
 /*
- * Upper bound of the bytes any pyfmt_* call below writes for this spec
- * (scratch bytes included), given a string argument of slen bytes (0 for
- * numbers). For d i u it allows for a float argument: int(1e308) has 309
- * digits.
+ * Upper bound of the bytes any pyfmt_* call below stores for this spec,
+ * given a string argument of slen bytes (0 for numbers). The calls may store
+ * scratch bytes past the length they return, never past this bound. For
+ * d i u it allows for a float argument, int(1e308) having 309 digits, so
+ * '%d' asks for some 330 bytes.
  */
 size_t pyfmt_bound(const struct pyfmt_spec *sp, size_t slen);
 
@@ -81,7 +83,7 @@ ssize_t pyfmt_float(char *dst, const struct pyfmt_spec *sp, double v);
 ssize_t pyfmt_str(char *dst, const struct pyfmt_spec *sp, const char *s,
 		  size_t len);
 
-/* Unsigned decimal of v into dst (up to 20 bytes), no padding; returns the length. */
+/* v in decimal into dst (up to 20 bytes), no padding; returns the length */
 size_t pyfmt_u64_dec(char *dst, uint64_t v);
 
 #endif

@@ -7,14 +7,12 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pyfmt.h"
 #include "pyfmt-table.h"
+#include "tap.h"
 
 #define TEST_CONVS "diuoxXeEfFgGsrac"
 #define TEST_KINDS "ifs"
@@ -22,32 +20,11 @@
 /* 16 conversions x 3 value kinds, the hand-written cases, pyfmt_u64_dec */
 #define TEST_PLAN (16 * 3 + 29 + 1)
 
-struct test_tap {
-	unsigned n;	/* TAP lines so far */
-	unsigned failed;
-};
-
 struct test_result {
 	ssize_t ret;	/* bytes, or a negative errno */
 	char *out;	/* owned: pyfmt_bound() bytes */
 	size_t bound;
 };
-
-static void test_ok(struct test_tap *t, bool ok, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void test_ok(struct test_tap *t, bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %u - ", ok ? "" : "not ", ++t->n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!ok)
-		t->failed++;
-}
 
 /* Print n bytes as a C string literal, for diagnostics */
 static void test_put_bytes(const char *s, size_t n)
@@ -101,6 +78,7 @@ static int test_run_int(struct test_result *r, const struct pyfmt_spec *sp,
 {
 	r->bound = pyfmt_bound(sp, 0);
 	r->out = malloc(r->bound);
+	r->ret = -ENOMEM;
 	if (!r->out)
 		return -ENOMEM;
 	r->ret = pyfmt_int(r->out, sp, neg, mag);
@@ -112,6 +90,7 @@ static int test_run_float(struct test_result *r, const struct pyfmt_spec *sp,
 {
 	r->bound = pyfmt_bound(sp, 0);
 	r->out = malloc(r->bound);
+	r->ret = -ENOMEM;
 	if (!r->out)
 		return -ENOMEM;
 	r->ret = pyfmt_float(r->out, sp, v);
@@ -123,6 +102,7 @@ static int test_run_str(struct test_result *r, const struct pyfmt_spec *sp,
 {
 	r->bound = pyfmt_bound(sp, len);
 	r->out = malloc(r->bound);
+	r->ret = -ENOMEM;
 	if (!r->out)
 		return -ENOMEM;
 	r->ret = pyfmt_str(r->out, sp, s, len);
@@ -165,7 +145,7 @@ static void test_put_row_value(const struct pyfmt_t_row *row)
 }
 
 /* One TAP line: every table row of conversion conv and value kind kind */
-static void test_table_group(struct test_tap *t, char conv, char kind)
+static void test_table_group(struct tap *t, char conv, char kind)
 {
 	size_t nrows = sizeof(pyfmt_t_rows) / sizeof(pyfmt_t_rows[0]);
 	unsigned rows = 0, bad = 0;
@@ -192,7 +172,7 @@ static void test_table_group(struct test_tap *t, char conv, char kind)
 		else
 			err = test_run_str(&r, &sp, row->s, row->slen);
 		if (err < 0) {
-			printf("# out of memory\n");
+			tap_diag("out of memory");
 			bad++;
 			continue;
 		}
@@ -216,13 +196,13 @@ static void test_table_group(struct test_tap *t, char conv, char kind)
 		}
 		test_result_free(&r);
 	}
-	test_ok(t, rows > 0 && !bad, "table: %%%c of %s (%u rows, %u wrong)",
-		conv, kind == 'i' ? "int" : kind == 'f' ? "float" : "str", rows,
-		bad);
+	tap_ok(t, rows > 0 && !bad, "table: %%%c of %s (%u rows, %u wrong)",
+	       conv, kind == 'i' ? "int" : kind == 'f' ? "float" : "str", rows,
+	       bad);
 }
 
 /* Hand-written cases: desc is the Python expression */
-static void test_check(struct test_tap *t, const char *desc,
+static void test_check(struct tap *t, const char *desc,
 		       struct test_result *r, int want_err, const char *want)
 {
 	size_t want_n = want ? strlen(want) : 0;
@@ -238,8 +218,14 @@ static void test_check(struct test_tap *t, const char *desc,
 		test_put_result(r);
 		printf("\n");
 	}
-	test_ok(t, ok, "%s", desc);
+	tap_ok(t, ok, "%s", desc);
 	test_result_free(r);
+}
+
+/* Did r write want_n bytes, within its bound? */
+static bool test_fits(const struct test_result *r, size_t want_n)
+{
+	return r->ret == (ssize_t)want_n && want_n <= r->bound;
 }
 
 static struct pyfmt_spec test_spec(unsigned flags, int width, int prec,
@@ -255,7 +241,7 @@ static struct pyfmt_spec test_spec(unsigned flags, int width, int prec,
 	return sp;
 }
 
-static void test_hand(struct test_tap *t)
+static void test_hand(struct tap *t)
 {
 	struct test_result r = { 0 };
 	struct pyfmt_spec sp;
@@ -356,34 +342,36 @@ static void test_hand(struct test_tap *t)
 		   "18446744073709551616.000000");
 
 	sp = test_spec(0, -1, -1, 'r');
-	test_run_str(&r, &sp, "\xff" "a'\n", 4);
+	test_run_str(&r, &sp, "\377a'\n", 4);
 	test_check(t, "repr() of a stray byte is surrogateescape", &r, 0,
 		   "\"\\udcffa'\\n\"");
 
-	/* the largest outputs, in buffers of exactly pyfmt_bound() bytes */
+	/*
+	 * The largest outputs, in buffers of exactly pyfmt_bound() bytes:
+	 * AddressSanitizer tells if they write past it.
+	 */
 	sp = test_spec(PYFMT_PLUS, PYFMT_MAX_WIDTH, PYFMT_MAX_PREC, 'f');
 	test_run_float(&r, &sp, -1.7976931348623157e308);
-	test_ok(t, r.ret == 309 + 1 + 1 + PYFMT_MAX_PREC &&
-			   (size_t)r.ret <= r.bound,
-		"'%%+4096.4096f' %% -DBL_MAX fits its bound");
+	tap_ok(t, test_fits(&r, 309 + 1 + 1 + PYFMT_MAX_PREC),
+	       "'%%+4096.4096f' %% -DBL_MAX fits its bound");
 	test_result_free(&r);
 
 	sp = test_spec(PYFMT_ZERO, PYFMT_MAX_WIDTH, PYFMT_MAX_PREC, 'd');
 	test_run_float(&r, &sp, -1.7976931348623157e308);
-	test_ok(t, r.ret == 1 + PYFMT_MAX_PREC && (size_t)r.ret <= r.bound,
-		"'%%04096.4096d' %% -DBL_MAX fits its bound");
+	tap_ok(t, test_fits(&r, 1 + PYFMT_MAX_PREC),
+	       "'%%04096.4096d' %% -DBL_MAX fits its bound");
 	test_result_free(&r);
 
 	memset(big, 0xff, sizeof(big));
 	sp = test_spec(0, PYFMT_MAX_WIDTH, -1, 'r');
 	test_run_str(&r, &sp, big, sizeof(big));
-	test_ok(t, r.ret == 6 * (ssize_t)sizeof(big) + 2 &&
-			   (size_t)r.ret <= r.bound,
-		"'%%4096r' of 700 stray bytes fits its bound");
+	tap_ok(t, test_fits(&r, 6 * sizeof(big) + 2),
+	       "'%%4096r' of 700 stray bytes fits its bound");
 	test_result_free(&r);
 }
 
-static void test_u64_dec(struct test_tap *t)
+/* Every power of ten, every run of nines, and pseudo-random values */
+static void test_u64_dec(struct tap *t)
 {
 	uint64_t v = 1, x = 0x9e3779b97f4a7c15ull;
 	char want[24], got[24];
@@ -391,39 +379,36 @@ static void test_u64_dec(struct test_tap *t)
 	size_t n;
 
 	for (i = 0; i < 200000; i++) {
-		if (i < 20)
+		if (i < 20) {
 			v = i ? v * 10 : 1;
-		else if (i < 40)
+		} else if (i < 40) {
 			v = i == 20 ? 9 : v * 10 + 9;
-		else
-			v = (x = x * 6364136223846793005ull + 1442695040888963407ull) >>
-			    (i % 64);
+		} else {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			v = x >> (i % 64);
+		}
 		n = pyfmt_u64_dec(got, v);
 		snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
-		if (n != strlen(want) || memcmp(got, want, n)) {
-			if (bad++ < TEST_MAX_DIAG)
-				printf("# pyfmt_u64_dec(%s) gave %.*s\n", want,
-				       (int)n, got);
-		}
+		if ((n != strlen(want) || memcmp(got, want, n)) &&
+		    bad++ < TEST_MAX_DIAG)
+			tap_diag("pyfmt_u64_dec(%s) gave %.*s", want, (int)n,
+				 got);
 	}
-	n = pyfmt_u64_dec(got, UINT64_MAX);
-	if (n != 20 || memcmp(got, "18446744073709551615", 20))
-		bad++;
-	test_ok(t, !bad, "pyfmt_u64_dec agrees with printf (%u wrong)", bad);
+	tap_ok(t, !bad, "pyfmt_u64_dec agrees with printf (%u wrong)", bad);
 }
 
 int main(void)
 {
-	struct test_tap t = { 0 };
+	struct tap t = { 0 };
 	const char *c, *k;
 
-	printf("1..%d\n", TEST_PLAN);
+	tap_plan(TEST_PLAN);
 	for (c = TEST_CONVS; *c; c++)
 		for (k = TEST_KINDS; *k; k++)
 			test_table_group(&t, *c, *k);
 	test_hand(&t);
 	test_u64_dec(&t);
 	if (t.n != TEST_PLAN)
-		printf("# planned %d tests, ran %u\n", TEST_PLAN, t.n);
+		tap_diag("planned %d tests, ran %d", TEST_PLAN, t.n);
 	return 0;
 }
