@@ -1,0 +1,2 @@
+# requires: tracecmd
+$KTF tests/cli/tracedat/kinds.formats tests/fixtures/tracedat/mixed-sched.dat
