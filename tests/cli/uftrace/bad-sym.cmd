@@ -1,0 +1,1 @@
+$KTF tests/fixtures/uftrace-gen/bad-sym

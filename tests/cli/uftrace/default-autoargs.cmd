@@ -1,0 +1,2 @@
+# --auto-args: specs from the .dbg file and from uftrace's list
+$KTF tests/fixtures/uftrace/ktf-autoargs

@@ -1,0 +1,2 @@
+# arguments: strings, floats, chars, sized values, out of index order
+$KTF tests/fixtures/uftrace/ktf-strargs

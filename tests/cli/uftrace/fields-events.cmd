@@ -1,0 +1,1 @@
+$KTF -f tests/cli/uftrace/fields.formats tests/fixtures/uftrace/events

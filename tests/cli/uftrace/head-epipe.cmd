@@ -1,0 +1,1 @@
+$KTF tests/fixtures/uftrace/plain | head -3

@@ -1,0 +1,1 @@
+$KTF tests/cli/uftrace/names.formats tests/fixtures/uftrace-gen/synth

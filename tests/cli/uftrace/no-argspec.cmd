@@ -1,0 +1,1 @@
+$KTF tests/fixtures/uftrace-gen/no-argspec

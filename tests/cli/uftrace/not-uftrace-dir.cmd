@@ -1,0 +1,1 @@
+$KTF -f formats/kvmtrace tests/fixtures/uftrace-gen

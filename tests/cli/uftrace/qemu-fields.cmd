@@ -1,0 +1,1 @@
+$KTF -f tests/cli/uftrace/all.formats tests/fixtures/uftrace-gen/qemu

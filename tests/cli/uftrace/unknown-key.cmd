@@ -1,0 +1,1 @@
+$KTF tests/cli/uftrace/unknown-key.formats tests/fixtures/uftrace/plain
