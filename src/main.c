@@ -20,6 +20,7 @@
 #include "config.h"
 #include "clock.h"
 #include "diag.h"
+#include "filter.h"
 #include "merge.h"
 #include "outbuf.h"
 #include "render.h"
@@ -53,6 +54,7 @@ struct options {
 	bool auto_offset;
 	int64_t offset;
 	double tsc_mhz;
+	struct filter *filter;	/* owned */
 	struct input *inputs;	/* owned */
 	size_t ninputs;
 	struct clock_decl *clocks;	/* owned */
@@ -80,6 +82,12 @@ static void usage(FILE *f)
 	      "                         kvm:kvm_write_tsc_offset in the host trace.dat\n"
 	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
+	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+	      "      --stats[=csv]      a summary: events, exit reasons, inputs\n"
+	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
+	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
+	      "      --pid=LIST         only these processes\n"
+	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
 	      "  -o, --output=FILE      write to FILE instead of standard output\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          the version\n"
@@ -167,6 +175,10 @@ enum {
 	OPT_TSC_OFFSET,
 	OPT_CLOCK,
 	OPT_TSC_MHZ,
+	OPT_FILTER_EVENTS,
+	OPT_FILTER_VCPU,
+	OPT_FILTER_PID,
+	OPT_FILTER_TIME,
 	OPT_CHROME,
 	OPT_STATS,
 };
@@ -179,6 +191,12 @@ static const struct option long_options[] = {
 	{ "tsc-offset", required_argument, NULL, OPT_TSC_OFFSET },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
+	{ "chrome", no_argument, NULL, OPT_CHROME },
+	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
+	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
+	{ "pid", required_argument, NULL, OPT_FILTER_PID },
+	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -237,6 +255,39 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_USAGE;
 			}
 			break;
+		case OPT_CHROME:
+			o->chrome = true;
+			break;
+		case OPT_STATS:
+			o->stats = true;
+			o->stats_format = optarg;
+			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table")) {
+				fprintf(stderr, "kvmtrace_format: --stats: '%s' is neither 'table' nor 'csv'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_FILTER_EVENTS:
+		case OPT_FILTER_VCPU:
+		case OPT_FILTER_PID:
+		case OPT_FILTER_TIME: {
+			static const char *const names[] = {
+				"events", "vcpu", "pid", "time-range",
+			};
+			struct diag d;
+
+			if (!o->filter)
+				o->filter = filter_create();
+			if (!o->filter)
+				goto nomem;
+			diag_init(&d);
+			if (filter_option(o->filter, names[c - OPT_FILTER_EVENTS],
+					  optarg, &d) < 0) {
+				error(d.msg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -265,6 +316,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 	for (; i < argc; i++)
 		if (add_input(o, argv[i], DOMAIN_HOST) < 0)
 			goto nomem;
+	if (o->chrome && o->stats) {
+		fputs("kvmtrace_format: --chrome and --stats are two outputs; choose one\n",
+		      stderr);
+		return EXIT_USAGE;
+	}
 	return 0;
 nomem:
 	error("out of memory");
@@ -476,6 +532,8 @@ static int run_events(struct run *r, bool *bad_data)
 			progress_end(&progress);
 			error(d.msg);
 		}
+		if (r->opt.filter && !filter_match(r->opt.filter, ev))
+			continue;
 		set_relts(ev, &last_ts);
 		ret = r->sink->ops->event(r->sink, ev, &d);
 		if (ret < 0) {
@@ -561,7 +619,17 @@ static int run(struct run *r)
 	r->out = outbuf_create(fd);
 	if (!r->out)
 		goto nomem;
-	r->sink = sink_text_create(r->out, r->render);
+	if (r->opt.filter)
+		filter_set_clock(r->opt.filter, r->clock->timeline, r->opt.mhz);
+	if (r->opt.chrome)
+		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
+	else if (r->opt.stats)
+		r->sink = sink_stats_create(r->out, r->render,
+					    r->opt.stats_format &&
+						    !strcmp(r->opt.stats_format, "csv"),
+					    r->opt.mhz);
+	else
+		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
 	if (!r->sink || !r->merge)
 		goto nomem;
@@ -606,6 +674,7 @@ static void run_fini(struct run *r)
 	rules_destroy(r->rules);
 	free(r->opt.inputs);
 	free(r->opt.clocks);
+	filter_destroy(r->opt.filter);
 }
 
 int main(int argc, char **argv)

@@ -15,9 +15,7 @@ static const struct source_ops *const source_registry[] = {
 #ifdef HAVE_TRACECMD
 	&source_tracecmd_ops,
 #endif
-#ifdef HAVE_UFTRACE
 	&source_uftrace_ops,
-#endif
 	&source_kvmtrace_ops,
 };
 

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "filter.h"
+#include "rules.h"
+#include "sink-util.h"
+
+struct filter_range {
+	uint64_t lo;
+	uint64_t hi;
+};
+
+enum filter_state {
+	FILTER_UNKNOWN = 0,
+	FILTER_YES,
+	FILTER_NO,
+};
+
+/* What the filter knows about one event type of one source. */
+struct filter_type {
+	uint8_t events;		/* enum filter_state */
+	bool vcpu_init;
+	int32_t vcpu_slot;	/* vcpu_id, or SINK_NOSLOT */
+};
+
+#define FILTER_IDCACHE 256
+
+struct filter_idcache {
+	uint64_t id;
+	uint8_t state;		/* enum filter_state */
+};
+
+struct filter_src {
+	struct filter_type *types;	/* owned, by event_type.index */
+	uint32_t n;
+	struct filter_idcache ids[FILTER_IDCACHE];	/* kvmtrace ids */
+};
+
+/* One end of --time-range as written: an integer, or a decimal number. */
+struct filter_bound {
+	bool set;
+	bool is_int;
+	uint64_t u;
+	double f;
+};
+
+struct filter {
+	struct rule *events;		/* owned: --events patterns */
+	size_t nevents;
+	struct filter_range *vcpus;	/* owned */
+	size_t nvcpus;
+	struct filter_range *pids;	/* owned */
+	size_t npids;
+	bool has_time;
+	struct filter_bound from, to;
+	/* the range on the timeline, from filter_set_clock() */
+	bool seconds;
+	double ticks_per_sec;
+	uint64_t lo, hi;
+	struct filter_src *srcs;	/* owned, by source.index */
+	size_t nsrcs;
+};
+
+struct filter *filter_create(void)
+{
+	struct filter *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->hi = UINT64_MAX;
+	return f;
+}
+
+void filter_destroy(struct filter *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nevents; i++)
+		rule_fini(&f->events[i]);
+	free(f->events);
+	free(f->vcpus);
+	free(f->pids);
+	for (i = 0; i < f->nsrcs; i++)
+		free(f->srcs[i].types);
+	free(f->srcs);
+	free(f);
+}
+
+bool filter_active(const struct filter *f)
+{
+	return f && (f->nevents || f->nvcpus || f->npids || f->has_time);
+}
+
+static int filter_add_event(struct filter *f, const char *s, size_t len,
+			    struct diag *d)
+{
+	struct rule rule = { 0 }, *n;
+	const char *why = NULL;
+	int ret;
+
+	if (!len) {
+		diag_set(d, "--events: empty item: write ids, names, system:name or globs separated by commas");
+		return -EINVAL;
+	}
+	ret = rules_parse_id(s, len, &rule, &why);
+	if (ret < 0) {
+		diag_set(d, "--events: '%.*s': %s", (int)len, s,
+			 why ? why : "bad event");
+		rule_fini(&rule);
+		return ret == -ENOMEM ? -ENOMEM : -EINVAL;
+	}
+	n = realloc(f->events, (f->nevents + 1) * sizeof(*n));
+	if (!n) {
+		rule_fini(&rule);
+		diag_set(d, "out of memory");
+		return -ENOMEM;
+	}
+	f->events = n;
+	f->events[f->nevents++] = rule;
+	return 0;
+}
+
+static int filter_parse_u64(const char *s, size_t len, uint64_t *out)
+{
+	char buf[32], *end;
+	unsigned long long v;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	/* decimal, or hex with 0x: a leading 0 is not octal here */
+	if (len > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X') &&
+	    isxdigit((unsigned char)buf[2]))
+		v = strtoull(buf + 2, &end, 16);
+	else if (isdigit((unsigned char)buf[0]))
+		v = strtoull(buf, &end, 10);
+	else
+		return -EINVAL;
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* "3", "0x10", "2-5": one item of --vcpu or --pid. */
+static int filter_add_range(struct filter_range **v, size_t *n,
+			    const char *opt, const char *s, size_t len,
+			    struct diag *d)
+{
+	const char *dash = memchr(s, '-', len);
+	struct filter_range r, *nv;
+
+	if (dash ? filter_parse_u64(s, (size_t)(dash - s), &r.lo) < 0 ||
+			   filter_parse_u64(dash + 1,
+					    len - (size_t)(dash - s) - 1, &r.hi) < 0
+		 : filter_parse_u64(s, len, &r.lo) < 0) {
+		diag_set(d, "--%s: '%.*s': not a number or a range (write 0,2-3)",
+			 opt, (int)len, s);
+		return -EINVAL;
+	}
+	if (!dash)
+		r.hi = r.lo;
+	if (r.lo > r.hi) {
+		diag_set(d, "--%s: '%.*s': the range is empty", opt, (int)len, s);
+		return -EINVAL;
+	}
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv) {
+		diag_set(d, "out of memory");
+		return -ENOMEM;
+	}
+	*v = nv;
+	nv[(*n)++] = r;
+	return 0;
+}
+
+/* Split arg at commas; call the item parser for each. */
+static int filter_list(struct filter *f, const char *opt, const char *arg,
+		       struct diag *d)
+{
+	const char *p = arg;
+	int ret = 0;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (!strcmp(opt, "events"))
+			ret = filter_add_event(f, p, len, d);
+		else if (!strcmp(opt, "vcpu"))
+			ret = filter_add_range(&f->vcpus, &f->nvcpus, opt, p, len,
+					       d);
+		else
+			ret = filter_add_range(&f->pids, &f->npids, opt, p, len,
+					       d);
+		if (ret < 0 || !comma)
+			return ret;
+		p = comma + 1;
+	}
+}
+
+static int filter_parse_bound(const char *s, size_t len,
+			      struct filter_bound *b)
+{
+	char buf[64], *end;
+
+	memset(b, 0, sizeof(*b));
+	if (!len)
+		return 0;
+	if (len >= sizeof(buf) || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	b->set = true;
+	if (filter_parse_u64(s, len, &b->u) == 0) {
+		b->is_int = true;
+		b->f = (double)b->u;
+		return 0;
+	}
+	errno = 0;
+	b->f = strtod(buf, &end);
+	if (errno || *end || end == buf || !isfinite(b->f) || b->f < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int filter_time_range(struct filter *f, const char *arg,
+			     struct diag *d)
+{
+	const char *tilde = strchr(arg, '~');
+	struct filter_bound from, to;
+
+	if (!tilde || filter_parse_bound(arg, (size_t)(tilde - arg), &from) < 0 ||
+	    filter_parse_bound(tilde + 1, strlen(tilde + 1), &to) < 0) {
+		diag_set(d, "--time-range: '%s': write START~END (either may be empty): ticks, or seconds with -c",
+			 arg);
+		return -EINVAL;
+	}
+	if (from.set && to.set && from.f > to.f) {
+		diag_set(d, "--time-range: '%s': the range is empty (START after END)",
+			 arg);
+		return -EINVAL;
+	}
+	f->has_time = true;
+	f->from = from;
+	f->to = to;
+	filter_set_clock(f, CLOCK_COUNTER, 0);
+	return 0;
+}
+
+int filter_option(struct filter *f, const char *name, const char *arg,
+		  struct diag *d)
+{
+	if (!strcmp(name, "events") || !strcmp(name, "vcpu") ||
+	    !strcmp(name, "pid"))
+		return filter_list(f, name, arg, d);
+	if (!strcmp(name, "time-range"))
+		return filter_time_range(f, arg, d);
+	diag_set(d, "no filter named '%s'", name);
+	return -ENOENT;
+}
+
+void filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz)
+{
+	f->seconds = mhz > 0 && timeline == CLOCK_TSC;
+	f->ticks_per_sec = mhz * 1000000.0;
+	f->lo = 0;
+	f->hi = UINT64_MAX;
+	/* ticks written with a fraction: the ticks inside */
+	if (f->from.set)
+		f->lo = f->from.is_int ? f->from.u
+				       : f->from.f >= 0x1p64 ? UINT64_MAX
+							     : (uint64_t)ceil(f->from.f);
+	if (f->to.set)
+		f->hi = f->to.is_int ? f->to.u
+				     : f->to.f >= 0x1p64 ? UINT64_MAX
+							 : (uint64_t)floor(f->to.f);
+}
+
+/* --events for a type: as rules match, plus KVM_TRC_* names of ids. */
+static bool filter_events_eval(const struct filter *f,
+			       const struct event_type *t)
+{
+	const char *name = t->has_id && !t->name ? sink_kvmtrace_name(t->id)
+						  : NULL;
+	size_t i;
+
+	for (i = 0; i < f->nevents; i++) {
+		const struct rule *rule = &f->events[i];
+
+		if (rules_match(rule, t))
+			return true;
+		if (!name)
+			continue;
+		if (rule->match == RULE_NAME && !strcmp(rule->name, name))
+			return true;
+		if (rule->match == RULE_GLOB && !strchr(rule->pattern, ':') &&
+		    fnmatch(rule->pattern, name, 0) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The filter's record of ev's source and type, or NULL (out of memory). */
+static struct filter_src *filter_src(struct filter *f, const struct event *ev)
+{
+	size_t i = ev->src->index;
+
+	if (i >= f->nsrcs) {
+		size_t n = i + 1;
+		struct filter_src *ns = realloc(f->srcs, n * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		memset(ns + f->nsrcs, 0, (n - f->nsrcs) * sizeof(*ns));
+		f->srcs = ns;
+		f->nsrcs = n;
+	}
+	return &f->srcs[i];
+}
+
+static struct filter_type *filter_type(struct filter *f, const struct event *ev)
+{
+	struct filter_src *fs = filter_src(f, ev);
+	uint32_t ti = ev->type->index;
+
+	if (!fs)
+		return NULL;
+	if (ti >= fs->n) {
+		uint32_t n = fs->n ? fs->n : 16;
+		struct filter_type *nt;
+
+		while (n <= ti)
+			n *= 2;
+		nt = realloc(fs->types, n * sizeof(*nt));
+		if (!nt)
+			return NULL;
+		memset(nt + fs->n, 0, (n - fs->n) * sizeof(*nt));
+		fs->types = nt;
+		fs->n = n;
+	}
+	return &fs->types[ti];
+}
+
+static bool filter_events(struct filter *f, const struct event *ev)
+{
+	const struct event_type *t = ev->type;
+	struct filter_type *ft;
+
+	if (t->has_id) {
+		struct filter_src *fs = filter_src(f, ev);
+		struct filter_idcache *c;
+
+		if (!fs)
+			return filter_events_eval(f, t);
+		c = &fs->ids[(t->id ^ (t->id >> 8)) & (FILTER_IDCACHE - 1)];
+		if (c->state == FILTER_UNKNOWN || c->id != t->id) {
+			c->id = t->id;
+			c->state = filter_events_eval(f, t) ? FILTER_YES
+							    : FILTER_NO;
+		}
+		return c->state == FILTER_YES;
+	}
+	ft = filter_type(f, ev);
+	if (!ft)
+		return filter_events_eval(f, t);
+	if (ft->events == FILTER_UNKNOWN)
+		ft->events = filter_events_eval(f, t) ? FILTER_YES : FILTER_NO;
+	return ft->events == FILTER_YES;
+}
+
+static bool filter_in(const struct filter_range *v, size_t n, uint64_t x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x >= v[i].lo && x <= v[i].hi)
+			return true;
+	return false;
+}
+
+/* ev's vCPU: the vcpu_id field where the format has one, else ev->vcpu. */
+static bool filter_vcpu(struct filter *f, const struct event *ev,
+			uint64_t *vcpu)
+{
+	struct filter_type *ft = ev->type->has_id ? NULL : filter_type(f, ev);
+	struct source *src = ev->src;
+
+	if (ft && !ft->vcpu_init) {
+		int idx = src->ops->bind ? src->ops->bind(src, ev->type,
+							   "vcpu_id")
+					 : -ENOENT;
+
+		ft->vcpu_slot = idx >= 0 ? idx : SINK_NOSLOT;
+		ft->vcpu_init = true;
+	}
+	if (ft && sink_field_u64(ev, ft->vcpu_slot, vcpu) == 0)
+		return true;
+	if (ev->has_vcpu) {
+		*vcpu = ev->vcpu;
+		return true;
+	}
+	return false;
+}
+
+bool filter_match(struct filter *f, const struct event *ev)
+{
+	uint64_t vcpu;
+
+	if (!f)
+		return true;
+	if (f->has_time) {
+		if (f->seconds) {
+			/* as ts prints with -c: the same double */
+			double s = (double)ev->ts / f->ticks_per_sec;
+
+			if ((f->from.set && s < f->from.f) ||
+			    (f->to.set && s > f->to.f))
+				return false;
+		} else if (ev->ts < f->lo || ev->ts > f->hi) {
+			return false;
+		}
+	}
+	if (f->npids && (ev->pid < 0 ||
+			 !filter_in(f->pids, f->npids, (uint64_t)ev->pid)))
+		return false;
+	if (f->nvcpus && (!filter_vcpu(f, ev, &vcpu) ||
+			  !filter_in(f->vcpus, f->nvcpus, vcpu)))
+		return false;
+	if (f->nevents && !filter_events(f, ev))
+		return false;
+	return true;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Which events of the merged stream go on to the sink:
+ *
+ *   --events LIST      ids (0x10002, 65538), names (kvm_exit), system:name,
+ *                      globs (kvm:*, IO_*), matched as rules are; for
+ *                      kvmtrace ids also their KVM_TRC_* name (VMEXIT)
+ *   --vcpu LIST        vCPU numbers and ranges (0,2-3): the kvmtrace vcpu
+ *                      field, the vcpu_id field of trace.dat events; events
+ *                      without a vCPU do not match
+ *   --pid LIST         pids and ranges
+ *   --time-range A~B   host time, inclusive, in the units ts prints in:
+ *                      ticks (or ns on a nanosecond timeline), seconds with
+ *                      -c MHZ on a TSC timeline; either side may be empty
+ *
+ * Options accumulate (a list given twice is one longer list; the last
+ * --time-range wins); an event must pass every kind of filter given.
+ * Matching looks nothing up by name per event: results are kept per
+ * (source, event type) and per kvmtrace id.
+ */
+#ifndef KTF_FILTER_H
+#define KTF_FILTER_H
+
+#include <stdbool.h>
+
+#include "event.h"
+#include "source.h"
+
+struct diag;
+struct filter;
+
+struct filter *filter_create(void);
+void filter_destroy(struct filter *f);
+
+/*
+ * One option: name is "events", "vcpu", "pid" or "time-range". Returns 0,
+ * -EINVAL with diag filled for a bad argument ("--vcpu: 'x': …"), -ENOENT
+ * for an unknown name, -ENOMEM.
+ */
+int filter_option(struct filter *f, const char *name, const char *arg,
+		  struct diag *d);
+
+/*
+ * The timeline and -c, once known (after clock_timeline()): --time-range
+ * is in seconds when mhz > 0 and the timeline is TSC, else in ticks.
+ */
+void filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz);
+
+/* Was any filter given? (Without one, filter_match() is always true.) */
+bool filter_active(const struct filter *f);
+
+bool filter_match(struct filter *f, const struct event *ev);
+
+#endif

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the summarising sinks (Chrome JSON, statistics) and the filter share:
+ * a small integer map, the time units of the timeline, display names of
+ * events, and the pairing of KVM exits with the next entry on the vCPU.
+ *
+ * Everything here is looked up once per (source, event type) or on the
+ * first sight of a key; the per-event paths only compare integers.
+ */
+#ifndef KTF_SINK_UTIL_H
+#define KTF_SINK_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "source.h"
+
+struct render;
+
+/* ------------------------------------------------------------ u64 → u32 */
+
+#define SINK_MAP_EMPTY UINT32_MAX
+
+struct sink_map_slot {
+	uint64_t key;
+	uint32_t val;	/* SINK_MAP_EMPTY: a free slot */
+};
+
+/* Open addressing, linear probing; values are indices (not EMPTY). */
+struct sink_map {
+	struct sink_map_slot *v;	/* owned */
+	size_t cap;	/* a power of two, or 0 */
+	size_t n;
+};
+
+void sink_map_fini(struct sink_map *m);
+
+static inline size_t sink_map_slot(uint64_t k, size_t cap)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return (size_t)k & (cap - 1);
+}
+
+/* The value of key, or SINK_MAP_EMPTY. */
+static inline uint32_t sink_map_find(const struct sink_map *m, uint64_t key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return SINK_MAP_EMPTY;
+	for (i = sink_map_slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (m->v[i].val == SINK_MAP_EMPTY)
+			return SINK_MAP_EMPTY;
+		if (m->v[i].key == key)
+			return m->v[i].val;
+	}
+}
+
+/* Start loading the slot of key into the cache: it is looked up soon. */
+static inline void sink_map_prefetch(const struct sink_map *m, uint64_t key)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->v[sink_map_slot(key, m->cap)]);
+}
+
+/* Add key (not in the map yet) with val. 0 or -ENOMEM. */
+int sink_map_add(struct sink_map *m, uint64_t key, uint32_t val);
+
+/* --------------------------------------------------------------- time */
+
+/*
+ * The units time stamps print in. A nanosecond timeline, or a TSC one with
+ * -c MHZ, converts to nanoseconds (and prints µs with three decimals);
+ * otherwise stamps stay ticks of unknown length.
+ */
+struct sink_time {
+	enum clock_kind timeline;
+	double mhz;		/* -c; 0: none */
+	bool ns;		/* stamps convert to nanoseconds */
+	uint64_t hz;		/* TSC with -c: ticks per second, rounded */
+};
+
+void sink_time_init(struct sink_time *t, enum clock_kind timeline,
+		    double mhz);
+
+/* ts (host timeline) in ns; only when t->ns. Rounded to the nearest ns. */
+static inline uint64_t sink_time_ns(const struct sink_time *t, uint64_t ts)
+{
+	unsigned __int128 x;
+
+	if (t->timeline != CLOCK_TSC)
+		return ts;
+	x = (unsigned __int128)ts * 1000000000u + t->hz / 2;
+	return (uint64_t)(x / t->hz);
+}
+
+/* Decimal of ns / 1000 with exactly three decimals ("12.345"): <= 24 bytes. */
+size_t sink_put_us(char *p, uint64_t ns);
+
+/* ------------------------------------------------------------- naming */
+
+#define SINK_KVMTRACE_VMENTRY	0x00010001u
+#define SINK_KVMTRACE_VMEXIT	0x00010002u
+
+/* The KVM_TRC_* name of a kvmtrace event id (Linux 2.6.26), or NULL. */
+const char *sink_kvmtrace_name(uint64_t id);
+
+/*
+ * The display name of ev: its type's name; for events with an id, a rule's
+ * label (YAML "name:") or the KVM_TRC_* name; NULL: print the id.
+ * r may be NULL (no labels).
+ */
+const char *sink_event_name(struct render *r, const struct event *ev);
+
+/* ------------------------------------------------- roles of event types */
+
+enum sink_role {
+	SINK_EVENT = 0,	/* anything else: an instant */
+	SINK_EXIT,	/* VMEXIT, kvm:kvm_exit */
+	SINK_ENTRY,	/* VMENTRY, kvm:kvm_entry */
+	SINK_CALL,	/* a function entry or exit (uftrace) */
+};
+
+#define SINK_NOSLOT INT32_MIN
+
+/* What one event type of one source is to the sinks, found by its fields. */
+struct sink_type {
+	uint8_t role;		/* types with has_id: see sink_role() */
+	int32_t reason;		/* EXIT: slot of the exit reason */
+	int32_t vcpu;		/* EXIT/ENTRY: slot of vcpu_id */
+	int32_t info;		/* EXIT: libtraceevent's text (reason names) */
+	int32_t call;		/* CALL: slot of "type" (entry|exit|…) */
+	int32_t tid;		/* CALL: slot of the thread id */
+	int32_t symbol;		/* CALL: slot of the function name */
+	int32_t comm;		/* the task's name, for thread names */
+};
+
+void sink_type_init(struct sink_type *st, struct source *src,
+		    const struct event_type *t);
+
+static inline enum sink_role sink_role(const struct sink_type *st,
+				       const struct event *ev)
+{
+	if (ev->type->has_id) {
+		if (ev->type->id == SINK_KVMTRACE_VMEXIT)
+			return SINK_EXIT;
+		if (ev->type->id == SINK_KVMTRACE_VMENTRY)
+			return SINK_ENTRY;
+		return SINK_EVENT;
+	}
+	return (enum sink_role)st->role;
+}
+
+/* Integer field slot of ev: 0 with *out, or -ENOENT. */
+int sink_field_u64(const struct event *ev, int32_t slot, uint64_t *out);
+
+/* For SINK_CALL: 1 entry, -1 exit, 2 an event record, 0 else (lost). */
+int sink_call_dir(const struct sink_type *st, const struct event *ev);
+
+/*
+ * The name of exit reason `reason` of ev (an exit): a rule's enum symbol
+ * for the reason field (YAML), or the symbol libtraceevent prints after
+ * "reason " (trace.dat). Returns true with the name in buf, false if the
+ * reason has no name: it prints as sink_reason_default(). Called once per
+ * new reason.
+ */
+bool sink_reason_name(struct render *r, const struct event *ev,
+		      const struct sink_type *st, uint64_t reason, char *buf,
+		      size_t len);
+
+/*
+ * Can exits of ev's type have reason names (a rule's enum, or trace.dat's
+ * text)? If not, every reason prints as sink_reason_default().
+ */
+bool sink_reason_named(struct render *r, const struct event *ev,
+		       const struct sink_type *st);
+
+/* "exit 0x1e": the name of a reason without one; <= 24 bytes, no NUL. */
+size_t sink_reason_default(char *p, uint64_t reason);
+
+/* ----------------------------------------------------------- threads */
+
+enum sink_thread_kind {
+	SINK_VCPU = 0,
+	SINK_TASK,
+	SINK_CPU,
+};
+
+/* A thread of one domain: a vCPU, a task or a CPU, as one 64-bit key. */
+static inline uint64_t sink_thread_key(enum domain d, enum sink_thread_kind k,
+				       uint64_t number)
+{
+	return number << 3 | (uint64_t)k << 1 | (uint64_t)d;
+}
+
+static inline enum domain sink_key_domain(uint64_t key)
+{
+	return (enum domain)(key & 1);
+}
+
+static inline enum sink_thread_kind sink_key_kind(uint64_t key)
+{
+	return (enum sink_thread_kind)((key >> 1) & 3);
+}
+
+static inline uint64_t sink_key_number(uint64_t key)
+{
+	return key >> 3;
+}
+
+/* ---------------------------------------------------- exit/entry pairs */
+
+struct sink_vcpu {
+	uint64_t key;		/* sink_thread_key() */
+	uint64_t exit_ts;	/* host time of the pending exit */
+	uint64_t reason;	/* its reason */
+	uint32_t ref;		/* the sink's index for that reason */
+	bool pending;		/* an exit waits for its entry */
+};
+
+/*
+ * The vCPUs seen in exits and entries. The vCPU of a kvmtrace record is its
+ * vcpu field; of a trace.dat event its vcpu_id field if the format has one,
+ * else the vCPU last seen with its pid, else the task (pid) itself.
+ */
+struct sink_pairs {
+	struct sink_map map;	/* key -> index into v */
+	struct sink_vcpu *v;	/* owned */
+	size_t n;
+	size_t cap;
+	struct sink_map pid_vcpu;	/* (domain, pid) -> vCPU number */
+};
+
+void sink_pairs_fini(struct sink_pairs *p);
+
+/*
+ * The vCPU state for exit or entry ev, created on first sight. An entry
+ * whose vCPU has no pending exit also looks under its task, where an exit
+ * without vcpu_id waits. NULL: out of memory.
+ */
+struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
+				 const struct sink_type *st,
+				 const struct event *ev);
+
+/* ------------------------------------------------------------ output */
+
+/*
+ * ev's string s as a JSON string with its quotes: '"', '\\' and control
+ * characters escaped, invalid UTF-8 as \ufffd (one per maximal invalid
+ * subsequence). Writes at most SINK_JSON_BOUND(len) bytes.
+ */
+#define SINK_JSON_BOUND(len) (6 * (len) + 2)
+size_t sink_json_str(char *p, const char *s, size_t len);
+
+#endif

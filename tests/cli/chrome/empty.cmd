@@ -1,0 +1,1 @@
+$KTF --chrome formats/kvmtrace < /dev/null

@@ -1,0 +1,1 @@
+$KTF --chrome -c 1000 tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --chrome -c 2394.5 --vcpu 0 --events VMEXIT,VMENTRY tests/fixtures/sinks/exits.kvmtrace

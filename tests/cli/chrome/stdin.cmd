@@ -1,0 +1,1 @@
+$KTF --chrome --events VMEXIT --vcpu 0 < tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --chrome tests/fixtures/sinks/truncated.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --events 0x1000g tests/fixtures/sinks/exits.kvmtrace

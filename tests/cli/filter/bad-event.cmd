@@ -1,0 +1,1 @@
+$KTF --events VMEXIT,,HLT tests/fixtures/sinks/exits.kvmtrace

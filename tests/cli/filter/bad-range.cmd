@@ -1,0 +1,1 @@
+$KTF --pid 5-3 tests/fixtures/sinks/exits.kvmtrace

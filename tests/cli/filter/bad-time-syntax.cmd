@@ -1,0 +1,1 @@
+$KTF --time-range 100 tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --vcpu 1,x tests/fixtures/sinks/exits.kvmtrace

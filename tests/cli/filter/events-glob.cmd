@@ -1,0 +1,1 @@
+$KTF --events '*_WRITE' --vcpu 0-0 tests/fixtures/sinks/exits.kvmtrace

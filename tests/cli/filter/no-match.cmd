@@ -1,0 +1,1 @@
+$KTF --events kvm:kvm_exit tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --pid 1001 --events VMEXIT tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --events VMENTRY --vcpu 0 tests/fixtures/sinks/exits.kvmtrace

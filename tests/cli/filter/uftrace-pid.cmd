@@ -1,0 +1,1 @@
+$KTF --pid 4243 tests/fixtures/uftrace-gen/synth

@@ -1,0 +1,3 @@
+chrome/*
+stats/*
+filter/*

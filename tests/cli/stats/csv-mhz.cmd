@@ -1,0 +1,1 @@
+$KTF --stats=csv -c 1000 tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --stats=csv tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --stats formats/kvmtrace < /dev/null

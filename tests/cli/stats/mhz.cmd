@@ -1,0 +1,1 @@
+$KTF --stats -c 1000 tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --stats tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,2 @@
+# requires: tracecmd
+$KTF --stats tests/fixtures/tracedat/host-kvm-v7.dat

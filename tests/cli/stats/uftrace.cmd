@@ -1,0 +1,1 @@
+$KTF --stats tests/fixtures/uftrace-gen/synth

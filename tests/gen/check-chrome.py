@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""check-chrome.py FILE... -- check kvmtrace_format --chrome output.
+
+Not part of `make check` (no Python needed there): run it on the CLI
+expectations, tests/cli/chrome/*.out, or on any output ('-' reads standard
+input). For each file:
+
+  - it is JSON (json.load), an object with traceEvents (a list),
+    displayTimeUnit "ns" and a metadata object with clock and inputs;
+  - every event has ph, pid and tid; every ph is one of M X B E i;
+    ts is a number (not NaN), X has dur >= 0, i has s "t";
+  - B and E balance per (pid, tid) in time order, E never before its B;
+  - host and guest are different processes: every input's domain maps to
+    one pid, no two domains share one, and the process_name of that pid
+    starts with the domain;
+  - every thread that has events has a thread_name;
+  - kvm exits: with --expect-exits N, exactly N exits: slices with cat
+    "kvm" and ph "X" (one per exit, closed at the end if no entry came),
+    plus instants with cat "kvm" and an "unpaired" arg (an exit followed
+    by another exit on its vCPU, whose duration is unknown).
+
+Prints one line per file and exits 1 if any check failed.
+"""
+import argparse
+import json
+import math
+import sys
+
+
+def check(path, expect_exits):
+    errs = []
+    with (sys.stdin if path == '-' else open(path, 'rb')) as f:
+        raw = f.read()
+    if isinstance(raw, str):
+        raw = raw.encode()
+    try:
+        # strict: invalid UTF-8 must not reach the file
+        doc = json.loads(raw.decode('utf-8'))
+    except (ValueError, UnicodeDecodeError) as e:
+        return ['not JSON: %s' % e]
+    if not isinstance(doc, dict) or not isinstance(doc.get('traceEvents'), list):
+        return ['no traceEvents list']
+    if doc.get('displayTimeUnit') != 'ns':
+        errs.append('displayTimeUnit is not "ns"')
+    meta = doc.get('metadata')
+    if not isinstance(meta, dict) or 'clock' not in meta or 'inputs' not in meta:
+        errs.append('metadata without clock and inputs')
+        meta = {'inputs': []}
+
+    evs = doc['traceEvents']
+    pname, tname, used = {}, {}, set()
+    spans = []   # (ts, order, ph, pid, tid)
+    exits = 0
+    for i, e in enumerate(evs):
+        where = 'event %d' % i
+        ph = e.get('ph')
+        if ph not in ('M', 'X', 'B', 'E', 'i'):
+            errs.append('%s: ph %r' % (where, ph))
+            continue
+        if not isinstance(e.get('pid'), int) or not isinstance(e.get('tid'), int):
+            errs.append('%s: pid/tid not integers' % where)
+            continue
+        key = (e['pid'], e['tid'])
+        if ph == 'M':
+            n = e.get('name')
+            a = e.get('args', {})
+            if n == 'process_name':
+                pname[e['pid']] = a.get('name', '')
+            elif n == 'thread_name':
+                tname[key] = a.get('name', '')
+            continue
+        ts = e.get('ts')
+        if not isinstance(ts, (int, float)) or isinstance(ts, bool) or \
+                (isinstance(ts, float) and math.isnan(ts)):
+            errs.append('%s: ts %r' % (where, ts))
+            continue
+        used.add(key)
+        if ph == 'X':
+            d = e.get('dur')
+            if not isinstance(d, (int, float)) or d < 0:
+                errs.append('%s: X with dur %r' % (where, d))
+            if e.get('cat') == 'kvm':
+                exits += 1
+        elif ph == 'i':
+            if e.get('s') != 't':
+                errs.append('%s: instant without "s":"t"' % where)
+            if e.get('cat') == 'kvm' and 'unpaired' in e.get('args', {}):
+                exits += 1
+        else:
+            spans.append((ts, i, ph, key))
+
+    # B/E balance per thread, in time order (file order breaks ties)
+    depth = {}
+    for ts, i, ph, key in sorted(spans):
+        depth[key] = depth.get(key, 0) + (1 if ph == 'B' else -1)
+        if depth[key] < 0:
+            errs.append('event %d: E without a B on pid %d tid %d' % (i, *key))
+            depth[key] = 0
+    for key, d in sorted(depth.items()):
+        if d:
+            errs.append('pid %d tid %d: %d B without E' % (*key, d))
+
+    # domains to processes
+    dom_pid = {}
+    for inp in meta.get('inputs', []):
+        dom, pid = inp.get('domain'), inp.get('pid')
+        if dom_pid.setdefault(dom, pid) != pid:
+            errs.append('domain %s in two processes' % dom)
+    if len(set(dom_pid.values())) != len(dom_pid):
+        errs.append('host and guest share a process: %r' % dom_pid)
+    for dom, pid in dom_pid.items():
+        if not str(pname.get(pid, '')).startswith(str(dom)):
+            errs.append('process %r is not named after %s' % (pid, dom))
+    for key in sorted(used):
+        if key not in tname:
+            errs.append('pid %d tid %d has events but no thread_name' % key)
+    if expect_exits is not None and exits != expect_exits:
+        errs.append('%d kvm exits, expected %d' % (exits, expect_exits))
+    return errs, len(evs), exits, dict(sorted(depth.items()))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--expect-exits', type=int)
+    ap.add_argument('files', nargs='+')
+    a = ap.parse_args()
+    bad = 0
+    for p in a.files:
+        r = check(p, a.expect_exits)
+        if isinstance(r, list):
+            errs, n, x = r, 0, 0
+        else:
+            errs, n, x, _ = r
+        if errs:
+            bad += 1
+            print('FAIL %s: %s' % (p, '; '.join(errs[:5])))
+        else:
+            print('ok   %s: %d events, %d exits' % (p, n, x))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
