@@ -68,8 +68,11 @@ static int64_t clock_auto_offset(const struct clock *c, const struct event *ev)
 	while (i-- > 0) {
 		const struct clock_offset *o = &c->offsets[i];
 
-		if (clock_offset_for(o, ev) &&
-		    clock_guest_to_host(ev->ts, o->offset) >= o->from)
+		/* the host time this offset gives, if it is one at all */
+		__int128 h = (__int128)ev->ts - o->offset;
+
+		if (clock_offset_for(o, ev) && h >= (__int128)o->from &&
+		    h <= (__int128)UINT64_MAX)
 			return o->offset;
 	}
 	/* before the first offset was written: the first one of the vCPU */

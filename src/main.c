@@ -205,14 +205,28 @@ static const struct option long_options[] = {
 /* Returns 0, or an exit status (with the message printed). */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	bool have_f = false;
-	int c, i;
+	bool have_f = false, first = true;
+	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:c:o:hV", long_options,
+	/* "-": positionals come back in order (c == 1), mixed with options */
+	while ((c = getopt_long(argc, argv, "-:f:c:o:hV", long_options,
 				NULL)) != -1) {
 		switch (c) {
+		case 1:
+			/* the first positional is FORMATS unless it is a trace */
+			if (first && !have_f && !source_looks_like_input(optarg))
+				o->rules_path = optarg;
+			else if (add_input(o, optarg, DOMAIN_HOST) < 0)
+				goto nomem;
+			first = false;
+			break;
 		case 'f':
+			if (!have_f && !first && o->rules_path) {
+				/* an earlier positional was taken for FORMATS */
+				if (add_input(o, o->rules_path, DOMAIN_HOST) < 0)
+					goto nomem;
+			}
 			o->rules_path = optarg;
 			have_f = true;
 			break;
@@ -310,11 +324,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return EXIT_USAGE;
 		}
 	}
-	i = optind;
-	if (!have_f && i < argc && !source_looks_like_input(argv[i]))
-		o->rules_path = argv[i++];
-	for (; i < argc; i++)
-		if (add_input(o, argv[i], DOMAIN_HOST) < 0)
+	for (; optind < argc; optind++)		/* after "--" */
+		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
 			goto nomem;
 	if (o->chrome && o->stats) {
 		fputs("kvmtrace_format: --chrome and --stats are two outputs; choose one\n",

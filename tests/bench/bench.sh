@@ -20,7 +20,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 ${CC:-cc} -O2 -o "$tmp/printf-loop" "$top/tests/bench/printf-loop.c"
-"$gen" -n "$N" -s 7 > "$tmp/trace.bin"
+"$gen" -n "$N" -s 7 -r > "$tmp/trace.bin"
 echo "trace: $N records, $(($(stat -c %s "$tmp/trace.bin") / 1048576)) MiB; rules: formats/kvmtrace"
 
 now() { date +%s%N; }
@@ -53,7 +53,7 @@ awk -v a="$ours" -v b="$base" -v ac="$ours_cpu" -v bc="$base_cpu" 'BEGIN { print
 ref=$top/tests/gen/ref_kvmtrace_format.py
 if command -v python3 > /dev/null && [ -f "$ref" ]; then
 	M=$((N / 20))
-	"$gen" -n "$M" -s 7 > "$tmp/slice.bin"
+	"$gen" -n "$M" -s 7 -r > "$tmp/slice.bin"
 	t0=$(now)
 	python3 "$ref" "$top/formats/kvmtrace" < "$tmp/slice.bin" > "$tmp/ref.out"
 	t1=$(now)

@@ -2,11 +2,12 @@
 /*
  * gen-kvmtrace: write a random kvmtrace stream to standard output.
  *
- *   gen-kvmtrace [-n RECORDS] [-s SEED] [-b] [-m] [-t PERCENT] [-u PERCENT]
+ *   gen-kvmtrace [-n RECORDS] [-s SEED] [-b] [-m] [-r] [-t PERCENT] [-u PERCENT]
  *
  * -b big-endian (implies the magic word), -m the magic word, -t the share
  * of records with a TSC (default 100), -u the share of unknown event ids
- * (default 5). The events are those of formats/kvmtrace, VMEXIT/VMENTRY
+ * (default 5), -r realistic VMEXIT exit reasons (VMX basic reasons 0..69)
+ * instead of random words. The events are those of formats/kvmtrace, VMEXIT/VMENTRY
  * pairs most often, with the data words the kernel wrote for each.
  */
 #include <getopt.h>
@@ -83,9 +84,9 @@ int main(int argc, char **argv)
 	unsigned long long n = 1000, i;
 	unsigned tsc_pct = 100, unknown_pct = 5, total = 0, k;
 	uint64_t seed = 1, tsc = 1000000000ull;
-	int be = 0, magic = 0, c;
+	int be = 0, magic = 0, real = 0, c;
 
-	while ((c = getopt(argc, argv, "n:s:bmt:u:")) != -1) {
+	while ((c = getopt(argc, argv, "n:s:bmrt:u:")) != -1) {
 		switch (c) {
 		case 'n':
 			n = strtoull(optarg, NULL, 0);
@@ -99,6 +100,9 @@ int main(int argc, char **argv)
 		case 'm':
 			magic = 1;
 			break;
+		case 'r':
+			real = 1;
+			break;
 		case 't':
 			tsc_pct = (unsigned)atoi(optarg);
 			break;
@@ -106,7 +110,7 @@ int main(int argc, char **argv)
 			unknown_pct = (unsigned)atoi(optarg);
 			break;
 		default:
-			fputs("usage: gen-kvmtrace [-n N] [-s SEED] [-b] [-m] [-t PCT] [-u PCT]\n",
+			fputs("usage: gen-kvmtrace [-n N] [-s SEED] [-b] [-m] [-r] [-t PCT] [-u PCT]\n",
 			      stderr);
 			return 2;
 		}
@@ -138,8 +142,13 @@ int main(int argc, char **argv)
 		gen_put32(stdout, (uint32_t)(r >> 29) % 4, be);	/* vcpu */
 		if (has_tsc)
 			gen_put64(stdout, tsc, be);
-		for (j = 0; j < nd; j++)
-			gen_put32(stdout, (uint32_t)gen_rand(&seed), be);
+		for (j = 0; j < nd; j++) {
+			uint32_t w = (uint32_t)gen_rand(&seed);
+
+			if (real && j == 0 && id == 0x00010002)
+				w %= 70;
+			gen_put32(stdout, w, be);
+		}
 	}
 	return fflush(stdout) ? 1 : 0;
 }
