@@ -54,7 +54,7 @@ void diag_at(struct diag *d, const char *file, unsigned line, unsigned col,
 	for (i = 0; i < shown; i++) {
 		unsigned char c = (unsigned char)text[i];
 
-		diag_add(d, "%c", c < 0x20 && c != '\t' ? '?' : c);
+		diag_add(d, "%c", (c < 0x20 && c != '\t') || c >= 0x7f ? '?' : c);
 	}
 	if (shown < textlen)
 		diag_add(d, "...");

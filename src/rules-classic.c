@@ -90,7 +90,7 @@ int rules_parse_classic(const char *name, const char *buf, size_t len,
 		nul = memchr(line, '\0', ll);
 		if (nul) {
 			diag_at(d, name, lineno, (unsigned)(nul - line) + 1,
-				line, ll, "NUL byte in a rule file");
+				line, ll, "NUL byte in a rule file (a binary file? give the rule file with -f, the traces after it)");
 			ret = -EINVAL;
 			goto error;
 		}

@@ -1,0 +1,1 @@
+$KTF -f formats/kvmtrace --guest tests/fixtures/tracedat/guest.kvmtrace --tsc-offset auto tests/fixtures/kvmtrace/sample.bin
