@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The whole test suite, as the README and CI run it, from a fresh clone:
-# build, make check, make distcheck. Prints one closing line
+# build, make check, make distcheck, and make check again in a build with
+# AddressSanitizer and UBSan (--enable-sanitizers). Prints one closing line
 # "tests: N passed, N failed, N skipped".
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +30,24 @@ if [ "$status" -eq 0 ]; then
 	make -j2 --no-print-directory distcheck \
 		DISTCHECK_CONFIGURE_FLAGS=--enable-werror > distcheck.log 2>&1 ||
 		{ tail -40 distcheck.log; echo "distcheck failed"; status=1; }
+fi
+if [ "$status" -eq 0 ]; then
+	mkdir -p "$top/build/asan"
+	cd "$top/build/asan"
+	"$top/configure" --enable-werror --enable-sanitizers --quiet
+	make -j2 --no-print-directory > build.log 2>&1 || { tail -20 build.log; status=1; }
+	if [ "$status" -eq 0 ]; then
+		make -j2 --no-print-directory check > check.log 2>&1 || {
+			grep -E '^(FAIL|ERROR)' check.log
+			echo "make check under the sanitizers failed"
+			status=1
+		}
+		for f in $(find . -name '*.trs'); do
+			pass=$((pass + $(grep -c '^:test-result: PASS' "$f" || true)))
+			fail=$((fail + $(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
+			skip=$((skip + $(grep -c '^:test-result: SKIP' "$f" || true)))
+		done
+	fi
 fi
 echo "tests: $pass passed, $fail failed, $skip skipped"
 exit "$status"

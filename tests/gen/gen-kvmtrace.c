@@ -143,11 +143,11 @@ int main(int argc, char **argv)
 		if (has_tsc)
 			gen_put64(stdout, tsc, be);
 		for (j = 0; j < nd; j++) {
-			uint32_t w = (uint32_t)gen_rand(&seed);
+			uint32_t word = (uint32_t)gen_rand(&seed);
 
 			if (real && j == 0 && id == 0x00010002)
-				w %= 70;
-			gen_put32(stdout, w, be);
+				word %= 70;
+			gen_put32(stdout, word, be);
 		}
 	}
 	return fflush(stdout) ? 1 : 0;

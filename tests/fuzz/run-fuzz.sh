@@ -1,0 +1,163 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Build one libFuzzer target against src/ and run it.
+#
+#   tests/fuzz/run-fuzz.sh TARGET SECONDS
+#
+# TARGET: kvmtrace, classic, yaml, render or uftrace (tests/fuzz/fuzz-TARGET.c).
+# Needs clang with libFuzzer (Debian: clang-14, libclang-rt-14-dev).
+# Environment: BUILD_DIR (default /tmp/build-fuzz) holds config.h (configured
+# there if missing), the binary and the working corpus; CC (default clang).
+# Crashes go to tests/fuzz/crashes/TARGET/. With SECONDS 0 the script only
+# builds the target and replays tests/fuzz/regress/TARGET-* through it.
+set -eu
+
+usage() {
+	echo "usage: $0 TARGET SECONDS" >&2
+	exit 2
+}
+[ $# -eq 2 ] || usage
+target=$1
+seconds=$2
+case $target in kvmtrace|classic|yaml|render|uftrace) ;; *) usage ;; esac
+case $seconds in ''|*[!0-9]*) usage ;; esac
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=${BUILD_DIR:-/tmp/build-fuzz}
+cc=${CC:-clang}
+fix=$top/tests/fixtures
+
+mkdir -p "$build"
+if [ ! -f "$build/config.h" ]; then
+	(cd "$build" && "$top/configure" CC="$cc" >configure.log 2>&1) || {
+		echo "$0: cannot configure in $build (see $build/configure.log)" >&2
+		exit 1
+	}
+fi
+
+if [ "$target" = yaml ] && ! grep -q '^#define HAVE_YAML 1' "$build/config.h"; then
+	echo "$0: built without libyaml: skipping the yaml target" >&2
+	exit 77
+fi
+
+srcs=
+for f in "$top"/src/*.c; do
+	case $f in
+	*/main.c) ;;
+	*/source-tracecmd.c)
+		grep -q '^#define HAVE_TRACECMD 1' "$build/config.h" &&
+			srcs="$srcs $f" ;;
+	*) srcs="$srcs $f" ;;
+	esac
+done
+pkgs=
+for p in libtracecmd libtraceevent yaml-0.1; do
+	pkg-config --exists "$p" 2>/dev/null && pkgs="$pkgs $p"
+done
+pcflags=
+pclibs=
+if [ -n "$pkgs" ]; then
+	pcflags=$(pkg-config --cflags $pkgs)
+	pclibs=$(pkg-config --libs $pkgs)
+fi
+
+mkdir -p "$build/fuzz"
+# the built-in rules, as the Makefile generates them
+"${SHELL:-/bin/sh}" "$top/build-aux/text2c.sh" rules_default \
+	"$top/formats/kvmtrace" >"$build/fuzz/rules-default.c"
+srcs="$srcs $build/fuzz/rules-default.c"
+bin=$build/fuzz/fuzz-$target
+echo "$0: building $bin"
+# shellcheck disable=SC2086
+"$cc" -std=gnu11 -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-include "$build/config.h" -I"$build" -I"$top/src" -I"$here" $pcflags \
+	-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+if [ "$seconds" -eq 0 ]; then
+	set -- "$here"/regress/"$target"-*
+	[ -e "$1" ] || exit 0
+	exec "$bin" "$@"
+fi
+
+# Seed corpus from the fixtures.
+seeds=$build/fuzz/seeds-$target
+corpus=$build/fuzz/corpus-$target
+rm -rf "$seeds"
+mkdir -p "$seeds" "$corpus"
+n=0
+seed() {
+	n=$((n + 1))
+	cp "$1" "$seeds/$n"
+}
+case $target in
+kvmtrace)
+	for f in $(find "$fix" -type f \( -name '*.bin' -o -name '*.kvmtrace' \
+		-o -name '*.kvmtrace.[0-9]*' \)); do
+		seed "$f"
+	done ;;
+classic)
+	seed "$top/formats/kvmtrace"
+	for f in $(find "$fix" -type f -name '*.formats'); do
+		seed "$f"
+	done ;;
+yaml)
+	for f in "$top"/formats/*.yaml $(find "$fix" -type f -name '*.yaml'); do
+		seed "$f"
+	done ;;
+render)
+	# one length byte, the template, then value bytes
+	vals=$build/fuzz/render-values
+	printf '\000\001\002\003\377\377\377\377\377\377\377\177\001\000\000\000\000\000\000\360\077\002\005hello\002\002\303\251' >"$vals"
+	grep -h -v '^#' "$top/formats/kvmtrace" "$fix"/kvmtrace/*.formats 2>/dev/null |
+		sed -n 's/^[^ \t]*[ \t][ \t]*//p' | cut -c1-255 | sort -u |
+		while IFS= read -r t; do
+			n=$((n + 1))
+			len=$(printf '%s' "$t" | wc -c)
+			{
+				printf "\\$(printf '%03o' "$len")"
+				printf '%s' "$t"
+				cat "$vals" "$vals"
+			} >"$seeds/r$n"
+		done
+	for t in '%(a)d %(b)#x %(c)-8s|%(d).3f' '%(x)+012.5e %(y)r %(z)c' \
+		'%(s)10.2s %(s)a %(s)% %(n)#o %(n)X %(f)g %(f)G %(f)E %(f)F' \
+		'%(w)*d' '%(k)ld %(k)hhu %(k)5%'; do
+		n=$((n + 1))
+		len=$(printf '%s' "$t" | wc -c)
+		{
+			printf "\\$(printf '%03o' "$len")"
+			printf '%s' "$t"
+			cat "$vals" "$vals" "$vals"
+		} >"$seeds/h$n"
+	done ;;
+uftrace)
+	# info, task.txt, then "NAME\nCONTENT" per other file (fuzz-uftrace.c)
+	for d in "$fix"/uftrace/* "$fix"/uftrace-gen/*; do
+		[ -d "$d" ] || continue
+		n=$((n + 1))
+		{
+			cat "$d/info" 2>/dev/null || true
+			printf '\n==KTF-FILE==\n'
+			cat "$d/task.txt" 2>/dev/null || true
+			for f in "$d"/*.sym "$d"/*.dbg "$d"/*.dat; do
+				[ -f "$f" ] || continue
+				case $f in */perf-cpu*) continue ;; esac
+				printf '\n==KTF-FILE==\n%s\n' "${f##*/}"
+				head -c 16384 "$f"
+			done
+		} >"$seeds/u$n"
+	done ;;
+esac
+
+crashes=$here/crashes/$target
+mkdir -p "$crashes"
+echo "$0: running $bin for ${seconds}s ($(ls "$seeds" | wc -l) seeds)"
+"$bin" -max_len=65536 -max_total_time="$seconds" -timeout=10 \
+	-print_final_stats=1 -artifact_prefix="$crashes/" \
+	"$corpus" "$seeds"
