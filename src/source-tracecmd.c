@@ -13,6 +13,13 @@
  * holding the resolved tep_format_field; reading a field is a bounds check
  * and a load. The text libtraceevent prints for an event (`info`) is only
  * made when a template asks for it.
+ *
+ * Only functions the installed headers declare, but one: the trace clock
+ * (tracecmd_get_trace_clock, below). Around libtracecmd 1.3.1's rough
+ * edges: its words on standard output are muted while a file opens, v6
+ * files are checked for truncated CPU data before tracecmd_init_data()
+ * (which would crash tracecmd_close() after), and the current record is
+ * freed before its CPU is read again (see tc_next()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -143,7 +150,7 @@ static inline int64_t tc_sext(uint64_t v, int size)
 	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
 }
 
-/* Is the file's byte order ours, and are the common fields where we read? */
+/* The file's byte order, the largest record, where the common fields are. */
 static void tc_layout(struct tc *tc)
 {
 	struct tep_format_field *f;
@@ -277,19 +284,22 @@ static void tc_explain(struct source *src, const char *path, struct diag *d)
 	unsigned char head[TC_HEAD_LEN];
 	char version[16];
 	struct stat st;
-	ssize_t n = 0;
+	ssize_t n = -1;
+	int fd, err = 0;
 	size_t i;
-	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = read(fd, head, sizeof(head));
+		err = errno;
 		if (fstat(fd, &st) < 0)
 			st.st_size = 0;
 		close(fd);
+	} else {
+		err = errno;
 	}
-	if (fd < 0 || n < 0) {
-		diag_set(d, "%s: cannot read: %s", src->name, strerror(errno));
+	if (n < 0) {
+		diag_set(d, "%s: cannot read: %s", src->name, strerror(err));
 		return;
 	}
 	for (i = 0; i + 1 < sizeof(version) && TC_MAGIC_LEN + i < (size_t)n &&
@@ -518,6 +528,12 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		tc->handle = NULL;
 		tc_explain(src, path, d);
 		ret = -EIO;
+		goto error;
+	}
+	if (ret > 0) {
+		diag_set(d, "%s: a latency trace (the text of a latency tracer, no event records): `trace-cmd report` prints it; kvmtrace_format reads flyrecord traces",
+			 src->name);
+		ret = -ENOTSUP;
 		goto error;
 	}
 	tc->tep = tracecmd_get_tep(tc->handle);

@@ -193,7 +193,8 @@ static void check_file(struct tap *t, const char *path)
 	h = tracecmd_open(path, 0);
 	src = source_create(&source_tracecmd_ops, path, 0);
 	ret = src ? source_open(src, &d) : -1;
-	if (!tap_ok(t, h && ret == 0, "%s: opens (%s)", path, d.msg) ||
+	if (!tap_ok(t, h && ret == 0, "%s: opens%s%s", path,
+		    d.msg[0] ? ": " : "", d.msg) ||
 	    !tap_ok(t, tracecmd_iterate_events(h, NULL, 0, collect, &o) >= 0,
 		    "%s: tracecmd_iterate_events", path)) {
 		if (h)
