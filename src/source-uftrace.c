@@ -2549,7 +2549,9 @@ static size_t uft_dec(char *p, uint64_t v)
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
+	/* digits end at tmp + 24; the copy out is a fixed 24 bytes (the
+	 * caller reserved slack), which compiles to two moves, not a call */
+	char tmp[48], *e = tmp + 24, *q = e;
 	size_t n;
 
 	while (v >= 100) {
@@ -2566,7 +2568,7 @@ static size_t uft_dec(char *p, uint64_t v)
 		*--q = (char)('0' + v);
 	}
 	n = (size_t)(e - q);
-	memcpy(p, q, n);
+	memcpy(p, q, 24);
 	return n;
 }
 
@@ -2604,10 +2606,11 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	const struct uft_cur *c = ev->rec;
 	uint64_t ns = ev->raw_ts % 1000000000u;
 	int64_t tid = c->task->tid;
-	char *p, *start, num[24];
+	char *p, *start, num[48];
 	size_t n, i;
 
-	p = outbuf_reserve(o, 96 + c->symlen + 40);
+	/* 40 bytes of slack for the fixed-size copies of numbers */
+	p = outbuf_reserve(o, 96 + c->symlen + 40 + 40);
 	if (!p)
 		return -ENOMEM;
 	start = p;
@@ -2616,7 +2619,7 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	n = uft_dec(num, ns);
 	for (i = n; i < 9; i++)
 		*p++ = '0';
-	memcpy(p, num, n);
+	memcpy(p, num, 24);
 	p += n;
 	memcpy(p, "  ", 2);
 	p += 2;
@@ -2627,7 +2630,7 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	n += uft_dec(num + n, tid < 0 ? -(uint64_t)tid : (uint64_t)tid);
 	for (i = n; i < 5; i++)
 		*p++ = ' ';
-	memcpy(p, num, n);
+	memcpy(p, num, 24);
 	p += n;
 	memcpy(p, ": [", 3);
 	p += 3;
