@@ -466,53 +466,6 @@ static ssize_t pyfmt_int_dec(char *dst, const struct pyfmt_spec *sp, bool neg,
 	return p - dst;
 }
 
-/*
- * The 8 hex digits of w as the bytes of a word in memory order, most
- * significant first; letter is 'a' - '0' - 10 or 'A' - '0' - 10. The
- * nibbles are spread one per byte, then all turned to ASCII at once.
- */
-static uint64_t pyfmt_hex8(uint32_t w, uint64_t letter)
-{
-	uint64_t x = w;
-
-	x = (x | x << 16) & 0x0000ffff0000ffffull;
-	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
-	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
-	/* (n + 6) >> 4 is 1 in each byte whose nibble n is above 9 */
-	x += 0x3030303030303030ull +
-	     ((x + 0x0606060606060606ull) >> 4 & 0x0101010101010101ull) *
-		     letter;
-	/* the least significant digit is in the low byte: it goes last */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
-/* The last n (1..8) digits of a pyfmt_hex8() word to p; stores 8 bytes */
-static void pyfmt_put_hex_tail(char *p, uint64_t x, size_t n)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x >>= 8 * (8 - n);
-#else
-	x <<= 8 * (8 - n);
-#endif
-	memcpy(p, &x, 8);
-}
-
-/* The n (1..16) low hex digits of v to p; stores up to 8 bytes past them */
-static void pyfmt_put_hex(char *p, uint64_t v, size_t n, uint64_t letter)
-{
-	uint64_t lo = pyfmt_hex8((uint32_t)v, letter);
-
-	if (n <= 8) {
-		pyfmt_put_hex_tail(p, lo, n);
-		return;
-	}
-	pyfmt_put_hex_tail(p, pyfmt_hex8((uint32_t)(v >> 32), letter), n - 8);
-	memcpy(p + n - 8, &lo, 8);
-}
-
 /* o x X: the '#' prefix is "0o", "0x" or "0X" */
 static ssize_t pyfmt_int_pow2(char *dst, const struct pyfmt_spec *sp,
 			      bool neg, uint64_t mag)

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #define PYFMT_ALT	0x01	/* '#' */
@@ -85,5 +86,64 @@ ssize_t pyfmt_str(char *dst, const struct pyfmt_spec *sp, const char *s,
 
 /* v in decimal into dst (up to 20 bytes), no padding; returns the length */
 size_t pyfmt_u64_dec(char *dst, uint64_t v);
+
+/*
+ * The 8 hex digits of w as the bytes of a word in memory order, most
+ * significant first; letter is 'a' - '0' - 10 or 'A' - '0' - 10. The
+ * nibbles are spread one per byte, then all turned to ASCII at once.
+ */
+static inline uint64_t pyfmt_hex8(uint32_t w, uint64_t letter)
+{
+	uint64_t x = w;
+
+	x = (x | x << 16) & 0x0000ffff0000ffffull;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+	/* (n + 6) >> 4 is 1 in each byte whose nibble n is above 9 */
+	x += 0x3030303030303030ull +
+	     ((x + 0x0606060606060606ull) >> 4 & 0x0101010101010101ull) *
+		     letter;
+	/* the least significant digit is in the low byte: it goes last */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* The last n (1..8) digits of a pyfmt_hex8() word to p; stores 8 bytes */
+static inline void pyfmt_put_hex_tail(char *p, uint64_t x, size_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x >>= 8 * (8 - n);
+#else
+	x <<= 8 * (8 - n);
+#endif
+	memcpy(p, &x, 8);
+}
+
+/* The n (1..16) low hex digits of v to p; stores up to 8 bytes past them */
+static inline void pyfmt_put_hex(char *p, uint64_t v, size_t n, uint64_t letter)
+{
+	uint64_t lo = pyfmt_hex8((uint32_t)v, letter);
+
+	if (n <= 8) {
+		pyfmt_put_hex_tail(p, lo, n);
+		return;
+	}
+	pyfmt_put_hex_tail(p, pyfmt_hex8((uint32_t)(v >> 32), letter), n - 8);
+	memcpy(p + n - 8, &lo, 8);
+}
+
+/*
+ * The hex digits of v without leading zeros at p; returns their count.
+ * Stores whole 8-byte words: up to 8 bytes past the digits may change.
+ */
+static inline size_t pyfmt_hex_put(char *p, uint64_t v)
+{
+	size_t n = (size_t)((67 - __builtin_clzll(v | 1)) >> 2);
+
+	pyfmt_put_hex(p, v, n, 'a' - '0' - 10);
+	return n;
+}
 
 #endif

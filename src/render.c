@@ -648,23 +648,6 @@ RENDER_INLINE char *render_pad(char *p, const struct tmpl_op *op,
 	return p + w;
 }
 
-/* The 8 hex digits of a 32-bit value as 8 bytes in memory order (SWAR). */
-static inline uint64_t render_hex8(uint32_t v, bool upper)
-{
-	uint64_t x = v, ten;
-
-	x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
-	x = ((x & 0x0000ff000000ff00ull) << 8) | (x & 0x000000ff000000ffull);
-	x = ((x & 0x00f000f000f000f0ull) << 4) | (x & 0x000f000f000f000full);
-	/* byte i holds nibble i; the first character is the top nibble */
-#ifndef WORDS_BIGENDIAN
-	x = __builtin_bswap64(x);
-#endif
-	ten = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
-	return x + 0x3030303030303030ull + ten * (upper ? 'A' - '9' - 1
-						       : 'a' - '9' - 1);
-}
-
 static const char render_dig2[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -691,7 +674,7 @@ RENDER_INLINE char *render_dec(char *end, uint64_t v)
 
 RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 {
-	bool upper = op->fast == TMPL_HEX_UP;
+	uint64_t letter = op->fast == TMPL_HEX_UP ? 'A' - '0' - 10 : 'a' - '0' - 10;
 	char buf[48];
 	uint64_t x;
 	size_t n;
@@ -703,9 +686,9 @@ RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 	}
 	n = (size_t)((67 - __builtin_clzll(v | 1)) >> 2);
 	if (n > 8) {
-		x = render_hex8((uint32_t)(v >> 32), upper);
+		x = pyfmt_hex8((uint32_t)(v >> 32), letter);
 		memcpy(buf, &x, 8);
-		x = render_hex8((uint32_t)v, upper);
+		x = pyfmt_hex8((uint32_t)v, letter);
 		memcpy(buf + 8, &x, 8);
 		memmove(buf, buf + 16 - n, n);
 		return render_pad(p, op, buf, n);
@@ -715,7 +698,7 @@ RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 	    op->spec.width > (int)n && op->spec.width <= 8)
 		n = (size_t)op->spec.width;
 	/* the last n characters: on little-endian memory, a right shift */
-	x = render_hex8((uint32_t)v, upper);
+	x = pyfmt_hex8((uint32_t)v, letter);
 #ifdef WORDS_BIGENDIAN
 	x <<= 8 * (8 - n);
 #else

@@ -48,6 +48,7 @@
 
 #include "diag.h"
 #include "outbuf.h"
+#include "pyfmt.h"
 #include "source.h"
 
 #define UFT_MAGIC		"Ftrace!"
@@ -2543,48 +2544,16 @@ static size_t uft_fields(struct source *src, const struct event_type *t,
 	return i;
 }
 
+/* Decimal digits at p, exactly as many as needed. */
 static size_t uft_dec(char *p, uint64_t v)
 {
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	/* digits end at tmp + 24; the copy out is a fixed 24 bytes (the
-	 * caller reserved slack), which compiles to two moves, not a call */
-	char tmp[48], *e = tmp + 24, *q = e;
-	size_t n;
-
-	while (v >= 100) {
-		unsigned r = (unsigned)(v % 100);
-
-		v /= 100;
-		q -= 2;
-		memcpy(q, pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, pairs + 2 * v, 2);
-	} else {
-		*--q = (char)('0' + v);
-	}
-	n = (size_t)(e - q);
-	memcpy(p, q, 24);
-	return n;
+	return pyfmt_u64_dec(p, v);
 }
 
+/* Hex digits at p; may write 8 bytes past them (the line has slack). */
 static size_t uft_hex(char *p, uint64_t v)
 {
-	static const char dig[] = "0123456789abcdef";
-	char tmp[16];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = dig[v & 15];
-		v >>= 4;
-	} while (v);
-	for (i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
+	return pyfmt_hex_put(p, v);
 }
 
 /*
@@ -2619,7 +2588,7 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	n = uft_dec(num, ns);
 	for (i = n; i < 9; i++)
 		*p++ = '0';
-	memcpy(p, num, 24);
+	memcpy(p, num, n);
 	p += n;
 	memcpy(p, "  ", 2);
 	p += 2;
@@ -2630,7 +2599,7 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	n += uft_dec(num + n, tid < 0 ? -(uint64_t)tid : (uint64_t)tid);
 	for (i = n; i < 5; i++)
 		*p++ = ' ';
-	memcpy(p, num, 24);
+	memcpy(p, num, n);
 	p += n;
 	memcpy(p, ": [", 3);
 	p += 3;
