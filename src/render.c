@@ -579,24 +579,6 @@ int render_value(const struct render *r, const struct binding *b,
 	return render_value_inline(r, b, ev, slot, v);
 }
 
-/* The symbol of an enum value, or NULL. */
-static const char *render_enum_symbol(const struct rule_enum *e, uint64_t x)
-{
-	size_t lo = 0, hi = e->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e->v[mid].value == x)
-			return e->v[mid].symbol;
-		if (e->v[mid].value < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 /* %s of an enum key is its symbol; every other conversion sees the number. */
 static void render_enum(const struct binding *b, int32_t slot, char conv,
 			struct value *v)
@@ -609,7 +591,7 @@ static void render_enum(const struct binding *b, int32_t slot, char conv,
 	if (v->kind != VALUE_INT || v->neg)
 		return;
 	a = &b->rule->aliases[b->aux[2 * (SLOT_ENUM_BASE - slot) + 1]];
-	sym = a->table ? render_enum_symbol(a->table, v->u) : NULL;
+	sym = a->table ? rules_enum_symbol(a->table, v->u) : NULL;
 	if (sym)
 		value_set_str(v, sym, strlen(sym));
 }

@@ -280,6 +280,23 @@ const struct rule *rules_lookup(const struct rules *r,
 	return NULL;
 }
 
+const char *rules_enum_symbol(const struct rule_enum *e, uint64_t x)
+{
+	size_t lo = 0, hi = e->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->v[mid].value == x)
+			return e->v[mid].symbol;
+		if (e->v[mid].value < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 int rules_read_file(const char *path, char **buf, size_t *len,
 		    struct diag *d)
 {

@@ -94,6 +94,8 @@ void rules_destroy(struct rules *r);
 /* The rule for events of type t, or NULL. */
 const struct rule *rules_lookup(const struct rules *r,
 				const struct event_type *t);
+/* The symbol of x in an enum table (sorted by value), or NULL. */
+const char *rules_enum_symbol(const struct rule_enum *e, uint64_t x);
 /* Could rule match events of type t at all (ignoring precedence)? */
 bool rules_match(const struct rule *rule, const struct event_type *t);
 

@@ -228,23 +228,6 @@ int sink_call_dir(const struct sink_type *st, const struct event *ev)
 	return 0;
 }
 
-static const char *sink_enum_symbol(const struct rule_enum *e, uint64_t x)
-{
-	size_t lo = 0, hi = e->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e->v[mid].value == x)
-			return e->v[mid].symbol;
-		if (e->v[mid].value < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 /* Follow a rule's plain key aliases to the field they name. */
 static const char *sink_alias_target(const struct rule *rule, const char *key)
 {
@@ -311,7 +294,7 @@ bool sink_reason_name(struct render *r, const struct event *ev,
 		      size_t len)
 {
 	const struct rule_enum *e = sink_rule_reason(r, ev);
-	const char *sym = e ? sink_enum_symbol(e, reason) : NULL;
+	const char *sym = e ? rules_enum_symbol(e, reason) : NULL;
 	const char *end, *p, *q;
 	struct value v;
 
