@@ -47,7 +47,9 @@ static int clock_offset_cmp(const void *a, const void *b)
 void clock_finish(struct clock *c)
 {
 	/* offsets arrive in time order per input; merge sorts are stable enough */
-	qsort(c->offsets, c->noffsets, sizeof(*c->offsets), clock_offset_cmp);
+	if (c->noffsets)
+		qsort(c->offsets, c->noffsets, sizeof(*c->offsets),
+		      clock_offset_cmp);
 }
 
 /*

@@ -582,7 +582,8 @@ static int ryaml_enum(struct ryaml *y, const yaml_node_t *key,
 		if (ret < 0)
 			goto end;
 	}
-	qsort(v, n, sizeof(*v), ryaml_entry_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), ryaml_entry_cmp);
 	for (i = 1; i < n; i++) {
 		if (v[i].value != v[i - 1].value)
 			continue;
@@ -1134,7 +1135,8 @@ static int ryaml_check_matches(struct ryaml *y, const yaml_node_t *events)
 		s[i].match = ryaml_get(y, ryaml_node(y, it[i]), "match");
 		s[i].order = i;
 	}
-	qsort(s, n, sizeof(*s), ryaml_seen_cmp);
+	if (n)
+		qsort(s, n, sizeof(*s), ryaml_seen_cmp);
 	for (i = 1; i < n; i++) {
 		if (!ryaml_same(s[i - 1].rule, s[i].rule))
 			continue;

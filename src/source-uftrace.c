@@ -626,7 +626,8 @@ static void uft_load_symtab(struct uftrace *uf, struct uft_symtab *st)
 		uft_problem(uf, "%s:%u: not a symbol line (ADDR [SIZE] TYPE NAME)%s",
 			    path, first_bad,
 			    bad > 1 ? "; more such lines follow" : "");
-	qsort(st->v, st->n, sizeof(*st->v), uft_sym_cmp);
+	if (st->n)
+		qsort(st->v, st->n, sizeof(*st->v), uft_sym_cmp);
 	free(path);
 }
 
@@ -1065,6 +1066,20 @@ static int uft_parse_autos(struct uftrace *uf, const char *line, bool ret)
 	return 0;
 }
 
+/* Most '+' a regex pattern may hold (see uft_parse_specs()). */
+#define UFT_MAX_PLUS 8
+
+static size_t uft_count_char(const char *s, char c)
+{
+	size_t n = 0;
+
+	while ((s = strchr(s, c))) {
+		n++;
+		s++;
+	}
+	return n;
+}
+
 /* "PATTERN[@ACTION,...];..." of the argspec (ret false) or retspec line. */
 static int uft_parse_specs(struct uftrace *uf, const char *line, bool ret)
 {
@@ -1102,8 +1117,14 @@ static int uft_parse_specs(struct uftrace *uf, const char *line, bool ret)
 			ps->patt = UFT_PATT_SIMPLE;
 		else
 			ps->patt = uf->patt;
+		/*
+		 * glibc's regcomp() copies the tree once per '+' and per count
+		 * of "{m,n}": "f++++…" (40 of them) takes gigabytes. Such
+		 * patterns name no function; take them literally.
+		 */
 		if (ps->patt == UFT_PATT_REGEX &&
-		    (!strncmp(ent, "operator ", 9) ||
+		    (!strncmp(ent, "operator ", 9) || strchr(ent, '{') ||
+		     uft_count_char(ent, '+') > UFT_MAX_PLUS ||
 		     regcomp(&ps->re, ent, REG_NOSUB | REG_EXTENDED)))
 			ps->patt = UFT_PATT_SIMPLE;
 		for (tok = at ? strtok_r(at + 1, ",", &s2) : NULL; tok;
@@ -1999,7 +2020,8 @@ static int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 	size_t i, j, n = 0;
 	bool all_qemu = true;
 
-	qsort(tids, ntids, sizeof(*tids), uft_tid_cmp);
+	if (ntids)	/* tids may be NULL: qsort() wants a valid pointer */
+		qsort(tids, ntids, sizeof(*tids), uft_tid_cmp);
 	uf->tasks = calloc(ntids ? ntids : 1, sizeof(*uf->tasks));
 	uf->heap = calloc(ntids ? ntids : 1, sizeof(*uf->heap));
 	if (!uf->tasks || !uf->heap)

@@ -7,6 +7,7 @@
 #define KTF_FUZZ_SOURCE_H
 
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -39,8 +40,13 @@ static void fuzz_drain(const char *path, const struct source_ops *want)
 	out = outbuf_create(fd);
 	if (!out)
 		goto end;
-	while (n++ < FUZZ_MAX_EVENTS && src->ops->next(src, &ev, &d) > 0) {
+	for (;;) {
 		size_t i, nf = 0;
+
+		/* the pipeline, not the source, sets relts and relts_neg */
+		memset(&ev, 0, sizeof(ev));
+		if (n++ >= FUZZ_MAX_EVENTS || src->ops->next(src, &ev, &d) <= 0)
+			break;
 
 		if (src->ops->fields)
 			nf = src->ops->fields(src, ev.type, names, 64);

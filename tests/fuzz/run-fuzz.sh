@@ -45,7 +45,7 @@ fi
 srcs=
 for f in "$top"/src/*.c; do
 	case $f in
-	*/main.c) ;;
+	*/main.c | */default-rules.c) ;;
 	*/source-tracecmd.c)
 		grep -q '^#define HAVE_TRACECMD 1' "$build/config.h" &&
 			srcs="$srcs $f" ;;
