@@ -443,20 +443,12 @@ static struct chrome_type *chrome_type(struct sink_chrome *c,
 	struct chrome_src *cs = &c->csrcs[ev->src->index];
 	uint32_t ti = ev->type->index;
 	struct chrome_type *ct;
+	void *grown;
 
-	if (ti >= cs->n) {
-		uint32_t n = cs->n ? cs->n : 16;
-		struct chrome_type *nt;
-
-		while (n <= ti)
-			n *= 2;
-		nt = realloc(cs->types, n * sizeof(*nt));
-		if (!nt)
-			goto nomem;
-		memset(nt + cs->n, 0, (n - cs->n) * sizeof(*nt));
-		cs->types = nt;
-		cs->n = n;
-	}
+	grown = cs->types;
+	if (sink_grow(&grown, &cs->n, ti, sizeof(*cs->types)) < 0)
+		goto nomem;
+	cs->types = grown;
 	ct = &cs->types[ti];
 	if (!ct->init && chrome_type_init(c, ct, ev) < 0)
 		goto nomem;

@@ -176,20 +176,12 @@ static struct stats_type *stats_type(struct sink_stats *c,
 	struct stats_src *ss = &c->ssrcs[ev->src->index];
 	uint32_t ti = ev->type->index;
 	struct stats_type *st;
+	void *grown;
 
-	if (ti >= ss->n) {
-		uint32_t n = ss->n ? ss->n : 16;
-		struct stats_type *nt;
-
-		while (n <= ti)
-			n *= 2;
-		nt = realloc(ss->types, n * sizeof(*nt));
-		if (!nt)
-			return NULL;
-		memset(nt + ss->n, 0, (n - ss->n) * sizeof(*nt));
-		ss->types = nt;
-		ss->n = n;
-	}
+	grown = ss->types;
+	if (sink_grow(&grown, &ss->n, ti, sizeof(*ss->types)) < 0)
+		return NULL;
+	ss->types = grown;
 	st = &ss->types[ti];
 	if (!st->init) {
 		sink_type_init(&st->st, ev->src, ev->type);

@@ -478,3 +478,21 @@ size_t sink_json_str(char *p, const char *s, size_t len)
 	*p++ = '"';
 	return (size_t)(p - start);
 }
+
+int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size)
+{
+	uint32_t cap = *n ? *n : 16;
+	char *nv;
+
+	if (idx < *n)
+		return 0;
+	while (cap <= idx)
+		cap *= 2;
+	nv = realloc(*v, (size_t)cap * size);
+	if (!nv)
+		return -ENOMEM;
+	memset(nv + (size_t)*n * size, 0, (size_t)(cap - *n) * size);
+	*v = nv;
+	*n = cap;
+	return 0;
+}

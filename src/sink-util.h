@@ -256,4 +256,10 @@ struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 #define SINK_JSON_BOUND(len) (6 * (len) + 2)
 size_t sink_json_str(char *p, const char *s, size_t len);
 
+/*
+ * Make (*v)[idx] exist in an array of n elements of size bytes, growing it
+ * by doubling and zeroing the new elements. 0 or -ENOMEM.
+ */
+int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size);
+
 #endif
