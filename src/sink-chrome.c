@@ -237,6 +237,7 @@ static int chrome_thread(struct sink_chrome *c, uint64_t key,
 			 const struct event *ev, const struct sink_type *st,
 			 uint32_t *tid)
 {
+	void *grown;
 	uint32_t i = sink_map_find(&c->thread_map, key);
 	uint64_t num = sink_key_number(key);
 	enum domain dom = sink_key_domain(key);
@@ -250,15 +251,10 @@ static int chrome_thread(struct sink_chrome *c, uint64_t key,
 		*tid = i + 1;
 		return 0;
 	}
-	if (c->nthreads == c->cap_threads) {
-		size_t cap = c->cap_threads ? c->cap_threads * 2 : 16;
-		struct chrome_thread *n = realloc(c->threads, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		c->threads = n;
-		c->cap_threads = cap;
-	}
+	grown = c->threads;
+	if (sink_reserve(&grown, &c->cap_threads, c->nthreads, sizeof(*c->threads)) < 0)
+		return -ENOMEM;
+	c->threads = grown;
 	i = (uint32_t)c->nthreads;
 	if (sink_map_add(&c->thread_map, key, i) < 0)
 		return -ENOMEM;
@@ -596,20 +592,16 @@ static int chrome_reason(struct sink_chrome *c, const struct chrome_type *ct,
 	uint32_t i = sink_map_find(&c->reason_map, key);
 	struct chrome_reason *r;
 	char name[128];
+	void *grown;
 
 	if (i != SINK_MAP_EMPTY) {
 		*out = i;
 		return 0;
 	}
-	if (c->nreasons == c->cap_reasons) {
-		size_t cap = c->cap_reasons ? c->cap_reasons * 2 : 16;
-		struct chrome_reason *n = realloc(c->reasons, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		c->reasons = n;
-		c->cap_reasons = cap;
-	}
+	grown = c->reasons;
+	if (sink_reserve(&grown, &c->cap_reasons, c->nreasons, sizeof(*c->reasons)) < 0)
+		return -ENOMEM;
+	c->reasons = grown;
 	r = &c->reasons[c->nreasons];
 	r->name = NULL;
 	r->len = 0;

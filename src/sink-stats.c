@@ -231,20 +231,16 @@ static int stats_reason(struct sink_stats *c, const struct stats_type *st,
 	uint32_t i = sink_map_find(&c->reason_map, key);
 	struct stats_reason *r;
 	char name[128];
+	void *grown;
 
 	if (i != SINK_MAP_EMPTY) {
 		*out = i;
 		return 0;
 	}
-	if (c->nreasons == c->cap_reasons) {
-		size_t cap = c->cap_reasons ? c->cap_reasons * 2 : 16;
-		struct stats_reason *n = realloc(c->reasons, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		c->reasons = n;
-		c->cap_reasons = cap;
-	}
+	grown = c->reasons;
+	if (sink_reserve(&grown, &c->cap_reasons, c->nreasons, sizeof(*c->reasons)) < 0)
+		return -ENOMEM;
+	c->reasons = grown;
 	r = &c->reasons[c->nreasons];
 	memset(r, 0, sizeof(*r));
 	r->key = key;

@@ -496,3 +496,20 @@ int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size)
 	*n = cap;
 	return 0;
 }
+
+int sink_reserve(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap : 16;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	while (c <= n)
+		c *= 2;
+	nv = realloc(*v, c * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = c;
+	return 0;
+}

@@ -262,4 +262,10 @@ size_t sink_json_str(char *p, const char *s, size_t len);
  */
 int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size);
 
+/*
+ * Make room for element n of a growable array of *cap elements of size
+ * bytes (doubling, from 16). The new room is not cleared. 0 or -ENOMEM.
+ */
+int sink_reserve(void **v, size_t *cap, size_t n, size_t size);
+
 #endif
