@@ -46,14 +46,14 @@ srcs=
 for f in "$top"/src/*.c; do
 	case $f in
 	*/main.c | */default-rules.c) ;;
-	*/source-tracecmd.c)
+	*/source-tracecmd.c | */tracedat-file.c)
 		grep -q '^#define HAVE_TRACECMD 1' "$build/config.h" &&
 			srcs="$srcs $f" ;;
 	*) srcs="$srcs $f" ;;
 	esac
 done
 pkgs=
-for p in libtracecmd libtraceevent yaml-0.1; do
+for p in libtracecmd libtraceevent libzstd zlib yaml-0.1; do
 	pkg-config --exists "$p" 2>/dev/null && pkgs="$pkgs $p"
 done
 pcflags=
@@ -74,7 +74,7 @@ echo "$0: building $bin"
 "$cc" -std=gnu11 -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-include "$build/config.h" -I"$build" -I"$top/src" -I"$here" $pcflags \
-	-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm
+	-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm -pthread
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -99,7 +99,12 @@ case $target in
 kvmtrace)
 	for f in $(find "$fix" -type f \( -name '*.bin' -o -name '*.kvmtrace' \
 		-o -name '*.kvmtrace.[0-9]*' \)); do
-		seed "$f"
+		# first byte: even = read as a file, odd = through a pipe on
+		# stdin in chunks of (byte >> 1) + 1 (fuzz-kvmtrace.c)
+		for b in 000 001 017 377; do
+			n=$((n + 1))
+			{ printf "\\$b"; cat "$f"; } >"$seeds/$n"
+		done
 	done ;;
 classic)
 	seed "$top/formats/kvmtrace"
