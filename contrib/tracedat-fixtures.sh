@@ -78,6 +78,14 @@ convert -i "$tmp/local.dat" -o "$outdir/host-local-clock.dat" \
 load='for c in 0 1; do
 	taskset -c $c sh -c "sleep 0.002; i=0; while [ \$i -lt 300 ]; do i=\$((i+1)); done; sleep 0.001" &
 done; wait'
+# clocks whose time stamps read differently: "uptime" (jiffies, under a
+# second since boot in trace-cmd's s.us form) and "counter" (a raw count;
+# as version 6, whose trace_clock text follows the CPU data table)
+rec -o "$outdir/clock-uptime.dat" -n 3 -C uptime
+rec -o "$tmp/counter.dat" -n 3 -C counter
+convert -i "$tmp/counter.dat" -o "$outdir/clock-counter-v6.dat" \
+	--file-version 6
+
 rec -o "$tmp/mixed.dat" -n $nsamples \
 	-e 'kvm:*' -e sched:sched_switch -e sched:sched_wakeup -e 'irq:*' \
 	-W "$load" -S "$outdir/mixed-sched-samples.txt" -- -m

@@ -14,11 +14,12 @@
  * and a load. The text libtraceevent prints for an event (`info`) is only
  * made when a template asks for it.
  *
- * Only functions the installed headers declare, but one: the trace clock
- * (tracecmd_get_trace_clock, below). Around libtracecmd 1.3.1's rough
- * edges: its words on standard output are muted while a file opens, v6
- * files are checked for truncated CPU data before tracecmd_init_data()
- * (which would crash tracecmd_close() after), and the current record is
+ * Only functions the installed headers declare. None of them tells the
+ * trace clock, so tracedat-file.c reads it from the file's options. Around
+ * libtracecmd 1.3.1's rough edges: its words on standard output are muted
+ * while a file opens, the layout is checked before libtracecmd reads it
+ * (a v6 file with truncated CPU data makes tracecmd_close() crash after
+ * tracecmd_init_data(); see tracedat-file.c), and the current record is
  * freed before its CPU is read again (see tc_next()).
  */
 #include <errno.h>
@@ -37,14 +38,7 @@
 #include "diag.h"
 #include "outbuf.h"
 #include "source.h"
-
-/*
- * The file's trace_clock. libtracecmd.so.1 exports it, but the installed
- * trace-cmd.h does not declare it, and no declared function tells the
- * clock. Weak: a library without it leaves the clock to --clock (ns).
- */
-const char *tracecmd_get_trace_clock(struct tracecmd_input *handle)
-	__attribute__((weak));
+#include "tracedat-file.h"
 
 #define TC_MAGIC_LEN	10
 #define TC_HEAD_LEN	64
@@ -79,7 +73,8 @@ struct tc_type {
 struct tc {
 	struct tracecmd_input *handle;	/* owned */
 	struct tep_handle *tep;		/* borrowed from handle */
-	const char *clock;		/* borrowed from handle; may be NULL */
+	struct tracedat_file file;	/* what we read from the file ourselves */
+	const char *clock;		/* file.clock; may be NULL */
 	bool usecs;			/* trace-cmd report prints sec.usec */
 	bool swap;			/* the file's byte order is not ours */
 	size_t rec_max;			/* the largest record payload */
@@ -275,13 +270,12 @@ static void tc_unmute_stdout(int saved)
 	close(saved);
 }
 
-static int tc_check_v6_path(struct source *src, const char *path,
-			    struct diag *d);
-
 /* What the first bytes say, for a message when libtracecmd gives up. */
 static void tc_explain(struct source *src, const char *path, struct diag *d)
 {
 	unsigned char head[TC_HEAD_LEN];
+	struct tracedat_file f;
+	struct diag where;
 	char version[16];
 	struct stat st;
 	ssize_t n = -1;
@@ -318,170 +312,16 @@ static void tc_explain(struct source *src, const char *path, struct diag *d)
 	}
 	diag_set(d, "%s: truncated or corrupt trace.dat (version %s, %lld bytes): libtracecmd cannot read its headers or CPU data",
 		 src->name, version, (long long)st.st_size);
-	if (!strcmp(version, "6"))
-		tc_check_v6_path(src, path, d);
-}
-
-/* A reader of the v6 layout, for the one check libtracecmd gets wrong. */
-struct tc_v6 {
-	int fd;
-	off_t pos;
-	off_t size;
-	bool big;
-};
-
-static int tc_v6_read(struct tc_v6 *r, void *buf, size_t n)
-{
-	ssize_t got = pread(r->fd, buf, n, r->pos);
-
-	if (got != (ssize_t)n)
-		return -1;
-	r->pos += (off_t)n;
-	return 0;
-}
-
-static int tc_v6_num(struct tc_v6 *r, size_t n, uint64_t *v)
-{
-	unsigned char b[8];
-	size_t i;
-
-	if (tc_v6_read(r, b, n) < 0)
-		return -1;
-	*v = 0;
-	for (i = 0; i < n; i++)
-		*v |= (uint64_t)b[r->big ? i : n - 1 - i] << (8 * (n - 1 - i));
-	return 0;
-}
-
-/* Skip a NUL-terminated string. */
-static int tc_v6_str(struct tc_v6 *r)
-{
-	char c;
-
-	do {
-		if (tc_v6_read(r, &c, 1) < 0)
-			return -1;
-	} while (c);
-	return 0;
-}
-
-/* Skip n-byte size, then that many bytes. */
-static int tc_v6_blob(struct tc_v6 *r, size_t n)
-{
-	uint64_t len;
-
-	if (tc_v6_num(r, n, &len) < 0 || len > (uint64_t)(r->size - r->pos))
-		return -1;
-	r->pos += (off_t)len;
-	return 0;
-}
-
-/*
- * libtracecmd 1.3.1 finds a v6 file whose CPU data runs past its end in
- * tracecmd_init_data(), prints to standard output, and then crashes in
- * tracecmd_close(); and when it cannot read the header it does not say
- * where. So walk the v6 layout ourselves: magic, version, endianness, long
- * size, page size; header_page, header_event; ftrace formats; event
- * systems; kallsyms; printk; cmdlines; cpus; options; "flyrecord" and the
- * (offset, size) of each CPU's data. Returns 0 (fine, or not version 6),
- * or -EIO with diag filled.
- */
-static int tc_check_v6(struct source *src, int fd, off_t size,
-		       struct diag *d)
-{
-	struct tc_v6 r = { .fd = fd, .size = size };
-	uint64_t n = 0, m, i, j, cpus = 0, id, off, len;
-	unsigned char head[TC_MAGIC_LEN + 2 + 2 + 4];
-	const char *what = "first bytes";
-	char tag[10];
-
-	if (tc_v6_read(&r, head, sizeof(head)) < 0)
-		return 0;
-	if (memcmp(head + TC_MAGIC_LEN, "6", 2))
-		return 0;
-	r.big = head[TC_MAGIC_LEN + 2];
-	what = "header_page and header_event formats";
-	if (tc_v6_str(&r) < 0 || tc_v6_blob(&r, 8) < 0 ||
-	    tc_v6_str(&r) < 0 || tc_v6_blob(&r, 8) < 0)
-		goto truncated;
-	what = "ftrace event formats";
-	if (tc_v6_num(&r, 4, &n) < 0)
-		goto truncated;
-	for (i = 0; i < n; i++)
-		if (tc_v6_blob(&r, 8) < 0)
-			goto truncated;
-	what = "event formats";
-	if (tc_v6_num(&r, 4, &n) < 0)
-		goto truncated;
-	for (i = 0; i < n; i++) {
-		if (tc_v6_str(&r) < 0 || tc_v6_num(&r, 4, &m) < 0)
-			goto truncated;
-		for (j = 0; j < m; j++)
-			if (tc_v6_blob(&r, 8) < 0)
-				goto truncated;
+	/* our own reading of the layout may say where */
+	if (tracedat_file_read(src->name, path, &f, &where) < 0) {
+		*d = where;
+		return;
 	}
-	what = "kallsyms";
-	if (tc_v6_blob(&r, 4) < 0)
-		goto truncated;
-	what = "printk formats";
-	if (tc_v6_blob(&r, 4) < 0)
-		goto truncated;
-	what = "saved command lines";
-	if (tc_v6_blob(&r, 8) < 0)
-		goto truncated;
-	what = "CPU count and options";
-	if (tc_v6_num(&r, 4, &cpus) < 0 ||
-	    tc_v6_read(&r, tag, sizeof(tag)) < 0)
-		goto truncated;
-	if (!memcmp(tag, "options  ", 10)) {
-		for (;;) {
-			if (tc_v6_num(&r, 2, &id) < 0)
-				goto truncated;
-			if (!id)
-				break;
-			if (tc_v6_blob(&r, 4) < 0)
-				goto truncated;
-		}
-		if (tc_v6_read(&r, tag, sizeof(tag)) < 0)
-			goto truncated;
-	}
-	if (!memcmp(tag, "latency  ", 10))
-		return 0;
-	if (memcmp(tag, "flyrecord", 10)) {
-		diag_set(d, "%s: corrupt trace.dat (version 6): offset 0x%llx: expected \"flyrecord\" or \"latency\" after the options",
-			 src->name, (unsigned long long)(r.pos - 10));
-		return -EIO;
-	}
-	what = "table of CPU data";
-	for (i = 0; i < cpus; i++) {
-		if (tc_v6_num(&r, 8, &off) < 0 || tc_v6_num(&r, 8, &len) < 0)
-			goto truncated;
-		if (len && (off > (uint64_t)size || len > (uint64_t)size - off)) {
-			diag_set(d, "%s: truncated trace.dat (version 6): the data of CPU %" PRIu64 " ends at byte %" PRIu64 ", but the file has %lld bytes",
-				 src->name, i, off + len, (long long)size);
-			return -EIO;
-		}
-	}
-	return 0;
-truncated:
-	diag_set(d, "%s: truncated trace.dat (version 6): the file (%lld bytes) ends within its %s",
-		 src->name, (long long)size, what);
-	return -EIO;
-}
-
-static int tc_check_v6_path(struct source *src, const char *path,
-			    struct diag *d)
-{
-	struct stat st;
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) == 0)
-		ret = tc_check_v6(src, fd, st.st_size, d);
-	close(fd);
-	return ret;
+	if (f.version == 7 && strcmp(f.compression, "none") &&
+	    strcmp(f.compression, "zstd"))
+		diag_set(d, "%s: trace.dat (version 7) compressed with '%s': this libtracecmd cannot read it (Debian 12's decompresses zstd only)",
+			 src->name, f.compression);
+	tracedat_file_free(&f);
 }
 
 static void tc_close(struct source *src);
@@ -509,6 +349,14 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	/* our messages say what is wrong; the libraries' would not say where */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
+	/*
+	 * The clock, and the layout checked before libtracecmd reads it: a
+	 * v6 file with truncated CPU data or a v7 file whose options sections
+	 * loop would crash it.
+	 */
+	ret = tracedat_file_read(src->name, path, &tc->file, d);
+	if (ret < 0)
+		goto error;
 	saved = tc_mute_stdout();
 	tc->handle = tracecmd_open_head(path, 0);
 	tc_unmute_stdout(saved);
@@ -517,9 +365,6 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		ret = -EIO;
 		goto error;
 	}
-	ret = tc_check_v6_path(src, path, d);
-	if (ret < 0)
-		goto error;
 	saved = tc_mute_stdout();
 	ret = tracecmd_init_data(tc->handle);
 	tc_unmute_stdout(saved);
@@ -537,9 +382,8 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		goto error;
 	}
 	tc->tep = tracecmd_get_tep(tc->handle);
-	if (tracecmd_get_trace_clock)
-		tc->clock = tracecmd_get_trace_clock(tc->handle);
-	tc->usecs = tc_clock_usecs(tc->clock);
+	tc->clock = tc->file.clock;
+	tc->usecs = tc->file.tsc2nsec || tc_clock_usecs(tc->clock);
 	ret = tc_load_types(tc);
 	if (ret < 0)
 		goto nomem;
@@ -553,7 +397,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (!tc->next || !tc->heap)
 		goto nomem;
 
-	src->clock = tc_clock_kind(tc->clock);
+	src->clock = tc->file.tsc2nsec ? CLOCK_NS : tc_clock_kind(tc->clock);
 	src->ntypes = tc->ntypes + 1;
 	return 0;
 nomem:
@@ -587,6 +431,7 @@ static void tc_close(struct source *src)
 	free(tc->by_id);
 	free(tc->types);
 	trace_seq_destroy(&tc->info);
+	tracedat_file_free(&tc->file);
 	free(tc);
 	src->priv = NULL;
 }
@@ -1038,17 +883,16 @@ static int tc_render_default(struct source *src, const struct event *ev,
 	p += tc_dec_w(p, ev->cpu, 3, '0');
 	*p++ = ']';
 	if (tc->usecs) {
-		/* libtraceevent: microseconds, rounded; s.us above 1 s */
+		/*
+		 * libtraceevent 1.7: microseconds, rounded, always as s.us
+		 * ("%5llu.%06llu"; older ones printed "%12llu" below 1 s)
+		 */
 		uint64_t us = (rec->ts + 500) / 1000;
 
 		*p++ = ' ';
-		if (us > 1000000) {
-			p += tc_dec_w(p, us / 1000000, 5, ' ');
-			*p++ = '.';
-			p += tc_dec_w(p, us % 1000000, 6, '0');
-		} else {
-			p += tc_dec_w(p, us, 12, ' ');
-		}
+		p += tc_dec_w(p, us / 1000000, 5, ' ');
+		*p++ = '.';
+		p += tc_dec_w(p, us % 1000000, 6, '0');
 	} else {
 		p += tc_dec_w(p, rec->ts, 12, ' ');
 	}

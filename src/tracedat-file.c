@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The parts of a trace.dat kvmtrace_format reads itself (layouts as in
+ * trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5)):
+ *
+ *  - the trace clock. Version 6 keeps the text of tracefs' trace_clock
+ *    ("local global [x86-tsc]") after the table of CPU data when the
+ *    options hold TRACECLOCK; version 7 keeps it in the TRACECLOCK option,
+ *    and each BUFFER option names its instance's clock (the top instance's
+ *    counts when TRACECLOCK says nothing). Options sections of version 7
+ *    may be compressed (zstd: libzstd);
+ *  - the TSC2NSEC option (libtracecmd then converts x86-tsc to ns);
+ *  - the version 6 layout up to each CPU's data: libtracecmd 1.3.1 finds a
+ *    file whose CPU data runs past its end in tracecmd_init_data(), says so
+ *    on standard output and then crashes in tracecmd_close(); and when it
+ *    cannot read the headers it does not say where. We say both.
+ *
+ * All reads are bounded by the file's size; nothing is trusted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "tracedat-file.h"
+
+#define TD_MAGIC	"\x17\x08\x44tracing"
+#define TD_MAGIC_LEN	10
+
+/* option ids (trace-cmd.dat.v7(5)) */
+enum {
+	TD_OPT_DONE = 0,
+	TD_OPT_BUFFER = 3,
+	TD_OPT_TRACECLOCK = 4,
+	TD_OPT_CPUCOUNT = 8,
+	TD_OPT_TSC2NSEC = 14,
+};
+
+#define TD_SEC_COMPRESSED	1
+/* an options section is a few KiB; refuse to inflate absurd ones */
+#define TD_OPTIONS_MAX		(64u << 20)
+/* options sections chained by their DONE options */
+#define TD_SECTIONS_MAX		4096
+
+struct td_reader {
+	const char *name;
+	int fd;
+	uint64_t pos;
+	uint64_t size;
+	bool big;
+};
+
+static int td_read(struct td_reader *r, void *buf, size_t n)
+{
+	ssize_t got;
+
+	if (n > r->size || r->pos > r->size - n)
+		return -1;
+	got = pread(r->fd, buf, n, (off_t)r->pos);
+	if (got != (ssize_t)n)
+		return -1;
+	r->pos += n;
+	return 0;
+}
+
+static uint64_t td_get(const unsigned char *b, size_t n, bool big)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)b[big ? i : n - 1 - i] << (8 * (n - 1 - i));
+	return v;
+}
+
+static int td_num(struct td_reader *r, size_t n, uint64_t *v)
+{
+	unsigned char b[8];
+
+	if (td_read(r, b, n) < 0)
+		return -1;
+	*v = td_get(b, n, r->big);
+	return 0;
+}
+
+/* Read a NUL-terminated string into buf (cut to len - 1), or skip it. */
+static int td_str(struct td_reader *r, char *buf, size_t len)
+{
+	size_t i = 0;
+	char c;
+
+	do {
+		if (td_read(r, &c, 1) < 0)
+			return -1;
+		if (buf && i + 1 < len)
+			buf[i++] = c;
+	} while (c);
+	if (buf && len)
+		buf[i < len ? i : len - 1] = '\0';
+	return 0;
+}
+
+/* Skip an n-byte size, then that many bytes. */
+static int td_blob(struct td_reader *r, size_t n)
+{
+	uint64_t len;
+
+	if (td_num(r, n, &len) < 0 || len > r->size - r->pos)
+		return -1;
+	r->pos += len;
+	return 0;
+}
+
+char *tracedat_parse_clock(const char *text, size_t len)
+{
+	size_t i = 0, start;
+
+	/* the first word that starts with '[' (libtracecmd splits at ' ') */
+	while (i < len && text[i]) {
+		if (text[i] == '[' && (i == 0 || text[i - 1] == ' ')) {
+			while (i < len && text[i] == '[')
+				i++;
+			start = i;
+			while (i < len && text[i] && text[i] != ']' &&
+			       text[i] != '[' && text[i] != ' ' &&
+			       text[i] != '\n' && text[i] != '\t')
+				i++;
+			return i > start ? strndup(text + start, i - start)
+					 : NULL;
+		}
+		i++;
+	}
+	return NULL;
+}
+
+static void td_set_clock(struct tracedat_file *f, char *clock)
+{
+	free(f->clock);
+	f->clock = clock;
+}
+
+/* ----------------------------------------------------------- version 6 */
+
+static int td_v6(struct td_reader *r, struct tracedat_file *f,
+		 struct diag *d)
+{
+	uint64_t n = 0, m, i, j, cpus = 0, id, len, off;
+	const char *what = "header_page and header_event formats";
+	bool traceclock = false;
+	char tag[10];
+
+	if (td_str(r, NULL, 0) < 0 || td_blob(r, 8) < 0 ||
+	    td_str(r, NULL, 0) < 0 || td_blob(r, 8) < 0)
+		goto truncated;
+	what = "ftrace event formats";
+	if (td_num(r, 4, &n) < 0)
+		goto truncated;
+	for (i = 0; i < n; i++)
+		if (td_blob(r, 8) < 0)
+			goto truncated;
+	what = "event formats";
+	if (td_num(r, 4, &n) < 0)
+		goto truncated;
+	for (i = 0; i < n; i++) {
+		if (td_str(r, NULL, 0) < 0 || td_num(r, 4, &m) < 0)
+			goto truncated;
+		for (j = 0; j < m; j++)
+			if (td_blob(r, 8) < 0)
+				goto truncated;
+	}
+	what = "kallsyms";
+	if (td_blob(r, 4) < 0)
+		goto truncated;
+	what = "printk formats";
+	if (td_blob(r, 4) < 0)
+		goto truncated;
+	what = "saved command lines";
+	if (td_blob(r, 8) < 0)
+		goto truncated;
+	what = "CPU count and options";
+	if (td_num(r, 4, &cpus) < 0 || td_read(r, tag, sizeof(tag)) < 0)
+		goto truncated;
+	if (!memcmp(tag, "options  ", 10)) {
+		for (;;) {
+			if (td_num(r, 2, &id) < 0)
+				goto truncated;
+			if (id == TD_OPT_DONE)
+				break;
+			if (td_num(r, 4, &len) < 0 || len > r->size - r->pos)
+				goto truncated;
+			if (id == TD_OPT_TRACECLOCK) {
+				traceclock = true;
+			} else if (id == TD_OPT_CPUCOUNT && len == 4) {
+				/* libtracecmd lays out this many CPUs */
+				if (td_num(r, 4, &cpus) < 0)
+					goto truncated;
+				continue;
+			} else if (id == TD_OPT_TSC2NSEC && len >= 16) {
+				uint64_t mult;
+
+				if (td_num(r, 4, &mult) < 0)
+					goto truncated;
+				f->tsc2nsec = mult != 0;
+				r->pos += len - 4;
+				continue;
+			}
+			r->pos += len;
+		}
+		if (td_read(r, tag, sizeof(tag)) < 0)
+			goto truncated;
+	}
+	if (!memcmp(tag, "latency  ", 10))
+		return 0;
+	if (memcmp(tag, "flyrecord", 10)) {
+		diag_set(d, "%s: corrupt trace.dat (version 6): offset 0x%" PRIx64 ": expected \"flyrecord\" or \"latency\" after the options",
+			 r->name, r->pos - 10);
+		return -EIO;
+	}
+	what = "table of CPU data";
+	for (i = 0; i < cpus; i++) {
+		if (td_num(r, 8, &off) < 0 || td_num(r, 8, &len) < 0)
+			goto truncated;
+		if (len && (off > r->size || len > r->size - off)) {
+			diag_set(d, "%s: truncated trace.dat (version 6): the data of CPU %" PRIu64 " ends at byte %" PRIu64 ", but the file has %" PRIu64 " bytes",
+				 r->name, i, off + len, r->size);
+			return -EIO;
+		}
+	}
+	if (traceclock) {
+		char buf[4096];
+		size_t take;
+
+		/*
+		 * The trace_clock text; libtracecmd takes "local" when it
+		 * cannot read it (an old trace-cmd could write it corrupt).
+		 */
+		if (td_num(r, 8, &len) < 0 || len > r->size - r->pos) {
+			td_set_clock(f, strdup("local"));
+			return 0;
+		}
+		take = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		if (td_read(r, buf, take) < 0) {
+			td_set_clock(f, strdup("local"));
+			return 0;
+		}
+		td_set_clock(f, tracedat_parse_clock(buf, take));
+	}
+	return 0;
+truncated:
+	diag_set(d, "%s: truncated trace.dat (version 6): the file (%" PRIu64 " bytes) ends within its %s",
+		 r->name, r->size, what);
+	return -EIO;
+}
+
+/* ----------------------------------------------------------- version 7 */
+
+/* The options of one section, after decompression. */
+static int td_v7_options(struct td_reader *r, struct tracedat_file *f,
+			 const unsigned char *p, size_t n, uint64_t at,
+			 uint64_t *next, struct diag *d)
+{
+	size_t pos = 0;
+
+	for (;;) {
+		uint64_t id, len;
+
+		if (n - pos < 6) {
+			diag_set(d, "%s: corrupt trace.dat (version 7): the options section at offset 0x%" PRIx64 " ends without its DONE option",
+				 r->name, at);
+			return -EIO;
+		}
+		id = td_get(p + pos, 2, r->big);
+		len = td_get(p + pos + 2, 4, r->big);
+		pos += 6;
+		if (len > n - pos) {
+			diag_set(d, "%s: corrupt trace.dat (version 7): option %" PRIu64 " of the options section at offset 0x%" PRIx64 " claims %" PRIu64 " bytes; %zu are left",
+				 r->name, id, at, len, n - pos);
+			return -EIO;
+		}
+		switch (id) {
+		case TD_OPT_DONE:
+			*next = len >= 8 ? td_get(p + pos, 8, r->big) : 0;
+			return 0;
+		case TD_OPT_TRACECLOCK:
+			td_set_clock(f, tracedat_parse_clock((const char *)p + pos,
+							     (size_t)len));
+			break;
+		case TD_OPT_BUFFER: {
+			/* offset, name, clock, … ; the top instance is "" */
+			const char *s = (const char *)p + pos + 8;
+			size_t rest = len > 8 ? (size_t)len - 8 : 0;
+			const char *nul;
+
+			if (!rest || *s || f->clock)
+				break;
+			nul = memchr(s + 1, '\0', rest - 1);
+			if (nul && nul > s + 1)
+				f->clock = strndup(s + 1, (size_t)(nul - s - 1));
+			break;
+		}
+		case TD_OPT_TSC2NSEC:
+			if (len >= 16)
+				f->tsc2nsec = td_get(p + pos, 4, r->big) != 0;
+			break;
+		}
+		pos += (size_t)len;
+	}
+}
+
+/*
+ * Decompress a compressed section's n bytes at src into its usize bytes at
+ * dst, with the algorithm the header names (trace-cmd's compress-zstd.c and
+ * compress-zlib.c: one zstd frame, or one zlib stream).
+ */
+static int td_inflate(struct td_reader *r, struct tracedat_file *f,
+		      uint64_t at, const unsigned char *src, size_t n,
+		      unsigned char *dst, size_t usize, struct diag *d)
+{
+	const char *why = NULL;
+
+	if (!strcmp(f->compression, "zstd")) {
+#ifdef HAVE_ZSTD
+		size_t got = ZSTD_decompress(dst, usize, src, n);
+
+		if (ZSTD_isError(got))
+			why = ZSTD_getErrorName(got);
+		else if (got != usize)
+			why = "short";
+		else
+			return 0;
+#else
+		goto unsupported;
+#endif
+	} else if (!strcmp(f->compression, "zlib")) {
+#ifdef HAVE_ZLIB
+		uLongf got = (uLongf)usize;
+		int zret = uncompress(dst, &got, src, (uLong)n);
+
+		if (zret != Z_OK)
+			why = zError(zret);
+		else if (got != usize)
+			why = "short";
+		else
+			return 0;
+#else
+		goto unsupported;
+#endif
+	} else {
+		goto unsupported;
+	}
+	diag_set(d, "%s: corrupt trace.dat (version 7): the %s-compressed options section at offset 0x%" PRIx64 " does not decompress to its %zu bytes (%s)",
+		 r->name, f->compression, at, usize, why);
+	return -EIO;
+unsupported:
+	diag_set(d, "%s: trace.dat (version 7) with options compressed by '%s': this kvmtrace_format reads %s",
+		 r->name, f->compression,
+#if defined(HAVE_ZSTD) && defined(HAVE_ZLIB)
+		 "zstd and zlib"
+#elif defined(HAVE_ZSTD)
+		 "zstd only (built without zlib)"
+#elif defined(HAVE_ZLIB)
+		 "zlib only (built without libzstd)"
+#else
+		 "no compression (built without libzstd and zlib)"
+#endif
+		 );
+	return -ENOTSUP;
+}
+
+static int td_v7_section(struct td_reader *r, struct tracedat_file *f,
+			 uint64_t at, uint64_t *next, struct diag *d)
+{
+	unsigned char head[16], *raw = NULL, *buf = NULL;
+	uint64_t id, flags, size, csize = 0, usize = 0;
+	int ret = -EIO;
+
+	r->pos = at;
+	if (td_read(r, head, sizeof(head)) < 0) {
+		diag_set(d, "%s: truncated trace.dat (version 7): no section header at offset 0x%" PRIx64 " (the file has %" PRIu64 " bytes)",
+			 r->name, at, r->size);
+		return -EIO;
+	}
+	id = td_get(head, 2, r->big);
+	flags = td_get(head + 2, 2, r->big);
+	size = td_get(head + 8, 8, r->big);
+	if (id != TD_OPT_DONE) {
+		diag_set(d, "%s: corrupt trace.dat (version 7): offset 0x%" PRIx64 ": expected an options section (id 0), found a section of id %" PRIu64,
+			 r->name, at, id);
+		return -EIO;
+	}
+	if (flags & TD_SEC_COMPRESSED) {
+		if (td_num(r, 4, &csize) < 0 || td_num(r, 4, &usize) < 0)
+			goto truncated;
+		size = csize;
+	}
+	if (size > r->size - r->pos)
+		goto truncated;
+	if (size > TD_OPTIONS_MAX || usize > TD_OPTIONS_MAX) {
+		diag_set(d, "%s: corrupt trace.dat (version 7): the options section at offset 0x%" PRIx64 " claims %" PRIu64 " bytes (more than %u)",
+			 r->name, at, size > usize ? size : usize, TD_OPTIONS_MAX);
+		return -EIO;
+	}
+	raw = malloc(size ? (size_t)size : 1);
+	if (!raw)
+		goto nomem;
+	if (td_read(r, raw, (size_t)size) < 0)
+		goto truncated;
+	if (flags & TD_SEC_COMPRESSED) {
+		buf = malloc(usize ? (size_t)usize : 1);
+		if (!buf)
+			goto nomem;
+		ret = td_inflate(r, f, at, raw, (size_t)size, buf, (size_t)usize, d);
+		if (ret == 0)
+			ret = td_v7_options(r, f, buf, (size_t)usize, at, next, d);
+		goto out;
+	}
+	ret = td_v7_options(r, f, raw, (size_t)size, at, next, d);
+	goto out;
+truncated:
+	diag_set(d, "%s: truncated trace.dat (version 7): the file (%" PRIu64 " bytes) ends within the options section at offset 0x%" PRIx64,
+		 r->name, r->size, at);
+	goto out;
+nomem:
+	diag_set(d, "%s: out of memory", r->name);
+	ret = -ENOMEM;
+out:
+	free(raw);
+	free(buf);
+	return ret;
+}
+
+static int td_v7(struct td_reader *r, struct tracedat_file *f,
+		 struct diag *d)
+{
+	uint64_t at, next = 0;
+	unsigned i;
+	int ret;
+
+	/* after the page size: compression name and version, options offset */
+	if (td_str(r, f->compression, sizeof(f->compression)) < 0 ||
+	    td_str(r, NULL, 0) < 0 || td_num(r, 8, &at) < 0) {
+		diag_set(d, "%s: truncated trace.dat (version 7): the file (%" PRIu64 " bytes) ends within its header",
+			 r->name, r->size);
+		return -EIO;
+	}
+	for (i = 0; at && i < TD_SECTIONS_MAX; i++) {
+		ret = td_v7_section(r, f, at, &next, d);
+		if (ret < 0)
+			return ret;
+		at = next;
+	}
+	if (at) {
+		/* libtracecmd would follow the loop until its stack ends */
+		diag_set(d, "%s: corrupt trace.dat (version 7): the chain of options sections does not end (more than %u; a loop?)",
+			 r->name, TD_SECTIONS_MAX);
+		return -EIO;
+	}
+	return 0;
+}
+
+int tracedat_file_read(const char *name, const char *path,
+		       struct tracedat_file *f, struct diag *d)
+{
+	struct td_reader r = { .name = name };
+	unsigned char head[TD_MAGIC_LEN + 2 + 2 + 4];
+	struct stat st;
+	int ret = 0;
+
+	memset(f, 0, sizeof(*f));
+	r.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r.fd < 0) {
+		ret = -errno;
+		diag_set(d, "%s: cannot open: %s", name, strerror(errno));
+		return ret;
+	}
+	if (fstat(r.fd, &st) < 0) {
+		ret = -errno;
+		diag_set(d, "%s: cannot read: %s", name, strerror(errno));
+		goto out;
+	}
+	r.size = (uint64_t)st.st_size;
+	/* magic, "6\0" or "7\0", endianness, long size, page size */
+	if (td_read(&r, head, sizeof(head)) < 0 ||
+	    memcmp(head, TD_MAGIC, TD_MAGIC_LEN) || head[TD_MAGIC_LEN + 1])
+		goto out;
+	r.big = head[TD_MAGIC_LEN + 2] != 0;
+	if (head[TD_MAGIC_LEN] == '6') {
+		f->version = 6;
+		ret = td_v6(&r, f, d);
+	} else if (head[TD_MAGIC_LEN] == '7') {
+		f->version = 7;
+		ret = td_v7(&r, f, d);
+	}
+out:
+	close(r.fd);
+	if (ret < 0)
+		tracedat_file_free(f);
+	return ret;
+}
+
+void tracedat_file_free(struct tracedat_file *f)
+{
+	free(f->clock);
+	f->clock = NULL;
+}

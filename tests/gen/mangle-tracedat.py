@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""mangle-tracedat.py OP IN OUT: make a version 7 trace.dat (uncompressed,
+little endian, as trace-cmd convert --compression none writes it) into a
+test input, after trace-cmd.dat.v7(5):
+
+  zlib-options   say the file is zlib-compressed and append a zlib copy of
+                 its first options section, which the header then points
+                 to (the file libtracecmd without zlib support refuses,
+                 whose options kvmtrace_format can still read)
+  options-loop   point the first options section's DONE option at the
+                 section itself (libtracecmd 1.3.1 would follow it until
+                 its stack ends)
+"""
+import struct
+import sys
+import zlib
+
+
+def header(data):
+    """Offsets of the compression name and of the options offset."""
+    if data[:10] != b"\x17\x08\x44tracing" or data[10:12] != b"7\0":
+        sys.exit("not a version 7 trace.dat")
+    if data[12] != 0:
+        sys.exit("big-endian files are not handled here")
+    name = 18                       # magic, "7\0", endian, long size, page size
+    ver = data.index(b"\0", name) + 1
+    off = data.index(b"\0", ver) + 1
+    return name, off
+
+
+def first_section(data, off_at):
+    at = struct.unpack_from("<Q", data, off_at)[0]
+    sid, flags, _, size = struct.unpack_from("<HHIQ", data, at)
+    if sid != 0 or flags & 1:
+        sys.exit("the first options section is not an uncompressed one")
+    return at, data[at + 16:at + 16 + size]
+
+
+def done_offset(opts):
+    """Offset within opts of the DONE option's 8-byte next pointer."""
+    pos = 0
+    while pos + 6 <= len(opts):
+        oid, size = struct.unpack_from("<HI", opts, pos)
+        if oid == 0:
+            return pos + 6
+        pos += 6 + size
+    sys.exit("no DONE option")
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    op, src, dst = sys.argv[1:]
+    data = bytearray(open(src, "rb").read())
+    name_at, off_at = header(data)
+    at, opts = first_section(data, off_at)
+    if op == "zlib-options":
+        if data[name_at:name_at + 5] != b"none\0":
+            sys.exit("the file is compressed already")
+        data[name_at:name_at + 4] = b"zlib"
+        z = zlib.compress(bytes(opts))
+        new = len(data)
+        data += struct.pack("<HHIQII", 0, 1, 0, len(z) + 8, len(z), len(opts))
+        data += z
+        struct.pack_into("<Q", data, off_at, new)
+    elif op == "options-loop":
+        struct.pack_into("<Q", data, at + 16 + done_offset(opts), at)
+    else:
+        sys.exit(__doc__)
+    open(dst, "wb").write(data)
+
+
+if __name__ == "__main__":
+    main()
