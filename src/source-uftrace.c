@@ -575,8 +575,9 @@ static void uft_load_symtab(struct uftrace *uf, struct uft_symtab *st)
 		q = strchr(p, ' ');
 		if (q && q - p > 1) {
 			/* the size column */
+			errno = 0;
 			size = strtoull(p, &q, 16);
-			if (*q != ' ') {
+			if (*q != ' ' || errno || size > UINT64_MAX - addr) {
 				if (!bad++)
 					first_bad = it.lineno;
 				continue;
@@ -1609,9 +1610,18 @@ static int uft_parse_tids(const char *s, int64_t **out, size_t *n)
 static int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 			 size_t *ntids, struct diag *d)
 {
+	/* the text sections info_mask announces, by bit (uftrace's order) */
+	static const char *const sections[] = {
+		"exename", "build_id", "exit_status", "cmdline", "cpuinfo",
+		"meminfo", "osinfo", "taskinfo", "usageinfo", "loadinfo",
+		"argspec", "record_date", "pattern_type", "uftrace_version",
+		"utc_offset",
+	};
 	const char *argspec = NULL, *retspec = NULL, *argauto = NULL;
 	const char *retauto = NULL;
+	uint64_t announced, seen = 0;
 	struct uft_lines it;
+	size_t i;
 	char *path, *buf = NULL, *line;
 	size_t len;
 	uint32_t version;
@@ -1660,6 +1670,7 @@ static int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 		goto end;
 	}
 	feat = uft_u64(uf, buf + 16);
+	announced = uft_u64(uf, buf + 24);
 	uf->rel_addr = feat & UFT_FEAT_SYM_REL_ADDR;
 	uf->patt = UFT_PATT_REGEX;
 	ret = 0;
@@ -1677,6 +1688,9 @@ static int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 		}
 		*colon = '\0';
 		val = colon + 1;
+		for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+			if (!strcmp(key, sections[i]))
+				seen |= 1ull << i;
 		if (!strcmp(key, "cmdline")) {
 			free(uf->cmdline);
 			uf->cmdline = strdup(val);
@@ -1706,6 +1720,13 @@ static int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 		if (ret < 0)
 			break;
 	}
+	/* a cut or garbled info: sections its header promises are missing */
+	for (i = 0; !ret && i < sizeof(sections) / sizeof(sections[0]); i++)
+		if ((announced >> i & 1) && !(seen >> i & 1)) {
+			uft_problem(uf, "%s: offset 0x%zx: no '%s' section, which the header announces (info_mask bit %zu)",
+				    path, len, sections[i], i);
+			break;
+		}
 	/* after the loop: pattern_type comes later in the file */
 	if (!ret && argspec)
 		ret = uft_parse_specs(uf, argspec, false);
