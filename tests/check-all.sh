@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The whole test suite, as the README and CI run it, from a fresh clone:
-# build, make check, make distcheck, and make check again in a build with
-# AddressSanitizer and UBSan (--enable-sanitizers). Prints one closing line
+# build, make check, make distcheck, the CLI cases under valgrind (make
+# check-valgrind), and make check again in a build with AddressSanitizer
+# and UBSan (--enable-sanitizers). Prints one closing line
 # "tests: N passed, N failed, N skipped".
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +31,20 @@ if [ "$status" -eq 0 ]; then
 	make -j2 --no-print-directory distcheck \
 		DISTCHECK_CONFIGURE_FLAGS=--enable-werror > distcheck.log 2>&1 ||
 		{ tail -40 distcheck.log; echo "distcheck failed"; status=1; }
+fi
+if [ "$status" -eq 0 ] && command -v valgrind > /dev/null; then
+	# the CLI cases and the hostile-input table again, under memcheck
+	make --no-print-directory check-valgrind > valgrind.log 2>&1 || {
+		grep -E '^(not ok|FAIL|ERROR|==|check-valgrind)' valgrind.log | head -60
+		echo "make check-valgrind failed"
+		status=1
+	}
+	tail -1 valgrind.log
+	for f in $(find tests/cli tests -maxdepth 1 -name '*.trs'); do
+		pass=$((pass + $(grep -c '^:test-result: PASS' "$f" || true)))
+		fail=$((fail + $(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
+		skip=$((skip + $(grep -c '^:test-result: SKIP' "$f" || true)))
+	done
 fi
 if [ "$status" -eq 0 ]; then
 	mkdir -p "$top/build/asan"

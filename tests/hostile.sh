@@ -1,0 +1,283 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# hostile.sh — hostile inputs, one table, TAP out. Each row makes a damaged
+# input in a scratch directory and runs $KTF on it (from the top of the
+# source tree; KTF and KTF_SRCDIR as for tests/cli/run.sh). A row passes
+# when:
+#   - the exit status is the one the row names (1 bad data, 2 bad usage or
+#     rule file; never a signal, never a sanitizer's 23),
+#   - standard error holds "kvmtrace_format: " and the row's pattern (ERE),
+#     which names the file and the place (offset, LINE:COL or line),
+#   - nothing hangs (each run has `timeout 120`; valgrind is slow),
+#   - standard output holds the good events before the damage: for rows
+#     with a reference (REF), exactly that text; for kvmtrace streams the
+#     reference is the 2008 tool's logic (tests/gen/ref_kvmtrace_format.py).
+# Leaks and memory errors: the sanitizer build runs this file in make
+# check, and make check-valgrind runs it under memcheck.
+set -u
+: "${KTF:?}" "${KTF_SRCDIR:?}"
+cd "$KTF_SRCDIR" || exit 99
+T=$(mktemp -d "${TMPDIR:-/tmp}/ktf-hostile.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+export T KTF
+fix=tests/fixtures
+n=0
+fail=0
+
+# row NAME RC ERE REF CMD: run CMD (sh words; $KTF, $T), check as above
+# (RC 0: a clean run, standard error empty).
+# REF: a file whose content stdout must equal, or - for no check.
+row() {
+	name=$1 want=$2 ere=$3 ref=$4
+	shift 4
+	n=$((n + 1))
+	timeout 120 sh -c "$*" >"$T/out" 2>"$T/err"
+	rc=$?
+	bad=
+	[ "$rc" = "$want" ] || bad="$bad status $rc (want $want)"
+	if [ "$want" = 0 ]; then
+		[ ! -s "$T/err" ] || bad="$bad a message"
+	else
+		grep -q '^kvmtrace_format: ' "$T/err" || bad="$bad no message"
+		grep -q -E -e "$ere" "$T/err" || bad="$bad message lacks /$ere/"
+	fi
+	if grep -q -E 'Sanitizer|runtime error:' "$T/err"; then
+		bad="$bad sanitizer report"
+	fi
+	if [ "$ref" != - ] && ! cmp -s "$ref" "$T/out"; then
+		bad="$bad stdout differs from $ref"
+	fi
+	if [ -z "$bad" ]; then
+		echo "ok $n - $name"
+		head -n 1 "$T/err" | cut -c 1-200 | sed 's/^/# /'
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - $name:$bad"
+		head -c 600 "$T/err" | sed 's/^/# /'
+	fi
+}
+
+# A directory copy of a uftrace fixture to damage.
+ufcopy() {
+	rm -rf "$T/uf"
+	cp -R "$fix/uftrace/plain" "$T/uf"
+}
+
+# ------------------------------------------------------------ kvmtrace
+# Truncation at every byte of a small stream (the first 5 records of
+# sample.bin: 120 bytes), from standard input and by name: each cut prints
+# what the 2008 logic prints for it, then says where the record broke.
+head -c 120 "$fix/kvmtrace/sample.bin" >"$T/small.bin"
+len=0
+whole=0
+while [ "$len" -le 120 ]; do
+	head -c "$len" "$T/small.bin" >"$T/cut.bin"
+	python3 tests/gen/ref_kvmtrace_format.py formats/kvmtrace \
+		<"$T/cut.bin" >"$T/ref.out" 2>"$T/ref.err"
+	refrc=$?
+	if [ "$refrc" -eq 0 ]; then
+		# a cut at a record boundary is a good, shorter stream
+		n=$((n + 1))
+		$KTF formats/kvmtrace <"$T/cut.bin" >"$T/out" 2>"$T/err"
+		if [ $? -eq 0 ] && cmp -s "$T/ref.out" "$T/out" && [ ! -s "$T/err" ]; then
+			echo "ok $n - kvmtrace cut at byte $len (a record boundary)"
+		else
+			fail=$((fail + 1))
+			echo "not ok $n - kvmtrace cut at byte $len (a record boundary)"
+		fi
+		whole=$len
+		len=$((len + 1))
+		continue
+	fi
+	off=$(sed -n 's/.*offset \(0x[0-9a-f]*\): truncated.*/\1/p' "$T/ref.err")
+	row "kvmtrace cut at byte $len, stdin" 1 \
+		"^kvmtrace_format: <stdin>: offset $off: truncated record \\(" \
+		"$T/ref.out" '$KTF formats/kvmtrace < "$T/cut.bin"'
+	len=$((len + 1))
+done
+# the same cut 3 bytes into the last record, read by name
+head -c "$((whole + 3))" "$T/small.bin" >"$T/named.bin"
+python3 tests/gen/ref_kvmtrace_format.py formats/kvmtrace <"$T/named.bin" \
+	>"$T/named.ref" 2>/dev/null
+row "kvmtrace cut, read by name" 1 \
+	"^kvmtrace_format: $T/named.bin: offset $(printf '0x%x' "$whole"): truncated record \\(" \
+	"$T/named.ref" '$KTF formats/kvmtrace "$T/named.bin"'
+head -c "$whole" "$T/small.bin" >"$T/whole.bin"
+
+# n_data 7 in the last record: it needs 7 words, the stream ends first
+python3 - "$T/whole.bin" "$T/ndata7.bin" <<'EOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+# a record: event 0x00020002 with n_data 7 and a TSC, but only 2 words
+hdr = (1 << 31) | (7 << 28) | 0x20002
+open(sys.argv[2], "wb").write(data + struct.pack("<IIIQII", hdr, 42, 0, 10**12, 1, 2))
+EOF
+python3 tests/gen/ref_kvmtrace_format.py formats/kvmtrace \
+	<"$T/ndata7.bin" >"$T/ndata7.ref" 2>/dev/null
+row "kvmtrace n_data 7 in the last record" 1 \
+	"<stdin>: offset $(printf '0x%x' "$whole"): truncated record \\(48 bytes needed, 28 left\\)" \
+	"$T/ndata7.ref" '$KTF formats/kvmtrace < "$T/ndata7.bin"'
+
+row "kvmtrace: missing input" 1 \
+	"$T/nothere.bin: cannot open: No such file" - \
+	'$KTF formats/kvmtrace "$T/nothere.bin"'
+mkdir -p "$T/adir"
+row "kvmtrace: a directory as input" 1 \
+	"$T/adir: is a directory, but not a uftrace data directory" - \
+	'$KTF formats/kvmtrace "$T/adir"'
+
+# ------------------------------------------------------------ rule files
+printf '0x00020002 %%(tsc)d %%(event)x %%(\n' >"$T/open.formats"
+row "rules: '%(' at the end of a line" 2 \
+	"open.formats:1:[0-9]+: " - '$KTF "$T/open.formats" < "$T/small.bin"'
+printf '0x00020002 %%(1)99999d\n' >"$T/width.formats"
+row "rules: a huge width (limit 4096)" 2 \
+	'width.formats:1:[0-9]+: .*4096' - '$KTF "$T/width.formats" < "$T/small.bin"'
+printf '0x00020002 %%(1).99999d\n' >"$T/prec.formats"
+row "rules: a huge precision (limit 4096)" 2 \
+	'prec.formats:1:[0-9]+: .*4096' - '$KTF "$T/prec.formats" < "$T/small.bin"'
+printf '0x00020002 %%(1)*d\n' >"$T/star.formats"
+row "rules: '*' width" 2 \
+	'star.formats:1:[0-9]+: ' - '$KTF "$T/star.formats" < "$T/small.bin"'
+python3 -c '
+import random, sys
+r = random.Random(8)
+open(sys.argv[1], "wb").write(bytes(r.randrange(256) for _ in range(4096)))' \
+	"$T/junk.formats"
+row "rules: 4 KiB of binary junk" 2 \
+	'junk.formats:[0-9]+:[0-9]+: ' - '$KTF "$T/junk.formats" < "$T/small.bin"'
+printf '0x00020002 a\000b %%(tsc)d\n' >"$T/nul.formats"
+row "rules: a NUL byte in a template" 2 \
+	'nul.formats:1:[0-9]+: ' - '$KTF "$T/nul.formats" < "$T/small.bin"'
+python3 -c '
+import sys
+open(sys.argv[1], "w").write("0x00020002 " + "x" * (10 << 20) + " %(nope)d\n")' \
+	"$T/long.formats"
+row "rules: a 10 MB line with an unknown key at its end" 2 \
+	'long.formats:1:1048577[0-9]: unknown key .nope.' - \
+	'$KTF "$T/long.formats" < "$T/small.bin"'
+python3 -c '
+import sys
+open(sys.argv[1], "w").write("# " + "y" * (10 << 20) + "\n0x00020002 %(nope\n")' \
+	"$T/longc.formats"
+row "rules: a 10 MB comment, then an error on line 2" 2 \
+	'longc.formats:2:[0-9]+: ' - '$KTF "$T/longc.formats" < "$T/small.bin"'
+row "rules: missing file" 2 \
+	"$T/none.formats: cannot open the rule file: No such file" - \
+	'$KTF "$T/none.formats" < "$T/small.bin"'
+row "rules: a directory" 2 \
+	"$T/adir: .*directory" - '$KTF -f "$T/adir" < "$T/small.bin"'
+
+# YAML: an alias bomb and deep nesting
+if [ -n "${KTF_HAVE_YAML:-}" ]; then
+	python3 - "$T/bomb.yaml" <<'EOF'
+import sys
+lines = ["version: 1", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+for i in range(1, 12):
+    lines.append("a%d: &a%d [%s]" % (i, i, ", ".join(["*a%d" % (i - 1)] * 10)))
+lines.append("events: []")
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+EOF
+	row "yaml: an alias bomb" 2 'bomb.yaml:[0-9]+:[0-9]+: ' - \
+		'$KTF "$T/bomb.yaml" < "$T/small.bin"'
+	python3 -c '
+import sys
+open(sys.argv[1], "w").write("version: 1\nevents: " + "[" * 100000 + "]" * 100000 + "\n")' \
+		"$T/deep.yaml"
+	row "yaml: 100000-deep nesting" 2 'deep.yaml:[0-9]+:[0-9]+: ' - \
+		'$KTF "$T/deep.yaml" < "$T/small.bin"'
+	printf 'version: 1\nevents:\n  - match: 0x00020002\n    format: "\000"\n' \
+		>"$T/nul.yaml"
+	row "yaml: a NUL byte" 2 'nul.yaml:[0-9]+:[0-9]+: ' - \
+		'$KTF "$T/nul.yaml" < "$T/small.bin"'
+else
+	for s in "an alias bomb" "100000-deep nesting" "a NUL byte"; do
+		n=$((n + 1))
+		echo "ok $n - yaml: $s # SKIP built without yaml"
+	done
+fi
+
+# ------------------------------------------------------------ uftrace
+# the whole dump-like output of the intact directory: what odd sizes keep
+$KTF "$fix/uftrace/plain" >"$T/uf.ref" 2>/dev/null
+for extra in 1 5 15; do
+	ufcopy
+	head -c "$extra" /dev/zero >>"$T/uf/20618.dat"
+	size=$((1088 + extra))
+	row "uftrace: a .dat of $size bytes (not a multiple of 16)" 1 \
+		"uf/20618.dat: offset 0x440: truncated record \\(16 bytes needed, $extra left\\)" \
+		"$T/uf.ref" '$KTF "$T/uf"'
+done
+ufcopy
+# the magic (bits 3-5 of the second word) of the record at 0x200: 5 -> 4
+python3 -c '
+import sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[0x208] ^= 0x08
+open(sys.argv[1], "wb").write(d)' "$T/uf/20618.dat"
+row "uftrace: a record with a bad magic" 1 \
+	'uf/20618.dat: offset 0x200: ' - '$KTF "$T/uf"'
+while read -r what line; do
+	ufcopy
+	{ head -n 8 "$fix/uftrace/plain/uftrace-demo.sym"; printf '%s\n' "$line";
+	  tail -n +9 "$fix/uftrace/plain/uftrace-demo.sym"; } >"$T/uf/uftrace-demo.sym"
+	row "uftrace: symbol file with $what" 1 'uf/uftrace-demo.sym:9: ' - \
+		'$KTF "$T/uf"'
+done <<'EOF'
+an-address-of-40-digits ffffffffffffffffffffffffffffffffffffffff T big
+no-name 0000000000001189 T
+one-word x
+a-size-past-2^64 0000000000001189 fffffffffffffffffffff T sized
+a-type-word 0000000000001189 TTTT name
+EOF
+ufcopy
+python3 -c '
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+lines.insert(8, "0000000000001189 T " + "n" * (1 << 20))
+open(sys.argv[1], "w").write("\n".join(lines))' "$T/uf/uftrace-demo.sym"
+row "uftrace: a symbol of 1 MiB (kept; not an error)" 0 '' - '$KTF "$T/uf"'
+ufcopy
+printf 'x\000y\n' >>"$T/uf/uftrace-demo.sym"
+row "uftrace: a NUL byte in the symbol file" 1 'uf/uftrace-demo.sym:[0-9]+: ' - \
+	'$KTF "$T/uf"'
+ufcopy
+rm "$T/uf/task.txt"
+row "uftrace: missing task.txt" 1 'uf/task.txt' - '$KTF "$T/uf"'
+ufcopy
+rm "$T/uf/task.txt" && mkdir "$T/uf/task.txt"
+row "uftrace: task.txt is a directory" 1 'uf/task.txt' - '$KTF "$T/uf"'
+ufcopy
+rm "$T/uf/20618.dat" && mkdir "$T/uf/20618.dat"
+row "uftrace: a .dat that is a directory" 1 'uf/20618.dat' - '$KTF "$T/uf"'
+ufcopy
+rm "$T/uf/uftrace-demo.sym" && mkdir "$T/uf/uftrace-demo.sym"
+row "uftrace: a .sym that is a directory" 1 'uf/uftrace-demo.sym' - \
+	'$KTF "$T/uf"'
+ufcopy
+head -c 40 "$fix/uftrace/plain/info" >"$T/uf/info.cut" && mv "$T/uf/info.cut" "$T/uf/info"
+row "uftrace: info cut at byte 40 (the header only)" 1 \
+	"uf/info: offset 0x28: no 'exename' section, which the header announces" \
+	"$T/uf.ref" '$KTF "$T/uf"'
+
+# ------------------------------------------------------------ trace.dat
+if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
+	for f in host-kvm-v7-zstd host-kvm-v6 host-kvm-v7; do
+		size=$(wc -c <"$fix/tracedat/$f.dat")
+		step=$((size / 23))
+		cut=10	# shorter: no magic, so the rule file (see kvmtrace above)
+		while [ "$cut" -lt "$size" ]; do
+			head -c "$cut" "$fix/tracedat/$f.dat" >"$T/cut.dat"
+			row "trace.dat $f cut at byte $cut of $size" 1 \
+				"cut.dat: .*(truncated|corrupt)" - \
+				'$KTF "$T/cut.dat"'
+			cut=$((cut + step + 1))
+		done
+	done
+else
+	n=$((n + 1))
+	echo "ok $n - trace.dat cuts # SKIP built without tracecmd"
+fi
+
+echo "1..$n"
+[ "$fail" -eq 0 ]

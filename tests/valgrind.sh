@@ -1,0 +1,18 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# valgrind.sh ARGS… — run kvmtrace_format (KTF_VALGRIND_BIN) under
+# valgrind's memcheck for `make check-valgrind`, which makes this script
+# the $KTF of the CLI cases. Every run writes its report to
+# KTF_VALGRIND_LOGS/vg.PID.log; an empty report is a clean run. Errors
+# also make the exit status 1 (--error-exitcode=1), but a case may expect
+# status 1 anyway, or hide stderr, so `make check-valgrind` reads the
+# reports. Leaks inside libtracecmd and libtraceevent are suppressed by
+# name (tests/valgrind.supp); ours are errors.
+here=$(cd "$(dirname "$0")" && pwd)
+exec valgrind --quiet --error-exitcode=1 --leak-check=full \
+	--show-leak-kinds=definite,indirect,possible \
+	--errors-for-leak-kinds=definite,indirect,possible \
+	--track-origins=yes --suppressions="$here/valgrind.supp" \
+	--log-file="${KTF_VALGRIND_LOGS:?}/vg.%p.log" \
+	"${KTF_VALGRIND_BIN:?}" "$@"
