@@ -34,7 +34,7 @@
 /* Longest e/f/g body for precision p, without sign, with snprintf's NUL */
 #define PYFMT_FLOAT_CAP(p) (PYFMT_DBL_DIG10 + 1 + (size_t)(p) + 8)
 
-static const char pyfmt_dig2[200] = "00010203040506070809"
+const char pyfmt_dig2[200] = "00010203040506070809"
 				    "10111213141516171819"
 				    "20212223242526272829"
 				    "30313233343536373839"
@@ -397,16 +397,6 @@ static unsigned pyfmt_dec_len(uint64_t v)
 	return t + ((v | 1) >= pow10[t]);
 }
 
-/* Exactly 8 digits of w < 10^8: two independent chains of two pairs */
-static void pyfmt_dec8(char *p, uint32_t w)
-{
-	uint32_t hi = w / 10000, lo = w % 10000;
-
-	memcpy(p, pyfmt_dig2 + 2 * (hi / 100), 2);
-	memcpy(p + 2, pyfmt_dig2 + 2 * (hi % 100), 2);
-	memcpy(p + 4, pyfmt_dig2 + 2 * (lo / 100), 2);
-	memcpy(p + 6, pyfmt_dig2 + 2 * (lo % 100), 2);
-}
 
 /* The decimal digits of v, ending just before end; two digits per step */
 static void pyfmt_dec_back(char *end, uint64_t v)
@@ -438,6 +428,20 @@ size_t pyfmt_u64_dec(char *dst, uint64_t v)
 
 	pyfmt_dec_back(dst + n, v);
 	return n;
+}
+
+size_t pyfmt_u64_dec_pad(char *dst, uint64_t v, unsigned width, char pad)
+{
+	unsigned n = pyfmt_dec_len(v), i;
+
+	if (n >= width) {
+		pyfmt_dec_back(dst + n, v);
+		return n;
+	}
+	for (i = 0; i < width - n; i++)
+		dst[i] = pad;
+	pyfmt_dec_back(dst + width, v);
+	return width;
 }
 
 static ssize_t pyfmt_int_dec(char *dst, const struct pyfmt_spec *sp, bool neg,

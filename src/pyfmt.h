@@ -84,8 +84,27 @@ ssize_t pyfmt_float(char *dst, const struct pyfmt_spec *sp, double v);
 ssize_t pyfmt_str(char *dst, const struct pyfmt_spec *sp, const char *s,
 		  size_t len);
 
+/* "00" "01" … "99" */
+extern const char pyfmt_dig2[200];
+
+/* Exactly 8 digits of w < 10^8: two independent chains of two pairs */
+static inline void pyfmt_dec8(char *p, uint32_t w)
+{
+	uint32_t hi = w / 10000, lo = w % 10000;
+
+	memcpy(p, pyfmt_dig2 + 2 * (hi / 100), 2);
+	memcpy(p + 2, pyfmt_dig2 + 2 * (hi % 100), 2);
+	memcpy(p + 4, pyfmt_dig2 + 2 * (lo / 100), 2);
+	memcpy(p + 6, pyfmt_dig2 + 2 * (lo % 100), 2);
+}
+
 /* v in decimal into dst (up to 20 bytes), no padding; returns the length */
 size_t pyfmt_u64_dec(char *dst, uint64_t v);
+/*
+ * v in decimal, at least width characters: "%0*llu" (pad '0') or "%*llu"
+ * (pad ' '); width at most 20. Returns the length written.
+ */
+size_t pyfmt_u64_dec_pad(char *dst, uint64_t v, unsigned width, char pad);
 
 /*
  * The 8 hex digits of w as the bytes of a word in memory order, most

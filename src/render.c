@@ -734,7 +734,10 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 
 		b = c->b && c->id == id ? c->b : NULL;
 	} else {
-		b = NULL;
+		const struct render_src *rs = &r->srcs[ev->src->index];
+		uint32_t ti = ev->type->index;
+
+		b = ti < rs->n ? rs->by_type[ti] : NULL;
 	}
 	if (!b) {
 		ret = render_binding(r, ev, &b, d);

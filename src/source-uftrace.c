@@ -213,6 +213,8 @@ struct uft_task {
 	uint64_t sess_until;
 	uint32_t cpu;
 	bool has_vcpu;
+	char tid_text[24];		/* the tid as the dump prints it: "%5d" */
+	uint8_t tid_len;
 };
 
 struct uft_symcache {
@@ -242,6 +244,9 @@ struct uft_cur {
 
 struct uftrace {
 	char *dir;			/* owned: the path without trailing '/' */
+	uint64_t sec_key;		/* the seconds of the last default line */
+	char sec_text[24];		/* … in decimal, then '.' */
+	size_t sec_len;
 	bool swap;			/* big-endian data */
 	bool lp64;
 	bool rel_addr;			/* SYM_REL_ADDR */
@@ -810,16 +815,14 @@ static const struct uft_session *uft_pid_session(const struct uftrace *uf,
  * its pid begun by then; before that (a forked child before it calls
  * exec) its parent's; else the first one of its pid or of its parent.
  */
-static const struct uft_session *uft_task_session(struct uftrace *uf,
-						  struct uft_task *t,
-						  uint64_t ts)
+static const struct uft_session *uft_task_session_find(struct uftrace *uf,
+						       struct uft_task *t,
+						       uint64_t ts)
 {
 	const struct uft_session *best, *first, *pfirst = NULL;
 	uint64_t until = UINT64_MAX;
 	size_t i;
 
-	if (t->sess && ts >= t->sess_from && ts < t->sess_until)
-		return t->sess;
 	best = uft_pid_session(uf, t->pid, ts, &first);
 	if (!best && t->ppid)
 		best = uft_pid_session(uf, t->ppid, ts, &pfirst);
@@ -844,6 +847,16 @@ static const struct uft_session *uft_task_session(struct uftrace *uf,
 	t->sess_from = best->start <= ts ? best->start : 0;
 	t->sess_until = until;
 	return best;
+}
+
+/* Per record, three times: the cached session of the task, mostly. */
+static inline const struct uft_session *uft_task_session(struct uftrace *uf,
+							 struct uft_task *t,
+							 uint64_t ts)
+{
+	if (t->sess && ts >= t->sess_from && ts < t->sess_until)
+		return t->sess;
+	return uft_task_session_find(uf, t, ts);
 }
 
 static const struct uft_map *uft_find_map(const struct uft_sidmap *sm,
@@ -1477,7 +1490,8 @@ static int uft_task_advance(struct uftrace *uf, struct uft_task *t)
 
 	if (t->done)
 		return 0;
-	have = uft_fill(uf, t, UFT_REC_SIZE);
+	have = t->len - t->pos >= UFT_REC_SIZE ? (ssize_t)(t->len - t->pos)
+					       : uft_fill(uf, t, UFT_REC_SIZE);
 	if (have < 0)
 		goto fail;
 	off = uft_offset(t);
@@ -2056,6 +2070,8 @@ static int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 		t->tid = tids[i];
 		t->pid = tids[i];
 		t->fd = -1;
+		t->tid_len = (uint8_t)snprintf(t->tid_text, sizeof(t->tid_text),
+					       "%5" PRId64, t->tid);
 		t->resync = true;
 		for (j = 0; j < nti; j++)
 			if (ti[j].tid == t->tid) {
@@ -2110,6 +2126,8 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		return -EINVAL;
 	}
 	uf = calloc(1, sizeof(*uf));
+	if (uf)
+		uf->sec_key = UINT64_MAX;
 	if (!uf)
 		goto nomem;
 	src->priv = uf;
@@ -2483,7 +2501,7 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	/* the task's next record takes its place */
 	if (!uft_task_advance(uf, t))
 		uf->heap[0] = uf->heap[--uf->nheap];
-	if (uf->nheap)
+	if (uf->nheap > 1)
 		uft_sift_down(uf, 0);
 	return 1;
 }
@@ -2593,6 +2611,33 @@ static size_t uft_dec(char *p, uint64_t v)
 	return pyfmt_u64_dec(p, v);
 }
 
+/*
+ * n bytes from s to p. Names are short: fixed-size copies that overlap
+ * (and read nothing outside s[0..n)) beat a call to memcpy.
+ */
+static inline void uft_copy_name(char *p, const char *s, size_t n)
+{
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(p, &a, 8);
+		memcpy(p + n - 8, &b, 8);
+	} else if (n > 16) {
+		memcpy(p, s, n);
+	} else if (n >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(p, &x, 4);
+		memcpy(p + n - 4, &y, 4);
+	} else {
+		while (n--)
+			*p++ = *s++;
+	}
+}
+
 /* Hex digits at p; may write 8 bytes past them (the line has slack). */
 static size_t uft_hex(char *p, uint64_t v)
 {
@@ -2615,35 +2660,33 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	static const char *const tag[UFT_NTYPES] = {
 		"entry", "exit ", "lost ", "event",
 	};
+	struct uftrace *uf = src->priv;
 	const struct uft_cur *c = ev->rec;
-	uint64_t ns = ev->raw_ts % 1000000000u;
-	int64_t tid = c->task->tid;
-	char *p, *start, num[48];
-	size_t n, i;
+	const struct uft_task *t = c->task;
+	uint64_t sec = ev->raw_ts / 1000000000u;
+	uint32_t ns = (uint32_t)(ev->raw_ts - sec * 1000000000u);
+	char *p, *start;
 
 	/* 40 bytes of slack for the fixed-size copies of numbers */
 	p = outbuf_reserve(o, 96 + c->symlen + 40 + 40);
 	if (!p)
 		return -ENOMEM;
 	start = p;
-	p += uft_dec(p, ev->raw_ts / 1000000000u);
-	*p++ = '.';
-	n = uft_dec(num, ns);
-	for (i = n; i < 9; i++)
-		*p++ = '0';
-	memcpy(p, num, n);
-	p += n;
+	/* "%d.%09d": the seconds change seldom from line to line */
+	if (sec != uf->sec_key) {
+		uf->sec_len = uft_dec(uf->sec_text, sec);
+		uf->sec_text[uf->sec_len++] = '.';
+		uf->sec_key = sec;
+	}
+	uft_copy_name(p, uf->sec_text, uf->sec_len);
+	p += uf->sec_len;
+	*p++ = (char)('0' + ns / 100000000u);
+	pyfmt_dec8(p, ns % 100000000u);
+	p += 8;
 	memcpy(p, "  ", 2);
 	p += 2;
-	/* "%5d" */
-	n = 0;
-	if (tid < 0)
-		num[n++] = '-';
-	n += uft_dec(num + n, tid < 0 ? -(uint64_t)tid : (uint64_t)tid);
-	for (i = n; i < 5; i++)
-		*p++ = ' ';
-	memcpy(p, num, n);
-	p += n;
+	uft_copy_name(p, t->tid_text, t->tid_len);	/* "%5d" */
+	p += t->tid_len;
 	memcpy(p, ": [", 3);
 	p += 3;
 	memcpy(p, tag[c->rec.type], 5);
@@ -2651,7 +2694,7 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	memcpy(p, "] ", 2);
 	p += 2;
 	if (c->resolved) {
-		memcpy(p, c->symbol, c->symlen);
+		uft_copy_name(p, c->symbol, c->symlen);
 		p += c->symlen;
 	} else {
 		*p++ = '<';
@@ -2662,7 +2705,14 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	p += uft_hex(p, c->rec.addr);
 	memcpy(p, ") depth: ", 9);
 	p += 9;
-	p += uft_dec(p, c->depth);
+	if (c->depth < 10) {
+		*p++ = (char)('0' + c->depth);
+	} else if (c->depth < 100) {
+		memcpy(p, pyfmt_dig2 + 2 * c->depth, 2);
+		p += 2;
+	} else {
+		p += uft_dec(p, c->depth);
+	}
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - start));
 	return 0;
