@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -326,6 +327,73 @@ static void tc_explain(struct source *src, const char *path, struct diag *d)
 
 static void tc_close(struct source *src);
 
+/*
+ * libtracecmd 1.3.1 and libtraceevent 1.7.1 crash on some corrupt headers:
+ * a NULL dereference in libtraceevent's format parser, allocations of any
+ * size a damaged field claims (trace-cmd report crashes on such files
+ * too). So a child process reads the headers first, with its output
+ * muted, and only a file it read without harm is opened here. Its exit
+ * status says how it went; anything else (a signal, a sanitizer's exit)
+ * is a crash. The handle stays referenced from here until the child's
+ * _exit, so leak checkers do not count it.
+ */
+enum {
+	TC_GUARD_OK = 0,
+	TC_GUARD_NO_HEADERS = 70,
+	TC_GUARD_NO_DATA = 71,
+	TC_GUARD_LATENCY = 72,
+};
+static struct tracecmd_input *tc_guard_handle;
+
+static int tc_guard(struct source *src, const char *path, struct diag *d)
+{
+	int status, null, ret;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* no child: read it here, unguarded */
+	if (pid == 0) {
+		null = open("/dev/null", O_WRONLY);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		tc_guard_handle = tracecmd_open_head(path, 0);
+		if (!tc_guard_handle)
+			_exit(TC_GUARD_NO_HEADERS);
+		ret = tracecmd_init_data(tc_guard_handle);
+		_exit(ret < 0 ? TC_GUARD_NO_DATA :
+		      ret > 0 ? TC_GUARD_LATENCY : TC_GUARD_OK);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status)) {
+		switch (WEXITSTATUS(status)) {
+		case TC_GUARD_OK:
+			return 0;
+		case TC_GUARD_NO_HEADERS:
+		case TC_GUARD_NO_DATA:
+			tc_explain(src, path, d);
+			return -EIO;
+		case TC_GUARD_LATENCY:
+			diag_set(d, "%s: a latency trace (the text of a latency tracer, no event records): `trace-cmd report` prints it; kvmtrace_format reads flyrecord traces",
+				 src->name);
+			return -ENOTSUP;
+		}
+	}
+	if (WIFSIGNALED(status))
+		diag_set(d, "%s: corrupt trace.dat: libtracecmd crashes reading its headers (%s in a child process; `trace-cmd report` crashes on it too)",
+			 src->name, strsignal(WTERMSIG(status)));
+	else
+		diag_set(d, "%s: corrupt trace.dat: libtracecmd fails reading its headers (a child process ended with status %d)",
+			 src->name, WEXITSTATUS(status));
+	return -EIO;
+}
+
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
@@ -355,6 +423,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	 * loop would crash it.
 	 */
 	ret = tracedat_file_read(src->name, path, &tc->file, d);
+	if (ret < 0)
+		goto error;
+	ret = tc_guard(src, path, d);
 	if (ret < 0)
 		goto error;
 	saved = tc_mute_stdout();

@@ -11,6 +11,7 @@
 # name (tests/valgrind.supp); ours are errors.
 here=$(cd "$(dirname "$0")" && pwd)
 exec valgrind --quiet --error-exitcode=1 --leak-check=full \
+	--child-silent-after-fork=yes \
 	--show-leak-kinds=definite,indirect,possible \
 	--errors-for-leak-kinds=definite,indirect,possible \
 	--track-origins=yes --suppressions="$here/valgrind.supp" \

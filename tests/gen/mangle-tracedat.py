@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""mangle-tracedat.py OP IN OUT: make a version 7 trace.dat (uncompressed,
-little endian, as trace-cmd convert --compression none writes it) into a
-test input, after trace-cmd.dat.v7(5):
+"""mangle-tracedat.py OP IN OUT: make a trace.dat into a test input.
+
+  replace:OLD:NEW   replace the first OLD by NEW (as long) anywhere in the
+                 file: in a version 6 file the event formats are plain
+                 text (e.g. replace:REC->irqchip:REC->irqXhip makes
+                 libtraceevent 1.7.1 dereference NULL while parsing the
+                 format of kvm_pic_set_irq; trace-cmd report crashes too)
+
+The others take a version 7 file (uncompressed, little endian, as
+trace-cmd convert --compression none writes it), after trace-cmd.dat.v7(5):
 
   zlib-options   say the file is zlib-compressed and append a zlib copy of
                  its first options section, which the header then points
@@ -53,6 +60,15 @@ def main():
         sys.exit(__doc__)
     op, src, dst = sys.argv[1:]
     data = bytearray(open(src, "rb").read())
+    if op.startswith("replace:"):
+        _, old, new = op.split(":", 2)
+        old, new = old.encode(), new.encode()
+        at = data.find(old)
+        if at < 0 or len(old) != len(new):
+            sys.exit("no %r in the file, or %r is not as long" % (old, new))
+        data[at:at + len(old)] = new
+        open(dst, "wb").write(data)
+        return
     name_at, off_at = header(data)
     at, opts = first_section(data, off_at)
     if op == "zlib-options":
