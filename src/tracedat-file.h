@@ -29,6 +29,16 @@ int tracedat_file_read(const char *name, const char *path,
 		       struct tracedat_file *f, struct diag *d);
 void tracedat_file_free(struct tracedat_file *f);
 
+/*
+ * Write an uncompressed copy of the compressed version 7 trace.dat at path
+ * to out (from offset 0), for a libtracecmd that lacks its algorithm: the
+ * sections in their order, each inflated, CPU data page-aligned, every
+ * offset the options hold moved with them. Returns 0, or a negative errno
+ * with d saying what is wrong with the file.
+ */
+int tracedat_inflate(const char *name, const char *path, int out,
+		     struct diag *d);
+
 /* The clock name in the text of tracefs' trace_clock ("local [x86-tsc]"). */
 char *tracedat_parse_clock(const char *text, size_t len);
 

@@ -274,6 +274,44 @@ if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
 			cut=$((cut + step + 1))
 		done
 	done
+	# zlib files (no libtracecmd here reads them: an uncompressed copy is
+	# read): a damaged zlib stream in the CPU data, and cuts
+	mkdir -p "$T/tmp"
+	python3 tests/gen/gen-tracedat-zlib.py "$fix/tracedat/host-kvm-v7.dat" \
+		"$T/z.dat" 1
+	python3 - "$T/z.dat" "$T/zbad.dat" <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+# the BUFFER option's first CPU with data: its first chunk's stream header
+at = d.index(b"x86-tsc\0") + 8 + 8
+n = struct.unpack_from("<I", d, at - 4)[0]
+for i in range(n):
+    cpu, off, size = struct.unpack_from("<IQQ", d, at + 20 * i)
+    if size:
+        d[off + 4 + 8] ^= 0xff
+        break
+open(sys.argv[2], "wb").write(d)
+EOF
+	row "trace.dat zlib: a damaged stream in the CPU data" 1 \
+		'zbad.dat: corrupt trace.dat \(version 7\): the zlib-compressed .* does not decompress' - \
+		'TMPDIR="$T/tmp" $KTF "$T/zbad.dat"'
+	size=$(wc -c <"$T/z.dat")
+	step=$((size / 11))
+	cut=10
+	while [ "$cut" -lt "$size" ]; do
+		head -c "$cut" "$T/z.dat" >"$T/cut.dat"
+		row "trace.dat zlib cut at byte $cut of $size" 1 \
+			"cut.dat: .*(truncated|corrupt)" - \
+			'TMPDIR="$T/tmp" $KTF "$T/cut.dat"'
+		cut=$((cut + step + 1))
+	done
+	n=$((n + 1))
+	if [ -z "$(ls -A "$T/tmp")" ]; then
+		echo "ok $n - trace.dat zlib: no uncompressed copy left in TMPDIR"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - trace.dat zlib: copies left in TMPDIR: $(ls "$T/tmp")"
+	fi
 else
 	n=$((n + 1))
 	echo "ok $n - trace.dat cuts # SKIP built without tracecmd"

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""gen-tracedat-zlib.py IN OUT [CHUNK_PAGES]: write the uncompressed version 7
+trace.dat IN (little endian, as `trace-cmd convert --compression none`
+writes it) as trace-cmd would write it with zlib compression, after
+trace-cmd.dat.v7(5) and trace-cmd's compress-zlib.c: "zlib" and a version
+in the header; every section but the options compressed, a section as
+u32 compressed size, u32 size, then one zlib stream; the flyrecord CPU
+data as u32 chunk count, then per chunk of CHUNK_PAGES pages (default 2)
+u32 compressed size, u32 size, one zlib stream, page-aligned after the
+section header; every offset the options hold moved to match.
+
+The trace-cmd and libtracecmd of Debian 12 support zstd only, so no zlib
+file can be recorded here; this makes one from a real recording.
+"""
+import struct
+import sys
+import zlib
+
+OPTIONS, FLYRECORD = 0, 3
+
+
+def sections(data, at):
+    out = []
+    while at < len(data):
+        sid, flags, strid, size = struct.unpack_from("<HHIQ", data, at)
+        if flags & 1:
+            sys.exit("section at %#x is compressed already" % at)
+        out.append(dict(off=at, id=sid, strid=strid, body=data[at + 16:at + 16 + size]))
+        at += 16 + size
+    return out
+
+
+def options(body):
+    """(id, data offset, length) of each option, up to DONE."""
+    pos, out = 0, []
+    while pos + 6 <= len(body):
+        oid, size = struct.unpack_from("<HI", body, pos)
+        out.append((oid, pos + 6, size))
+        pos += 6 + size
+        if oid == 0:
+            break
+    return out
+
+
+def buffer_cpus(body, at):
+    """Offset (in body) of the CPU table of the BUFFER option at at."""
+    p = at + 8
+    p = body.index(b"\0", p) + 1           # name
+    p = body.index(b"\0", p) + 1           # clock
+    return p + 8                          # page size, count; then the table
+
+
+def main():
+    src, dst = sys.argv[1], sys.argv[2]
+    pages = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    data = open(src, "rb").read()
+    if data[:12] != b"\x17\x08\x44tracing7\0" or data[12] != 0:
+        sys.exit("not a little-endian version 7 trace.dat")
+    page = struct.unpack_from("<I", data, 14)[0]
+    p = data.index(b"\0", 18) + 1
+    if data[18:p] != b"none\0":
+        sys.exit("not an uncompressed file")
+    p = data.index(b"\0", p) + 1
+    opt_off = struct.unpack_from("<Q", data, p)[0]
+    secs = sections(data, p + 8)
+
+    # the CPU data of each flyrecord section, from the BUFFER options
+    cpus = {}
+    for s in secs:
+        if s["id"] != OPTIONS:
+            continue
+        for oid, at, size in options(s["body"]):
+            if oid == 3:
+                fly = struct.unpack_from("<Q", s["body"], at)[0]
+                t = buffer_cpus(s["body"], at)
+                n = struct.unpack_from("<I", s["body"], t - 4)[0]
+                cpus[fly] = [struct.unpack_from("<IQQ", s["body"], t + 20 * i)
+                             for i in range(n)]
+
+    # new contents, then offsets
+    head = data[:18] + b"zlib\0" + zlib.ZLIB_VERSION.encode() + b"\0"
+    pos = len(head) + 8
+    newoff, newcpu = {}, {}
+    for s in secs:
+        s["noff"] = pos
+        newoff[s["off"]] = pos
+        if s["id"] == OPTIONS:
+            s["flags"], s["new"] = 0, bytearray(s["body"])
+        elif s["id"] == FLYRECORD:
+            body = bytearray()
+            base = pos + 16
+            pad = (-(base) % page)
+            body += b"\0" * pad
+            for cpu, off, size in cpus.get(s["off"], []):
+                if not size:
+                    newcpu[(s["off"], cpu)] = (0, 0)
+                    continue
+                raw = data[off:off + size]
+                chunks = [raw[i:i + pages * page] for i in range(0, len(raw), pages * page)]
+                blob = bytearray()
+                for c in chunks:
+                    z = zlib.compress(c, 9)
+                    blob += struct.pack("<II", len(z), len(c)) + z
+                newcpu[(s["off"], cpu)] = (base + len(body), len(blob))
+                body += struct.pack("<I", len(chunks)) + blob
+            s["flags"], s["new"] = 1, body
+        else:
+            z = zlib.compress(s["body"], 9)
+            s["flags"], s["new"] = 1, struct.pack("<II", len(z), len(s["body"])) + z
+        pos += 16 + len(s["new"])
+
+    for s in secs:
+        if s["id"] != OPTIONS:
+            continue
+        b = s["new"]
+        for oid, at, size in options(s["body"]):
+            if oid in (0, 3, 16, 17, 18, 19, 20, 21, 22) and size >= 8:
+                off = struct.unpack_from("<Q", b, at)[0]
+                if off:
+                    struct.pack_into("<Q", b, at, newoff[off])
+            if oid == 3:
+                t = buffer_cpus(s["body"], at)
+                for i, (cpu, off, size) in enumerate(cpus[struct.unpack_from("<Q", s["body"], at)[0]]):
+                    noff, nsize = newcpu[(struct.unpack_from("<Q", s["body"], at)[0], cpu)]
+                    struct.pack_into("<IQQ", b, t + 20 * i, cpu, noff, nsize)
+
+    out = bytearray(head + struct.pack("<Q", newoff[opt_off]))
+    for s in secs:
+        assert len(out) == s["noff"]
+        out += struct.pack("<HHIQ", s["id"], s["flags"], s["strid"], len(s["new"]))
+        out += s["new"]
+    open(dst, "wb").write(out)
+
+
+if __name__ == "__main__":
+    main()
