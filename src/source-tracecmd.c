@@ -492,15 +492,19 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (ret < 0)
 		goto error;
 	verdict = tc_guard_run(path, &sig);
+	/* zstd is what Debian's libtracecmd reads: a copy would fail alike */
 	if (verdict == TC_GUARD_NO_HEADERS && tc->file.version == 7 &&
-	    strcmp(tc->file.compression, "none")) {
+	    strcmp(tc->file.compression, "none") &&
+	    strcmp(tc->file.compression, "zstd")) {
 		ret = tc_inflate_copy(src, tc, path, d);
 		if (ret < 0)
 			goto error;
-		path = tc->copy;
-		verdict = tc_guard_run(path, &sig);
+		verdict = tc_guard_run(tc->copy, &sig);
+		if (verdict == TC_GUARD_OK)
+			path = tc->copy;
 	}
 	if (verdict != TC_GUARD_OK) {
+		/* what is wrong is said of the user's file, not of our copy */
 		ret = tc_guard_diag(src, path, verdict, sig, d);
 		goto error;
 	}

@@ -274,6 +274,22 @@ if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
 			cut=$((cut + step + 1))
 		done
 	done
+	# one byte of a zstd-compressed section changed: libtracecmd reads a
+	# size from the inflated garbage and mallocs it (trace-cmd report
+	# prints nothing, status 0); under ASan that allocation aborts, which
+	# the child process takes (found by tests/fuzz/mutate.py)
+	python3 tests/gen/mangle-tracedat.py byte:3371:50 \
+		"$fix/tracedat/tc-syscalls.dat" "$T/absurd.dat"
+	row "trace.dat: an absurd size inside a zstd section" 1 \
+		'absurd.dat: (truncated or corrupt trace.dat \(version 7, 15441 bytes\)|corrupt trace.dat: libtracecmd crashes)' - \
+		'$KTF "$T/absurd.dat"'
+	# one byte of a v6 event format changed: libtraceevent dereferences
+	# NULL (trace-cmd report segfaults)
+	python3 tests/gen/mangle-tracedat.py 'replace:REC->irqchip:REC->irqXhip' \
+		"$fix/tracedat/host-kvm-v6.dat" "$T/crash.dat"
+	row "trace.dat: a format that crashes libtraceevent" 1 \
+		'crash.dat: corrupt trace.dat: libtracecmd crashes reading its headers' - \
+		'$KTF "$T/crash.dat"'
 	# zlib files (no libtracecmd here reads them: an uncompressed copy is
 	# read): a damaged zlib stream in the CPU data, and cuts
 	mkdir -p "$T/tmp"

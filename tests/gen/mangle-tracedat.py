@@ -8,6 +8,8 @@
                  libtraceevent 1.7.1 dereference NULL while parsing the
                  format of kvm_pic_set_irq; trace-cmd report crashes too)
 
+  byte:OFFSET:VALUE   set the byte at OFFSET (decimal) to VALUE (0-255)
+
 The others take a version 7 file (uncompressed, little endian, as
 trace-cmd convert --compression none writes it), after trace-cmd.dat.v7(5):
 
@@ -60,6 +62,11 @@ def main():
         sys.exit(__doc__)
     op, src, dst = sys.argv[1:]
     data = bytearray(open(src, "rb").read())
+    if op.startswith("byte:"):
+        _, off, val = op.split(":")
+        data[int(off)] = int(val)
+        open(dst, "wb").write(data)
+        return
     if op.startswith("replace:"):
         _, old, new = op.split(":", 2)
         old, new = old.encode(), new.encode()
