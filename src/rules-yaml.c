@@ -965,6 +965,25 @@ static int ryaml_format(struct ryaml *y, struct rule *rule, const yaml_node_t *n
 	rule->line_len = pos.text_len;
 	if (!rule->line_text)
 		return ryaml_nomem(y);
+	/*
+	 * Later messages (an unknown key, a type error) point at columns of
+	 * the template's value; in a quoted scalar, quotes and escapes make
+	 * them columns of the line only through ryaml_value_col().
+	 */
+	if (exact && n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+		struct tmpl *tm = rule->tmpl;
+		size_t i;
+
+		for (i = 0; i < tm->nkeys; i++)
+			tm->key_col[i] = ryaml_value_col(n, &pos,
+							 tm->key_col[i] - 1) -
+					 pos.col + 1;
+		for (i = 0; i < tm->nops; i++)
+			if (tm->ops[i].kind == TMPL_CONV)
+				tm->ops[i].col = ryaml_value_col(n, &pos,
+								 tm->ops[i].col - 1) -
+						 pos.col + 1;
+	}
 	return 0;
 }
 
