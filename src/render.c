@@ -429,7 +429,7 @@ static int render_binding_by_id(struct render *r, const struct event *ev,
 {
 	struct render_src *rs = &r->srcs[ev->src->index];
 	uint64_t id = ev->type->id;
-	struct render_idcache *c = &rs->idcache[(id ^ (id >> 6)) & (RENDER_IDCACHE - 1)];
+	struct render_idcache *c = &rs->idcache[render_idhash(id)];
 	struct binding **slot;
 	long ri;
 	int ret;
@@ -610,25 +610,6 @@ static inline void render_fill(char *p, char c, size_t n)
 
 #define RENDER_INLINE static inline __attribute__((always_inline))
 
-/* Python pads like C here: spaces, or zeros after the (absent) sign. */
-RENDER_INLINE char *render_pad(char *p, const struct tmpl_op *op,
-			       const char *digits, size_t n)
-{
-	size_t w = op->spec.width > 0 ? (size_t)op->spec.width : 0;
-
-	if (w <= n) {
-		memcpy(p, digits, 24);
-		return p + n;
-	}
-	if (op->spec.flags & PYFMT_LEFT) {
-		memcpy(p, digits, 24);
-		render_fill(p + n, ' ', w - n);
-	} else {
-		render_fill(p, op->spec.flags & PYFMT_ZERO ? '0' : ' ', w - n);
-		memcpy(p + w - n, digits, 24);
-	}
-	return p + w;
-}
 
 static const char render_dig2[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -654,40 +635,90 @@ RENDER_INLINE char *render_dec(char *end, uint64_t v)
 	return end;
 }
 
-RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
+/* The number of decimal digits of v. */
+RENDER_INLINE size_t render_dec_len(uint64_t v)
 {
-	uint64_t letter = op->fast == TMPL_HEX_UP ? 'A' - '0' - 10 : 'a' - '0' - 10;
-	char buf[48];
-	uint64_t x;
-	size_t n;
+	static const uint64_t p10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
+	/* floor(bits * log10(2)) is the digit count or one less */
+	unsigned t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
 
-	if (op->fast == TMPL_DEC) {
-		char *d = render_dec(buf + 20, v);
+	return t + ((v | 1) >= p10[t]);
+}
 
-		return render_pad(p, op, d, (size_t)(buf + 20 - d));
+/*
+ * Where n characters of a number go, padding before them written (after
+ * them, for '-', the caller writes it): the digits are then
+ * stored straight into the output (staging them in a buffer and copying
+ * that made the CPU wait for its stores to land before it could load them).
+ */
+RENDER_INLINE char *render_place(char *p, const struct tmpl_op *op, size_t n,
+				 char **end)
+{
+	size_t w = op->spec.width > 0 ? (size_t)op->spec.width : 0;
+
+	if (w <= n) {
+		*end = p + n;
+		return p;
 	}
-	n = (size_t)((67 - __builtin_clzll(v | 1)) >> 2);
-	if (n > 8) {
-		x = pyfmt_hex8((uint32_t)(v >> 32), letter);
-		memcpy(buf, &x, 8);
-		x = pyfmt_hex8((uint32_t)v, letter);
-		memcpy(buf + 8, &x, 8);
-		memmove(buf, buf + 16 - n, n);
-		return render_pad(p, op, buf, n);
-	}
-	/* zero padding up to 8 digits is the digits themselves */
-	if ((op->spec.flags & (PYFMT_ZERO | PYFMT_LEFT)) == PYFMT_ZERO &&
-	    op->spec.width > (int)n && op->spec.width <= 8)
-		n = (size_t)op->spec.width;
-	/* the last n characters: on little-endian memory, a right shift */
-	x = pyfmt_hex8((uint32_t)v, letter);
+	*end = p + w;
+	if (op->spec.flags & PYFMT_LEFT)
+		return p;	/* the caller pads after the digits */
+	render_fill(p, op->spec.flags & PYFMT_ZERO ? '0' : ' ', w - n);
+	return p + w - n;
+}
+
+/* The last n (1..8) hex digits of w at d, as one 8-byte store. */
+RENDER_INLINE void render_hex_tail(char *d, uint32_t w, size_t n,
+				   uint64_t letter)
+{
+	uint64_t x = pyfmt_hex8(w, letter);
+
 #ifdef WORDS_BIGENDIAN
 	x <<= 8 * (8 - n);
 #else
 	x >>= 8 * (8 - n);
 #endif
-	memcpy(buf, &x, 8);
-	return render_pad(p, op, buf, n);
+	memcpy(d, &x, 8);
+}
+
+RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
+{
+	uint64_t letter = op->fast == TMPL_HEX_UP ? 'A' - '0' - 10 : 'a' - '0' - 10;
+	char *d, *end;
+	size_t n;
+
+	if (op->fast == TMPL_DEC) {
+		n = render_dec_len(v);
+		d = render_place(p, op, n, &end);
+		render_dec(d + n, v);
+		if (end > d + n && (op->spec.flags & PYFMT_LEFT))
+			render_fill(d + n, ' ', (size_t)(end - d - n));
+		return end;
+	}
+	n = (size_t)((67 - __builtin_clzll(v | 1)) >> 2);
+	/* zero padding up to 8 digits is the digits themselves */
+	if (n <= 8 && (op->spec.flags & (PYFMT_ZERO | PYFMT_LEFT)) == PYFMT_ZERO &&
+	    op->spec.width > (int)n && op->spec.width <= 8)
+		n = (size_t)op->spec.width;
+	d = render_place(p, op, n, &end);
+	if (n > 8) {
+		/* the high word's digits, then the low word's 8 over the rest */
+		render_hex_tail(d, (uint32_t)(v >> 32), n - 8, letter);
+		render_hex_tail(d + n - 8, (uint32_t)v, 8, letter);
+	} else {
+		render_hex_tail(d, (uint32_t)v, n, letter);
+	}
+	/* a left-aligned number's padding follows its digits */
+	if (end > d + n && (op->spec.flags & PYFMT_LEFT))
+		render_fill(d + n, ' ', (size_t)(end - d - n));
+	return end;
 }
 
 static ssize_t render_conv(char *dst, const struct pyfmt_spec *sp,
@@ -730,7 +761,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		uint64_t id = ev->type->id;
 		const struct render_idcache *c =
 			&r->srcs[ev->src->index]
-				 .idcache[(id ^ (id >> 6)) & (RENDER_IDCACHE - 1)];
+				 .idcache[render_idhash(id)];
 
 		b = c->b && c->id == id ? c->b : NULL;
 	} else {
