@@ -34,6 +34,15 @@
 /* Longest e/f/g body for precision p, without sign, with snprintf's NUL */
 #define PYFMT_FLOAT_CAP(p) (PYFMT_DBL_DIG10 + 1 + (size_t)(p) + 8)
 
+const uint64_t pyfmt_pow10[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+	100000000000ull, 1000000000000ull, 10000000000000ull,
+	100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull,
+	10000000000000000000ull,
+};
+
 const char pyfmt_dig2[200] = "00010203040506070809"
 				    "10111213141516171819"
 				    "20212223242526272829"
@@ -366,82 +375,12 @@ static char *pyfmt_int_head(char *p, const struct pyfmt_spec *sp, char sign,
 	return p;
 }
 
-static unsigned pyfmt_dec_len(uint64_t v)
-{
-	static const uint64_t pow10[20] = {
-		1ull,
-		10ull,
-		100ull,
-		1000ull,
-		10000ull,
-		100000ull,
-		1000000ull,
-		10000000ull,
-		100000000ull,
-		1000000000ull,
-		10000000000ull,
-		100000000000ull,
-		1000000000000ull,
-		10000000000000ull,
-		100000000000000ull,
-		1000000000000000ull,
-		10000000000000000ull,
-		100000000000000000ull,
-		1000000000000000000ull,
-		10000000000000000000ull,
-	};
-	/* floor(bits * log10(2)) is the digit count or one less */
-	unsigned t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
-
-	/* powers of ten above 1 are even, so v | 1 only fixes up v == 0 */
-	return t + ((v | 1) >= pow10[t]);
-}
-
-
-/* The decimal digits of v, ending just before end; two digits per step */
-static void pyfmt_dec_back(char *end, uint64_t v)
-{
-	uint32_t w;
-
-	while (v >= 100000000) {
-		uint64_t q = v / 100000000;
-
-		end -= 8;
-		pyfmt_dec8(end, (uint32_t)(v - q * 100000000));
-		v = q;
-	}
-	w = (uint32_t)v;
-	while (w >= 100) {
-		end -= 2;
-		memcpy(end, pyfmt_dig2 + 2 * (w % 100), 2);
-		w /= 100;
-	}
-	if (w >= 10)
-		memcpy(end - 2, pyfmt_dig2 + 2 * w, 2);
-	else
-		end[-1] = (char)('0' + w);
-}
-
 size_t pyfmt_u64_dec(char *dst, uint64_t v)
 {
 	unsigned n = pyfmt_dec_len(v);
 
 	pyfmt_dec_back(dst + n, v);
 	return n;
-}
-
-size_t pyfmt_u64_dec_pad(char *dst, uint64_t v, unsigned width, char pad)
-{
-	unsigned n = pyfmt_dec_len(v), i;
-
-	if (n >= width) {
-		pyfmt_dec_back(dst + n, v);
-		return n;
-	}
-	for (i = 0; i < width - n; i++)
-		dst[i] = pad;
-	pyfmt_dec_back(dst + width, v);
-	return width;
 }
 
 static ssize_t pyfmt_int_dec(char *dst, const struct pyfmt_spec *sp, bool neg,

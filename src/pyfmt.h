@@ -98,13 +98,45 @@ static inline void pyfmt_dec8(char *p, uint32_t w)
 	memcpy(p + 6, pyfmt_dig2 + 2 * (lo % 100), 2);
 }
 
+/* 1, 10, … 10^19 */
+extern const uint64_t pyfmt_pow10[20];
+
+/* The number of decimal digits of v. */
+static inline unsigned pyfmt_dec_len(uint64_t v)
+{
+	/* floor(bits * log10(2)) is the digit count or one less */
+	unsigned t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+
+	/* powers of ten above 1 are even, so v | 1 only fixes up v == 0 */
+	return t + ((v | 1) >= pyfmt_pow10[t]);
+}
+
+/* The decimal digits of v, ending just before end; two digits per step */
+static inline void pyfmt_dec_back(char *end, uint64_t v)
+{
+	uint32_t w;
+
+	while (v >= 100000000) {
+		uint64_t q = v / 100000000;
+
+		end -= 8;
+		pyfmt_dec8(end, (uint32_t)(v - q * 100000000));
+		v = q;
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		end -= 2;
+		memcpy(end, pyfmt_dig2 + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10)
+		memcpy(end - 2, pyfmt_dig2 + 2 * w, 2);
+	else
+		end[-1] = (char)('0' + w);
+}
+
 /* v in decimal into dst (up to 20 bytes), no padding; returns the length */
 size_t pyfmt_u64_dec(char *dst, uint64_t v);
-/*
- * v in decimal, at least width characters: "%0*llu" (pad '0') or "%*llu"
- * (pad ' '); width at most 20. Returns the length written.
- */
-size_t pyfmt_u64_dec_pad(char *dst, uint64_t v, unsigned width, char pad);
 
 /*
  * The 8 hex digits of w as the bytes of a word in memory order, most

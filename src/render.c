@@ -611,47 +611,6 @@ static inline void render_fill(char *p, char c, size_t n)
 #define RENDER_INLINE static inline __attribute__((always_inline))
 
 
-static const char render_dig2[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* The decimal digits of v, ending at end; returns where they start. */
-RENDER_INLINE char *render_dec(char *end, uint64_t v)
-{
-	while (v >= 100) {
-		uint64_t q = v / 100;
-
-		end -= 2;
-		memcpy(end, render_dig2 + 2 * (v - q * 100), 2);
-		v = q;
-	}
-	if (v >= 10) {
-		end -= 2;
-		memcpy(end, render_dig2 + 2 * v, 2);
-	} else {
-		*--end = (char)('0' + v);
-	}
-	return end;
-}
-
-/* The number of decimal digits of v. */
-RENDER_INLINE size_t render_dec_len(uint64_t v)
-{
-	static const uint64_t p10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-		100000000000ull, 1000000000000ull, 10000000000000ull,
-		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-		100000000000000000ull, 1000000000000000000ull,
-		10000000000000000000ull,
-	};
-	/* floor(bits * log10(2)) is the digit count or one less */
-	unsigned t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
-
-	return t + ((v | 1) >= p10[t]);
-}
-
 /*
  * Where n characters of a number go, padding before them written (after
  * them, for '-', the caller writes it): the digits are then
@@ -695,9 +654,9 @@ RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 	size_t n;
 
 	if (op->fast == TMPL_DEC) {
-		n = render_dec_len(v);
+		n = pyfmt_dec_len(v);
 		d = render_place(p, op, n, &end);
-		render_dec(d + n, v);
+		pyfmt_dec_back(d + n, v);
 		if (end > d + n && (op->spec.flags & PYFMT_LEFT))
 			render_fill(d + n, ' ', (size_t)(end - d - n));
 		return end;
