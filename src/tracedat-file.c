@@ -379,13 +379,21 @@ unsupported:
 	return -ENOTSUP;
 }
 
-static int td_v7_section(struct td_reader *r, struct tracedat_file *f,
-			 uint64_t at, uint64_t *next, struct diag *d)
+/*
+ * The content of the section at offset at, inflated when it is compressed
+ * (caller frees *out). want: the id it must have, or -1; what names it in
+ * messages; limit bounds its size, compressed and not.
+ */
+static int td_section_read(struct td_reader *r, struct tracedat_file *f,
+			   uint64_t at, int want, const char *what,
+			   uint64_t limit, unsigned char **out, size_t *len,
+			   struct diag *d)
 {
 	unsigned char head[16], *raw = NULL, *buf = NULL;
 	uint64_t id, flags, size, csize = 0, usize = 0;
 	int ret = -EIO;
 
+	*out = NULL;
 	r->pos = at;
 	if (td_read(r, head, sizeof(head)) < 0) {
 		diag_set(d, "%s: truncated trace.dat (version 7): no section header at offset 0x%" PRIx64 " (the file has %" PRIu64 " bytes)",
@@ -395,21 +403,22 @@ static int td_v7_section(struct td_reader *r, struct tracedat_file *f,
 	id = td_get(head, 2, r->big);
 	flags = td_get(head + 2, 2, r->big);
 	size = td_get(head + 8, 8, r->big);
-	if (id != TD_OPT_DONE) {
-		diag_set(d, "%s: corrupt trace.dat (version 7): offset 0x%" PRIx64 ": expected an options section (id 0), found a section of id %" PRIu64,
-			 r->name, at, id);
+	if (want >= 0 && id != (uint64_t)want) {
+		diag_set(d, "%s: corrupt trace.dat (version 7): offset 0x%" PRIx64 ": expected an %s (id %d), found a section of id %" PRIu64,
+			 r->name, at, what, want, id);
 		return -EIO;
 	}
 	if (flags & TD_SEC_COMPRESSED) {
-		if (td_num(r, 4, &csize) < 0 || td_num(r, 4, &usize) < 0)
+		if (size < 8 || td_num(r, 4, &csize) < 0 ||
+		    td_num(r, 4, &usize) < 0 || csize > size - 8)
 			goto truncated;
 		size = csize;
 	}
 	if (size > r->size - r->pos)
 		goto truncated;
-	if (size > TD_OPTIONS_MAX || usize > TD_OPTIONS_MAX) {
-		diag_set(d, "%s: corrupt trace.dat (version 7): the options section at offset 0x%" PRIx64 " claims %" PRIu64 " bytes (more than %u)",
-			 r->name, at, size > usize ? size : usize, TD_OPTIONS_MAX);
+	if (size > limit || usize > limit) {
+		diag_set(d, "%s: corrupt trace.dat (version 7): the %s at offset 0x%" PRIx64 " claims %" PRIu64 " bytes (more than %" PRIu64 ")",
+			 r->name, what, at, size > usize ? size : usize, limit);
 		return -EIO;
 	}
 	raw = malloc(size ? (size_t)size : 1);
@@ -417,27 +426,48 @@ static int td_v7_section(struct td_reader *r, struct tracedat_file *f,
 		goto nomem;
 	if (td_read(r, raw, (size_t)size) < 0)
 		goto truncated;
-	if (flags & TD_SEC_COMPRESSED) {
-		buf = malloc(usize ? (size_t)usize : 1);
-		if (!buf)
-			goto nomem;
-		ret = td_inflate(r, f, "options section", at, raw, (size_t)size,
-				 buf, (size_t)usize, d);
-		if (ret == 0)
-			ret = td_v7_options(r, f, buf, (size_t)usize, at, next, d);
-		goto out;
+	if (!(flags & TD_SEC_COMPRESSED)) {
+		*out = raw;
+		*len = (size_t)size;
+		return 0;
 	}
-	ret = td_v7_options(r, f, raw, (size_t)size, at, next, d);
+	buf = malloc(usize ? (size_t)usize : 1);
+	if (!buf)
+		goto nomem;
+	ret = td_inflate(r, f, what, at, raw, (size_t)size, buf,
+			 (size_t)usize, d);
+	if (ret == 0) {
+		*out = buf;
+		*len = (size_t)usize;
+		buf = NULL;
+	}
 	goto out;
 truncated:
-	diag_set(d, "%s: truncated trace.dat (version 7): the file (%" PRIu64 " bytes) ends within the options section at offset 0x%" PRIx64,
-		 r->name, r->size, at);
+	diag_set(d, "%s: truncated trace.dat (version 7): the file (%" PRIu64 " bytes) ends within the %s at offset 0x%" PRIx64,
+		 r->name, r->size, what, at);
+	ret = -EIO;
 	goto out;
 nomem:
 	diag_set(d, "%s: out of memory", r->name);
 	ret = -ENOMEM;
 out:
 	free(raw);
+	free(buf);
+	return ret;
+}
+
+static int td_v7_section(struct td_reader *r, struct tracedat_file *f,
+			 uint64_t at, uint64_t *next, struct diag *d)
+{
+	unsigned char *buf;
+	size_t len;
+	int ret;
+
+	ret = td_section_read(r, f, at, TD_OPT_DONE, "options section",
+			      TD_OPTIONS_MAX, &buf, &len, d);
+	if (ret < 0)
+		return ret;
+	ret = td_v7_options(r, f, buf, len, at, next, d);
 	free(buf);
 	return ret;
 }
@@ -571,65 +601,6 @@ static struct td_sec *td_sec_at(struct td_copy *c, uint64_t off)
 		if (c->secs[i].off == off)
 			return &c->secs[i];
 	return NULL;
-}
-
-/* The content of section s (after its header), inflated; caller frees. */
-static int td_sec_load(struct td_copy *c, const struct td_sec *s,
-		       unsigned char **out, size_t *len)
-{
-	uint64_t csize, usize;
-	unsigned char *raw, *buf;
-	int ret;
-
-	*out = NULL;
-	c->r.pos = s->off + 16;
-	if (!(s->flags & TD_SEC_COMPRESSED)) {
-		if (s->size > TD_OPTIONS_MAX * 4ull)
-			goto big;
-		buf = malloc(s->size ? (size_t)s->size : 1);
-		if (!buf)
-			return -ENOMEM;
-		if (td_read(&c->r, buf, (size_t)s->size) < 0) {
-			free(buf);
-			goto truncated;
-		}
-		*out = buf;
-		*len = (size_t)s->size;
-		return 0;
-	}
-	if (td_num(&c->r, 4, &csize) < 0 || td_num(&c->r, 4, &usize) < 0 ||
-	    csize > s->size)
-		goto truncated;
-	if (usize > TD_OPTIONS_MAX * 4ull)
-		goto big;
-	raw = malloc(csize ? (size_t)csize : 1);
-	buf = malloc(usize ? (size_t)usize : 1);
-	if (!raw || !buf) {
-		free(raw);
-		free(buf);
-		return -ENOMEM;
-	}
-	ret = td_read(&c->r, raw, (size_t)csize) < 0 ? -EIO :
-	      td_inflate(&c->r, &c->f, "section", s->off, raw, (size_t)csize,
-			 buf, (size_t)usize, c->d);
-	free(raw);
-	if (ret < 0) {
-		free(buf);
-		if (ret == -EIO && !c->d->len)
-			goto truncated;
-		return ret;
-	}
-	*out = buf;
-	*len = (size_t)usize;
-	return 0;
-truncated:
-	diag_set(c->d, "%s: truncated trace.dat (version 7): the section at offset 0x%" PRIx64 " runs past the end of the file",
-		 c->r.name, s->off);
-	return -EIO;
-big:
-	diag_set(c->d, "%s: corrupt trace.dat (version 7): the section at offset 0x%" PRIx64 " claims more than %u bytes",
-		 c->r.name, s->off, TD_OPTIONS_MAX * 4);
-	return -EIO;
 }
 
 /* Walk the options of o; fn sees each (id, data, len) and may edit data. */
@@ -1013,8 +984,10 @@ int tracedat_inflate(const char *name, const char *path, int out,
 	}
 	for (i = 0; i < c.nsecs; i++)
 		if (c.secs[i].id == TD_SEC_OPTIONS) {
-			ret = td_sec_load(&c, &c.secs[i], &c.secs[i].opts,
-					  &c.secs[i].nopts);
+			ret = td_section_read(&c.r, &c.f, c.secs[i].off, -1,
+					      "options section", TD_OPTIONS_MAX,
+					      &c.secs[i].opts, &c.secs[i].nopts,
+					      d);
 			if (ret < 0)
 				goto out;
 		}
@@ -1064,7 +1037,9 @@ int tracedat_inflate(const char *name, const char *path, int out,
 			for (j = 0; j < s->ncpus && ret == 0; j++)
 				ret = td_copy_cpu(&c, s, &s->cpus[j]);
 		} else {
-			ret = td_sec_load(&c, s, &buf, &len);
+			ret = td_section_read(&c.r, &c.f, s->off, -1, "section",
+					      TD_OPTIONS_MAX * 4ull, &buf, &len,
+					      d);
 			if (!ret)
 				ret = td_write(&c, buf, len, s->noff + 16);
 			free(buf);
