@@ -10,18 +10,22 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 [ -x configure ] || autoreconf -fi
+pass=0 fail=0 skip=0
+# count FILE.trs...: add their TAP results to the totals
+count() {
+	for f in "$@"; do
+		pass=$((pass + $(grep -c '^:test-result: PASS' "$f" || true)))
+		fail=$((fail + $(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
+		skip=$((skip + $(grep -c '^:test-result: SKIP' "$f" || true)))
+	done
+}
 mkdir -p build/check
 cd build/check
 "$top/configure" --enable-werror --quiet
 make -j2 --no-print-directory
 status=0
 make -j2 --no-print-directory check || status=$?
-pass=0 fail=0 skip=0
-for f in $(find . -name '*.trs'); do
-	pass=$((pass + $(grep -c '^:test-result: PASS' "$f" || true)))
-	fail=$((fail + $(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
-	skip=$((skip + $(grep -c '^:test-result: SKIP' "$f" || true)))
-done
+count $(find . -name '*.trs')
 if [ "$status" -ne 0 ]; then
 	find . -name '*.log' ! -name config.log ! -name test-suite.log \
 		-exec grep -l -E '^(not ok|ERROR)' {} + 2>/dev/null |
@@ -40,11 +44,7 @@ if [ "$status" -eq 0 ] && command -v valgrind > /dev/null; then
 		status=1
 	}
 	tail -1 valgrind.log
-	for f in $(find tests/cli tests -maxdepth 1 -name '*.trs'); do
-		pass=$((pass + $(grep -c '^:test-result: PASS' "$f" || true)))
-		fail=$((fail + $(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
-		skip=$((skip + $(grep -c '^:test-result: SKIP' "$f" || true)))
-	done
+	count $(find tests/cli tests -maxdepth 1 -name '*.trs')
 fi
 if [ "$status" -eq 0 ]; then
 	mkdir -p "$top/build/asan"
@@ -57,11 +57,7 @@ if [ "$status" -eq 0 ]; then
 			echo "make check under the sanitizers failed"
 			status=1
 		}
-		for f in $(find . -name '*.trs'); do
-			pass=$((pass + $(grep -c '^:test-result: PASS' "$f" || true)))
-			fail=$((fail + $(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
-			skip=$((skip + $(grep -c '^:test-result: SKIP' "$f" || true)))
-		done
+		count $(find . -name '*.trs')
 	fi
 fi
 echo "tests: $pass passed, $fail failed, $skip skipped"
