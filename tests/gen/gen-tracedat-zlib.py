@@ -13,9 +13,14 @@ section header; every offset the options hold moved to match.
 The trace-cmd and libtracecmd of Debian 12 support zstd only, so no zlib
 file can be recorded here; this makes one from a real recording.
 """
+import os
 import struct
 import sys
 import zlib
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tracedat7  # noqa: E402
 
 OPTIONS, FLYRECORD = 0, 3
 
@@ -23,63 +28,39 @@ OPTIONS, FLYRECORD = 0, 3
 def sections(data, at):
     out = []
     while at < len(data):
-        sid, flags, strid, size = struct.unpack_from("<HHIQ", data, at)
+        sid, flags, strid, body = tracedat7.section(data, at)
         if flags & 1:
             sys.exit("section at %#x is compressed already" % at)
-        out.append(dict(off=at, id=sid, strid=strid, body=data[at + 16:at + 16 + size]))
-        at += 16 + size
+        out.append(dict(off=at, id=sid, strid=strid, body=body))
+        at += 16 + len(body)
     return out
-
-
-def options(body):
-    """(id, data offset, length) of each option, up to DONE."""
-    pos, out = 0, []
-    while pos + 6 <= len(body):
-        oid, size = struct.unpack_from("<HI", body, pos)
-        out.append((oid, pos + 6, size))
-        pos += 6 + size
-        if oid == 0:
-            break
-    return out
-
-
-def buffer_cpus(body, at):
-    """Offset (in body) of the CPU table of the BUFFER option at at."""
-    p = at + 8
-    p = body.index(b"\0", p) + 1           # name
-    p = body.index(b"\0", p) + 1           # clock
-    return p + 8                          # page size, count; then the table
 
 
 def main():
     src, dst = sys.argv[1], sys.argv[2]
     pages = int(sys.argv[3]) if len(sys.argv) > 3 else 2
     data = open(src, "rb").read()
-    if data[:12] != b"\x17\x08\x44tracing7\0" or data[12] != 0:
-        sys.exit("not a little-endian version 7 trace.dat")
-    page = struct.unpack_from("<I", data, 14)[0]
-    p = data.index(b"\0", 18) + 1
-    if data[18:p] != b"none\0":
+    page, off_at, first = tracedat7.header(data)
+    if data[tracedat7.NAME_AT:tracedat7.NAME_AT + 5] != b"none\0":
         sys.exit("not an uncompressed file")
-    p = data.index(b"\0", p) + 1
-    opt_off = struct.unpack_from("<Q", data, p)[0]
-    secs = sections(data, p + 8)
+    opt_off = struct.unpack_from("<Q", data, off_at)[0]
+    secs = sections(data, first)
 
     # the CPU data of each flyrecord section, from the BUFFER options
     cpus = {}
     for s in secs:
         if s["id"] != OPTIONS:
             continue
-        for oid, at, size in options(s["body"]):
+        for oid, at, size in tracedat7.options(s["body"]):
             if oid == 3:
                 fly = struct.unpack_from("<Q", s["body"], at)[0]
-                t = buffer_cpus(s["body"], at)
+                t = tracedat7.buffer_cpus(s["body"], at)
                 n = struct.unpack_from("<I", s["body"], t - 4)[0]
                 cpus[fly] = [struct.unpack_from("<IQQ", s["body"], t + 20 * i)
                              for i in range(n)]
 
     # new contents, then offsets
-    head = data[:18] + b"zlib\0" + zlib.ZLIB_VERSION.encode() + b"\0"
+    head = data[:tracedat7.NAME_AT] + b"zlib\0" + zlib.ZLIB_VERSION.encode() + b"\0"
     pos = len(head) + 8
     newoff, newcpu = {}, {}
     for s in secs:
@@ -114,13 +95,13 @@ def main():
         if s["id"] != OPTIONS:
             continue
         b = s["new"]
-        for oid, at, size in options(s["body"]):
+        for oid, at, size in tracedat7.options(s["body"]):
             if oid in (0, 3, 16, 17, 18, 19, 20, 21, 22) and size >= 8:
                 off = struct.unpack_from("<Q", b, at)[0]
                 if off:
                     struct.pack_into("<Q", b, at, newoff[off])
             if oid == 3:
-                t = buffer_cpus(s["body"], at)
+                t = tracedat7.buffer_cpus(s["body"], at)
                 for i, (cpu, off, size) in enumerate(cpus[struct.unpack_from("<Q", s["body"], at)[0]]):
                     noff, nsize = newcpu[(struct.unpack_from("<Q", s["body"], at)[0], cpu)]
                     struct.pack_into("<IQQ", b, t + 20 * i, cpu, noff, nsize)

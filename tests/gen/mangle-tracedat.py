@@ -21,40 +21,22 @@ trace-cmd convert --compression none writes it), after trace-cmd.dat.v7(5):
                  section itself (libtracecmd 1.3.1 would follow it until
                  its stack ends)
 """
+import os
 import struct
 import sys
 import zlib
 
-
-def header(data):
-    """Offsets of the compression name and of the options offset."""
-    if data[:10] != b"\x17\x08\x44tracing" or data[10:12] != b"7\0":
-        sys.exit("not a version 7 trace.dat")
-    if data[12] != 0:
-        sys.exit("big-endian files are not handled here")
-    name = 18                       # magic, "7\0", endian, long size, page size
-    ver = data.index(b"\0", name) + 1
-    off = data.index(b"\0", ver) + 1
-    return name, off
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tracedat7  # noqa: E402
 
 
 def first_section(data, off_at):
     at = struct.unpack_from("<Q", data, off_at)[0]
-    sid, flags, _, size = struct.unpack_from("<HHIQ", data, at)
+    sid, flags, _, opts = tracedat7.section(data, at)
     if sid != 0 or flags & 1:
         sys.exit("the first options section is not an uncompressed one")
-    return at, data[at + 16:at + 16 + size]
-
-
-def done_offset(opts):
-    """Offset within opts of the DONE option's 8-byte next pointer."""
-    pos = 0
-    while pos + 6 <= len(opts):
-        oid, size = struct.unpack_from("<HI", opts, pos)
-        if oid == 0:
-            return pos + 6
-        pos += 6 + size
-    sys.exit("no DONE option")
+    return at, opts
 
 
 def main():
@@ -76,7 +58,8 @@ def main():
         data[at:at + len(old)] = new
         open(dst, "wb").write(data)
         return
-    name_at, off_at = header(data)
+    _, off_at, _ = tracedat7.header(data)
+    name_at = tracedat7.NAME_AT
     at, opts = first_section(data, off_at)
     if op == "zlib-options":
         if data[name_at:name_at + 5] != b"none\0":
@@ -88,7 +71,10 @@ def main():
         data += z
         struct.pack_into("<Q", data, off_at, new)
     elif op == "options-loop":
-        struct.pack_into("<Q", data, at + 16 + done_offset(opts), at)
+        done = [a for oid, a, _ in tracedat7.options(opts) if oid == 0]
+        if not done:
+            sys.exit("no DONE option")
+        struct.pack_into("<Q", data, at + 16 + done[0], at)
     else:
         sys.exit(__doc__)
     open(dst, "wb").write(data)
