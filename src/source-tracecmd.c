@@ -272,12 +272,14 @@ static void tc_unmute_stdout(int saved)
 	close(saved);
 }
 
-/* What the first bytes say, for a message when libtracecmd gives up. */
-static void tc_explain(struct source *src, const char *path, struct diag *d)
+/*
+ * What the first bytes say, for a message when libtracecmd gives up; f is
+ * what tracedat_file_read() found in the file (its layout was fine).
+ */
+static void tc_explain(struct source *src, const char *path,
+		       const struct tracedat_file *f, struct diag *d)
 {
 	unsigned char head[TC_HEAD_LEN];
-	struct tracedat_file f;
-	struct diag where;
 	char version[16];
 	struct stat st;
 	ssize_t n = -1;
@@ -314,16 +316,10 @@ static void tc_explain(struct source *src, const char *path, struct diag *d)
 	}
 	diag_set(d, "%s: truncated or corrupt trace.dat (version %s, %lld bytes): libtracecmd cannot read its headers or CPU data",
 		 src->name, version, (long long)st.st_size);
-	/* our own reading of the layout may say where */
-	if (tracedat_file_read(src->name, path, &f, &where) < 0) {
-		*d = where;
-		return;
-	}
-	if (f.version == 7 && strcmp(f.compression, "none") &&
-	    strcmp(f.compression, "zstd"))
+	if (f->version == 7 && strcmp(f->compression, "none") &&
+	    strcmp(f->compression, "zstd"))
 		diag_set(d, "%s: trace.dat (version 7) compressed with '%s': this libtracecmd cannot read it (Debian 12's decompresses zstd only)",
-			 src->name, f.compression);
-	tracedat_file_free(&f);
+			 src->name, f->compression);
 }
 
 static void tc_close(struct source *src);
@@ -346,13 +342,12 @@ enum {
 };
 static struct tracecmd_input *tc_guard_handle;
 
-/* How the child fared: a TC_GUARD_* exit status, or -1 with *sig set. */
-static int tc_guard_run(const char *path, int *sig)
+/* How the child fared: a TC_GUARD_* exit status, or -1 for a crash. */
+static int tc_guard_run(const char *path)
 {
 	int status, null, ret;
 	pid_t pid;
 
-	*sig = 0;
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -374,10 +369,9 @@ static int tc_guard_run(const char *path, int *sig)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return TC_GUARD_OK;
-	if (WIFSIGNALED(status)) {
-		*sig = WTERMSIG(status);
+	/* killed by a signal, or another status (a sanitizer's exit) */
+	if (!WIFEXITED(status))
 		return -1;
-	}
 	switch (WEXITSTATUS(status)) {
 	case TC_GUARD_OK:
 	case TC_GUARD_NO_HEADERS:
@@ -385,30 +379,25 @@ static int tc_guard_run(const char *path, int *sig)
 	case TC_GUARD_LATENCY:
 		return WEXITSTATUS(status);
 	}
-	*sig = -WEXITSTATUS(status);	/* e.g. a sanitizer's exit */
 	return -1;
 }
 
 /* The message for what the child met. */
-static int tc_guard_diag(struct source *src, const char *path, int verdict,
-			 int sig, struct diag *d)
+static int tc_guard_diag(struct source *src, const char *path,
+			 const struct tracedat_file *f, int verdict,
+			 struct diag *d)
 {
 	switch (verdict) {
 	case TC_GUARD_NO_HEADERS:
 	case TC_GUARD_NO_DATA:
-		tc_explain(src, path, d);
+		tc_explain(src, path, f, d);
 		return -EIO;
 	case TC_GUARD_LATENCY:
 		diag_set(d, "%s: a latency trace (the text of a latency tracer, no event records): `trace-cmd report` prints it; kvmtrace_format reads flyrecord traces",
 			 src->name);
 		return -ENOTSUP;
 	}
-	/*
-	 * sig > 0: killed by that signal; < 0: ended with that status (a
-	 * sanitizer catches the crash and exits). One message for both, so
-	 * builds agree; libtracecmd's death is not worth more words.
-	 */
-	(void)sig;
+	/* one message for a signal and a sanitizer's exit, so builds agree */
 	diag_set(d, "%s: corrupt trace.dat: libtracecmd crashes reading its headers (in a child process; `trace-cmd report` fails on it too)",
 		 src->name);
 	return -EIO;
@@ -463,7 +452,7 @@ static void tc_drop_copy(struct tc *tc)
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
-	int saved, verdict, sig, ret = -ENOMEM;
+	int saved, verdict, ret = -ENOMEM;
 
 	if (!path) {
 		diag_set(d, "<stdin>: trace.dat files cannot be read from standard input; name the file");
@@ -491,7 +480,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	ret = tracedat_file_read(src->name, path, &tc->file, d);
 	if (ret < 0)
 		goto error;
-	verdict = tc_guard_run(path, &sig);
+	verdict = tc_guard_run(path);
 	/* zstd is what Debian's libtracecmd reads: a copy would fail alike */
 	if (verdict == TC_GUARD_NO_HEADERS && tc->file.version == 7 &&
 	    strcmp(tc->file.compression, "none") &&
@@ -499,13 +488,13 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		ret = tc_inflate_copy(src, tc, path, d);
 		if (ret < 0)
 			goto error;
-		verdict = tc_guard_run(tc->copy, &sig);
+		verdict = tc_guard_run(tc->copy);
 		if (verdict == TC_GUARD_OK)
 			path = tc->copy;
 	}
 	if (verdict != TC_GUARD_OK) {
 		/* what is wrong is said of the user's file, not of our copy */
-		ret = tc_guard_diag(src, path, verdict, sig, d);
+		ret = tc_guard_diag(src, path, &tc->file, verdict, d);
 		goto error;
 	}
 	saved = tc_mute_stdout();
@@ -513,7 +502,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	tc_unmute_stdout(saved);
 	tc_drop_copy(tc);	/* libtracecmd holds it open */
 	if (!tc->handle) {
-		tc_explain(src, path, d);
+		tc_explain(src, path, &tc->file, d);
 		ret = -EIO;
 		goto error;
 	}
@@ -523,7 +512,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (ret < 0) {
 		/* leaked: tracecmd_close() crashes on half-made CPU data */
 		tc->handle = NULL;
-		tc_explain(src, path, d);
+		tc_explain(src, path, &tc->file, d);
 		ret = -EIO;
 		goto error;
 	}
