@@ -265,15 +265,23 @@ truncated:
 
 /* ----------------------------------------------------------- version 7 */
 
-/* The options of one section, after decompression. */
-static int td_v7_options(struct td_reader *r, struct tracedat_file *f,
-			 const unsigned char *p, size_t n, uint64_t at,
-			 uint64_t *next, struct diag *d)
+typedef int (*td_option_fn)(void *arg, unsigned id, unsigned char *data,
+			    size_t len);
+
+/*
+ * Each option of an options section (its content p[0..n), found at offset
+ * at of the file), up to and with DONE, to fn. Returns 0, what fn
+ * returned when negative, or -EIO with d set.
+ */
+static int td_options_each(const struct td_reader *r, unsigned char *p,
+			   size_t n, uint64_t at, td_option_fn fn, void *arg,
+			   struct diag *d)
 {
 	size_t pos = 0;
 
 	for (;;) {
 		uint64_t id, len;
+		int ret;
 
 		if (n - pos < 6) {
 			diag_set(d, "%s: corrupt trace.dat (version 7): the options section at offset 0x%" PRIx64 " ends without its DONE option",
@@ -288,34 +296,71 @@ static int td_v7_options(struct td_reader *r, struct tracedat_file *f,
 				 r->name, id, at, len, n - pos);
 			return -EIO;
 		}
-		switch (id) {
-		case TD_OPT_DONE:
-			*next = len >= 8 ? td_get(p + pos, 8, r->big) : 0;
+		ret = fn(arg, (unsigned)id, p + pos, (size_t)len);
+		if (ret < 0)
+			return ret;
+		if (id == TD_OPT_DONE)
 			return 0;
-		case TD_OPT_TRACECLOCK:
-			td_set_clock(f, tracedat_parse_clock((const char *)p + pos,
-							     (size_t)len));
-			break;
-		case TD_OPT_BUFFER: {
-			/* offset, name, clock, … ; the top instance is "" */
-			const char *s = (const char *)p + pos + 8;
-			size_t rest = len > 8 ? (size_t)len - 8 : 0;
-			const char *nul;
-
-			if (!rest || *s || f->clock)
-				break;
-			nul = memchr(s + 1, '\0', rest - 1);
-			if (nul && nul > s + 1)
-				f->clock = strndup(s + 1, (size_t)(nul - s - 1));
-			break;
-		}
-		case TD_OPT_TSC2NSEC:
-			if (len >= 16)
-				f->tsc2nsec = td_get(p + pos, 4, r->big) != 0;
-			break;
-		}
 		pos += (size_t)len;
 	}
+}
+
+/*
+ * A BUFFER option (version 7): u64 offset, name, clock, then page size,
+ * CPU count and table. Where its clock and what follows it start; false
+ * when the strings do not end inside it.
+ */
+static bool td_buffer_strings(const unsigned char *p, size_t len,
+			      size_t *clock, size_t *after)
+{
+	const unsigned char *nul;
+
+	if (len < 9)
+		return false;
+	nul = memchr(p + 8, '\0', len - 8);			/* name */
+	if (!nul)
+		return false;
+	*clock = (size_t)(nul - p) + 1;
+	nul = memchr(p + *clock, '\0', len - *clock);		/* clock */
+	if (!nul)
+		return false;
+	*after = (size_t)(nul - p) + 1;
+	return true;
+}
+
+struct td_clock_walk {
+	const struct td_reader *r;
+	struct tracedat_file *f;
+	uint64_t next;			/* the DONE option's next section */
+};
+
+/* What the clock reading takes from each option. */
+static int td_clock_option(void *arg, unsigned id, unsigned char *p,
+			   size_t len)
+{
+	struct td_clock_walk *w = arg;
+	size_t clock, after;
+
+	switch (id) {
+	case TD_OPT_DONE:
+		w->next = len >= 8 ? td_get(p, 8, w->r->big) : 0;
+		break;
+	case TD_OPT_TRACECLOCK:
+		td_set_clock(w->f, tracedat_parse_clock((const char *)p, len));
+		break;
+	case TD_OPT_BUFFER:
+		/* the top instance ("") names the clock if TRACECLOCK did not */
+		if (!w->f->clock && td_buffer_strings(p, len, &clock, &after) &&
+		    !p[8] && after - clock > 1)
+			w->f->clock = strndup((const char *)p + clock,
+					      after - clock - 1);
+		break;
+	case TD_OPT_TSC2NSEC:
+		if (len >= 16)
+			w->f->tsc2nsec = td_get(p, 4, w->r->big) != 0;
+		break;
+	}
+	return 0;
 }
 
 /*
@@ -467,7 +512,12 @@ static int td_v7_section(struct td_reader *r, struct tracedat_file *f,
 			      TD_OPTIONS_MAX, &buf, &len, d);
 	if (ret < 0)
 		return ret;
-	ret = td_v7_options(r, f, buf, len, at, next, d);
+	{
+		struct td_clock_walk w = { .r = r, .f = f };
+
+		ret = td_options_each(r, buf, len, at, td_clock_option, &w, d);
+		*next = w.next;
+	}
 	free(buf);
 	return ret;
 }
@@ -603,57 +653,36 @@ static struct td_sec *td_sec_at(struct td_copy *c, uint64_t off)
 	return NULL;
 }
 
-/* Walk the options of o; fn sees each (id, data, len) and may edit data. */
-static int td_opts_each(struct td_copy *c, struct td_sec *o,
-			int (*fn)(struct td_copy *, struct td_sec *, unsigned,
-				  unsigned char *, size_t))
+/* The copy's view of the options of section o: fn may edit their data. */
+struct td_copy_walk {
+	struct td_copy *c;
+	struct td_sec *o;
+};
+
+static int td_opts_each(struct td_copy *c, struct td_sec *o, td_option_fn fn)
 {
-	size_t pos = 0;
-	int ret;
+	struct td_copy_walk w = { .c = c, .o = o };
 
-	while (o->nopts - pos >= 6) {
-		unsigned id = (unsigned)td_get(o->opts + pos, 2, c->r.big);
-		uint64_t len = td_get(o->opts + pos + 2, 4, c->r.big);
-
-		pos += 6;
-		if (len > o->nopts - pos)
-			break;
-		ret = fn(c, o, id, o->opts + pos, (size_t)len);
-		if (ret < 0)
-			return ret;
-		pos += (size_t)len;
-		if (id == TD_OPT_DONE)
-			return 0;
-	}
-	diag_set(c->d, "%s: corrupt trace.dat (version 7): the options section at offset 0x%" PRIx64 " ends without its DONE option",
-		 c->r.name, o->off);
-	return -EIO;
+	return td_options_each(&c->r, o->opts, o->nopts, o->off, fn, &w, c->d);
 }
 
-/* The CPUs of a BUFFER option: where they start in its data. */
+/* Where the CPU count of a BUFFER option is, or 0. */
 static size_t td_buffer_cpus(const unsigned char *p, size_t len)
 {
-	const unsigned char *nul;
-	size_t at = 8;
+	size_t clock, after;
 
-	if (len < at)
+	if (!td_buffer_strings(p, len, &clock, &after))
 		return 0;
-	nul = memchr(p + at, '\0', len - at);		/* name */
-	if (!nul)
-		return 0;
-	at = (size_t)(nul - p) + 1;
-	nul = memchr(p + at, '\0', len - at);		/* clock */
-	if (!nul)
-		return 0;
-	at = (size_t)(nul - p) + 1;
-	return len - at >= 8 ? at + 4 : 0;		/* page size, count */
+	return len - after >= 8 ? after + 4 : 0;	/* page size, count */
 }
 
 /* Pass 1: note each BUFFER's CPUs on its flyrecord section. */
-static int td_note_buffer(struct td_copy *c, struct td_sec *o, unsigned id,
-			  unsigned char *p, size_t len)
+static int td_note_buffer(void *arg, unsigned id, unsigned char *p,
+			  size_t len)
 {
-	struct td_sec *fly;
+	struct td_copy_walk *w = arg;
+	struct td_copy *c = w->c;
+	struct td_sec *o = w->o, *fly;
 	size_t at, i;
 	uint64_t n;
 
@@ -738,10 +767,12 @@ bad:
 }
 
 /* Pass 3: rewrite the offsets an option holds for the copy. */
-static int td_map_option(struct td_copy *c, struct td_sec *o, unsigned id,
-			 unsigned char *p, size_t len)
+static int td_map_option(void *arg, unsigned id, unsigned char *p,
+			 size_t len)
 {
-	struct td_sec *s;
+	struct td_copy_walk *w = arg;
+	struct td_copy *c = w->c;
+	struct td_sec *o = w->o, *s;
 	uint64_t off;
 	size_t at, i;
 
