@@ -502,6 +502,19 @@ static int ryaml_check_keys(struct ryaml *y, const yaml_node_t *map,
 	return 0;
 }
 
+/*
+ * n must be a mapping of distinct keys; what (the key it is the value
+ * of) and shape (what it maps, for the message) say so when it is not.
+ */
+static int ryaml_mapping(struct ryaml *y, const yaml_node_t *n,
+			 const char *what, const char *shape)
+{
+	if (n->type != YAML_MAPPING_NODE)
+		return ryaml_error(y, n, "%s: expected a mapping of %s, found %s",
+				   what, shape, ryaml_kind_name[ryaml_kind(n)]);
+	return ryaml_check_keys(y, n, what);
+}
+
 /* A name templates may use: an identifier. */
 static bool ryaml_ident(const char *s, size_t len)
 {
@@ -614,10 +627,7 @@ static int ryaml_enums(struct ryaml *y, const yaml_node_t *map)
 	size_t n;
 	int ret;
 
-	if (map->type != YAML_MAPPING_NODE)
-		return ryaml_error(y, map, "enums: expected a mapping of enum names to tables, found %s",
-				   ryaml_kind_name[ryaml_kind(map)]);
-	ret = ryaml_check_keys(y, map, "enums");
+	ret = ryaml_mapping(y, map, "enums", "enum names to tables");
 	if (ret < 0)
 		return ret;
 	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
@@ -749,10 +759,8 @@ static int ryaml_u64(struct ryaml *y, struct rule *rule, const yaml_node_t *n)
 	const yaml_node_pair_t *p;
 	int ret;
 
-	if (n->type != YAML_MAPPING_NODE)
-		return ryaml_error(y, n, "u64: expected a mapping of names to [low, high] word pairs, such as {rip: [rip_lo, rip_hi]}, found %s",
-				   ryaml_kind_name[ryaml_kind(n)]);
-	ret = ryaml_check_keys(y, n, "u64");
+	ret = ryaml_mapping(y, n, "u64",
+			    "names to [low, high] word pairs, such as {rip: [rip_lo, rip_hi]}");
 	if (ret < 0)
 		return ret;
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
@@ -788,10 +796,8 @@ static int ryaml_enum_refs(struct ryaml *y, struct rule *rule,
 	const yaml_node_pair_t *p;
 	int ret;
 
-	if (n->type != YAML_MAPPING_NODE)
-		return ryaml_error(y, n, "enum: expected a mapping of keys to enum names, such as {exitcode: vmx_exit_reason}, found %s",
-				   ryaml_kind_name[ryaml_kind(n)]);
-	ret = ryaml_check_keys(y, n, "enum");
+	ret = ryaml_mapping(y, n, "enum",
+			    "keys to enum names, such as {exitcode: vmx_exit_reason}");
 	if (ret < 0)
 		return ret;
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
