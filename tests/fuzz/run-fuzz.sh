@@ -43,7 +43,7 @@ if [ "$target" = yaml ] && ! grep -q '^#define HAVE_YAML 1' "$build/config.h"; t
 fi
 
 srcs=
-for f in "$top"/src/*.c; do
+for f in "$top"/src/*.c "$top"/src/*/*.c; do
 	case $f in
 	*/main.c | */default-rules.c) ;;
 	*/source-tracecmd.c | */tracedat-file.c)
@@ -73,7 +73,7 @@ echo "$0: building $bin"
 # shellcheck disable=SC2086
 "$cc" -std=gnu11 -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-include "$build/config.h" -I"$build" -I"$top/src" -I"$here" $pcflags \
+	-include "$build/config.h" -I"$build" -I"$top/src" -I"$top/src/sources" -I"$top/src/rules" -I"$top/src/sinks" -I"$here" $pcflags \
 	-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm -pthread
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
