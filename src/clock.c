@@ -87,7 +87,8 @@ static int64_t clock_auto_offset(const struct clock *c, const struct event *ev)
 void clock_map(const struct clock *c, const struct source *src,
 	       struct event *ev)
 {
-	if (src->domain == DOMAIN_GUEST) {
+	/* a trace.dat with TIME_SHIFT is on its host's clock already */
+	if (src->domain == DOMAIN_GUEST && !src->align.self_shifted) {
 		if (c->auto_offset)
 			ev->ts = clock_guest_to_host(ev->ts,
 						     clock_auto_offset(c, ev));

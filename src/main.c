@@ -398,6 +398,44 @@ static int open_inputs(struct run *r, struct diag *d)
 }
 
 /*
+ * trace-cmd's own host/guest pairs (source_pair()): a note for each guest
+ * whose host is missing; a TSC offset must not apply to a file that
+ * carries its own shift. Returns 0 or an exit status.
+ */
+static int pair_inputs(struct run *r)
+{
+	bool offset = r->opt.have_offset || r->opt.auto_offset, other = false;
+	const struct source *shifted = NULL;
+	struct diag note;
+	char *line, *nl;
+	size_t i;
+
+	diag_init(&note);
+	if (source_pair(r->srcs, r->nsrcs, &note) < 0) {
+		error("out of memory");
+		return EXIT_DATA;
+	}
+	for (line = note.msg; note.len && line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "kvmtrace_format: note: %.*s\n",
+			(int)(nl ? nl - line : (ptrdiff_t)strlen(line)), line);
+	}
+	for (i = 0; offset && i < r->opt.ninputs && i < r->nsrcs; i++) {
+		if (!r->srcs[i]->align.self_shifted)
+			other |= r->opt.inputs[i].domain == DOMAIN_GUEST;
+		else if (!shifted || r->opt.inputs[i].domain == DOMAIN_GUEST)
+			shifted = r->srcs[i];
+	}
+	if (shifted && (!other || r->opt.inputs[shifted->index].domain ==
+					  DOMAIN_GUEST)) {
+		fprintf(stderr, "kvmtrace_format: %s: carries its own shift onto its host's clock (TIME_SHIFT, host trace id 0x%016" PRIx64 "); libtracecmd applies it, so --tsc-offset would apply a second one\n",
+			shifted->name, shifted->align.host_traceid);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
  * The guest TSC offsets of --tsc-offset auto: every kvm_write_tsc_offset
  * in the host inputs, read in a pass of their own before the merge.
  */
@@ -594,6 +632,9 @@ static int run(struct run *r)
 		error(d.msg);
 		return EXIT_DATA;
 	}
+	status = pair_inputs(r);
+	if (status)
+		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
 	ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
