@@ -10,8 +10,8 @@
  *    guest's own time stamp (`guest_ts`) is found back by inverting that
  *    mapping (tracedat-shift.c);
  *  - the host's GUEST (id 13) names each guest, its trace id and the host
- *    thread of each vCPU: guest events get `vm` and `host_tid` (their CPU
- *    is the vCPU), host events of a vCPU thread `vm` and `vcpu`.
+ *    thread of each vCPU: guest events get `vm`, `host_tid` and `vcpu`
+ *    (their CPU), host events of a vCPU thread `vm` and `vcpu`.
  *
  * `trace-cmd report -i HOST -i GUEST` also names guest RIPs of the host's
  * kvm events with the guest's kallsyms: the kvm plugin of libtraceevent
@@ -201,9 +201,8 @@ int tc_vm_field(struct tc *tc, enum tc_kind kind, const struct event *ev,
 		value_set_s64(out, tc->vm.pids[ev->cpu]);
 		return 0;
 	case TK_VCPU:
-		if (!t)
-			return -ENOENT;
-		value_set_u64(out, t->vcpu);
+		/* a guest event's vCPU is its CPU */
+		value_set_u64(out, t ? t->vcpu : ev->cpu);
 		return 0;
 	default:
 		return -ENOENT;

@@ -180,6 +180,42 @@ def main():
     os.replace(os.path.join(out, "split7.dat.1"), os.path.join(out, "split7.dat"))
     print("%d guest records checked against libtracecmd" % n)
 
+    # the keys vm, host_tid, vcpu and guest_ts, from what was written above
+    origs = {"guest-a6.dat": REC + "/tc-syscalls.dat",
+             "guest-b7.dat": b_src}
+    guests = {"guest-a6.dat": ("vm-a", [31484, 31485]),
+              "guest-b7.dat": ("vm-b", [29744, 31479])}
+    threads = {pid: (vm, v) for vm, pids in guests.values()
+               for v, pid in enumerate(pids)}
+    raw = {}
+    for f, o in origs.items():
+        for cpu, ts in records(o):
+            raw.setdefault((f, cpu), []).append(ts)
+    files = REPORTS["host7-a6-b7"]
+    res = subprocess.run(["trace-cmd", "report", "-t"] +
+                         ["-i" + os.path.join(out, f) for f in files],
+                         check=True, capture_output=True).stdout
+    keys = []
+    for line in res.splitlines():
+        name, _, rest = line.strip().partition(b": ")
+        m = LINE.match(rest)
+        if not m:
+            continue
+        f, pid, cpu = name.decode(), int(m.group(2)), int(m.group(3))
+        ts = int(m.group(4).replace(b".", b""))
+        if f in guests:
+            vm, pids = guests[f]
+            vals = (raw[(f, cpu)].pop(0), vm, str(pids[cpu]), str(cpu))
+        elif pid in threads:
+            vals = (ts, threads[pid][0], "", str(threads[pid][1]))
+        else:
+            vals = (ts, "", "", "")
+        keys.append("%s %d %d cpu=%d pid=%d vm=%s host_tid=%s vcpu=%s\n" %
+                    ((os.path.join(out, f), ts) + vals[:1] +
+                     (cpu, pid) + vals[1:]))
+    with open(os.path.join(CLI, "keys.out"), "w") as fo:
+        fo.writelines(keys)
+
     # the references: trace-cmd report without its cpus=N lines
     os.makedirs(CLI, exist_ok=True)
     runs = [(name, ["-i" + os.path.join(out, f) for f in files])
