@@ -348,6 +348,7 @@ struct run {
 	struct outbuf *out;
 	struct sink *sink;
 	struct merge *merge;
+	struct clock_span *spans;	/* owned: per input, for report_alignment() */
 };
 
 /* --clock declarations; a guest input with a TSC offset is on the TSC. */
@@ -397,6 +398,33 @@ static int open_inputs(struct run *r, struct diag *d)
 	return 0;
 }
 
+/* Each line of d on stderr after "kvmtrace_format: " and what. */
+static void print_lines(const struct diag *d, const char *what)
+{
+	const char *line, *nl;
+
+	for (line = d->msg; d->len && line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "kvmtrace_format: %s%.*s\n", what,
+			(int)(nl ? (size_t)(nl - line) : strlen(line)), line);
+	}
+}
+
+/* Where each guest's offset came from and how well it fits its host. */
+static void report_alignment(struct run *r)
+{
+	struct diag d;
+	bool warn;
+	size_t i;
+
+	for (i = 0; r->spans && i < r->nsrcs; i++) {
+		diag_init(&d);
+		if (clock_report(r->clock, r->srcs, r->spans, r->nsrcs, i, &d,
+				 &warn))
+			print_lines(&d, "");
+	}
+}
+
 /*
  * trace-cmd's own host/guest pairs (source_pair()): a note for each guest
  * whose host is missing; a TSC offset must not apply to a file that
@@ -407,19 +435,15 @@ static int pair_inputs(struct run *r)
 	bool offset = r->opt.have_offset || r->opt.auto_offset, other = false;
 	const struct source *shifted = NULL;
 	struct diag note;
-	char *line, *nl;
 	size_t i;
 
 	diag_init(&note);
-	if (source_pair(r->srcs, r->nsrcs, &note) < 0) {
+	r->spans = calloc(r->nsrcs ? r->nsrcs : 1, sizeof(*r->spans));
+	if (!r->spans || source_pair(r->srcs, r->nsrcs, &note) < 0) {
 		error("out of memory");
 		return EXIT_DATA;
 	}
-	for (line = note.msg; note.len && line; line = nl ? nl + 1 : NULL) {
-		nl = strchr(line, '\n');
-		fprintf(stderr, "kvmtrace_format: note: %.*s\n",
-			(int)(nl ? nl - line : (ptrdiff_t)strlen(line)), line);
-	}
+	print_lines(&note, "note: ");
 	for (i = 0; offset && i < r->opt.ninputs && i < r->nsrcs; i++) {
 		if (!r->srcs[i]->align.self_shifted)
 			other |= r->opt.inputs[i].domain == DOMAIN_GUEST;
@@ -581,6 +605,8 @@ static int run_events(struct run *r, bool *bad_data)
 			progress_end(&progress);
 			error(d.msg);
 		}
+		if (ev->has_ts)
+			clock_span_add(&r->spans[ev->src->index], ev->ts);
 		if (r->opt.filter && !filter_match(r->opt.filter, ev))
 			continue;
 		set_relts(ev, &last_ts);
@@ -697,6 +723,8 @@ static int run(struct run *r)
 			strerror(-r->out->error));
 		return EXIT_DATA;
 	}
+	if (!r->out->closed)
+		report_alignment(r);
 	if (status)
 		return status;
 	return bad_data ? EXIT_DATA : 0;
@@ -722,6 +750,7 @@ static void run_fini(struct run *r)
 	for (i = 0; i < r->nsrcs; i++)
 		source_destroy(r->srcs[i]);
 	free(r->srcs);
+	free(r->spans);
 	clock_destroy(r->clock);
 	rules_destroy(r->rules);
 	free(r->opt.inputs);

@@ -209,35 +209,34 @@ int tc_vm_field(struct tc *tc, enum tc_kind kind, const struct event *ev,
 	}
 }
 
-/* The largest difference of the CPUs' host times for one guest time. */
+/*
+ * The largest difference of the CPUs' host times for one guest time, over
+ * the times of every sample.
+ */
 static int64_t tc_vm_spread(const struct tracedat_shift *s, uint32_t *ncpus)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, mid, h, hmin = UINT64_MAX, hmax = 0;
-	uint32_t c;
+	uint64_t spread = 0, t, h, hmin, hmax;
+	uint32_t c, d, j;
 
 	*ncpus = 0;
-	for (c = 0; c < s->ncpus; c++) {
-		if (!s->n[c])
-			continue;
-		(*ncpus)++;
-		if (s->s[c][0].time < lo)
-			lo = s->s[c][0].time;
-		if (s->s[c][s->n[c] - 1].time > hi)
-			hi = s->s[c][s->n[c] - 1].time;
-	}
-	if (!*ncpus)
-		return 0;
-	mid = lo + (hi - lo) / 2;
-	for (c = 0; c < s->ncpus; c++) {
-		if (!s->n[c])
-			continue;
-		h = tracedat_shift_apply(s, c, mid);
-		if (h < hmin)
-			hmin = h;
-		if (h > hmax)
-			hmax = h;
-	}
-	return (int64_t)(hmax - hmin);
+	for (c = 0; c < s->ncpus; c++)
+		*ncpus += s->n[c] > 0;
+	for (c = 0; c < s->ncpus; c++)
+		for (j = 0; j < s->n[c]; j++) {
+			t = s->s[c][j].time;
+			hmin = UINT64_MAX;
+			hmax = 0;
+			for (d = 0; d < s->ncpus; d++) {
+				if (!s->n[d])
+					continue;
+				h = tracedat_shift_apply(s, d, t);
+				hmin = h < hmin ? h : hmin;
+				hmax = h > hmax ? h : hmax;
+			}
+			if (hmax - hmin > spread)
+				spread = hmax - hmin;
+		}
+	return (int64_t)spread;
 }
 
 static const char *tc_basename(const char *path)

@@ -22,7 +22,8 @@ tests/fixtures/hostguest. The files:
                  changing 3 and 4 times on the two CPUs
   guest-b7.dat   v7, host-kvm-tsc-change.dat: TIME_SHIFT onto host7, not
                  interpolated, scaling 1, no fraction arrays, CPU 1's
-                 offset steps; one record lands on a host record's time
+                 offset steps by 500; one record lands on a host record's
+                 time
   host6.dat      v6, host-kvm-v6.dat: GUEST vm-c (2 vCPUs: 29978 4242)
   guest-c7.dat   v7, tc-syscalls.dat: TIME_SHIFT onto host6, one offset per
                  CPU, 5M ticks apart; mostly outside host6's span
@@ -140,8 +141,11 @@ def main():
     g = first_ts(b_src, 1)
     target = [t for t in host7_ts if t > h0 + 15000000][0]
     off = target - g[3]
+    # (with two samples and no interpolation libtracecmd takes the first
+    # offset only: a step needs a third)
     b_cpus = [[(0, off, 1, 0)],
-              [(g[0] - 10, off, 1, 0), (g[len(g) // 2], off + 500, 1, 0)]]
+              [(g[0] - 10, off, 1, 0), (g[len(g) // 2], off + 500, 1, 0),
+               (g[-1] + 10, off + 500, 1, 0)]]
     b7 = put("guest-b7.dat", T.v7_append(
         open(b_src, "rb").read(),
         T.traceid(ID_B) + T.time_shift(ID_H7, False, b_cpus, False)))
