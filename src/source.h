@@ -85,6 +85,13 @@ struct source_ops {
 			   double mhz, struct outbuf *out);
 };
 
+/* How uftrace function names are printed (--demangle). */
+enum source_demangle {
+	SOURCE_DEMANGLE_SIMPLE = 0,	/* as `uftrace dump`: no parameters */
+	SOURCE_DEMANGLE_FULL,		/* as c++filt */
+	SOURCE_DEMANGLE_NO,		/* as recorded */
+};
+
 struct source {
 	const struct source_ops *ops;	/* borrowed, static */
 	char *path;			/* owned; "-" for standard input */
@@ -96,6 +103,7 @@ struct source {
 	uint32_t cpu_hint;		/* NAME.kvmtrace.N: N */
 	bool has_cpu_hint;
 	uint32_t ntypes;		/* event types handed out so far */
+	enum source_demangle demangle;	/* set before open() */
 	void *priv;			/* owned by ops */
 };
 

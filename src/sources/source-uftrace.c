@@ -80,6 +80,7 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 	if (!uf)
 		goto nomem;
 	src->priv = uf;
+	uf->demangle = src->demangle;
 	uf->dir = strdup(path);
 	if (!uf->dir)
 		goto nomem;
@@ -144,7 +145,7 @@ error:
 static void uft_close(struct source *src)
 {
 	struct uftrace *uf = src->priv;
-	size_t i, j;
+	size_t i;
 
 	if (!uf)
 		return;
@@ -172,20 +173,8 @@ static void uft_close(struct source *src)
 		free(uf->autos[i].rets);
 	}
 	free(uf->autos);
-	for (i = 0; i < uf->nmods; i++) {
-		struct uft_symtab *st = uf->mods[i];
-
-		for (j = 0; j < st->ndbg; j++) {
-			free(st->dbg[j].name);
-			free(st->dbg[j].args);
-			free(st->dbg[j].rets);
-		}
-		free(st->dbg);
-		free(st->v);
-		free(st->pool);
-		free(st->name);
-		free(st);
-	}
+	for (i = 0; i < uf->nmods; i++)
+		uft_free_symtab(uf->mods[i]);
 	free(uf->mods);
 	for (i = 0; i < uf->nsidmaps; i++) {
 		free(uf->sidmaps[i]->v);

@@ -157,6 +157,14 @@ int uft_parse_autos(struct uftrace *uf, const char *line, bool ret)
 			a = &uf->autos[uf->nautos];
 			memset(a, 0, sizeof(*a));
 			a->name = strndup(p, (size_t)(at - p));
+			if (a->name) {
+				char *simple = uft_simple_name(a->name);
+
+				if (simple) {
+					free(a->name);
+					a->name = simple;
+				}
+			}
 			if (ret)
 				a->rets = strndup(at + 1, len - (size_t)(at - p) - 1);
 			else
@@ -277,6 +285,13 @@ static bool uft_pspec_match(const struct uft_pspec *ps, const char *name)
 	return false;
 }
 
+static int uft_auto_cmp(const void *a, const void *b)
+{
+	const struct uft_auto *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 /* NAME.dbg: "F: ADDR NAME" then "A: @specs" / "R: @specs" lines. */
 static void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st)
 {
@@ -299,11 +314,14 @@ static void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st)
 	it = (struct uft_lines){ buf, buf + len, 0 };
 	while ((line = uft_line(&it))) {
 		if (!strncmp(line, "F: ", 3)) {
-			char *name = strchr(line + 3, ' ');
+			char *name = strchr(line + 3, ' '), *end;
 			struct uft_auto *n;
+			uint64_t addr;
 
 			cur = NULL;
-			if (!name)
+			errno = 0;
+			addr = strtoull(line + 3, &end, 16);
+			if (!name || end != name || errno)
 				continue;
 			n = realloc(st->dbg, (st->ndbg + 1) * sizeof(*n));
 			if (!n)
@@ -311,6 +329,7 @@ static void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st)
 			st->dbg = n;
 			cur = &st->dbg[st->ndbg++];
 			memset(cur, 0, sizeof(*cur));
+			cur->addr = addr;
 			cur->name = strdup(name + 1);
 		} else if (cur && !strncmp(line, "A: @", 4)) {
 			free(cur->args);
@@ -320,27 +339,47 @@ static void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st)
 			cur->rets = strdup(line + 4);
 		}
 	}
+	if (st->ndbg)
+		qsort(st->dbg, st->ndbg, sizeof(*st->dbg), uft_auto_cmp);
 	free(buf);
 	free(path);
 }
 
-/* The auto-args spec of a function: its module's debug info, then the list. */
-static int uft_add_auto(struct uftrace *uf, struct uft_argv *av,
-			struct uft_symtab *mod, const char *name, bool ret,
-			bool exact)
+/* The .dbg entry of the function at addr (two statics may share a name). */
+static const struct uft_auto *uft_dbg_at(const struct uft_symtab *st,
+					 uint64_t addr)
 {
+	size_t lo = 0, hi = st->ndbg;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->dbg[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < st->ndbg && st->dbg[lo].addr == addr ? &st->dbg[lo] : NULL;
+}
+
+/*
+ * The auto-args spec of a function: its module's debug info (by address,
+ * as uftrace looks it up), then uftrace's list of known functions.
+ */
+static int uft_add_auto(struct uftrace *uf, struct uft_argv *av,
+			struct uft_symtab *mod, const struct uft_sym *sym,
+			bool ret, bool exact)
+{
+	const char *name = sym->sname;
+	const struct uft_auto *d = NULL;
 	size_t i;
 
 	if (mod && !mod->dbg_loaded)
 		uft_load_dbg(uf, mod);
-	for (i = 0; mod && i < mod->ndbg; i++) {
-		const struct uft_auto *a = &mod->dbg[i];
-
-		if (a->name && !strcmp(a->name, name) &&
-		    (ret ? a->rets : a->args))
-			return uft_add_args(uf, av, ret ? a->rets : a->args,
-					    exact);
-	}
+	if (mod)
+		d = uft_dbg_at(mod, sym->addr);
+	if (d && (ret ? d->rets : d->args))
+		return uft_add_args(uf, av, ret ? d->rets : d->args, exact);
 	for (i = 0; i < uf->nautos; i++) {
 		const struct uft_auto *a = &uf->autos[i];
 
@@ -367,20 +406,21 @@ const struct uft_argv *uft_args_of(struct uftrace *uf,
 		bool exact = ps->patt == UFT_PATT_SIMPLE;
 		size_t k;
 
-		if (!uft_pspec_match(ps, sym->name))
+		if (!uft_pspec_match(ps, sym->sname) &&
+		    (sym->raw == sym->sname || !uft_pspec_match(ps, sym->raw)))
 			continue;
 		for (k = 0; k < ps->args.n && !ret; k++)
 			ret = uft_add_arg(&av, &ps->args.v[k], exact);
 		if (!ret && ps->auto_arg)
-			ret = uft_add_auto(uf, &av, mod, sym->name, false, exact);
+			ret = uft_add_auto(uf, &av, mod, sym, false, exact);
 		if (!ret && ps->auto_ret)
-			ret = uft_add_auto(uf, &av, mod, sym->name, true, exact);
+			ret = uft_add_auto(uf, &av, mod, sym, true, exact);
 	}
 	/* --auto-args: every known function, unless it has a spec already */
 	if (!ret && uf->auto_args && !av.n) {
-		ret = uft_add_auto(uf, &av, mod, sym->name, false, true);
+		ret = uft_add_auto(uf, &av, mod, sym, false, true);
 		if (!ret)
-			ret = uft_add_auto(uf, &av, mod, sym->name, true, true);
+			ret = uft_add_auto(uf, &av, mod, sym, true, true);
 	}
 	if (ret || !av.n) {
 		free(av.v);

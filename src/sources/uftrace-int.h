@@ -91,17 +91,24 @@ struct uft_pspec {
 
 /* A function of argauto/retauto or of a .dbg file: NAME and its specs. */
 struct uft_auto {
-	char *name;		/* owned */
+	uint64_t addr;		/* .dbg: the function's address, as in NAME.sym */
+	char *name;		/* owned; argauto/retauto: the simple form */
 	char *args;		/* owned: "arg1/s,arg2" or NULL */
 	char *rets;		/* owned: "retval/d32" or NULL */
 };
 
+#define UFT_OWN_NAME		1u	/* uft_sym.name is malloc'd */
+#define UFT_OWN_SNAME		2u	/* uft_sym.sname is malloc'd */
+
 struct uft_sym {
 	uint64_t addr;
 	uint64_t size;
-	const char *name;		/* borrowed from the symtab's pool */
+	const char *name;		/* as printed (--demangle): the pool's, or owned */
+	const char *sname;		/* simple form, for argument specs */
+	const char *raw;		/* borrowed from the symtab's pool */
 	uint32_t namelen;
 	char type;
+	uint8_t own;			/* UFT_OWN_* */
 	const struct uft_argv *args;	/* borrowed; NULL: not resolved yet */
 };
 
@@ -227,6 +234,7 @@ struct uftrace {
 	enum uft_writer writer;
 	enum uft_patt patt;		/* pattern_type of the recording */
 	bool auto_args;			/* "auto-args:1" */
+	enum source_demangle demangle;	/* how names are printed */
 	char *cmdline;			/* owned */
 	struct uft_pspec *specs;	/* owned: argspec, then retspec */
 	size_t nspecs;
@@ -313,6 +321,9 @@ int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 
 /* uftrace-sym.c: sessions, maps, symbols */
 bool uft_sym_end_name(const char *name);
+char *uft_simplify(const char *s);
+char *uft_simple_name(const char *raw);
+void uft_free_symtab(struct uft_symtab *st);
 struct uft_symtab *uft_module(struct uftrace *uf, const char *path);
 struct uft_sidmap *uft_sidmap(struct uftrace *uf, const char *sid);
 const struct uft_session *uft_task_session_find(struct uftrace *uf,

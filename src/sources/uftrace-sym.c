@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uftrace-demangle.h"
 #include "uftrace-int.h"
 
 /* ------------------------------------------------------------ symbols */
@@ -39,6 +40,158 @@ static bool uft_sym_undefined(const char *line)
 	return isalpha((unsigned char)line[0]) && line[1] == ' ' && line[2];
 }
 
+static bool uft_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.';
+}
+
+/*
+ * The simple form of a demangled name, as `uftrace dump` prints names:
+ * without template arguments or Rust generics ("std::vector<int>::push_back"
+ * -> "std::vector::push_back", "core::mem::drop::<u8>" -> "core::mem::drop"),
+ * keeping operator names ("operator<<") and the brackets of Rust's
+ * qualified paths ("<ktf::Square as ktf::Shape>::area"; "<ktf::Square>::new"
+ * becomes "ktf::Square::new"). malloc'd or NULL.
+ */
+char *uft_simplify(const char *s)
+{
+	/* operator tokens, longest first */
+	static const char *const ops[] = {
+		"<<=", ">>=", "->*", "<=>", "()", "[]", "<<", ">>", "<=", ">=",
+		"==", "!=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=",
+		"%=", "&=", "|=", "^=", "->", ",", "<", ">", "+", "-", "*", "/",
+		"%", "&", "|", "^", "~", "!", "=",
+	};
+	size_t len = strlen(s), i = 0, depth, k, nkept = 0;
+	bool kept[16];
+	char *out = malloc(len + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	while (i < len) {
+		char c = s[i];
+
+		if (!strncmp(s + i, "operator", 8) &&
+		    (o == out || !uft_ident(o[-1])) && !uft_ident(s[i + 8])) {
+			memcpy(o, "operator", 8);
+			o += 8;
+			i += 8;
+			for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+				size_t n = strlen(ops[k]);
+
+				if (!strncmp(s + i, ops[k], n)) {
+					memcpy(o, ops[k], n);
+					o += n;
+					i += n;
+					break;
+				}
+			}
+			continue;
+		}
+		if (c == '<' && (o == out || o[-1] == '<')) {
+			/* Rust's <T as Trait>, kept; <T> alone: T */
+			bool as = false;
+
+			for (depth = 0, k = i; k < len; k++) {
+				if (s[k] == '<')
+					depth++;
+				else if (s[k] == '>' && s[k - 1] != '-' && !--depth)
+					break;
+				else if (depth == 1 && !strncmp(s + k, " as ", 4))
+					as = true;
+			}
+			if (nkept < sizeof(kept))
+				kept[nkept] = as;
+			nkept++;
+			if (as)
+				*o++ = c;
+			i++;
+			continue;
+		}
+		if (c == '>' && nkept && (i == 0 || s[i - 1] != '-')) {
+			nkept--;
+			if (nkept >= sizeof(kept) || kept[nkept])
+				*o++ = c;
+			i++;
+			continue;
+		}
+		if (c == '<') {
+			/* template arguments or generics: skip them */
+			if (o - out >= 2 && o[-1] == ':' && o[-2] == ':')
+				o -= 2;	/* Rust's "::<T>" */
+			while (o > out && o[-1] == ' ')
+				o--;	/* "operator< <int>" */
+			for (depth = 0; i < len; i++) {
+				if (s[i] == '<')
+					depth++;
+				else if (s[i] == '>' && s[i - 1] != '-' && !--depth)
+					break;
+			}
+			i++;
+			continue;
+		}
+		*o++ = c;
+		i++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The simple form of a mangled name, malloc'd, or NULL (not mangled). */
+char *uft_simple_name(const char *raw)
+{
+	char *d = uft_demangle_raw(raw, false), *simple;
+
+	if (!d)
+		return NULL;
+	simple = uft_simplify(d);
+	free(d);
+	return simple;
+}
+
+/* Names of a symbol: once, at load; sname for specs, name as printed. */
+static void uft_name_sym(struct uftrace *uf, struct uft_sym *sym)
+{
+	char *simple = uft_simple_name(sym->raw), *full;
+
+	if (simple) {
+		sym->sname = simple;
+		sym->own |= UFT_OWN_SNAME;
+		if (uf->demangle == SOURCE_DEMANGLE_SIMPLE)
+			sym->name = simple;
+	}
+	if (uf->demangle == SOURCE_DEMANGLE_FULL) {
+		full = uft_demangle_raw(sym->raw, true);
+		if (full) {
+			sym->name = full;
+			sym->own |= UFT_OWN_NAME;
+		}
+	}
+	sym->namelen = (uint32_t)strlen(sym->name);
+}
+
+void uft_free_symtab(struct uft_symtab *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->n; i++) {
+		if (st->v[i].own & UFT_OWN_NAME)
+			free((char *)st->v[i].name);
+		if (st->v[i].own & UFT_OWN_SNAME)
+			free((char *)st->v[i].sname);
+	}
+	for (i = 0; i < st->ndbg; i++) {
+		free(st->dbg[i].name);
+		free(st->dbg[i].args);
+		free(st->dbg[i].rets);
+	}
+	free(st->dbg);
+	free(st->v);
+	free(st->pool);
+	free(st->name);
+	free(st);
+}
+
 /*
  * NAME.sym, as uftrace's load_module_symbol_file() reads it: "ADDR TYPE
  * NAME" or "ADDR SIZE TYPE NAME" (hex), '#' comments; types "?TtwPKDdvu"
@@ -53,7 +206,7 @@ static void uft_load_symtab(struct uftrace *uf, struct uft_symtab *st)
 	char prev_type = 'X';
 	unsigned bad = 0, first_bad = 0;
 	char *path, *file, *line;
-	size_t len, cap = 0;
+	size_t len, cap = 0, i;
 	int ret;
 
 	st->loaded = true;
@@ -138,8 +291,7 @@ static void uft_load_symtab(struct uftrace *uf, struct uft_symtab *st)
 		}
 		sym = &st->v[st->n++];
 		*sym = (struct uft_sym){ .addr = addr, .size = size, .name = p,
-					 .namelen = (uint32_t)strlen(p),
-					 .type = type };
+					 .sname = p, .raw = p, .type = type };
 		if (st->n > 1 && !sym[-1].size)
 			sym[-1].size = addr - sym[-1].addr;
 	}
@@ -149,6 +301,8 @@ static void uft_load_symtab(struct uftrace *uf, struct uft_symtab *st)
 			    bad > 1 ? "; more such lines follow" : "");
 	if (st->n)
 		qsort(st->v, st->n, sizeof(*st->v), uft_sym_cmp);
+	for (i = 0; i < st->n; i++)
+		uft_name_sym(uf, &st->v[i]);
 	free(path);
 }
 
