@@ -157,6 +157,7 @@ static void uft_close(struct source *src)
 		free(t->buf);
 		free(t->path);
 		free(t->stack);
+		free(t->pay);
 	}
 	free(uf->tasks);
 	free(uf->heap);
@@ -195,6 +196,11 @@ static void uft_close(struct source *src)
 		free(uf->argvs[i]);
 	}
 	free(uf->argvs);
+	free(uf->cur.pay);
+	free(uf->cur.text);
+	for (i = 0; i < uf->ntnames; i++)
+		free(uf->tnames[i]);
+	free(uf->tnames);
 	for (i = 0; i < uf->nproblems; i++)
 		free(uf->problems[i]);
 	free(uf->problems);
@@ -338,6 +344,20 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	ev->src = src;
 	ev->rec = c;
 
+	/* the payload stays with the event; the task reads on into c's */
+	{
+		unsigned char *pay = c->pay;
+		size_t cap = c->paycap;
+
+		c->pay = t->pay;
+		c->paycap = t->paycap;
+		c->paylen = t->paylen;
+		c->arglen = t->arglen;
+		c->av = t->pay_av;
+		t->pay = pay;
+		t->paycap = cap;
+	}
+
 	/* the task's next record takes its place */
 	if (!uft_task_advance(uf, t))
 		uf->heap[0] = uf->heap[--uf->nheap];
@@ -356,31 +376,49 @@ enum uft_field {
 	UF_EVENT,
 	UF_COMM,
 	UF_RECORD_DEPTH,
+	UF_ARGS,
+	UF_RETVAL,
 	UF_NFIELDS,
+	UF_ARG0 = 64,		/* argN: UF_ARG0 + N */
 };
 
 static const char *const uft_field_names[UF_NFIELDS] = {
 	"tid", "type", "depth", "addr", "symbol", "duration", "event",
-	"comm", "record_depth",
+	"comm", "record_depth", "args", "retval",
 };
 
 static int uft_bind(struct source *src, const struct event_type *t,
 		    const char *key)
 {
+	unsigned long n;
+	char *end;
 	size_t i;
 
 	for (i = 0; i < UF_NFIELDS; i++)
 		if (!strcmp(uft_field_names[i], key))
 			return (int)i;
+	/* arg1 ... argN: the N-th value recorded */
+	if (!strncmp(key, "arg", 3) && key[3] >= '1' && key[3] <= '9') {
+		n = strtoul(key + 3, &end, 10);
+		if (!*end && n <= UFT_MAX_VALUES)
+			return UF_ARG0 + (int)n;
+	}
 	return -ENOENT;
 }
 
 static int uft_field(struct source *src, const struct event *ev, int index,
 		     struct value *out)
 {
-	const struct uft_cur *c = ev->rec;
+	struct uftrace *uf = src->priv;
+	struct uft_cur *c = (struct uft_cur *)ev->rec;	/* our uf->cur */
 
+	if (index > UF_ARG0 && index <= UF_ARG0 + UFT_MAX_VALUES)
+		return uft_arg_value(uf, c, (size_t)(index - UF_ARG0), out);
 	switch (index) {
+	case UF_ARGS:
+		return uft_args_text(uf, c, false, out);
+	case UF_RETVAL:
+		return uft_arg_value(uf, c, 0, out);
 	case UF_TID:
 		value_set_s64(out, c->task->tid);
 		return 0;
@@ -438,11 +476,16 @@ static int uft_each_type(struct source *src,
 static size_t uft_fields(struct source *src, const struct event_type *t,
 			 const char **names, size_t max)
 {
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = 0; i < UF_NFIELDS && i < max; i++)
-		names[i] = uft_field_names[i];
-	return i;
+	/* args on entries, retval on exits */
+	for (i = 0; i < UF_NFIELDS && n < max; i++)
+		if ((i != UF_ARGS || (t && t->index == UFT_ENTRY)) &&
+		    (i != UF_RETVAL || (t && t->index == UFT_EXIT)))
+			names[n++] = uft_field_names[i];
+	if (n < max && t && t->index == UFT_ENTRY)
+		names[n++] = "arg1..argN";
+	return n;
 }
 
 /* Decimal digits at p, exactly as many as needed. */
@@ -501,11 +544,12 @@ static int uft_render_default(struct source *src, const struct event *ev,
 		"entry", "exit ", "lost ", "event",
 	};
 	struct uftrace *uf = src->priv;
-	const struct uft_cur *c = ev->rec;
+	struct uft_cur *c = (struct uft_cur *)ev->rec;	/* our uf->cur */
 	const struct uft_task *t = c->task;
 	uint64_t sec = ev->raw_ts / 1000000000u;
 	uint32_t ns = (uint32_t)(ev->raw_ts - sec * 1000000000u);
-	char *p, *start;
+	char *p, *start, time[40];
+	size_t timelen;
 
 	/* 40 bytes of slack for the fixed-size copies of numbers */
 	p = outbuf_reserve(o, 96 + c->symlen + 40 + 40);
@@ -525,6 +569,9 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	p += 8;
 	memcpy(p, "  ", 2);
 	p += 2;
+	timelen = (size_t)(p - start);
+	if (c->rec.more)
+		memcpy(time, start, timelen < sizeof(time) ? timelen : sizeof(time));
 	uft_copy_name(p, t->tid_text, t->tid_len);	/* "%5d" */
 	p += t->tid_len;
 	memcpy(p, ": [", 3);
@@ -555,6 +602,9 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	}
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - start));
+	/* the argument or return value lines of the dump */
+	if (c->rec.more && timelen <= sizeof(time))
+		return uft_dump_values(uf, c, time, timelen, o);
 	return 0;
 }
 

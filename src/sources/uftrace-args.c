@@ -17,12 +17,30 @@
 
 /* ------------------------------------------------------------ arg specs */
 
+/* A type name of a spec ("t16:NAME", "e:NAME"), up to '%'; kept in uf. */
+static const char *uft_tname(struct uftrace *uf, const char *s)
+{
+	char **n, *name = strndup(s, strcspn(s, "%"));
+
+	if (!name)
+		return NULL;
+	n = realloc(uf->tnames, (uf->ntnames + 1) * sizeof(*n));
+	if (!n) {
+		free(name);
+		return NULL;
+	}
+	uf->tnames = n;
+	n[uf->ntnames++] = name;
+	return name;
+}
+
 /*
  * One value spec as uftrace's parse_argspec() reads it: argN, fpargN or
  * retval, then "/FMT[BITS]" and "%LOCATION" (which does not change the
- * layout). Returns false for anything else (other trigger actions).
+ * layout). Returns false for anything else (other trigger actions, and
+ * specs uftrace refuses).
  */
-static bool uft_parse_arg(const struct uftrace *uf, const char *s,
+static bool uft_parse_arg(struct uftrace *uf, const char *s,
 			  struct uft_arg *a)
 {
 	const char *p;
@@ -36,6 +54,7 @@ static bool uft_parse_arg(const struct uftrace *uf, const char *s,
 	} else if (!strncmp(s, "fparg", 5) && isdigit((unsigned char)s[5])) {
 		a->idx = (int)strtol(s + 5, &end, 10);
 		a->fp = true;
+		a->fmt = UFT_AF_FLOAT;
 		a->size = 8;
 	} else if (!strncmp(s, "retval", 6)) {
 		a->idx = UFT_RETVAL_IDX;
@@ -48,44 +67,72 @@ static bool uft_parse_arg(const struct uftrace *uf, const char *s,
 		return *p == '\0' || *p == '%';
 	p++;
 	switch (*p) {
+	case 'd':
+		a->fmt = UFT_AF_AUTO;
+		break;
+	case 'i':
+		a->fmt = UFT_AF_SINT;
+		break;
+	case 'u':
+		a->fmt = UFT_AF_UINT;
+		break;
+	case 'x':
+		a->fmt = UFT_AF_HEX;
+		break;
 	case 's':
+		a->fmt = UFT_AF_STR;
+		break;
 	case 'S':
-		a->str = true;
-		p++;
+		a->fmt = UFT_AF_STDSTR;
+		break;
+	case 'p':
+		a->fmt = UFT_AF_PTR;
 		break;
 	case 'c':
+		a->fmt = UFT_AF_CHAR;
 		a->size = 1;
-		p++;
 		break;
 	case 'f':
+		a->fmt = UFT_AF_FLOAT;
+		a->fp = true;
 		a->size = 8;
-		p++;
 		break;
 	case 'e':
-		/* "e:NAME": the default size */
-		return true;
+		/* "e:NAME": an enum of the default size */
+		if (p[1] != ':' || (!isalpha((unsigned char)p[2]) && p[2] != '_'))
+			return false;
+		a->fmt = UFT_AF_ENUM;
+		a->tname = uft_tname(uf, p + 2);
+		return a->tname != NULL;
 	case 't':
-		a->size = (uint32_t)strtoul(p + 1, &end, 0);
+		/* "tSIZE[:NAME]": a struct passed by value */
+		a->fmt = UFT_AF_STRUCT;
+		errno = 0;
+		bits = strtol(p + 1, &end, 0);
+		if (errno || bits < 0 || bits > UFT_MAX_STRUCT)
+			return false;
+		a->size = (uint32_t)bits;
+		if (*end == ':') {
+			a->tname = uft_tname(uf, end + 1);
+			if (!a->tname)
+				return false;
+		}
 		return true;
-	case 'd':
-	case 'i':
-	case 'u':
-	case 'x':
-	case 'o':
-	case 'p':
-		p++;
-		break;
 	default:
-		if (!a->fp || !isdigit((unsigned char)*p))
-			return true;
-		break;
+		if (a->fmt == UFT_AF_FLOAT && isdigit((unsigned char)*p))
+			goto size;
+		return false;
 	}
-	if (!isdigit((unsigned char)*p))
+	p++;
+	if (!*p || *p == '%')
 		return true;
+size:
 	bits = strtol(p, &end, 10);
 	if (bits == 8 || bits == 16 || bits == 32 || bits == 64 ||
-	    (bits == 80 && (a->fp || p[-1] == 'f')))
+	    (bits == 80 && a->fmt == UFT_AF_FLOAT))
 		a->size = (uint32_t)(bits / 8);
+	else
+		return false;
 	return true;
 }
 
@@ -118,7 +165,7 @@ static int uft_add_arg(struct uft_argv *av, const struct uft_arg *a,
 }
 
 /* Add the specs of a comma list ("arg1/s,arg2") to av. */
-static int uft_add_args(const struct uftrace *uf, struct uft_argv *av,
+static int uft_add_args(struct uftrace *uf, struct uft_argv *av,
 			const char *list, bool exact)
 {
 	char *copy, *tok, *save = NULL;

@@ -65,13 +65,33 @@ enum uft_patt {
 	UFT_PATT_GLOB,
 };
 
+/* The formats of argument values (uftrace's enum uftrace_arg_format). */
+enum uft_afmt {
+	UFT_AF_AUTO = 0,	/* d */
+	UFT_AF_SINT,		/* i */
+	UFT_AF_UINT,		/* u */
+	UFT_AF_HEX,		/* x */
+	UFT_AF_STR,		/* s */
+	UFT_AF_CHAR,		/* c */
+	UFT_AF_FLOAT,		/* f */
+	UFT_AF_STDSTR,		/* S */
+	UFT_AF_PTR,		/* p */
+	UFT_AF_ENUM,		/* e */
+	UFT_AF_STRUCT,		/* t */
+};
+
+#define UFT_AF_CHARS		"diuxscfSpet"
+#define UFT_MAX_STRUCT		4096	/* larger struct specs are not ours */
+#define UFT_MAX_VALUES		64	/* values of one record we look at */
+
 /* One value of an argument spec ("arg2/s", "fparg1/32", "retval/i32"). */
 struct uft_arg {
 	int idx;		/* argN: N; fpargN: N; retval: UFT_RETVAL_IDX */
-	bool fp;		/* fpargN (a different register file) */
-	bool str;		/* u16 length, then the text */
+	bool fp;		/* fpargN or /f (a different register file) */
 	bool exact;		/* from an exact name, not a pattern */
+	uint8_t fmt;		/* enum uft_afmt */
 	uint32_t size;		/* bytes before padding to 4 */
+	const char *tname;	/* borrowed from uf->tnames: t:NAME, e:NAME */
 };
 
 struct uft_argv {
@@ -185,6 +205,11 @@ struct uft_task {
 	bool resync;			/* at the start, or after LOST */
 	uint64_t last_ts;		/* of the record before rec */
 	struct uft_rec rec;		/* the next record (when !done) */
+	unsigned char *pay;		/* owned: rec's payload, if any */
+	size_t paycap;
+	uint32_t paylen;		/* padded to 8 */
+	uint32_t arglen;		/* the values' bytes (uftrace's length) */
+	const struct uft_argv *pay_av;	/* borrowed: its specs */
 	struct uft_frame *stack;	/* owned */
 	size_t depth;
 	size_t stack_cap;
@@ -212,7 +237,7 @@ struct uft_evname {
 
 /* The fields of the current event (ev->rec points here). */
 struct uft_cur {
-	const struct uft_task *task;	/* borrowed */
+	struct uft_task *task;		/* borrowed */
 	struct uft_rec rec;
 	uint64_t depth;
 	uint64_t duration;
@@ -220,6 +245,14 @@ struct uft_cur {
 	size_t symlen;
 	bool resolved;
 	const char *comm;		/* borrowed */
+	unsigned char *pay;		/* owned: swapped with the task's */
+	size_t paycap;
+	uint32_t paylen;
+	uint32_t arglen;
+	const struct uft_argv *av;	/* borrowed: specs of pay, or NULL */
+	char *text;			/* owned: args, dump lines */
+	size_t textlen;
+	size_t textcap;
 	char buf[64];
 };
 
@@ -255,6 +288,8 @@ struct uftrace {
 	struct uft_argv **argvs;	/* owned: resolved argument lists */
 	size_t nargvs;
 	struct uft_argv no_args;	/* resolved: nothing */
+	char **tnames;			/* owned: type names of specs */
+	size_t ntnames;
 	struct uft_symcache cache[UFT_SYMCACHE];
 	struct event_type types[UFT_NTYPES];
 	struct uft_cur cur;
@@ -338,6 +373,16 @@ int uft_parse_specs(struct uftrace *uf, const char *line, bool ret);
 int uft_parse_autos(struct uftrace *uf, const char *line, bool ret);
 const struct uft_argv *uft_args_of(struct uftrace *uf, struct uft_sym *sym,
 				   struct uft_symtab *mod);
+
+/* uftrace-argval.c: argument values */
+struct outbuf;
+struct value;
+int uft_args_text(struct uftrace *uf, struct uft_cur *c, bool retval,
+		  struct value *out);
+int uft_arg_value(struct uftrace *uf, struct uft_cur *c, size_t nth,
+		  struct value *out);
+int uft_dump_values(struct uftrace *uf, struct uft_cur *c, const char *time,
+		    size_t timelen, struct outbuf *o);
 
 /* uftrace-rec.c: records, heap, call stacks */
 int uft_task_advance(struct uftrace *uf, struct uft_task *t);

@@ -107,7 +107,8 @@ static void uft_task_finish(struct uft_task *t)
  * is in the buffer), or -1 with a problem noted.
  */
 static int64_t uft_payload(struct uftrace *uf, struct uft_task *t,
-			   const struct uft_rec *r, uint64_t off)
+			   const struct uft_rec *r, uint64_t off,
+			   const struct uft_argv **avp, uint32_t *arglen)
 {
 	const struct uft_argv *av;
 	struct uft_symtab *mod;
@@ -124,6 +125,7 @@ static int64_t uft_payload(struct uftrace *uf, struct uft_task *t,
 		if (have < UFT_REC_SIZE + 2)
 			goto truncated;
 		size = uft_u16(uf, t->buf + t->pos + UFT_REC_SIZE);
+		*arglen = (uint32_t)size;
 		return (int64_t)UFT_ALIGN(size + 2, 8);
 	}
 	if (r->type == UFT_LOST) {
@@ -151,7 +153,7 @@ static int64_t uft_payload(struct uftrace *uf, struct uft_task *t,
 		if ((a->idx == UFT_RETVAL_IDX) != (r->type == UFT_EXIT))
 			continue;
 		any = true;
-		if (a->str) {
+		if (a->fmt == UFT_AF_STR || a->fmt == UFT_AF_STDSTR) {
 			have = uft_fill(uf, t, UFT_REC_SIZE + size + 2);
 			if (have < 0)
 				return -1;
@@ -171,6 +173,8 @@ static int64_t uft_payload(struct uftrace *uf, struct uft_task *t,
 			    t->tid);
 		return -1;
 	}
+	*avp = av;
+	*arglen = (uint32_t)size;
 	return (int64_t)UFT_ALIGN(size, 8);
 truncated:
 	uft_problem(uf, "%s: offset 0x%" PRIx64 ": truncated record payload",
@@ -232,8 +236,10 @@ int uft_task_advance(struct uftrace *uf, struct uft_task *t)
 		goto fail;
 	}
 	psize = 0;
+	t->pay_av = NULL;
+	t->paylen = t->arglen = 0;
 	if (r.more) {
-		psize = uft_payload(uf, t, &r, off);
+		psize = uft_payload(uf, t, &r, off, &t->pay_av, &t->arglen);
 		if (psize < 0)
 			goto fail;
 		have = uft_fill(uf, t, UFT_REC_SIZE + (size_t)psize);
@@ -245,6 +251,19 @@ int uft_task_advance(struct uftrace *uf, struct uft_task *t)
 				    have - UFT_REC_SIZE);
 			goto fail;
 		}
+		/* kept: the buffer moves on before the record is shown */
+		if ((size_t)psize > t->paycap) {
+			unsigned char *n = realloc(t->pay, (size_t)psize);
+
+			if (!n) {
+				uf->nomem = true;
+				goto fail;
+			}
+			t->pay = n;
+			t->paycap = (size_t)psize;
+		}
+		memcpy(t->pay, t->buf + t->pos + UFT_REC_SIZE, (size_t)psize);
+		t->paylen = (uint32_t)psize;
 	}
 	/* libmcount stamps lost-records records with time 0 */
 	if (r.type == UFT_LOST && r.ts < t->last_ts)

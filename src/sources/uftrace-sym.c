@@ -46,12 +46,12 @@ static bool uft_ident(char c)
 }
 
 /*
- * The simple form of a demangled name, as `uftrace dump` prints names:
- * without template arguments or Rust generics ("std::vector<int>::push_back"
- * -> "std::vector::push_back", "core::mem::drop::<u8>" -> "core::mem::drop"),
- * keeping operator names ("operator<<") and the brackets of Rust's
- * qualified paths ("<ktf::Square as ktf::Shape>::area"; "<ktf::Square>::new"
- * becomes "ktf::Square::new"). malloc'd or NULL.
+ * The simple form of a demangled C++ name, as `uftrace dump` prints it:
+ * without template arguments ("std::vector<int>::push_back" ->
+ * "std::vector::push_back"), keeping operator names ("operator<<"). Also
+ * written for Rust paths ("core::mem::drop::<u8>" -> "core::mem::drop",
+ * "<ktf::Square as ktf::Shape>::area" kept, "<ktf::Square>::new" ->
+ * "ktf::Square::new"). malloc'd or NULL.
  */
 char *uft_simplify(const char *s)
 {
@@ -137,13 +137,33 @@ char *uft_simplify(const char *s)
 	return out;
 }
 
-/* The simple form of a mangled name, malloc'd, or NULL (not mangled). */
+/* Rust's legacy mangling: _ZN...17h<16 hex digits>E */
+static bool uft_rust_legacy(const char *raw)
+{
+	size_t len = strlen(raw), i;
+
+	if (len < 24 || strncmp(raw, "_ZN", 3) || raw[len - 1] != 'E' ||
+	    strncmp(raw + len - 20, "17h", 3))
+		return false;
+	for (i = len - 17; i < len - 1; i++)
+		if (!isxdigit((unsigned char)raw[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The simple form of a mangled name, malloc'd, or NULL (not mangled):
+ * C++ and Rust v0 without template arguments or generics; Rust legacy as
+ * the demangler writes it without the hash, its generic parameters kept
+ * ("core::ptr::NonNull<T>::new", as uftrace shows them; v0 names carry
+ * the instances instead, which can be pages long).
+ */
 char *uft_simple_name(const char *raw)
 {
 	char *d = uft_demangle_raw(raw, false), *simple;
 
-	if (!d)
-		return NULL;
+	if (!d || uft_rust_legacy(raw))
+		return d;
 	simple = uft_simplify(d);
 	free(d);
 	return simple;

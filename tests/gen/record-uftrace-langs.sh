@@ -15,8 +15,8 @@
 #   ktf-rust-legacy/  rustc -Z instrument-mcount, legacy mangling, with -A
 #   ktf-rust-v0/      the same program, v0 mangling
 #
-# For each NAME: NAME.dump (`uftrace dump`) and NAME.report (`uftrace
-# report`); `uftrace dump --demangle=full` cannot read C++ recorded with -a
+# For each NAME: NAME.dump (`uftrace dump`), NAME.replay (`uftrace replay`)
+# and NAME.report (`uftrace report`); `uftrace dump --demangle=full` cannot read C++ recorded with -a
 # (its specs name demangled functions), c++filt is the reference for the full
 # form (see tests/cli/uftrace/demangle-*). Only the executable's .sym and .dbg
 # files are kept; the dump is checked to be the same without the others.
@@ -167,6 +167,7 @@ for name in ktf-cxx ktf-statics ktf-rust-legacy ktf-rust-v0; do
 	d=$tmp/$name.d
 	uftrace dump -d "$d" > "$tmp/$name.dump"
 	uftrace report -d "$d" > "$tmp/$name.report"
+	uftrace replay -d "$d" > "$tmp/$name.replay"
 	for f in "$d"/*.sym "$d"/*.dbg; do
 		[ -e "$f" ] || continue
 		case ${f##*/} in "$exe".sym|"$exe".dbg) ;; *) rm "$f" ;; esac
@@ -177,6 +178,6 @@ for name in ktf-cxx ktf-statics ktf-rust-legacy ktf-rust-v0; do
 	}
 	rm -rf "${outdir:?}/$name"
 	cp -r "$d" "$outdir/$name"
-	cp "$tmp/$name.dump" "$tmp/$name.report" "$outdir/"
+	cp "$tmp/$name.dump" "$tmp/$name.report" "$tmp/$name.replay" "$outdir/"
 done
 du -a "$outdir" | grep -E 'ktf-(cxx|statics|rust)' | sort -k2
