@@ -50,6 +50,7 @@ struct options {
 	bool chrome;
 	bool stats;
 	const char *stats_format;
+	enum source_demangle demangle;	/* uftrace names */
 	bool have_offset;
 	bool auto_offset;
 	int64_t offset;
@@ -85,6 +86,7 @@ static void usage(FILE *f)
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
 	      "      --stats[=csv]      a summary: events, exit reasons, inputs\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
+	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
 	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
@@ -181,6 +183,7 @@ enum {
 	OPT_FILTER_TIME,
 	OPT_CHROME,
 	OPT_STATS,
+	OPT_DEMANGLE,
 };
 
 static const struct option long_options[] = {
@@ -193,6 +196,7 @@ static const struct option long_options[] = {
 	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
 	{ "chrome", no_argument, NULL, OPT_CHROME },
 	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
 	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
 	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
@@ -277,6 +281,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->stats_format = optarg;
 			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table")) {
 				fprintf(stderr, "kvmtrace_format: --stats: '%s' is neither 'table' nor 'csv'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_DEMANGLE:
+			if (!strcmp(optarg, "full"))
+				o->demangle = SOURCE_DEMANGLE_FULL;
+			else if (!strcmp(optarg, "no"))
+				o->demangle = SOURCE_DEMANGLE_NO;
+			else if (strcmp(optarg, "simple")) {
+				fprintf(stderr, "kvmtrace_format: --demangle: '%s' is not simple, full or no\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -390,6 +405,7 @@ static int open_inputs(struct run *r, struct diag *d)
 			return -ENOMEM;
 		r->nsrcs++;
 		r->srcs[i]->domain = in[i].domain;
+		r->srcs[i]->demangle = r->opt.demangle;
 		ret = source_open(r->srcs[i], d);
 		if (ret < 0)
 			return ret;
