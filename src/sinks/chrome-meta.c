@@ -18,7 +18,7 @@
 
 /* A metadata event: {"name":what,"ph":"M","pid":P,"tid":T,"args":{…}}. */
 int chrome_meta(struct sink_chrome *c, const char *what,
-		enum domain dom, uint32_t tid, const char *key,
+		uint32_t pid, uint32_t tid, const char *key,
 		const char *s, size_t slen, int64_t num)
 {
 	size_t n = strlen(what) + strlen(key) + SINK_JSON_BOUND(slen) +
@@ -31,7 +31,7 @@ int chrome_meta(struct sink_chrome *c, const char *what,
 	p = CHROME_LIT(p, "{\"name\":\"");
 	p = chrome_lit(p, what, strlen(what));
 	p = CHROME_LIT(p, "\",\"ph\":\"M\"");
-	p = chrome_pid_tid(p, dom, tid);
+	p = chrome_pid_tid(p, pid, tid);
 	p = CHROME_LIT(p, ",\"args\":{\"");
 	p = chrome_lit(p, key, strlen(key));
 	p = CHROME_LIT(p, "\":");
@@ -47,21 +47,67 @@ int chrome_meta(struct sink_chrome *c, const char *what,
 	return 0;
 }
 
+/* A VM's process, announced on its first thread. */
+static int chrome_vm_process(struct sink_chrome *c, uint32_t vm, uint32_t pid)
+{
+	const char *name = c->pairs.vms.names[vm];
+
+	if (sink_map_find(&c->vm_pids, pid) != SINK_MAP_EMPTY)
+		return 0;
+	if (sink_map_add(&c->vm_pids, pid, pid) < 0 ||
+	    chrome_meta(c, "process_name", pid, 0, "name", name, strlen(name),
+			0) < 0 ||
+	    chrome_meta(c, "process_sort_index", pid, 0, "sort_index", NULL, 0,
+			pid) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The name, order and process of a vCPU's thread. */
+static size_t chrome_vcpu_name(struct sink_chrome *c, uint64_t key,
+			       const struct event *ev,
+			       const struct sink_type *st, char *name,
+			       size_t len, int64_t *order, uint32_t *pid)
+{
+	enum domain dom = sink_key_domain(key);
+	uint32_t vm = sink_key_vm(key), vcpu = sink_key_vcpu(key);
+	uint64_t tid = (uint64_t)ev->pid;
+	bool named = vm < c->pairs.vms.n && c->pairs.vms.named[vm];
+
+	*order = 2 * (int64_t)(vcpu < 49999 ? vcpu : 49999) +
+		 (dom == DOMAIN_GUEST);
+	*pid = named ? CHROME_VM_PID + vm : (uint32_t)dom + 1;
+	if (dom == DOMAIN_GUEST)
+		return (size_t)snprintf(name, len, "%svCPU %" PRIu32,
+					named ? "guest " : "", vcpu);
+	if (vm == CHROME_NOVM)
+		return (size_t)snprintf(name, len, "vCPU %" PRIu32, vcpu);
+	if (st->host_tid != SINK_NOSLOT && sink_field_u64(ev, st->host_tid, &tid) < 0)
+		tid = (uint64_t)ev->pid;
+	/* a kvmtrace record's pid is the VM's process */
+	return (size_t)snprintf(name, len, "vCPU %" PRIu32 " (%s %" PRIu64 ")",
+				vcpu, ev->type->has_id ? "pid" : "host tid", tid);
+}
+
 /* The Chrome tid of thread key (from 1), announced on first sight. */
 int chrome_thread(struct sink_chrome *c, uint64_t key,
 		  const struct event *ev, const struct sink_type *st,
 		  uint32_t *tid)
 {
 	void *grown;
-	uint32_t i = sink_map_find(&c->thread_map, key);
+	uint32_t i = sink_map_find(&c->thread_map, key), pid;
 	uint64_t num = sink_key_number(key);
 	enum domain dom = sink_key_domain(key);
-	char name[96];
-	const char *nm = name;
+	char name[128];
 	size_t nlen;
 	struct value v;
 	int64_t order;
 
+	if (i == SINK_MAP_EMPTY && c->nthreads >= SINK_MAXKEYS) {
+		/* beyond the cap: one thread for the rest */
+		key = CHROME_OTHER_KEY;
+		i = sink_map_find(&c->thread_map, key);
+	}
 	if (i != SINK_MAP_EMPTY) {
 		*tid = i + 1;
 		return 0;
@@ -73,23 +119,29 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 	i = (uint32_t)c->nthreads;
 	if (sink_map_add(&c->thread_map, key, i) < 0)
 		return -ENOMEM;
+	pid = (uint32_t)dom + 1;
 	c->threads[i].key = key;
 	c->threads[i].open = 0;
 	c->nthreads++;
 	*tid = i + 1;
 
-	switch (sink_key_kind(key)) {
+	switch (key == CHROME_OTHER_KEY ? (enum sink_thread_kind)-1
+					: sink_key_kind(key)) {
 	/* vCPUs first, then CPUs, then tasks; within int32 */
 	case SINK_VCPU:
-		nlen = (size_t)snprintf(name, sizeof(name), "vCPU %" PRIu64, num);
-		order = num < 99999 ? (int64_t)num : 99999;
+		nlen = chrome_vcpu_name(c, key, ev, st, name, sizeof(name),
+					&order, &pid);
+		if (pid >= CHROME_VM_PID &&
+		    chrome_vm_process(c, pid - CHROME_VM_PID, pid) < 0)
+			return -ENOMEM;
 		break;
 	case SINK_CPU:
 		nlen = (size_t)snprintf(name, sizeof(name), "CPU %" PRIu64, num);
 		order = 100000 + (num < 99999 ? (int64_t)num : 99999);
 		break;
-	default:
+	case SINK_TASK:
 		order = 200000 + (num < (1u << 30) ? (int64_t)num : (1 << 30));
+		/* the running task's name: common fields, not the event's own */
 		if (st->comm != SINK_NOSLOT && (uint64_t)ev->pid == num &&
 		    ev->src->ops->field(ev->src, ev, st->comm, &v) == 0 &&
 		    v.kind == VALUE_STR && v.len) {
@@ -101,33 +153,70 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 						num);
 		}
 		break;
+	default:
+		nlen = (size_t)snprintf(name, sizeof(name),
+					"(threads beyond the first %u)",
+					SINK_MAXKEYS);
+		order = INT32_MAX;
+		break;
 	}
+	c->threads[i].pid = pid;
 	if (nlen >= sizeof(name))
 		nlen = sizeof(name) - 1;
-	if (chrome_meta(c, "thread_name", dom, *tid, "name", nm, nlen, 0) < 0 ||
-	    chrome_meta(c, "thread_sort_index", dom, *tid, "sort_index", NULL,
+	if (chrome_meta(c, "thread_name", pid, *tid, "name", name, nlen, 0) < 0 ||
+	    chrome_meta(c, "thread_sort_index", pid, *tid, "sort_index", NULL,
 			0, order) < 0)
 		return -ENOMEM;
 	return 0;
 }
 
-/* The thread an event belongs on. */
-uint64_t chrome_thread_key(const struct sink_type *st,
-			   const struct event *ev, enum sink_role role)
+int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
+		      const struct event *ev, enum sink_role role,
+		      uint64_t *key)
 {
 	enum domain dom = ev->src->domain;
-	uint64_t tid;
+	uint64_t tid, vcpu;
+	uint32_t vm = CHROME_NOVM, learnt;
+	bool has_vcpu = ev->has_vcpu;
 
 	if (role == SINK_CALL) {
 		if (sink_field_u64(ev, st->tid, &tid) < 0)
 			tid = (uint64_t)ev->pid;
-		return sink_thread_key(dom, SINK_TASK, tid);
+		*key = sink_thread_key(dom, SINK_TASK, tid & ((1ull << 40) - 1));
+		return 0;
 	}
-	if (ev->has_vcpu)
-		return sink_thread_key(dom, SINK_VCPU, ev->vcpu);
+	vcpu = ev->vcpu;
+	if (dom == DOMAIN_GUEST && st->vm != SINK_NOSLOT) {
+		/* a guest event of a VM the host names: its CPU is the vCPU */
+		if (!has_vcpu) {
+			vcpu = ev->cpu;
+			has_vcpu = true;
+		}
+		if (sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
+			return -ENOMEM;
+	} else if (dom == DOMAIN_HOST) {
+		/* a host event of a vCPU thread: with that vCPU's exits */
+		learnt = sink_map_find(&c->pairs.pid_vcpu,
+				       sink_thread_key(dom, SINK_TASK,
+						       (uint64_t)ev->pid & ((1ull << 40) - 1)));
+		if (!has_vcpu && learnt != SINK_MAP_EMPTY) {
+			vcpu = learnt;
+			has_vcpu = true;
+		}
+		if (has_vcpu && sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
+			return -ENOMEM;
+	}
+	if (has_vcpu && vm != SINK_VM_OVER) {
+		*key = sink_thread_key(dom, SINK_VCPU,
+				       (uint64_t)vm << 32 | (vcpu & 0xffffffffu));
+		return 0;
+	}
 	if (ev->pid > 0)
-		return sink_thread_key(dom, SINK_TASK, (uint64_t)ev->pid);
-	return sink_thread_key(dom, SINK_CPU, ev->cpu);
+		*key = sink_thread_key(dom, SINK_TASK,
+				       (uint64_t)ev->pid & ((1ull << 40) - 1));
+	else
+		*key = sink_thread_key(dom, SINK_CPU, ev->cpu);
+	return 0;
 }
 
 int chrome_process(struct sink_chrome *c, enum domain dom)
@@ -150,11 +239,11 @@ int chrome_process(struct sink_chrome *c, enum domain dom)
 			continue;
 		p += sprintf(p, "%s %s", n++ ? "," : "", c->srcs[i]->name);
 	}
-	ret = chrome_meta(c, "process_name", dom, 0, "name", name,
+	ret = chrome_meta(c, "process_name", (uint32_t)dom + 1, 0, "name", name,
 			  (size_t)(p - name), 0);
 	if (ret == 0)
-		ret = chrome_meta(c, "process_sort_index", dom, 0, "sort_index",
-				  NULL, 0, dom);
+		ret = chrome_meta(c, "process_sort_index", (uint32_t)dom + 1, 0,
+				  "sort_index", NULL, 0, dom);
 	free(name);
 	return ret;
 }

@@ -256,7 +256,7 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	p = chrome_sep(c, p);
 	p = chrome_lit(p, head, headlen);
 	p = chrome_ts(c, p, ev->ts);
-	p = chrome_pid_tid(p, ev->src->domain, tid);
+	p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
 	p = CHROME_LIT(p, ",\"args\":{");
 	for (i = 0; i < n; i++) {
 		p = chrome_lit(p, ct->fields[i].key, ct->fields[i].keylen);

@@ -65,6 +65,7 @@ struct chrome_idhead {
 
 struct chrome_thread {
 	uint64_t key;		/* sink_thread_key() */
+	uint32_t pid;		/* its Chrome process */
 	uint32_t open;		/* function entries still open (B without E) */
 };
 
@@ -86,6 +87,7 @@ struct sink_chrome {
 	size_t nthreads;
 	size_t cap_threads;
 	struct sink_pairs pairs;
+	struct sink_map vm_pids;	/* VM processes announced */
 	struct sink_map reason_map;	/* (domain, kind, reason) -> index */
 	struct chrome_reason *reasons;	/* owned */
 	size_t nreasons;
@@ -153,10 +155,20 @@ static inline char *chrome_span(const struct sink_chrome *c, char *p,
 	return c->time.ns ? p + sink_put_us(p, b - a) : chrome_dec(p, b - a);
 }
 
-static inline char *chrome_pid_tid(char *p, enum domain dom, uint32_t tid)
+/*
+ * Chrome processes: 1 the host, 2 the guest, CHROME_VM_PID + VM index a VM
+ * that an input names (one process per VM).
+ */
+#define CHROME_VM_PID	3
+/* A guest thread's vCPU key without a VM */
+#define CHROME_NOVM	SINK_MAXKEYS
+/* The thread of every key beyond SINK_MAXKEYS */
+#define CHROME_OTHER_KEY	UINT64_MAX
+
+static inline char *chrome_pid_tid(char *p, uint32_t pid, uint32_t tid)
 {
 	p = CHROME_LIT(p, ",\"pid\":");
-	p = chrome_dec(p, (uint64_t)dom + 1);
+	p = chrome_dec(p, pid);
 	p = CHROME_LIT(p, ",\"tid\":");
 	return chrome_dec(p, tid);
 }
@@ -179,15 +191,22 @@ static inline int chrome_nomem(struct diag *d)
 /* ------------------------------------ chrome-meta.c: metadata, threads */
 
 /* A metadata event: {"name":what,"ph":"M","pid":P,"tid":T,"args":{…}}. */
-int chrome_meta(struct sink_chrome *c, const char *what, enum domain dom,
+int chrome_meta(struct sink_chrome *c, const char *what, uint32_t pid,
 		uint32_t tid, const char *key, const char *s, size_t slen,
 		int64_t num);
+/* The Chrome pid of thread tid. */
+static inline uint32_t chrome_tid_pid(const struct sink_chrome *c,
+				      uint32_t tid)
+{
+	return c->threads[tid - 1].pid;
+}
 /* The Chrome tid of thread key (from 1), announced on first sight. */
 int chrome_thread(struct sink_chrome *c, uint64_t key, const struct event *ev,
 		  const struct sink_type *st, uint32_t *tid);
-/* The thread an event belongs on. */
-uint64_t chrome_thread_key(const struct sink_type *st, const struct event *ev,
-			   enum sink_role role);
+/* The thread an event belongs on. 0 or -ENOMEM. */
+int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
+		      const struct event *ev, enum sink_role role,
+		      uint64_t *key);
 /* The process of a domain, named after its inputs. */
 int chrome_process(struct sink_chrome *c, enum domain dom);
 /* The end of the document: metadata and what was repaired. */

@@ -60,6 +60,11 @@ static int chrome_reason(struct sink_chrome *c, const struct chrome_type *ct,
 		*out = i;
 		return 0;
 	}
+	if (c->nreasons >= SINK_MAXKEYS) {
+		/* beyond the cap: the reason's number as its name */
+		*out = CHROME_NOREF;
+		return 0;
+	}
 	grown = c->reasons;
 	if (sink_reserve(&grown, &c->cap_reasons, c->nreasons, sizeof(*c->reasons)) < 0)
 		return -ENOMEM;
@@ -113,7 +118,7 @@ static int chrome_exit_slice(struct sink_chrome *c, const struct sink_vcpu *v,
 	p = chrome_reason_name(c, p, v);
 	p = CHROME_LIT(p, ",\"cat\":\"kvm\",\"ph\":\"X\",");
 	p = chrome_span(c, p, v->exit_ts, end);
-	p = chrome_pid_tid(p, sink_key_domain(v->key), tid);
+	p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
 	p = CHROME_LIT(p, ",\"args\":{\"reason\":");
 	p = chrome_dec(p, v->reason);
 	if (note) {
@@ -140,7 +145,7 @@ static int chrome_exit_unpaired(struct sink_chrome *c,
 	p = chrome_reason_name(c, p, v);
 	p = CHROME_LIT(p, ",\"cat\":\"kvm\",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
 	p = chrome_ts(c, p, v->exit_ts);
-	p = chrome_pid_tid(p, sink_key_domain(v->key), tid);
+	p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
 	p = CHROME_LIT(p, ",\"args\":{\"reason\":");
 	p = chrome_dec(p, v->reason);
 	p = CHROME_LIT(p, ",\"unpaired\":\"another exit came before its entry\"}}");
@@ -152,11 +157,17 @@ static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 		       const struct event *ev, struct diag *d)
 {
 	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &ct->st, ev);
-	uint64_t reason = 0;
+	uint64_t reason = 0, key;
 	uint32_t ref, tid;
 
 	if (!v)
 		return chrome_nomem(d);
+	if (v->over) {
+		/* a vCPU beyond the cap: an instant, never paired */
+		if (chrome_thread_key(c, &ct->st, ev, SINK_EXIT, &key) < 0)
+			return chrome_nomem(d);
+		return chrome_instant(c, ct, ev, key, NULL, d);
+	}
 	if (sink_field_u64(ev, ct->st.reason, &reason) < 0)
 		reason = 0;
 	/* the vCPU's thread exists from its first exit on */
@@ -185,14 +196,16 @@ static int chrome_entry(struct sink_chrome *c, const struct chrome_type *ct,
 			const struct event *ev, struct diag *d)
 {
 	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &ct->st, ev);
+	uint64_t key;
 	uint32_t tid;
 
 	if (!v)
 		return chrome_nomem(d);
-	if (!v->pending)
-		return chrome_instant(c, ct, ev,
-				      chrome_thread_key(&ct->st, ev, SINK_ENTRY),
-				      NULL, d);
+	if (!v->pending) {
+		if (chrome_thread_key(c, &ct->st, ev, SINK_ENTRY, &key) < 0)
+			return chrome_nomem(d);
+		return chrome_instant(c, ct, ev, key, NULL, d);
+	}
 	v->pending = false;
 	if (chrome_thread(c, v->key, ev, &ct->st, &tid) < 0 ||
 	    chrome_exit_slice(c, v, tid, ev->ts, NULL) < 0)
@@ -203,13 +216,15 @@ static int chrome_entry(struct sink_chrome *c, const struct chrome_type *ct,
 static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 		       const struct event *ev, struct diag *d)
 {
-	uint64_t key = chrome_thread_key(&ct->st, ev, SINK_CALL);
 	int dir = sink_call_dir(&ct->st, ev);
+	uint64_t key;
 	struct chrome_thread *th;
 	struct value sym;
 	uint32_t tid;
 	char *p, *start;
 
+	if (chrome_thread_key(c, &ct->st, ev, SINK_CALL, &key) < 0)
+		return chrome_nomem(d);
 	if (ev->src->ops->field(ev->src, ev, ct->st.symbol, &sym) < 0 ||
 	    sym.kind != VALUE_STR || !sym.len) {
 		sym.kind = VALUE_STR;
@@ -231,7 +246,7 @@ static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 		th->open--;
 		p = CHROME_LIT(p, "{\"ph\":\"E\",\"ts\":");
 		p = chrome_ts(c, p, ev->ts);
-		p = chrome_pid_tid(p, ev->src->domain, tid);
+		p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
 		*p++ = '}';
 		chrome_commit(c, start, p);
 		return 0;
@@ -244,14 +259,14 @@ static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 		th->open++;
 		p = CHROME_LIT(p, ",\"ph\":\"B\",\"ts\":");
 		p = chrome_ts(c, p, ev->ts);
-		p = chrome_pid_tid(p, ev->src->domain, tid);
+		p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
 		*p++ = '}';
 	} else {
 		/* its entry came before the trace: from the first stamp */
 		c->calls_no_entry++;
 		p = CHROME_LIT(p, ",\"ph\":\"X\",");
 		p = chrome_span(c, p, c->first_ts, ev->ts);
-		p = chrome_pid_tid(p, ev->src->domain, tid);
+		p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
 		p = CHROME_LIT(p, ",\"args\":{\"repaired\":\"entry before the trace start\"}}");
 	}
 	chrome_commit(c, start, p);
@@ -264,6 +279,7 @@ static int sink_chrome_event(struct sink *s, const struct event *ev,
 	struct sink_chrome *c = container_of(s, struct sink_chrome, sink);
 	struct chrome_type *ct = chrome_type(c, ev, d);
 	enum sink_role role;
+	uint64_t key;
 
 	if (!ct)
 		return -ENOMEM;
@@ -286,8 +302,9 @@ static int sink_chrome_event(struct sink *s, const struct event *ev,
 	case SINK_EVENT:
 		break;
 	}
-	return chrome_instant(c, ct, ev, chrome_thread_key(&ct->st, ev, role),
-			      NULL, d);
+	if (chrome_thread_key(c, &ct->st, ev, role, &key) < 0)
+		return chrome_nomem(d);
+	return chrome_instant(c, ct, ev, key, NULL, d);
 }
 
 /* --------------------------------------------------------- begin, end */
@@ -338,8 +355,7 @@ static int chrome_close_all(struct sink_chrome *c)
 			p = chrome_sep(c, p);
 			p = CHROME_LIT(p, "{\"ph\":\"E\",\"ts\":");
 			p = chrome_ts(c, p, c->last_ts);
-			p = chrome_pid_tid(p, sink_key_domain(c->threads[i].key),
-					   (uint32_t)i + 1);
+			p = chrome_pid_tid(p, c->threads[i].pid, (uint32_t)i + 1);
 			p = CHROME_LIT(p, ",\"args\":{\"repaired\":\"exit after the trace end\"}}");
 			chrome_commit(c, start, p);
 		}
@@ -379,6 +395,7 @@ static void sink_chrome_destroy(struct sink *s)
 	sink_map_fini(&c->thread_map);
 	free(c->threads);
 	sink_pairs_fini(&c->pairs);
+	sink_map_fini(&c->vm_pids);
 	sink_map_fini(&c->reason_map);
 	for (i = 0; i < c->nreasons; i++)
 		free(c->reasons[i].name);

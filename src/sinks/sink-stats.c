@@ -122,7 +122,14 @@ static int stats_count(struct sink_stats *c, const struct stats_type *st,
 	}
 	key = ev->type->id << 1 | ev->src->domain;
 	i = sink_map_find(&c->id_map, key);
-	if (i == SINK_MAP_EMPTY) {
+	if (i == SINK_MAP_EMPTY && c->id_map.n >= SINK_MAXKEYS) {
+		/* beyond the cap: one counter for the rest */
+		if (c->counter_other == SINK_MAP_EMPTY &&
+		    stats_new_counter(c, ev->src->domain, false, 0,
+				      "(other event ids)", &c->counter_other) < 0)
+			return -ENOMEM;
+		i = c->counter_other;
+	} else if (i == SINK_MAP_EMPTY) {
 		if (stats_new_counter(c, ev->src->domain, true, ev->type->id,
 				      sink_event_name(c->sink.render, ev),
 				      &i) < 0 ||
@@ -130,134 +137,6 @@ static int stats_count(struct sink_stats *c, const struct stats_type *st,
 			return -ENOMEM;
 	}
 	c->counters[i].count++;
-	return 0;
-}
-
-/* -------------------------------------------------------------- exits */
-
-/*
- * The index of the reason with key, made on first sight; ev (an exit, or
- * NULL) names it.
- */
-static int stats_reason(struct sink_stats *c, const struct stats_type *st,
-			const struct event *ev, uint64_t key, uint32_t *out)
-{
-	uint32_t i = sink_map_find(&c->reason_map, key);
-	struct stats_reason *r;
-	char name[128];
-	void *grown;
-
-	if (i != SINK_MAP_EMPTY) {
-		*out = i;
-		return 0;
-	}
-	grown = c->reasons;
-	if (sink_reserve(&grown, &c->cap_reasons, c->nreasons, sizeof(*c->reasons)) < 0)
-		return -ENOMEM;
-	c->reasons = grown;
-	r = &c->reasons[c->nreasons];
-	memset(r, 0, sizeof(*r));
-	r->key = key;
-	if (ev && sink_reason_name(c->sink.render, ev, &st->st, key >> 2, name,
-				   sizeof(name))) {
-		r->name = strdup(name);
-		if (!r->name)
-			return -ENOMEM;
-	}
-	i = (uint32_t)c->nreasons;
-	if (sink_map_add(&c->reason_map, key, i) < 0) {
-		free(r->name);
-		return -ENOMEM;
-	}
-	c->nreasons++;
-	*out = i;
-	return 0;
-}
-
-/* The reason of v's pending exit. */
-int stats_pending_reason(struct sink_stats *c, struct sink_vcpu *v,
-			 struct stats_reason **out)
-{
-	if (v->ref == STATS_NOREF &&
-	    stats_reason(c, NULL, NULL, v->reason, &v->ref) < 0)
-		return -ENOMEM;
-	*out = &c->reasons[v->ref];
-	return 0;
-}
-
-static int stats_exit(struct sink_stats *c, struct stats_type *st,
-		      const struct event *ev)
-{
-	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &st->st, ev);
-	struct stats_reason *r;
-	uint64_t value;
-
-	if (!v)
-		return -ENOMEM;
-	if (v->pending) {
-		if (stats_pending_reason(c, v, &r) < 0)
-			return -ENOMEM;
-		r->unpaired++;
-	}
-	v->pending = false;
-	if (sink_field_u64(ev, st->st.reason, &value) < 0)
-		value = 0;
-	v->reason = stats_reason_key(value, !ev->type->has_id,
-				     ev->src->domain);
-	v->ref = STATS_NOREF;
-	if (st->named < 0)
-		st->named = sink_reason_named(c->sink.render, ev, &st->st);
-	/*
-	 * A reason that can have a name needs this event to get it. Others
-	 * are looked up at the entry: the map's slot is on its way by then,
-	 * however many reasons a (random) stream holds.
-	 */
-	if (st->named) {
-		if (stats_reason(c, st, ev, v->reason, &v->ref) < 0)
-			return -ENOMEM;
-	} else {
-		sink_map_prefetch(&c->reason_map, v->reason);
-	}
-	v->pending = true;
-	v->exit_ts = ev->ts;
-	return 0;
-}
-
-static int stats_entry(struct sink_stats *c, const struct stats_type *st,
-		       const struct event *ev)
-{
-	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &st->st, ev);
-	struct stats_reason *r;
-	uint64_t dur;
-
-	if (!v)
-		return -ENOMEM;
-	if (!v->pending) {
-		c->entries_unpaired++;
-		return 0;
-	}
-	if (stats_pending_reason(c, v, &r) < 0)
-		return -ENOMEM;
-	v->pending = false;
-	dur = ev->ts > v->exit_ts ? ev->ts - v->exit_ts : 0;
-	r->total += dur;
-	if (!r->n) {
-		r->one = dur;
-		r->n = 1;
-		return 0;
-	}
-	if (r->n >= r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 8;
-		uint64_t *n = realloc(r->durs, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		if (!r->cap)
-			n[0] = r->one;
-		r->durs = n;
-		r->cap = cap;
-	}
-	r->durs[r->n++] = dur;
 	return 0;
 }
 
@@ -291,6 +170,7 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 		ret = stats_entry(c, st, ev);
 		break;
 	default:
+		ret = stats_kind_event(c, st, ev);
 		break;
 	}
 	return ret < 0 ? stats_nomem(d) : 0;
@@ -332,12 +212,7 @@ static void sink_stats_destroy(struct sink *s)
 		free(c->counters[i].name);
 	free(c->counters);
 	sink_map_fini(&c->id_map);
-	for (i = 0; i < c->nreasons; i++) {
-		free(c->reasons[i].name);
-		free(c->reasons[i].durs);
-	}
-	free(c->reasons);
-	sink_map_fini(&c->reason_map);
+	stats_exits_fini(c);
 	sink_pairs_fini(&c->pairs);
 	free(c);
 }
@@ -351,7 +226,8 @@ static const struct sink_ops sink_stats_ops = {
 };
 
 struct sink *sink_stats_create(struct outbuf *out, struct render *render,
-			       bool csv, double mhz)
+			       const char *mode, double mhz,
+			       const struct symtab *syms)
 {
 	struct sink_stats *c = calloc(1, sizeof(*c));
 
@@ -360,7 +236,16 @@ struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 	c->sink.ops = &sink_stats_ops;
 	c->sink.out = out;
 	c->sink.render = render;
-	c->csv = csv;
+	c->mode = STATS_TABLE;
+	if (mode && !strcmp(mode, "csv"))
+		c->mode = STATS_CSV;
+	else if (mode && !strcmp(mode, "hist"))
+		c->mode = STATS_HIST;
+	else if (mode && !strcmp(mode, "json"))
+		c->mode = STATS_JSON;
+	c->csv = c->mode == STATS_CSV || c->mode == STATS_JSON;
 	c->mhz = mhz;
+	c->syms = syms;
+	c->counter_other = SINK_MAP_EMPTY;
 	return &c->sink;
 }

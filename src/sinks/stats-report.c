@@ -147,41 +147,6 @@ static int stats_sort_counters(struct sink_stats *c)
 	return ret;
 }
 
-/* Reasons by exits (most first), then domain, kvmtrace first, value. */
-static int stats_sort_reasons(struct sink_stats *c)
-{
-	struct stats_key *keys = malloc((c->nreasons + 1) * sizeof(*keys));
-	size_t i;
-	int ret;
-
-	if (!keys)
-		return -ENOMEM;
-	for (i = 0; i < c->nreasons; i++) {
-		const struct stats_reason *r = &c->reasons[i];
-
-		/* domain, kvmtrace before trace.dat, then the value */
-		keys[i].a = ~(r->n + r->unpaired);
-		keys[i].b = (r->key & 1) << 63 | (r->key >> 1 & 1) << 62 |
-			    r->key >> 2;
-		keys[i].idx = (uint32_t)i;
-	}
-	ret = stats_radix(keys, c->nreasons);
-	if (ret == 0)
-		ret = stats_permute(&c->reasons, c->nreasons,
-				    sizeof(*c->reasons), keys);
-	free(keys);
-	if (ret == 0)
-		c->cap_reasons = c->nreasons;
-	return ret;
-}
-
-static int stats_u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static bool stats_any_id(const struct sink_stats *c)
 {
 	size_t i;
@@ -247,6 +212,7 @@ static int stats_events_table(struct sink_stats *c)
 					    "percent" };
 	bool any_id = c->any_id = stats_any_id(c);
 	struct stats_table t = {
+		.name = "events",
 		.ncols = any_id ? 5 : 4,
 		.head = any_id ? head_id : head,
 		.right = any_id ? "lllrr" : "llrr",
@@ -263,172 +229,6 @@ static int stats_events_table(struct sink_stats *c)
 		ret = stats_printf(c->sink.out, "Events: %" PRIu64 " from %zu input%s\n",
 				   c->events, c->nsrcs, c->nsrcs == 1 ? "" : "s");
 	return ret ? ret : stats_table_out(c, &t);
-}
-
-static void stats_exit_row(const struct sink_stats *c, size_t i,
-			   struct stats_cell *cells)
-{
-	const struct stats_reason *r = &c->reasons[i];
-	const char *none = c->csv ? "" : "-";
-	size_t col = 0;
-
-	stats_str(&cells[col++], stats_domain((enum domain)(r->key & 1)));
-	if (r->name)
-		stats_str(&cells[col], r->name);
-	else
-		cells[col].len = sink_reason_default(cells[col].s, r->key >> 2);
-	col++;
-	if (c->csv) {
-		stats_u64(&cells[col], r->key >> 2);
-		col++;
-	}
-	stats_u64(&cells[col], r->n);
-	col++;
-	if (r->n) {
-		/* nearest rank: the ceil(0.99 n)-th smallest */
-		size_t rank = (99 * r->n + 99) / 100;
-
-		stats_dur(c, &cells[col++], r->total);
-		stats_mean(c, &cells[col++], r->total, r->n);
-		const uint64_t *v = r->n > 1 ? r->durs : &r->one;
-
-		stats_dur(c, &cells[col++], v[0]);
-		stats_dur(c, &cells[col++], v[r->n - 1]);
-		stats_dur(c, &cells[col++], v[rank - 1]);
-	} else {
-		for (; col < (c->csv ? 9u : 8u); col++)
-			stats_str(&cells[col], none);
-	}
-	stats_u64(&cells[col], r->unpaired);
-}
-
-/* The widest cells of the exits table (text), from its largest values. */
-static void stats_exit_measure(const struct sink_stats *c, size_t *w)
-{
-	uint64_t n = 0, total = 0, mean = 0, min = 0, max = 0, p99 = 0,
-		 unpaired = 0, x;
-	struct stats_cell cell;
-	size_t i;
-
-	for (i = 0; i < c->nreasons; i++) {
-		const struct stats_reason *r = &c->reasons[i];
-		const uint64_t *v = r->n > 1 ? r->durs : &r->one;
-		uint64_t hex = r->key >> 2;
-		size_t len = 7;
-
-		stats_max(&w[0], strlen(stats_domain((enum domain)(r->key & 1))));
-		if (r->name) {
-			len = strlen(r->name);
-		} else {
-			do {
-				len++;
-				hex >>= 4;
-			} while (hex);
-		}
-		stats_max(&w[1], len);
-		if (r->unpaired > unpaired)
-			unpaired = r->unpaired;
-		if (!r->n)
-			continue;
-		if (r->n > n)
-			n = r->n;
-		if (r->total > total)
-			total = r->total;
-		x = c->time.ns ? stats_div_round(sink_time_ns(&c->time, r->total),
-						 r->n)
-			       : stats_div_round((unsigned __int128)r->total * 10,
-						 r->n);
-		if (x > mean)
-			mean = x;
-		if (v[0] > min)
-			min = v[0];
-		if (v[r->n - 1] > max)
-			max = v[r->n - 1];
-		x = v[(99 * r->n + 99) / 100 - 1];
-		if (x > p99)
-			p99 = x;
-	}
-	stats_u64(&cell, n);
-	stats_max(&w[2], cell.len);
-	stats_dur(c, &cell, total);
-	stats_max(&w[3], cell.len);
-	if (c->time.ns) {
-		cell.len = sink_put_us(cell.s, mean);
-	} else {
-		cell.len = pyfmt_u64_dec(cell.s, mean / 10) + 2;
-	}
-	stats_max(&w[4], cell.len);
-	stats_dur(c, &cell, min);
-	stats_max(&w[5], cell.len);
-	stats_dur(c, &cell, max);
-	stats_max(&w[6], cell.len);
-	stats_dur(c, &cell, p99);
-	stats_max(&w[7], cell.len);
-	stats_u64(&cell, unpaired);
-	stats_max(&w[8], cell.len);
-	for (i = 3; i < 8; i++)
-		stats_max(&w[i], 1);	/* "-" */
-}
-
-static int stats_exits_table(struct sink_stats *c)
-{
-	static const char *const head_text[] = { "domain", "reason", "count",
-						 "total", "mean", "min", "max",
-						 "p99", "unpaired" };
-	static const char *const head_us[] = { "domain", "reason", "value",
-					       "count", "total_us", "mean_us",
-					       "min_us", "max_us", "p99_us",
-					       "unpaired" };
-	static const char *const head_ticks[] = { "domain", "reason", "value",
-						  "count", "total_ticks",
-						  "mean_ticks", "min_ticks",
-						  "max_ticks", "p99_ticks",
-						  "unpaired" };
-	struct stats_table t = {
-		.ncols = c->csv ? 10 : 9,
-		.head = c->csv ? (c->time.ns ? head_us : head_ticks) : head_text,
-		.right = c->csv ? "llrrrrrrrr" : "llrrrrrrr",
-		.nrows = c->nreasons,
-		.row = stats_exit_row,
-		.measure = stats_exit_measure,
-	};
-	size_t i;
-	int ret = 0;
-
-	/* exits still waiting at the end met no entry */
-	for (i = 0; i < c->pairs.n; i++) {
-		struct stats_reason *r;
-
-		if (!c->pairs.v[i].pending)
-			continue;
-		if (stats_pending_reason(c, &c->pairs.v[i], &r) < 0)
-			return -ENOMEM;
-		r->unpaired++;
-		c->pairs.v[i].pending = false;
-	}
-	if (stats_sort_reasons(c) < 0)
-		return -ENOMEM;
-	t.nrows = c->nreasons;
-
-	for (i = 0; i < c->nreasons; i++)
-		if (c->reasons[i].n > 1)
-			qsort(c->reasons[i].durs, c->reasons[i].n,
-			      sizeof(*c->reasons[i].durs), stats_u64_cmp);
-	if (!c->csv)
-		ret = stats_printf(c->sink.out,
-				   "\nExits: host time from an exit to the next entry on the same vCPU, in %s%s\n"
-				   "(p99: nearest rank, the ceil(0.99 n)-th smallest; unpaired: exits that met another exit or the end first)\n",
-				   c->time.ns ? "µs" : "ticks",
-				   c->time.ns ? "" : c->time.timeline == CLOCK_TSC ? " (pass -c MHZ for µs)" : "");
-	if (ret == 0 && !c->nreasons && !c->csv)
-		ret = stats_printf(c->sink.out, "no exits\n");
-	else if (ret == 0)
-		ret = stats_table_out(c, &t);
-	if (ret == 0 && c->entries_unpaired && !c->csv)
-		ret = stats_printf(c->sink.out, "%" PRIu64 " entr%s without an exit before (not counted)\n",
-				   c->entries_unpaired,
-				   c->entries_unpaired == 1 ? "y" : "ies");
-	return ret;
 }
 
 static void stats_input_row(const struct sink_stats *c, size_t i,
@@ -461,6 +261,7 @@ static int stats_inputs_table(struct sink_stats *c)
 	const char *const head_csv[] = { "input", "kind", "domain", "events",
 					 h_first, h_last, h_span };
 	struct stats_table t = {
+		.name = "inputs",
 		.ncols = 7,
 		.head = c->csv ? head_csv : head_text,
 		.right = "lllrrrr",
@@ -482,16 +283,32 @@ static int stats_inputs_table(struct sink_stats *c)
 
 int stats_report(struct sink_stats *c)
 {
-	int ret;
+	bool json = c->mode == STATS_JSON;
+	int ret = 0;
 
-	ret = stats_events_table(c);
-	if (ret == 0 && c->csv)
+	if (json) {
+		ret = stats_printf(c->sink.out,
+				   "{\"version\":1,\"generator\":\"kvmtrace_format " PACKAGE_VERSION "\",\n"
+				   "\"duration_unit\":\"%s\",\"ts_unit\":\"%s\",\"percentile_max_relative_error\":%.6f,\"key_cap\":%u",
+				   stats_dur_unit(c), stats_ts_unit(c),
+				   HIST_REL_ERROR_PPM / 1e6, SINK_MAXKEYS);
+		c->json_any = true;
+	}
+	if (ret == 0)
+		ret = stats_events_table(c);
+	if (ret == 0 && c->csv && !json)
 		ret = stats_put(c->sink.out, "\n", 1);
 	if (ret == 0)
-		ret = stats_exits_table(c);
-	if (ret == 0 && c->csv)
+		ret = stats_exits_report(c);
+	if (ret == 0 && json)
+		ret = stats_printf(c->sink.out,
+				   ",\n\"entries_unpaired\":%" PRIu64 ",\"exits_beyond_key_cap\":%" PRIu64,
+				   c->entries_unpaired, c->exits_over);
+	if (ret == 0 && c->csv && !json)
 		ret = stats_put(c->sink.out, "\n", 1);
 	if (ret == 0)
 		ret = stats_inputs_table(c);
+	if (ret == 0 && json)
+		ret = stats_put(c->sink.out, "}\n", 2);
 	return ret;
 }

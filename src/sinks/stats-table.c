@@ -222,8 +222,72 @@ static int stats_line_csv(struct outbuf *o, const struct stats_table *t,
 	return ret ? ret : stats_put(o, "\n", 1);
 }
 
-int stats_table_out(const struct sink_stats *c,
-		    const struct stats_table *t)
+/* Is cell a JSON number as written (digits, one optional fraction)? */
+static bool stats_json_number(const struct stats_cell *cell)
+{
+	size_t i = 0, digits = 0;
+
+	while (i < cell->len && cell->s[i] >= '0' && cell->s[i] <= '9')
+		i++, digits++;
+	if (!digits || (digits > 1 && cell->s[0] == '0'))
+		return false;
+	if (i < cell->len && cell->s[i] == '.') {
+		for (i++, digits = 0; i < cell->len && cell->s[i] >= '0' &&
+				      cell->s[i] <= '9'; i++)
+			digits++;
+		if (!digits)
+			return false;
+	}
+	return i == cell->len;
+}
+
+/* {"head":cell,…}: numbers bare, empty cells null, the rest strings. */
+static int stats_line_json(struct outbuf *o, const struct stats_table *t,
+			   const struct stats_cell *cells, bool first)
+{
+	size_t i, need = 8;
+	char *p, *start;
+
+	for (i = 0; i < t->ncols; i++)
+		need += SINK_JSON_BOUND(strlen(t->head[i])) +
+			SINK_JSON_BOUND(cells[i].len) + 8;
+	p = start = outbuf_reserve(o, need);
+	if (!p)
+		return -ENOMEM;
+	if (!first)
+		*p++ = ',';
+	*p++ = '\n';
+	*p++ = '{';
+	for (i = 0; i < t->ncols; i++) {
+		if (i)
+			*p++ = ',';
+		p += sink_json_str(p, t->head[i], strlen(t->head[i]));
+		*p++ = ':';
+		if (!cells[i].len) {
+			memcpy(p, "null", 4);
+			p += 4;
+		} else if (t->right[i] == 'r' && stats_json_number(&cells[i])) {
+			memcpy(p, cells[i].s, cells[i].len);
+			p += cells[i].len;
+		} else {
+			p += sink_json_str(p, cells[i].s, cells[i].len);
+		}
+	}
+	*p++ = '}';
+	outbuf_commit(o, (size_t)(p - start));
+	return 0;
+}
+
+int stats_json_member(struct sink_stats *c, const char *name)
+{
+	int ret = stats_printf(c->sink.out, "%s\n\"%s\":", c->json_any ? "," : "",
+			       name);
+
+	c->json_any = true;
+	return ret;
+}
+
+int stats_table_out(struct sink_stats *c, const struct stats_table *t)
 {
 	struct stats_cell cells[STATS_MAXCOLS];
 	size_t w[STATS_MAXCOLS] = { 0 }, r, i;
@@ -231,6 +295,16 @@ int stats_table_out(const struct sink_stats *c,
 
 	for (i = 0; i < t->ncols; i++)
 		stats_str(&cells[i], t->head[i]);
+	if (c->mode == STATS_JSON) {
+		ret = stats_json_member(c, t->name);
+		if (ret == 0)
+			ret = stats_put(c->sink.out, "[", 1);
+		for (r = 0; r < t->nrows && ret == 0; r++) {
+			t->row(c, r, cells);
+			ret = stats_line_json(c->sink.out, t, cells, r == 0);
+		}
+		return ret ? ret : stats_put(c->sink.out, "]", 1);
+	}
 	if (c->csv) {
 		ret = stats_line_csv(c->sink.out, t, cells);
 		for (r = 0; r < t->nrows && ret == 0; r++) {

@@ -13,10 +13,11 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "hist.h"
 #include "sink-util.h"
 #include "sink.h"
 
-#define STATS_MAXCOLS	10
+#define STATS_MAXCOLS	16
 #define STATS_CELL	256	/* bytes of a table cell */
 
 struct stats_cell {
@@ -47,21 +48,20 @@ struct stats_src {
 	uint64_t first, last;
 };
 
-/* One exit reason. */
-struct stats_reason {
-	uint64_t key;		/* stats_reason_key() */
-	char *name;		/* owned; NULL: "exit 0x…" */
-	/*
-	 * The host time of each paired exit: n values in durs, or while n is
-	 * 1 in one (most reasons of a random stream are seen once).
-	 */
-	uint64_t *durs;		/* owned */
-	uint64_t one;
-	uint64_t n;
-	uint64_t cap;
-	uint64_t total;
+/* A distribution of exit times and the exits that met no entry. */
+struct stats_dist {
+	struct hist h;
 	uint64_t unpaired;
 };
+
+/* One exit reason. */
+struct stats_reason {
+	uint64_t key;		/* stats_reason_key(); STATS_OTHER: the rest */
+	char *name;		/* owned; NULL: "exit 0x…" */
+	struct stats_dist d;
+};
+
+#define STATS_OTHER	UINT64_MAX	/* the key of "the rest" rows */
 
 /* reason value, kvm:kvm_exit (not a kvmtrace VMEXIT), domain */
 static inline uint64_t stats_reason_key(uint64_t value, bool tracedat,
@@ -71,11 +71,58 @@ static inline uint64_t stats_reason_key(uint64_t value, bool tracedat,
 	       (uint64_t)d;
 }
 
+/*
+ * Rows found by a 64-bit key, at most SINK_MAXKEYS of them and then one
+ * more, "other", that takes every key beyond. Rows are size bytes,
+ * zeroed when made.
+ */
+struct stats_rows {
+	struct sink_map map;	/* key -> index */
+	void *v;		/* owned */
+	size_t n;
+	size_t cap;
+	size_t size;
+	uint32_t other;		/* the index of "other", or SINK_MAP_EMPTY */
+	uint64_t beyond;	/* distinct keys seen beyond the cap: at least */
+};
+
+/* A VM, vCPU and reason. */
+struct stats_cross {
+	uint32_t vcpu;		/* index into pairs.v */
+	uint32_t reason;	/* index into reasons */
+	struct stats_dist d;
+};
+
+/* What exits were about: a port, an address, an MSR, … */
+struct stats_kind {
+	uint64_t key;		/* value << 3 | enum sink_kind */
+	uint64_t count;
+	uint64_t total;
+	uint64_t max;
+};
+
+/* Exits at one guest function, of one reason. */
+struct stats_func {
+	uint32_t sym;		/* symtab index; UINT32_MAX: other */
+	uint32_t reason;	/* index into reasons */
+	uint64_t count;
+	uint64_t total;
+};
+
+enum stats_mode {
+	STATS_TABLE = 0,
+	STATS_CSV,
+	STATS_HIST,	/* tables and a log2 histogram per reason */
+	STATS_JSON,
+};
+
 struct sink_stats {
 	struct sink sink;
-	bool csv;
+	bool csv;			/* cells as CSV and JSON write them */
+	enum stats_mode mode;
 	double mhz;
 	struct sink_time time;
+	const struct symtab *syms;	/* borrowed; may be NULL */
 	struct source **srcs;		/* borrowed (begin) */
 	size_t nsrcs;
 	struct stats_src *ssrcs;	/* owned, by source.index */
@@ -83,14 +130,26 @@ struct sink_stats {
 	size_t ncounters;
 	size_t cap_counters;
 	struct sink_map id_map;		/* (id, domain) -> counter */
-	struct stats_reason *reasons;	/* owned */
-	size_t nreasons;
-	size_t cap_reasons;
-	struct sink_map reason_map;	/* stats_reason_key() -> index */
+	uint32_t counter_other;		/* ids beyond the cap; or EMPTY */
+	struct stats_rows reasons;	/* struct stats_reason */
+	struct stats_rows cross;	/* struct stats_cross */
+	struct stats_rows kinds;	/* struct stats_kind */
+	struct stats_rows funcs;	/* struct stats_func */
+	struct stats_dist *vcpus;	/* owned: by index into pairs.v */
+	uint32_t nvcpus;
+	struct stats_dist *vms;		/* owned: by VM index */
+	uint32_t nvms;
+	struct stats_dist all;
+	uint64_t exits_over;		/* exits of vCPUs beyond the cap */
 	struct sink_pairs pairs;
 	uint64_t events;
 	uint64_t entries_unpaired;	/* an entry without an exit before */
 	bool any_id;			/* the events table has an id column */
+	bool json_any;			/* a JSON member was written */
+	const char *json_name;		/* the next table's JSON member */
+	/* filled by the report for its row callbacks */
+	uint32_t *order;		/* owned: rows in print order */
+	size_t norder;
 };
 
 static inline int stats_nomem(struct diag *d)
@@ -101,9 +160,32 @@ static inline int stats_nomem(struct diag *d)
 
 #define STATS_NOREF UINT32_MAX
 
-/* sink-stats.c: the reason of v's pending exit. 0 or -ENOMEM. */
-int stats_pending_reason(struct sink_stats *c, struct sink_vcpu *v,
-			 struct stats_reason **out);
+struct symtab;
+
+/* ------------------------------------------- stats-exits.c */
+
+void stats_rows_fini(struct stats_rows *r);
+/*
+ * The row of key: found, made (zeroed, *made set), or "other" beyond the
+ * cap. 0 with *idx, or -ENOMEM.
+ */
+int stats_rows_get(struct stats_rows *r, uint64_t key, uint32_t *idx,
+		   bool *made);
+static inline void *stats_row(const struct stats_rows *r, size_t i)
+{
+	return (char *)r->v + i * r->size;
+}
+
+/* An exit, an entry, or an event that says what an exit is about. */
+int stats_exit(struct sink_stats *c, struct stats_type *st,
+	       const struct event *ev);
+int stats_entry(struct sink_stats *c, const struct stats_type *st,
+		const struct event *ev);
+int stats_kind_event(struct sink_stats *c, const struct stats_type *st,
+		     const struct event *ev);
+/* The exit tables, in order. 0 or -ENOMEM. */
+int stats_exits_report(struct sink_stats *c);
+void stats_exits_fini(struct sink_stats *c);
 
 /* ------------------------------------------- stats-table.c: cells, units */
 
@@ -138,6 +220,7 @@ void stats_max(size_t *w, size_t len);
  * formatting every row, or else by formatting every row twice.
  */
 struct stats_table {
+	const char *name;		/* the JSON member */
 	size_t ncols;
 	const char *const *head;	/* borrowed */
 	const char *right;		/* 'r' per right-aligned column */
@@ -150,7 +233,10 @@ struct stats_table {
 int stats_put(struct outbuf *o, const char *s, size_t n);
 int stats_printf(struct outbuf *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int stats_table_out(const struct sink_stats *c, const struct stats_table *t);
+/* Text, CSV or a JSON member (t->name) holding an array of objects. */
+int stats_table_out(struct sink_stats *c, const struct stats_table *t);
+/* JSON: ,"name": before a member. */
+int stats_json_member(struct sink_stats *c, const char *name);
 
 /* ------------------------------------------- stats-report.c */
 
