@@ -321,6 +321,15 @@ static int sink_chrome_begin(struct sink *s, struct source **srcs, size_t n,
 		return chrome_nomem(d);
 	sink_time_init(&c->time, s->render ? s->render->timeline : CLOCK_TSC,
 		       c->mhz);
+	/*
+	 * Chrome's time stamps are µs: raw ticks would draw a 1 s trace as
+	 * 40 minutes. A trace.dat that records the TSC's rate (TSC2NSEC) is
+	 * on a nanosecond timeline already; nothing else records it.
+	 */
+	if (c->time.timeline == CLOCK_TSC && !c->time.ns) {
+		diag_set(d, "--chrome: the timeline is the TSC and no input records its frequency; pass -c MHZ (the TSC rate, e.g. -c 2400) or --tsc-mhz MHZ");
+		return -EINVAL;
+	}
 	if (outbuf_put(s->out, "{\"traceEvents\":[", 16) < 0 ||
 	    chrome_process(c, DOMAIN_HOST) < 0 ||
 	    chrome_process(c, DOMAIN_GUEST) < 0)
