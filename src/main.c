@@ -27,6 +27,7 @@
 #include "rules.h"
 #include "sink.h"
 #include "source.h"
+#include "symtab.h"
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
@@ -51,6 +52,7 @@ struct options {
 	bool stats;
 	const char *stats_format;
 	enum source_demangle demangle;	/* uftrace names */
+	const char *guest_syms;	/* --guest-syms */
 	bool have_offset;
 	bool auto_offset;
 	int64_t offset;
@@ -84,7 +86,11 @@ static void usage(FILE *f)
 	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
-	      "      --stats[=csv]      a summary: events, exit reasons, inputs\n"
+	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
+	      "                         kind, guest function; inputs. FORMAT: table,\n"
+	      "                         hist (and log2 histograms), csv, json\n"
+	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
+	      "                         --stats' exits by guest function\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
@@ -184,6 +190,7 @@ enum {
 	OPT_CHROME,
 	OPT_STATS,
 	OPT_DEMANGLE,
+	OPT_GUEST_SYMS,
 };
 
 static const struct option long_options[] = {
@@ -197,6 +204,7 @@ static const struct option long_options[] = {
 	{ "chrome", no_argument, NULL, OPT_CHROME },
 	{ "stats", optional_argument, NULL, OPT_STATS },
 	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
+	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
 	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
 	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
@@ -279,8 +287,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_STATS:
 			o->stats = true;
 			o->stats_format = optarg;
-			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table")) {
-				fprintf(stderr, "kvmtrace_format: --stats: '%s' is neither 'table' nor 'csv'\n",
+			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table") &&
+			    strcmp(optarg, "hist") && strcmp(optarg, "json")) {
+				fprintf(stderr, "kvmtrace_format: --stats: '%s' is none of table, hist, csv, json\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -295,6 +304,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 					optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_GUEST_SYMS:
+			o->guest_syms = optarg;
 			break;
 		case OPT_FILTER_EVENTS:
 		case OPT_FILTER_VCPU:
@@ -364,6 +376,7 @@ struct run {
 	struct sink *sink;
 	struct merge *merge;
 	struct clock_span *spans;	/* owned: per input, for report_alignment() */
+	struct symtab *syms;	/* --guest-syms */
 };
 
 /* --clock declarations; a guest input with a TSC offset is on the TSC. */
@@ -701,6 +714,13 @@ static int run(struct run *r)
 		error(d.msg);
 		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
 	}
+	if (r->opt.guest_syms) {
+		r->syms = symtab_load(r->opt.guest_syms, &d);
+		if (!r->syms) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+	}
 	if (r->opt.output) {
 		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			  0666);
@@ -719,9 +739,8 @@ static int run(struct run *r)
 		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
-					    r->opt.stats_format &&
-						    !strcmp(r->opt.stats_format, "csv"),
-					    r->opt.mhz);
+					    r->opt.stats_format, r->opt.mhz,
+					    r->syms);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
@@ -763,6 +782,7 @@ static void run_fini(struct run *r)
 			close(fd);
 	}
 	render_destroy(r->render);
+	symtab_destroy(r->syms);
 	for (i = 0; i < r->nsrcs; i++)
 		source_destroy(r->srcs[i]);
 	free(r->srcs);
