@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "diag.h"
 #include "filter.h"
+#include "formats-path.h"
 #include "merge.h"
 #include "outbuf.h"
 #include "render.h"
@@ -78,7 +79,10 @@ static void usage(FILE *f)
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
 	      "                     files, uftrace data directories; none: standard input\n"
 	      "\n"
-	      "  -f, --formats=FILE     the rule file (then every positional is an input)\n"
+	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
+	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
+	      "                         $KVMTRACE_FORMAT_PATH and the shipped formats\n"
+	      "      --list-formats     the shipped formats, each with its summary\n"
 	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
@@ -191,6 +195,7 @@ enum {
 	OPT_STATS,
 	OPT_DEMANGLE,
 	OPT_GUEST_SYMS,
+	OPT_LIST_FORMATS,
 };
 
 static const struct option long_options[] = {
@@ -209,6 +214,7 @@ static const struct option long_options[] = {
 	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
+	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -332,6 +338,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'h':
 			usage(stdout);
 			return -1;
+		case OPT_LIST_FORMATS:
+			return formats_path_list(stdout) < 0 ? EXIT_DATA : -1;
 		case 'V':
 			printf("kvmtrace_format %s\n", PACKAGE_VERSION);
 			return -1;
@@ -367,6 +375,7 @@ nomem:
 
 struct run {
 	struct options opt;
+	char *rules_file;	/* owned: -f NAME as found (formats-path.h) */
 	struct rules *rules;
 	struct source **srcs;
 	size_t nsrcs;
@@ -666,8 +675,11 @@ static int run(struct run *r)
 	int fd = STDOUT_FILENO, ret, status;
 
 	diag_init(&d);
-	if (r->opt.rules_path)
-		ret = rules_load(r->opt.rules_path, &r->rules, &d);
+	if (r->opt.rules_path &&
+	    formats_path_find(r->opt.rules_path, &r->rules_file) < 0)
+		goto nomem;
+	if (r->rules_file)
+		ret = rules_load(r->rules_file, &r->rules, &d);
 	else
 		ret = rules_load_default(&r->rules, &d);
 	if (ret < 0) {
@@ -789,6 +801,7 @@ static void run_fini(struct run *r)
 	free(r->spans);
 	clock_destroy(r->clock);
 	rules_destroy(r->rules);
+	free(r->rules_file);
 	free(r->opt.inputs);
 	free(r->opt.clocks);
 	filter_destroy(r->opt.filter);
