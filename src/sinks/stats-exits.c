@@ -470,7 +470,7 @@ static int stats_log2_bars(struct sink_stats *c)
 		cols = 80;
 	ret = stats_printf(c->sink.out,
 			   "\nExit times per reason, one bar per power of two (%s)\n",
-			   stats_dur_unit(c));
+			   c->time.ns ? "µs" : "ticks");
 	for (i = 0; i < c->norder && ret == 0; i++) {
 		const struct stats_reason *r = stats_row(&c->reasons, c->order[i]);
 		struct stats_cell name, from, to;
@@ -815,7 +815,7 @@ static int stats_kinds_table(struct sink_stats *c)
 	else if (!c->csv)
 		ret = stats_printf(c->sink.out,
 				   "\nExits by what they were about (kvm_pio, kvm_mmio, kvm_msr, kvm_hypercall, kvm_inj_virq; top %u of each by host time, in %s)\n",
-				   STATS_TOPKINDS, stats_dur_unit(c));
+				   STATS_TOPKINDS, c->time.ns ? "µs" : "ticks");
 	for (i = 0; i <= SINK_NKINDS; i++)
 		k += shown[i] > STATS_TOPKINDS ? shown[i] - STATS_TOPKINDS : 0;
 	ret = ret ? ret : stats_table_out(c, &t);
@@ -863,7 +863,7 @@ static int stats_funcs_table(struct sink_stats *c)
 	size_t i, more = 0;
 	int ret = 0;
 
-	if (!c->syms)
+	if (!c->syms && c->mode != STATS_JSON)
 		return 0;
 	keys = malloc((c->funcs.n + 1) * sizeof(*keys));
 	if (!keys)
@@ -888,7 +888,7 @@ static int stats_funcs_table(struct sink_stats *c)
 	else if (!c->csv)
 		ret = stats_printf(c->sink.out,
 				   "\nExits by guest function (the function holding the exit's guest RIP; by host time, in %s)\n",
-				   stats_dur_unit(c));
+				   c->time.ns ? "µs" : "ticks");
 	ret = ret ? ret : stats_table_out(c, &t);
 	if (ret == 0 && more)
 		ret = stats_printf(c->sink.out, "(%zu more not shown)\n", more);
@@ -914,9 +914,10 @@ int stats_exits_report(struct sink_stats *c)
 				   c->entries_unpaired == 1 ? "y" : "ies");
 	if (ret == 0 && c->mode == STATS_HIST)
 		ret = stats_log2_bars(c);
-	if (ret == 0 && c->reasons.n)
+	/* JSON: every member, empty or not */
+	if (ret == 0 && (c->reasons.n || c->mode == STATS_JSON))
 		ret = stats_vcpus_table(c);
-	if (ret == 0 && c->reasons.n)
+	if (ret == 0 && (c->reasons.n || c->mode == STATS_JSON))
 		ret = stats_cross_table(c);
 	if (ret == 0 && (c->kinds.n || c->mode == STATS_JSON))
 		ret = stats_kinds_table(c);
