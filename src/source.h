@@ -15,6 +15,7 @@
 struct source;
 struct diag;
 struct outbuf;
+struct symtab;
 
 enum clock_kind {
 	CLOCK_TSC = 0,	/* CPU cycles (x86-tsc, raw rdtsc) */
@@ -96,6 +97,7 @@ struct source {
 	uint32_t cpu_hint;		/* NAME.kvmtrace.N: N */
 	bool has_cpu_hint;
 	uint32_t ntypes;		/* event types handed out so far */
+	const struct symtab *guest_syms;	/* borrowed: --guest-syms */
 	void *priv;			/* owned by ops */
 };
 

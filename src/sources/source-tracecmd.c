@@ -39,6 +39,7 @@
 #include "diag.h"
 #include "outbuf.h"
 #include "source.h"
+#include "symtab.h"
 #include "tracedat-file.h"
 
 #define TC_MAGIC_LEN	10
@@ -761,9 +762,17 @@ static int tc_bind(struct source *src, const struct event_type *t,
 	struct tc *tc = src->priv;
 	struct tep_format_field *f = NULL;
 	struct tep_event *ev = NULL;
+	int ret;
 
 	if (t && t != &tc->unknown && t->index < tc->ntypes)
 		ev = tc->types[t->index].ev;
+	/* guest_sym: an exit's RIP field, named (symtab.h) */
+	if (src->guest_syms && ev && !strcmp(key, "guest_sym")) {
+		f = tep_find_field(ev, "guest_rip");
+		f = f ? f : tep_find_field(ev, "vcpu_pc");	/* arm64 */
+		ret = f ? tc_slot(tc, tc_field_kind(f), f) : -ENOENT;
+		return ret < 0 ? ret : SYMTAB_FIELD | ret;
+	}
 	if (ev)
 		f = tep_find_field(ev, key);
 	if (!f && tc->ntypes)
@@ -832,7 +841,13 @@ static int tc_field(struct source *src, const struct event *ev, int index,
 	struct tc_slot *s;
 	size_t size = rec->size > 0 ? (size_t)rec->size : 0, len;
 	uint64_t loc, off, n;
+	struct value rip;
 
+	if (symtab_is_field(index))
+		return tc_field(src, ev, index & ~SYMTAB_FIELD, &rip) == 0 &&
+				       rip.kind == VALUE_INT
+			       ? symtab_field(src->guest_syms, rip.u, out)
+			       : -ENOENT;
 	if (index < 0 || (size_t)index >= tc->nslots)
 		return -ENOENT;
 	s = &tc->slots[index];
