@@ -84,6 +84,12 @@ struct source_ops {
 	 */
 	int (*render_args)(struct source *src, const struct event *ev,
 			   double mhz, struct outbuf *out);
+	/*
+	 * The function holding kernel address addr by the input's own
+	 * symbols (a trace.dat's kallsyms): its name, borrowed while the
+	 * source is open, or NULL. May be NULL.
+	 */
+	const char *(*func_at)(struct source *src, uint64_t addr);
 };
 
 struct source {

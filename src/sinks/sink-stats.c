@@ -188,6 +188,10 @@ static int sink_stats_begin(struct sink *s, struct source **srcs, size_t n,
 		return stats_nomem(d);
 	sink_time_init(&c->time, s->render ? s->render->timeline : CLOCK_TSC,
 		       c->mhz);
+	/* without --guest-syms, a guest input's own symbols (kallsyms) */
+	for (size_t i = 0; !c->syms && !c->sym_src && i < n; i++)
+		if (srcs[i]->domain == DOMAIN_GUEST && srcs[i]->ops->func_at)
+			c->sym_src = srcs[i];
 	return 0;
 }
 static int sink_stats_end(struct sink *s, struct diag *d)

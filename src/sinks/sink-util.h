@@ -297,7 +297,7 @@ struct sink_vcpu {
 	uint64_t rip;		/* the guest RIP of the exit */
 	int64_t host_tid;	/* the host thread seen last */
 	uint32_t ref;		/* the sink's index for that reason */
-	uint32_t sym;		/* the sink's index of the RIP's function */
+	const char *sym;	/* the RIP's function, borrowed; or NULL */
 	uint8_t kind;		/* enum sink_kind seen during the exit */
 	bool has_rip;
 	bool pending;		/* an exit waits for its entry */

@@ -24,7 +24,6 @@
 
 #define STATS_TOPKINDS	10	/* rows per kind in the text table */
 #define STATS_TOPFUNCS	20	/* rows of the guest functions table */
-#define STATS_NOSYM	UINT32_MAX
 
 /* -------------------------------------------------------------- rows */
 
@@ -196,6 +195,7 @@ int stats_exit(struct sink_stats *c, struct stats_type *st,
 	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &st->st, ev);
 	uint64_t value, rip;
 	int64_t sym;
+	bool has_rip;
 
 	if (!v)
 		return -ENOMEM;
@@ -214,11 +214,14 @@ int stats_exit(struct sink_stats *c, struct stats_type *st,
 	if (stats_reason(c, st, ev, v->reason, &v->ref) < 0)
 		return -ENOMEM;
 	v->kind = SINK_KIND_NONE;
-	v->sym = STATS_NOSYM;
-	if (c->syms && sink_exit_rip(&st->st, ev, &rip) == 0) {
+	v->sym = NULL;
+	has_rip = (c->syms || c->sym_src) && sink_exit_rip(&st->st, ev, &rip) == 0;
+	if (has_rip && c->syms) {
 		sym = symtab_find(c->syms, rip);
-		if (sym >= 0 && sym < STATS_NOSYM)
-			v->sym = (uint32_t)sym;
+		if (sym >= 0)
+			v->sym = symtab_name(c->syms, (size_t)sym);
+	} else if (has_rip) {
+		v->sym = c->sym_src->ops->func_at(c->sym_src, rip);
 	}
 	v->pending = true;
 	v->exit_ts = ev->ts;
@@ -269,15 +272,17 @@ static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
 		if (dur > k->max)
 			k->max = dur;
 	}
-	if (v->sym != STATS_NOSYM) {
+	if (v->sym) {
+		/* a name is one string per function: its address is the key */
 		if (!c->funcs.size)
 			stats_rows_init(&c->funcs, sizeof(struct stats_func));
-		if (stats_rows_get(&c->funcs, (uint64_t)v->sym << 32 | v->ref, &i,
+		if (stats_rows_get(&c->funcs,
+				   (uint64_t)(uintptr_t)v->sym << 16 ^ v->ref, &i,
 				   &made) < 0)
 			return -ENOMEM;
 		f = stats_row(&c->funcs, i);
 		if (made) {
-			f->sym = i == c->funcs.other ? STATS_NOSYM : v->sym;
+			f->sym = i == c->funcs.other ? NULL : v->sym;
 			f->reason = v->ref;
 		}
 		f->count++;
@@ -832,9 +837,8 @@ static void stats_func_row(const struct sink_stats *c, size_t i,
 	const struct stats_func *f = stats_row(&c->funcs, c->order[i]);
 	const struct stats_reason *r = stats_row(&c->reasons, f->reason);
 
-	stats_str(&cells[0], f->sym == STATS_NOSYM
-				     ? "(other)" : symtab_name(c->syms, f->sym));
-	if (f->sym == STATS_NOSYM)
+	stats_str(&cells[0], f->sym ? f->sym : "(other)");
+	if (!f->sym)
 		stats_str(&cells[1], c->csv ? "" : "-");
 	else
 		stats_reason_cell(&cells[1], r);
@@ -863,7 +867,7 @@ static int stats_funcs_table(struct sink_stats *c)
 	size_t i, more = 0;
 	int ret = 0;
 
-	if (!c->syms && c->mode != STATS_JSON)
+	if (!c->syms && !c->sym_src && c->mode != STATS_JSON)
 		return 0;
 	keys = malloc((c->funcs.n + 1) * sizeof(*keys));
 	if (!keys)
@@ -872,8 +876,8 @@ static int stats_funcs_table(struct sink_stats *c)
 		const struct stats_func *f = stats_row(&c->funcs, i);
 
 		keys[i].a = ~f->total;
-		keys[i].b = f->sym;
-		keys[i].c = f->reason;
+		keys[i].b = f->reason;
+		keys[i].c = 0;
 		keys[i].idx = (uint32_t)i;
 	}
 	if (stats_order(c, keys, c->funcs.n) < 0)

@@ -103,7 +103,7 @@ struct stats_kind {
 
 /* Exits at one guest function, of one reason. */
 struct stats_func {
-	uint32_t sym;		/* symtab index; UINT32_MAX: other */
+	const char *sym;	/* borrowed (symtab or a guest input); NULL: other */
 	uint32_t reason;	/* index into reasons */
 	uint64_t count;
 	uint64_t total;
@@ -123,6 +123,7 @@ struct sink_stats {
 	double mhz;
 	struct sink_time time;
 	const struct symtab *syms;	/* borrowed; may be NULL */
+	struct source *sym_src;		/* else a guest input's kallsyms */
 	struct source **srcs;		/* borrowed (begin) */
 	size_t nsrcs;
 	struct stats_src *ssrcs;	/* owned, by source.index */

@@ -1068,6 +1068,16 @@ static int tc_render_default(struct source *src, const struct event *ev,
 	return 0;
 }
 
+/* A guest's kallsyms names the functions its exits interrupt (sinks). */
+static const char *tc_func_at(struct source *src, uint64_t addr)
+{
+	struct tc *tc = src->priv;
+
+	return tc && tc->tep && tep_find_function_address(tc->tep, addr)
+		       ? tep_find_function(tc->tep, addr)
+		       : NULL;
+}
+
 const struct source_ops source_tracecmd_ops = {
 	.kind = "trace.dat",
 	.probe = tc_probe,
@@ -1079,4 +1089,5 @@ const struct source_ops source_tracecmd_ops = {
 	.each_type = tc_each_type,
 	.fields = tc_fields,
 	.render_default = tc_render_default,
+	.func_at = tc_func_at,
 };

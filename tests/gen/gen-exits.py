@@ -143,8 +143,12 @@ class Template:
                 sz = struct.unpack_from("<Q", data, p)[0]
                 self.parse_format(data[p + 8:p + 8 + sz].decode())
                 p += 8 + sz
+        self.before_kallsyms = data[:p]
+        k = p
         p += 4 + struct.unpack_from("<I", data, p)[0]   # kallsyms
-        p += 4 + struct.unpack_from("<I", data, p)[0]   # printk
+        self.kallsyms = data[k:p]
+        self.printk = data[p:p + 4 + struct.unpack_from("<I", data, p)[0]]
+        p += len(self.printk)
         self.head = data[:p]
         self.page = struct.unpack_from("<I", data, 14)[0]
 
@@ -209,8 +213,13 @@ def ring_pages(recs, page):
 def tracedat(args, evs):
     tpl = Template(open(args.template, "rb").read())
     page = tpl.page
-    cpus = 1 + max(t[3] for t in THREADS)
-    out = bytearray(tpl.head)
+    cpus = 1 + max(t[3] for t in THREADS)   # the guest's too: 3 vCPUs
+    if args.kallsyms:
+        ks = open(args.kallsyms, "rb").read()
+        out = bytearray(tpl.before_kallsyms + struct.pack("<I", len(ks)) + ks +
+                        tpl.printk)
+    else:
+        out = bytearray(tpl.head)
     cmdlines = "".join("%d %s\n" % (pid, comm) for pid, comm, _, _ in THREADS)
     out += struct.pack("<Q", len(cmdlines)) + cmdlines.encode()
     out += struct.pack("<I", cpus)
@@ -273,12 +282,15 @@ def main():
     ap.add_argument("--clock", default="local")
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--exits", type=int, default=300)
+    ap.add_argument("--kallsyms", help="the kallsyms section (a guest's)")
+    ap.add_argument("--no-events", action="store_true",
+                    help="no records: a guest file for its kallsyms")
     args = ap.parse_args()
     if args.kind == "tracedat":
         args.template, syms = args.rest
     else:
         (syms,) = args.rest
-    evs = events(args, load_syms(syms))
+    evs = [] if args.no_events else events(args, load_syms(syms))
     data = tracedat(args, evs) if args.kind == "tracedat" else kvmtrace(evs)
     sys.stdout.buffer.write(data)
 
