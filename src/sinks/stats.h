@@ -184,7 +184,12 @@ int stats_entry(struct sink_stats *c, const struct stats_type *st,
 		const struct event *ev);
 int stats_kind_event(struct sink_stats *c, const struct stats_type *st,
 		     const struct event *ev);
-/* The exit tables, in order. 0 or -ENOMEM. */
+/* At the end: exits still waiting met no entry. 0 or -ENOMEM. */
+int stats_exits_finish(struct sink_stats *c);
+
+/* ------------------------------------------- stats-exit-tables.c */
+
+/* The exit tables, in order (after stats_exits_finish). 0 or -ENOMEM. */
 int stats_exits_report(struct sink_stats *c);
 void stats_exits_fini(struct sink_stats *c);
 
