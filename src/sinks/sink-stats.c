@@ -169,6 +169,9 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 	case SINK_ENTRY:
 		ret = stats_entry(c, st, ev);
 		break;
+	case SINK_CALL:
+		ret = stats_guest_call(c, st, ev);
+		break;
 	default:
 		ret = stats_kind_event(c, st, ev);
 		break;
@@ -217,6 +220,7 @@ static void sink_stats_destroy(struct sink *s)
 	free(c->counters);
 	sink_map_fini(&c->id_map);
 	stats_exits_fini(c);
+	stats_guest_fini(c);
 	sink_pairs_fini(&c->pairs);
 	free(c);
 }

@@ -202,6 +202,7 @@ void sink_type_init(struct sink_type *st, struct source *src,
 	st->call = SINK_NOSLOT;
 	st->tid = SINK_NOSLOT;
 	st->symbol = SINK_NOSLOT;
+	st->addr = SINK_NOSLOT;
 	st->kind = SINK_KIND_NONE;
 	st->value = SINK_NOSLOT;
 	st->rip = SINK_NOSLOT;
@@ -253,6 +254,7 @@ void sink_type_init(struct sink_type *st, struct source *src,
 	if (st->symbol != SINK_NOSLOT && st->call != SINK_NOSLOT) {
 		st->role = SINK_CALL;
 		st->tid = sink_bind(src, t, "tid");
+		st->addr = sink_bind(src, t, "addr");
 	}
 }
 

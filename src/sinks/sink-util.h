@@ -148,6 +148,7 @@ struct sink_type {
 	int32_t call;		/* CALL: slot of "type" (entry|exit|…) */
 	int32_t tid;		/* CALL: slot of the thread id */
 	int32_t symbol;		/* CALL: slot of the function name */
+	int32_t addr;		/* CALL: slot of the function's address */
 	int32_t comm;		/* the task's name, for thread names */
 	int32_t vm;		/* the VM's name (host/guest map), or NOSLOT */
 	int32_t host_tid;	/* guest events: the host thread of the vCPU */

@@ -568,7 +568,7 @@ static int stats_funcs_table(struct sink_stats *c)
 	size_t i, more = 0;
 	int ret = 0;
 
-	if (!c->syms && !c->sym_src && c->mode != STATS_JSON)
+	if (!c->syms && !c->sym_src && !c->ngcpus && c->mode != STATS_JSON)
 		return 0;
 	keys = malloc((c->funcs.n + 1) * sizeof(*keys));
 	if (!keys)
@@ -592,7 +592,7 @@ static int stats_funcs_table(struct sink_stats *c)
 		ret = stats_put(c->sink.out, "\n", 1);
 	else if (!c->csv)
 		ret = stats_printf(c->sink.out,
-				   "\nExits by guest function (the function holding the exit's guest RIP; by host time, in %s)\n",
+				   "\nExits by guest function (the function holding the exit's guest RIP, else the one a uftrace guest has open on the vCPU; by host time, in %s)\n",
 				   c->time.ns ? "µs" : "ticks");
 	ret = ret ? ret : stats_table_out(c, &t);
 	if (ret == 0 && more)

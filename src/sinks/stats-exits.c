@@ -221,6 +221,9 @@ int stats_exit(struct sink_stats *c, struct stats_type *st,
 	} else if (has_rip) {
 		v->sym = c->sym_src->ops->func_at(c->sym_src, rip);
 	}
+	/* else the function a uftrace guest has open on this vCPU */
+	if (!v->sym)
+		v->sym = stats_guest_func(c, v);
 	v->pending = true;
 	v->exit_ts = ev->ts;
 	return 0;
