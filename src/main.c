@@ -428,6 +428,9 @@ static int open_inputs(struct run *r, struct diag *d)
 		r->nsrcs++;
 		r->srcs[i]->domain = in[i].domain;
 		r->srcs[i]->demangle = r->opt.demangle;
+		/* the exits of host inputs name guest functions */
+		if (in[i].domain == DOMAIN_HOST)
+			r->srcs[i]->guest_syms = r->syms;
 		ret = source_open(r->srcs[i], d);
 		if (ret < 0)
 			return ret;
@@ -692,6 +695,13 @@ static int run(struct run *r)
 	r->clock->have_offset = r->opt.have_offset;
 	r->clock->offset = r->opt.offset;
 	r->clock->auto_offset = r->opt.auto_offset;
+	if (r->opt.guest_syms) {
+		r->syms = symtab_load(r->opt.guest_syms, &d);
+		if (!r->syms) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+	}
 	ret = open_inputs(r, &d);
 	if (ret < 0) {
 		if (ret == -ENOMEM)
@@ -725,13 +735,6 @@ static int run(struct run *r)
 	if (ret < 0) {
 		error(d.msg);
 		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
-	}
-	if (r->opt.guest_syms) {
-		r->syms = symtab_load(r->opt.guest_syms, &d);
-		if (!r->syms) {
-			error(d.msg);
-			return EXIT_USAGE;
-		}
 	}
 	if (r->opt.output) {
 		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,

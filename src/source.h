@@ -15,6 +15,7 @@
 struct source;
 struct diag;
 struct outbuf;
+struct symtab;
 
 enum clock_kind {
 	CLOCK_TSC = 0,	/* CPU cycles (x86-tsc, raw rdtsc) */
@@ -83,6 +84,12 @@ struct source_ops {
 	 */
 	int (*render_args)(struct source *src, const struct event *ev,
 			   double mhz, struct outbuf *out);
+	/*
+	 * The function holding kernel address addr by the input's own
+	 * symbols (a trace.dat's kallsyms): its name, borrowed while the
+	 * source is open, or NULL. May be NULL.
+	 */
+	const char *(*func_at)(struct source *src, uint64_t addr);
 };
 
 /*
@@ -121,6 +128,7 @@ struct source {
 	uint32_t ntypes;		/* event types handed out so far */
 	struct source_align align;
 	enum source_demangle demangle;	/* set before open() */
+	const struct symtab *guest_syms;	/* borrowed: --guest-syms */
 	void *priv;			/* owned by ops */
 };
 

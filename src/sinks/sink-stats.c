@@ -169,6 +169,9 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 	case SINK_ENTRY:
 		ret = stats_entry(c, st, ev);
 		break;
+	case SINK_CALL:
+		ret = stats_guest_call(c, st, ev);
+		break;
 	default:
 		ret = stats_kind_event(c, st, ev);
 		break;
@@ -188,6 +191,10 @@ static int sink_stats_begin(struct sink *s, struct source **srcs, size_t n,
 		return stats_nomem(d);
 	sink_time_init(&c->time, s->render ? s->render->timeline : CLOCK_TSC,
 		       c->mhz);
+	/* without --guest-syms, a guest input's own symbols (kallsyms) */
+	for (size_t i = 0; !c->syms && !c->sym_src && i < n; i++)
+		if (srcs[i]->domain == DOMAIN_GUEST && srcs[i]->ops->func_at)
+			c->sym_src = srcs[i];
 	return 0;
 }
 static int sink_stats_end(struct sink *s, struct diag *d)
@@ -213,6 +220,7 @@ static void sink_stats_destroy(struct sink *s)
 	free(c->counters);
 	sink_map_fini(&c->id_map);
 	stats_exits_fini(c);
+	stats_guest_fini(c);
 	sink_pairs_fini(&c->pairs);
 	free(c);
 }

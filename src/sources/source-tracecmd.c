@@ -40,6 +40,7 @@
 #include "outbuf.h"
 #include "source.h"
 #include "tracecmd.h"
+#include "symtab.h"
 #include "tracedat-file.h"
 
 static bool tc_probe(const char *path, const unsigned char *head, size_t len,
@@ -672,9 +673,17 @@ static int tc_bind(struct source *src, const struct event_type *t,
 	struct tc *tc = src->priv;
 	struct tep_format_field *f = NULL;
 	struct tep_event *ev = NULL;
+	int ret;
 
 	if (t && t != &tc->unknown && t->index < tc->ntypes)
 		ev = tc->types[t->index].ev;
+	/* guest_sym: an exit's RIP field, named (symtab.h) */
+	if (src->guest_syms && ev && !strcmp(key, "guest_sym")) {
+		f = tep_find_field(ev, "guest_rip");
+		f = f ? f : tep_find_field(ev, "vcpu_pc");	/* arm64 */
+		ret = f ? tc_slot(tc, tc_field_kind(f), f) : -ENOENT;
+		return ret < 0 ? ret : SYMTAB_FIELD | ret;
+	}
 	if (ev)
 		f = tep_find_field(ev, key);
 	if (!f && tc->ntypes)
@@ -750,7 +759,13 @@ static int tc_field(struct source *src, const struct event *ev, int index,
 	struct tc_slot *s;
 	size_t size = rec->size > 0 ? (size_t)rec->size : 0, len;
 	uint64_t loc, off, n;
+	struct value rip;
 
+	if (symtab_is_field(index))
+		return tc_field(src, ev, index & ~SYMTAB_FIELD, &rip) == 0 &&
+				       rip.kind == VALUE_INT
+			       ? symtab_field(src->guest_syms, rip.u, out)
+			       : -ENOENT;
 	if (index < 0 || (size_t)index >= tc->nslots)
 		return -ENOENT;
 	s = &tc->slots[index];
@@ -867,6 +882,16 @@ static size_t tc_fields(struct source *src, const struct event_type *t,
 	return n;
 }
 
+/* A guest's kallsyms names the functions its exits interrupt (sinks). */
+static const char *tc_func_at(struct source *src, uint64_t addr)
+{
+	struct tc *tc = src->priv;
+
+	return tc && tc->tep && tep_find_function_address(tc->tep, addr)
+		       ? tep_find_function(tc->tep, addr)
+		       : NULL;
+}
+
 const struct source_ops source_tracecmd_ops = {
 	.kind = "trace.dat",
 	.probe = tc_probe,
@@ -878,4 +903,5 @@ const struct source_ops source_tracecmd_ops = {
 	.each_type = tc_each_type,
 	.fields = tc_fields,
 	.render_default = tc_render_default,
+	.func_at = tc_func_at,
 };
