@@ -101,17 +101,16 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		uf->writer = UFT_WRITER_RFTRACE;
 	ret = uft_read_tasks(uf, &tinfo, &ntinfo);
 	if (ret == 0)
+		ret = uft_index_sessions(uf);
+	if (ret == 0)
 		ret = uft_read_events(uf);
 	if (ret < 0)
 		goto nomem;
 	if (!tids) {
 		/* no taskinfo in info: the tasks of task.txt, else the files */
 		for (i = 0; i < ntinfo; i++) {
-			int64_t *n = realloc(tids, (ntids + 1) * sizeof(*n));
-
-			if (!n)
+			if (uft_grow(&tids, ntids, sizeof(*tids)))
 				goto nomem;
-			tids = n;
 			tids[ntids++] = tinfo[i].tid;
 		}
 		if (!ntids && uft_scan_tids(uf, &tids, &ntids) < 0)
@@ -177,6 +176,9 @@ static void uft_close(struct source *src)
 	for (i = 0; i < uf->nmods; i++)
 		uft_free_symtab(uf->mods[i]);
 	free(uf->mods);
+	free(uf->mod_hash.v);
+	free(uf->sid_hash.v);
+	free(uf->by_pid);
 	for (i = 0; i < uf->nsidmaps; i++) {
 		free(uf->sidmaps[i]->v);
 		free(uf->sidmaps[i]->sid);
@@ -229,9 +231,18 @@ static const char *uft_event_name(const struct uftrace *uf, uint64_t id,
 	if (id == UFT_EVENT_EXTERN)
 		return "external-data";
 	if (id >= UFT_EVENT_USER) {
-		for (i = 0; i < uf->nevnames; i++)
-			if (uf->evnames[i].id == id)
-				return uf->evnames[i].name;
+		size_t lo = 0, hi = uf->nevnames;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (uf->evnames[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < uf->nevnames && uf->evnames[lo].id == id)
+			return uf->evnames[lo].name;
 		snprintf(buf, len, "user_event:%" PRIu64, id);
 	} else if (id >= UFT_EVENT_PERF) {
 		i = (size_t)(id - UFT_EVENT_PERF);

@@ -153,9 +153,23 @@ struct uft_map {
 /* sid-SID.map */
 struct uft_sidmap {
 	char *sid;		/* owned */
-	struct uft_map *v;	/* owned */
+	struct uft_map *v;	/* owned, sorted by start */
 	size_t n;
 	bool loaded;
+	size_t last_sess;	/* 1 + index of its latest session; 0: none */
+};
+
+/* A hash of values by a name they hold (open addressing). */
+struct uft_hent {
+	uint64_t h;
+	void *val;		/* borrowed; NULL: a free slot */
+};
+
+struct uft_hash {
+	struct uft_hent *v;	/* owned */
+	size_t cap;		/* a power of two, or 0 */
+	size_t n;
+	uint64_t seed;
 };
 
 struct uft_dlopen {
@@ -275,10 +289,13 @@ struct uftrace {
 	size_t nautos;
 	struct uft_symtab **mods;	/* owned */
 	size_t nmods;
+	struct uft_hash mod_hash;	/* mods by name */
 	struct uft_sidmap **sidmaps;	/* owned */
 	size_t nsidmaps;
+	struct uft_hash sid_hash;	/* sidmaps by sid */
 	struct uft_session *sess;	/* owned */
 	size_t nsess;
+	uint32_t *by_pid;		/* owned: sess indices by pid, start */
 	struct uft_evname *evnames;	/* owned: events.txt */
 	size_t nevnames;
 	struct uft_task *tasks;		/* owned, in tid order */
@@ -336,6 +353,7 @@ struct uft_tinfo {
 	int64_t tid;
 	int64_t pid;
 	int64_t ppid;
+	size_t order;	/* line order */
 };
 
 /* uftrace-data.c: metadata files */
@@ -354,13 +372,27 @@ int uft_scan_tids(struct uftrace *uf, int64_t **tids, size_t *ntids);
 int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 		    const struct uft_tinfo *ti, size_t nti);
 
+/* uftrace-index.c: look-up tables */
+int uft_grow(void *v, size_t n, size_t size);
+uint64_t uft_hash_str(const struct uft_hash *h, const char *s, size_t len);
+void *uft_hash_find(const struct uft_hash *h, const char *s, size_t len,
+		    const char *(*keyof)(const void *val));
+int uft_hash_add(struct uft_hash *h, void *val,
+		 const char *(*keyof)(const void *val));
+int uft_index_sessions(struct uftrace *uf);
+void uft_pid_range(const struct uftrace *uf, int64_t pid, size_t *lo,
+		   size_t *hi);
+size_t uft_after(const struct uftrace *uf, size_t lo, size_t hi, uint64_t ts);
+
 /* uftrace-sym.c: sessions, maps, symbols */
 bool uft_sym_end_name(const char *name);
 char *uft_simplify(const char *s);
 char *uft_simple_name(const char *raw);
 void uft_free_symtab(struct uft_symtab *st);
 struct uft_symtab *uft_module(struct uftrace *uf, const char *path);
-struct uft_sidmap *uft_sidmap(struct uftrace *uf, const char *sid);
+struct uft_sidmap *uft_sidmap(struct uftrace *uf, const char *sid,
+			      size_t len);
+const char *uft_sidmap_key(const void *val);
 const struct uft_session *uft_task_session_find(struct uftrace *uf,
 						struct uft_task *t,
 						uint64_t ts);
