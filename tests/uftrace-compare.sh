@@ -6,7 +6,8 @@
 # tests/gen/record-uftrace-langs.sh (TAP):
 #
 #   dump     the default text equals `uftrace dump` (NAME.dump) merged into
-#            one time order, argument and return value lines included;
+#            one time order, argument and return value lines and the perf
+#            events of perf-cpuN.dat included;
 #            names differ only where uftrace's demangler leaves junk
 #            (tests/gen/uftrace-dump-order.py); the data lines of events
 #            ("[data ]") are not written by kvmtrace_format
@@ -48,7 +49,7 @@ for d in $plain $mangled; do
 	fi
 	# dump
 	if $KTF "$fix/$d" > "$tmp/out" 2> "$tmp/log" &&
-		python3 "$gen/uftrace-dump-order.py" "$fix/$d.dump" --no-perf \
+		python3 "$gen/uftrace-dump-order.py" "$fix/$d.dump" \
 			--no-data --compare "$tmp/out" > "$tmp/log" 2>&1; then
 		ok "$d dump"
 	else

@@ -688,7 +688,7 @@ static bool uft_qemu_cpu(const struct uft_session *s, int64_t tid,
 }
 
 int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
-		    const struct uft_tinfo *ti, size_t nti)
+		    const struct uft_tinfo *ti, size_t nti, size_t nperf)
 {
 	const struct uft_tinfo *tinfo;
 	size_t i, n = 0;
@@ -696,8 +696,8 @@ int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 
 	if (ntids)	/* tids may be NULL: qsort() wants a valid pointer */
 		qsort(tids, ntids, sizeof(*tids), uft_tid_cmp);
-	uf->tasks = calloc(ntids ? ntids : 1, sizeof(*uf->tasks));
-	uf->heap = calloc(ntids ? ntids : 1, sizeof(*uf->heap));
+	uf->tasks = calloc(ntids + nperf + 1, sizeof(*uf->tasks));
+	uf->heap = calloc(ntids + nperf + 1, sizeof(*uf->heap));
 	if (!uf->tasks || !uf->heap)
 		return -ENOMEM;
 	for (i = 0; i < ntids; i++) {
@@ -734,5 +734,14 @@ int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 	}
 	if (n && all_qemu && uf->writer == UFT_WRITER_UFTRACE)
 		uf->writer = UFT_WRITER_QEMU;
+	/* the perf-cpuN.dat after the tasks: ties go to the tasks */
+	for (i = 0; i < nperf; i++) {
+		struct uft_task *t = &uf->tasks[n + i];
+
+		if (uft_perf_setup(uf, t, (uint32_t)i) < 0)
+			return -ENOMEM;
+		t->order = (uint32_t)(n + i);
+	}
+	uf->nperf = nperf;
 	return 0;
 }

@@ -43,6 +43,15 @@ struct diag;
 #define UFT_EVENT_USER		1000000u
 #define UFT_EVENT_EXTERN	2000000u
 
+/* perf events, by id - UFT_EVENT_PERF (uftrace.h: EVENT_ID_PERF_*) */
+#define UFT_PERF_SCHED_IN	1
+#define UFT_PERF_SCHED_OUT	2
+#define UFT_PERF_TASK		4
+#define UFT_PERF_EXIT		5
+#define UFT_PERF_COMM		6
+#define UFT_PERF_SCHED_OUT_PREEMPT	7
+#define UFT_NPERF		8	/* event types: UFT_NTYPES + id */
+
 #define UFT_ALIGN(x, a)		(((x) + (a) - 1) & ~(uint64_t)((a) - 1))
 
 enum uft_rtype {
@@ -201,6 +210,15 @@ struct uft_rec {
 	bool more;
 };
 
+/* The current record of a perf-cpuN.dat (uftrace-perf.c). */
+struct uft_perfrec {
+	int64_t tid;		/* whose event */
+	int64_t pid;		/* task-new, task-exit, task-name */
+	int64_t ppid;		/* task-new, task-exit */
+	bool exec;		/* task-name: by exec() */
+	char comm[17];		/* task-name */
+};
+
 struct uft_task {
 	int64_t tid;
 	int64_t pid;
@@ -233,6 +251,9 @@ struct uft_task {
 	uint64_t sess_until;
 	uint32_t cpu;
 	bool has_vcpu;
+	bool nofile;			/* no TID.dat */
+	bool perf;			/* a perf-cpuN.dat (cpu), not a task */
+	struct uft_perfrec prec;	/* perf: the next record's data */
 	char tid_text[24];		/* the tid as the dump prints it: "%5d" */
 	uint8_t tid_len;
 };
@@ -251,7 +272,9 @@ struct uft_evname {
 
 /* The fields of the current event (ev->rec points here). */
 struct uft_cur {
-	struct uft_task *task;		/* borrowed */
+	struct uft_task *task;		/* borrowed: the task (of a perf event too) */
+	bool perf;			/* a perf event: prec */
+	struct uft_perfrec prec;
 	struct uft_rec rec;
 	uint64_t depth;
 	uint64_t duration;
@@ -298,8 +321,9 @@ struct uftrace {
 	uint32_t *by_pid;		/* owned: sess indices by pid, start */
 	struct uft_evname *evnames;	/* owned: events.txt */
 	size_t nevnames;
-	struct uft_task *tasks;		/* owned, in tid order */
-	size_t ntasks;
+	struct uft_task *tasks;		/* owned, in tid order, then perf */
+	size_t ntasks;			/* the tasks; the perf files follow */
+	size_t nperf;
 	uint32_t *heap;			/* owned: task indices */
 	size_t nheap;
 	struct uft_argv **argvs;	/* owned: resolved argument lists */
@@ -308,7 +332,7 @@ struct uftrace {
 	char **tnames;			/* owned: type names of specs */
 	size_t ntnames;
 	struct uft_symcache cache[UFT_SYMCACHE];
-	struct event_type types[UFT_NTYPES];
+	struct event_type types[UFT_NTYPES + UFT_NPERF];
 	struct uft_cur cur;
 	uint64_t seq;
 	char **problems;		/* owned: messages, in the order found */
@@ -370,7 +394,7 @@ int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
 int uft_read_events(struct uftrace *uf);
 int uft_scan_tids(struct uftrace *uf, int64_t **tids, size_t *ntids);
 int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
-		    const struct uft_tinfo *ti, size_t nti);
+		    const struct uft_tinfo *ti, size_t nti, size_t nperf);
 
 /* uftrace-index.c: look-up tables */
 int uft_grow(void *v, size_t n, size_t size);
@@ -416,7 +440,17 @@ int uft_arg_value(struct uftrace *uf, struct uft_cur *c, size_t nth,
 int uft_dump_values(struct uftrace *uf, struct uft_cur *c, const char *time,
 		    size_t timelen, struct outbuf *o);
 
+/* uftrace-perf.c: perf-cpuN.dat */
+size_t uft_perf_count(const struct uftrace *uf);
+int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu);
+int uft_perf_advance(struct uftrace *uf, struct uft_task *t);
+struct uft_task *uft_task_of(struct uftrace *uf, int64_t tid);
+const char *uft_perf_name(unsigned id);
+
 /* uftrace-rec.c: records, heap, call stacks */
+ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need);
+uint64_t uft_offset(const struct uft_task *t);
+void uft_task_finish(struct uft_task *t);
 int uft_task_advance(struct uftrace *uf, struct uft_task *t);
 void uft_sift_down(struct uftrace *uf, size_t i);
 int uft_track(struct uftrace *uf, struct uft_task *t,
