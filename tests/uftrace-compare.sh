@@ -14,6 +14,9 @@
 #   replay   the keys args and retval equal the lists of `uftrace replay`
 #            (NAME.replay; tests/gen/uftrace-replay-args.py)
 #   full     --demangle=full equals c++filt on --demangle=no's names
+#   report   the function rows of --stats=csv equal `uftrace report`
+#            (NAME.report; tests/gen/uftrace-report-cmp.py); for Rust v0,
+#            which uftrace leaves mangled, with --demangle=no
 #
 # C++ and Rust fixtures need libiberty; all of it needs python3.
 set -u
@@ -30,7 +33,7 @@ printf '%s\n' '* %(tid)d %(type)s %(symbol)s(%(args)s) %(retval)s' \
 printf '%s\n' '* %(type)s %(symbol)s' > "$tmp/names.formats"
 
 n=0
-for d in $plain $mangled; do n=$((n + 3)); done
+for d in $plain $mangled; do n=$((n + 4)); done
 echo "1..$n"
 i=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
@@ -44,7 +47,8 @@ for d in $plain $mangled; do
 	*" $d "*) [ -n "${KTF_HAVE_LIBIBERTY:-}" ] || why="built without libiberty" ;;
 	esac
 	if [ -n "$why" ]; then
-		skip "$d dump" "$why"; skip "$d replay" "$why"; skip "$d full" "$why"
+		skip "$d dump" "$why"; skip "$d replay" "$why"
+		skip "$d report" "$why"; skip "$d full" "$why"
 		continue
 	fi
 	# dump
@@ -64,6 +68,16 @@ for d in $plain $mangled; do
 		ok "$d replay"
 	else
 		notok "$d replay"
+	fi
+	# report
+	dm=
+	[ "$d" = ktf-rust-v0 ] && dm=--demangle=no
+	if $KTF $dm --stats=csv "$fix/$d" > "$tmp/out" 2> "$tmp/log" &&
+		python3 "$gen/uftrace-report-cmp.py" "$fix/$d.report" \
+			"$tmp/out" > "$tmp/log" 2>&1; then
+		ok "$d report"
+	else
+		notok "$d report"
 	fi
 	# full
 	case " $mangled " in

@@ -30,6 +30,7 @@
 #include "render.h"
 #include "sink-util.h"
 #include "sink.h"
+#include "stats-func.h"
 
 #define STATS_MAXCOLS	10
 #define STATS_CELL	256	/* bytes of a table cell */
@@ -106,6 +107,7 @@ struct sink_stats {
 	uint64_t events;
 	uint64_t entries_unpaired;	/* an entry without an exit before */
 	bool any_id;			/* the events table has an id column */
+	struct stats_func *func;	/* owned: uftrace functions */
 };
 
 static int stats_nomem(struct diag *d)
@@ -355,7 +357,8 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 	struct stats_type *st = stats_type(c, ev);
 	int ret = 0;
 
-	if (!st || stats_count(c, st, ev) < 0)
+	if (!st || stats_count(c, st, ev) < 0 ||
+	    stats_func_event(c->func, ev) < 0)
 		return stats_nomem(d);
 	c->events++;
 	ss->events++;
@@ -1142,6 +1145,8 @@ static int sink_stats_end(struct sink *s, struct diag *d)
 		ret = stats_put(s->out, "\n", 1);
 	if (ret == 0)
 		ret = stats_exits_table(c);
+	if (ret == 0)
+		ret = stats_func_write(c->func, s->out, c->csv, &c->time);
 	if (ret == 0 && c->csv)
 		ret = stats_put(s->out, "\n", 1);
 	if (ret == 0)
@@ -1171,6 +1176,7 @@ static void sink_stats_destroy(struct sink *s)
 	free(c->reasons);
 	sink_map_fini(&c->reason_map);
 	sink_pairs_fini(&c->pairs);
+	stats_func_destroy(c->func);
 	free(c);
 }
 
@@ -1194,5 +1200,10 @@ struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 	c->sink.render = render;
 	c->csv = csv;
 	c->mhz = mhz;
+	c->func = stats_func_create();
+	if (!c->func) {
+		free(c);
+		return NULL;
+	}
 	return &c->sink;
 }
