@@ -284,6 +284,10 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 		src->align.host_traceid = tc->file.shift->peer;
 		src->align.spread = tc_vm_spread(tc->file.shift,
 						 &src->align.ncpus);
+		if (tc->file.tsc2nsec)	/* in ns, as its time stamps */
+			src->align.spread = (int64_t)(((unsigned __int128)
+				src->align.spread * tc->file.tsc2nsec_mult) >>
+				tc->file.tsc2nsec_shift);
 		tc->vm.invert = !tc->file.tsc2nsec;
 		for (j = 0; j < n; j++)
 			if (j != i && srcs[j]->ops == &source_tracecmd_ops &&
