@@ -57,6 +57,8 @@ REPORTS = {
     "host6-c7": ["host6.dat", "guest-c7.dat"],
     "host6-host7-a6": ["host6.dat", "host7.dat", "guest-a6.dat"],
     "host7n-b7n": ["host7n.dat", "guest-b7n.dat"],
+    # split7.dat prints seconds, host-kvm-v7.dat ticks; both are x86-tsc
+    "split7-kvm7": ["split7.dat", "../tracedat/host-kvm-v7.dat"],
 }
 SINGLES = ["guest-a6.dat", "orphan7.dat", "split7.dat"]
 
