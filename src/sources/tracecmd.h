@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The trace.dat reader's own state, shared by its files:
- * source-tracecmd.c (open, the merge of the CPUs, fields),
- * tracecmd-text.c (the line `trace-cmd report` prints) and tracecmd-vm.c
+ * source-tracecmd.c (open, the merge of the CPUs), tracecmd-fields.c
+ * (the keys of templates), tracecmd-text.c (the line `trace-cmd report` prints) and tracecmd-vm.c
  * (host and guest: TIME_SHIFT, GUEST, the kvm plugin's guest symbols).
  */
 #ifndef KTF_TRACECMD_H
@@ -152,6 +152,15 @@ int tc_vm_field(struct tc *tc, enum tc_kind kind, const struct event *ev,
 void tc_vm_event(struct tc *tc, struct event *ev);
 /* Forget tc: the kvm plugin's map must not outlive it. */
 void tc_vm_close(struct tc *tc);
+
+/* Fields (tracecmd-fields.c): the source_ops of the same names. */
+int tc_bind(struct source *src, const struct event_type *t, const char *key);
+int tc_field(struct source *src, const struct event *ev, int index,
+	     struct value *out);
+int tc_each_type(struct source *src,
+		 int (*fn)(const struct event_type *t, void *arg), void *arg);
+size_t tc_fields(struct source *src, const struct event_type *t,
+		 const char **names, size_t max);
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len);
