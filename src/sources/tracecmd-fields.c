@@ -104,6 +104,14 @@ int tc_bind(struct source *src, const struct event_type *t,
 		return tc_slot(tc, TK_HOST_TID, NULL);
 	if (!strcmp(key, "vcpu"))
 		return tc_slot(tc, TK_VCPU, NULL);
+	if (!strcmp(key, "guest_sym")) {
+		/* kvm_exit's guest_rip; kvm_entry's, kvm_emulate_insn's rip */
+		if (ev)
+			f = tep_find_field(ev, "guest_rip");
+		if (ev && !f)
+			f = tep_find_field(ev, "rip");
+		return tc_slot(tc, TK_GUEST_SYM, f);
+	}
 	return -ENOENT;
 }
 
@@ -222,7 +230,8 @@ int tc_field(struct source *src, const struct event *ev, int index,
 	case TK_VM:
 	case TK_HOST_TID:
 	case TK_VCPU:
-		return tc_vm_field(tc, s->kind, ev, out);
+	case TK_GUEST_SYM:
+		return tc_vm_field(tc, s->kind, f, ev, out);
 	}
 	return -ENOENT;
 }
@@ -248,7 +257,7 @@ size_t tc_fields(struct source *src, const struct event_type *t,
 {
 	static const char *const pseudo[] = {
 		"comm", "id", "info", "common_comm", "common_cpu", "common_name",
-		"vm", "host_tid", "vcpu",
+		"vm", "host_tid", "vcpu", "guest_sym",
 	};
 	struct tc *tc = src->priv;
 	const struct tep_format_field *f;
@@ -260,10 +269,10 @@ size_t tc_fields(struct source *src, const struct event_type *t,
 	if (ev)
 		for (f = ev->format.fields; f && n < max; f = f->next)
 			names[n++] = f->name;
-	/* vm, host_tid and vcpu last: only a host or guest has them */
+	/* vm, host_tid, vcpu, guest_sym last: only a host or guest has them */
 	npseudo = sizeof(pseudo) / sizeof(pseudo[0]);
 	if (!tc->vm.name && !tc->vm.nthreads)
-		npseudo -= 3;
+		npseudo -= 4;
 	for (i = 0; i < npseudo && n < max; i++)
 		if (!ev || !tep_find_field(ev, pseudo[i]))	/* shadowed */
 			names[n++] = pseudo[i];

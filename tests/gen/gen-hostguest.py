@@ -243,6 +243,15 @@ def main():
         with open(os.path.join(CLI, name + ".out"), "wb") as f:
             f.write(res)
 
+    # guest_sym: the names the kvm plugin gives the guest RIPs
+    emul = re.compile(rb"kvm_emulate_insn: +[0-9a-f]+:([0-9a-f]+) (\S+):")
+    with open(os.path.join(CLI, "host7-a6-b7.out"), "rb") as f:
+        syms = ["vm-a vcpu=0 rip=0x%s %s\n" % (m.group(1).decode(),
+                                             m.group(2).decode())
+                for m in map(emul.search, f) if m]
+    with open(os.path.join(CLI, "guest-sym.out"), "w") as f:
+        f.writelines(syms)
+
 
 if __name__ == "__main__":
     main()
