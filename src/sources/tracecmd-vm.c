@@ -355,8 +355,14 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 			continue;
 		}
 		src->align.host = srcs[j];
-		src->clock = srcs[j]->clock;
 		host = srcs[j]->priv;
+		/* on the host's clock, in ns when TSC2NSEC converted it */
+		if (tc->file.tsc2nsec)
+			src->clock = CLOCK_NS;
+		else if (host->file.tsc2nsec)
+			src->clock = CLOCK_TSC;
+		else
+			src->clock = srcs[j]->clock;
 		for (k = 0; k < host->vm.nthreads; k++)
 			if (host->vm.threads[k].traceid ==
 			    tracecmd_get_traceid(tc->handle))
