@@ -388,14 +388,11 @@ struct run {
 	struct symtab *syms;	/* --guest-syms */
 };
 
-/* --clock declarations; a guest input with a TSC offset is on the TSC. */
+/* --clock declarations. */
 static void declare_clock(struct run *r, struct source *src, const char *path)
 {
 	size_t i;
 
-	if (src->domain == DOMAIN_GUEST &&
-	    (r->opt.have_offset || r->opt.auto_offset))
-		src->clock = CLOCK_TSC;
 	for (i = 0; i < r->opt.nclocks; i++) {
 		const struct clock_decl *c = &r->opt.clocks[i];
 
@@ -404,6 +401,35 @@ static void declare_clock(struct run *r, struct source *src, const char *path)
 			src->clock_user_set = true;
 		}
 	}
+}
+
+/*
+ * A guest input with a TSC offset is on the TSC. One on nanoseconds (a
+ * uftrace guest on CLOCK_MONOTONIC) is not silently taken for the TSC:
+ * only --clock or --tsc-mhz (the offset in ns) says how. Returns 0 or an
+ * exit status.
+ */
+static int guest_clocks(struct run *r)
+{
+	size_t i;
+
+	if (!r->opt.have_offset && !r->opt.auto_offset)
+		return 0;
+	for (i = 0; i < r->nsrcs; i++) {
+		struct source *src = r->srcs[i];
+
+		if (src->domain != DOMAIN_GUEST || src->clock_user_set ||
+		    src->align.self_shifted)
+			continue;
+		if (src->clock == CLOCK_NS && r->opt.tsc_mhz <= 0) {
+			fprintf(stderr, "kvmtrace_format: %s: a guest on a nanosecond clock given a TSC offset: say how to convert with --tsc-mhz=MHZ (the offset in TSC ticks becomes ns) or declare its clock with --clock=%s=tsc\n",
+				src->name, src->path);
+			return EXIT_USAGE;
+		}
+		if (src->clock != CLOCK_NS)
+			src->clock = CLOCK_TSC;
+	}
+	return 0;
 }
 
 static int open_inputs(struct run *r, struct diag *d)
@@ -710,6 +736,8 @@ static int run(struct run *r)
 		return EXIT_DATA;
 	}
 	status = pair_inputs(r);
+	if (!status)
+		status = guest_clocks(r);
 	if (status)
 		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
