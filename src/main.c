@@ -747,6 +747,8 @@ static int run_events(struct run *r, bool *bad_data)
 		progress_tick(&progress);
 	}
 	progress_end(&progress);
+	if (filter_events_unmatched(r->opt.filter))
+		say("warning: --events matched no event of any input");
 	diag_init(&d);
 	ret = r->sink->ops->end(r->sink, &d);
 	if (ret < 0) {
