@@ -40,6 +40,7 @@
 #include "outbuf.h"
 #include "source.h"
 #include "tracedat-file.h"
+#include "tracedat-guard.h"
 
 #define TC_MAGIC_LEN	10
 #define TC_HEAD_LEN	64
@@ -66,6 +67,11 @@ struct tc_slot {
 	size_t hexcap;
 };
 
+struct tc_id {
+	uint64_t id;
+	uint32_t index;		/* into tc->types */
+};
+
 struct tc_type {
 	struct event_type t;
 	struct tep_event *ev;	/* borrowed from tep */
@@ -84,7 +90,9 @@ struct tc {
 	struct tc_type *types;		/* owned */
 	uint32_t ntypes;
 	int32_t *by_id;			/* owned: event id -> type index or -1 */
-	uint32_t nids;
+	uint32_t nids;			/* ids below TC_DENSE_IDS at most */
+	struct tc_id *sparse;		/* owned: higher ids, sorted */
+	uint32_t nsparse;
 	struct event_type unknown;
 	struct tep_format_field *any;	/* borrowed: common fields of every event */
 	int type_off, type_size;	/* common_type */
@@ -103,6 +111,7 @@ struct tc {
 	struct tep_record *cur;		/* owned: the current event's record */
 	uint64_t seq;
 	struct trace_seq info;		/* owned: reset for each use */
+	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 };
 
 static bool tc_probe(const char *path, const unsigned char *head, size_t len,
@@ -175,6 +184,37 @@ static void tc_layout(struct tc *tc)
 	}
 }
 
+/* Event ids past this are looked up in a sorted list, not a table. */
+#define TC_DENSE_IDS 65536u
+
+static int tc_id_cmp(const void *a, const void *b)
+{
+	const struct tc_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The type index of an event id, or -1. */
+static int32_t tc_type_of(const struct tc *tc, uint64_t id)
+{
+	uint32_t lo = 0, hi = tc->nsparse;
+
+	if (id < tc->nids)
+		return tc->by_id[id];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t m = tc->sparse[mid].id;
+
+		if (m == id)
+			return (int32_t)tc->sparse[mid].index;
+		if (m < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 static int tc_load_types(struct tc *tc)
 {
 	int n = tep_get_events_count(tc->tep), i;
@@ -197,13 +237,21 @@ static int tc_load_types(struct tc *tc)
 		if ((uint32_t)ev->id > max_id)
 			max_id = (uint32_t)ev->id;
 	}
-	tc->nids = max_id + 1;
+	/* a table sized by the ids the file claims: at most TC_DENSE_IDS */
+	tc->nids = max_id < TC_DENSE_IDS ? max_id + 1 : TC_DENSE_IDS;
 	tc->by_id = malloc(tc->nids * sizeof(*tc->by_id));
-	if (!tc->by_id)
+	tc->sparse = malloc((size_t)(n > 0 ? n : 1) * sizeof(*tc->sparse));
+	if (!tc->by_id || !tc->sparse)
 		return -ENOMEM;
 	memset(tc->by_id, 0xff, tc->nids * sizeof(*tc->by_id));
-	for (i = 0; i < (int)tc->ntypes; i++)
-		tc->by_id[tc->types[i].t.id] = i;
+	for (i = 0; i < (int)tc->ntypes; i++) {
+		if (tc->types[i].t.id < tc->nids)
+			tc->by_id[tc->types[i].t.id] = i;
+		else
+			tc->sparse[tc->nsparse++] = (struct tc_id){
+				tc->types[i].t.id, (uint32_t)i };
+	}
+	qsort(tc->sparse, tc->nsparse, sizeof(*tc->sparse), tc_id_cmp);
 	/* records of an id without a format */
 	tc->unknown.index = tc->ntypes;
 	return 0;
@@ -540,6 +588,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 
 	src->clock = tc->file.tsc2nsec ? CLOCK_NS : tc_clock_kind(tc->clock);
 	src->ntypes = tc->ntypes + 1;
+	tc->guard = tdguard_create(src->name);
+	if (!tc->guard)
+		goto nomem;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);
@@ -570,8 +621,10 @@ static void tc_close(struct source *src)
 	free(tc->next);
 	free(tc->heap);
 	free(tc->by_id);
+	free(tc->sparse);
 	free(tc->types);
 	trace_seq_destroy(&tc->info);
+	tdguard_destroy(tc->guard);
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
 	free(tc);
@@ -643,6 +696,9 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	uint64_t id = 0;
 	int cpu;
 
+	/* tracedat-guard: a fault printing the last event ends this input */
+	if (tdguard_failed(tc->guard, d))
+		return -EIO;
 	if (!tc->started)
 		tc_start(tc);
 	/*
@@ -685,9 +741,16 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	ev->type = &tc->unknown;
 	if (tc->type_size && tc->type_off + tc->type_size <= rec->size) {
 		id = tc_read(tc, (char *)rec->data + tc->type_off, tc->type_size);
-		if (id < tc->nids && tc->by_id[id] >= 0)
-			ev->type = &tc->types[tc->by_id[id]].t;
+		int32_t ti = tc_type_of(tc, id);
+
+		if (ti >= 0)
+			ev->type = &tc->types[ti].t;
 	}
+	/* tracedat-guard: every field of its format inside the record */
+	if (ev->type != &tc->unknown &&
+	    tdguard_record(tc->guard, tc->tep, tc->types[ev->type->index].ev,
+			   rec, d) < 0)
+		return -EIO;
 	if (tc->pid_size && tc->pid_off + tc->pid_size <= rec->size)
 		ev->pid = tc_sext(tc_read(tc, (char *)rec->data + tc->pid_off,
 					  tc->pid_size), tc->pid_size);
@@ -811,7 +874,7 @@ static void tc_text(const char *p, size_t n, struct value *out)
 static const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
 {
 	trace_seq_reset(&tc->info);
-	tep_print_event(tc->tep, &tc->info, rec, "%s", TEP_PRINT_INFO);
+	tdguard_info(tc->guard, tc->tep, NULL, &tc->info, rec);
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {
 		*len = 0;
 		return "";

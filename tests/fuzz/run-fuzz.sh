@@ -46,7 +46,7 @@ srcs=
 for f in "$top"/src/*.c "$top"/src/*/*.c; do
 	case $f in
 	*/main.c | */default-rules.c) ;;
-	*/source-tracecmd.c | */tracedat-file.c)
+	*/source-tracecmd.c | */tracedat-file.c | */tracedat-guard.c)
 		grep -q '^#define HAVE_TRACECMD 1' "$build/config.h" &&
 			srcs="$srcs $f" ;;
 	*) srcs="$srcs $f" ;;
