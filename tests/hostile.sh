@@ -420,8 +420,50 @@ if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
 	row "a trace.dat given as the rule file" 2 \
 		'host-kvm-v6.dat: this looks like a trace.dat file, not a rule file' \
 		- '$KTF -f "tests/fixtures/tracedat/host-kvm-v6.dat" "tests/fixtures/tracedat/host-kvm-v6.dat"'
+	# event formats that lie (tracedat-guard): every event before the bad
+	# one printed, the bad one named, exit 1, no signal
+	python3 tests/gen/mangle-tracedat.py \
+		'replace:REC->port, REC->size, REC->count:REC->port/0,REC->size,REC->count' \
+		"$fix/tracedat/host-kvm-v6.dat" "$T/div.dat"
+	{ head -n 9 "$T/v6.ref"; sed -n 10p "$T/v6.ref" |
+		sed 's/pio_write.*/[FAILED TO PARSE] rw=1 port=16 size=4 count=1 val=537682344/'; } \
+		>"$T/div.ref"
+	row "trace.dat: a print fmt that divides by zero (trace-cmd report: SIGFPE)" 1 \
+		'div.dat: CPU 1: offset 0x19134: event kvm_pio: libtraceevent crashes \(SIGFPE' \
+		"$T/div.ref" '$KTF "$T/div.dat"'
+	python3 - "$fix/tracedat/host-kvm-v6.dat" "$T/short.dat" <<'EOF'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+old = b"unsigned int val;\toffset:24;"
+i = d.find(old)
+d[i:i + len(old)] = b"unsigned int val;\toffset:94;"
+open(sys.argv[2], "wb").write(d)
+EOF
+	head -n 9 "$T/v6.ref" >"$T/short.ref"
+	row "trace.dat: records shorter than their format" 1 \
+		"short.dat: CPU 1: offset 0x19134: event kvm_pio: a record of 28 bytes, but its format puts field 'val' at bytes 94..97" \
+		"$T/short.ref" '$KTF "$T/short.dat"'
+	row "trace.dat: records shorter than their format, a rule asks for %s" 1 \
+		"short.dat: CPU 1: offset 0x19134: event kvm_pio: a record of 28 bytes" \
+		- '$KTF -f formats/trace-cmd-kvm.yaml "$T/short.dat"'
+	# an event id of 2**31 - 1: no table sized by it (was 8 GB)
+	python3 - "$fix/tracedat/host-kvm-v6.dat" "$T/hugeid.dat" <<'EOF'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = d.find(b"name: kvm_pio\nID: 110\n")
+end = d.find(b"\nname: ", at + 1)
+block = bytes(d[at:end])
+new = block.replace(b"ID: 110\n", b"ID: 2147483647\n").replace(
+    b'REC->count > 1 ? "(...)" : ""', b'""' + b" " * 20)
+assert len(new) == len(block)
+d[at:end] = new
+open(sys.argv[2], "wb").write(d)
+EOF
+	row "trace.dat: an event id of 2**31 - 1" 0 - - \
+		'$KTF "$T/hugeid.dat" >/dev/null && $KTF --tsc-offset auto "$T/hugeid.dat" --guest "$T/whole.bin" >/dev/null'
 else
-	for s in "pipe" "FIFO" "stdout closed" "-o symlink" "as the rule file"; do
+	for s in "pipe" "FIFO" "stdout closed" "-o symlink" "as the rule file" \
+		"divides by zero" "short records" "short records, %s" "huge id"; do
 		n=$((n + 1))
 		echo "ok $n - trace.dat $s # SKIP built without tracecmd"
 	done
