@@ -40,6 +40,7 @@
 #include "tracecmd.h"
 #include "symtab.h"
 #include "tracedat-file.h"
+#include "tracedat-guard.h"
 
 static bool tc_probe(const char *path, const unsigned char *head, size_t len,
 		     bool is_dir)
@@ -80,6 +81,37 @@ static void tc_layout(struct tc *tc)
 	}
 }
 
+/* Event ids past this are looked up in a sorted list, not a table. */
+#define TC_DENSE_IDS 65536u
+
+static int tc_id_cmp(const void *a, const void *b)
+{
+	const struct tc_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The type index of an event id, or -1. */
+static int32_t tc_type_of(const struct tc *tc, uint64_t id)
+{
+	uint32_t lo = 0, hi = tc->nsparse;
+
+	if (id < tc->nids)
+		return tc->by_id[id];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t m = tc->sparse[mid].id;
+
+		if (m == id)
+			return (int32_t)tc->sparse[mid].index;
+		if (m < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 static int tc_load_types(struct tc *tc)
 {
 	int n = tep_get_events_count(tc->tep), i;
@@ -102,13 +134,21 @@ static int tc_load_types(struct tc *tc)
 		if ((uint32_t)ev->id > max_id)
 			max_id = (uint32_t)ev->id;
 	}
-	tc->nids = max_id + 1;
+	/* a table sized by the ids the file claims: at most TC_DENSE_IDS */
+	tc->nids = max_id < TC_DENSE_IDS ? max_id + 1 : TC_DENSE_IDS;
 	tc->by_id = malloc(tc->nids * sizeof(*tc->by_id));
-	if (!tc->by_id)
+	tc->sparse = malloc((size_t)(n > 0 ? n : 1) * sizeof(*tc->sparse));
+	if (!tc->by_id || !tc->sparse)
 		return -ENOMEM;
 	memset(tc->by_id, 0xff, tc->nids * sizeof(*tc->by_id));
-	for (i = 0; i < (int)tc->ntypes; i++)
-		tc->by_id[tc->types[i].t.id] = i;
+	for (i = 0; i < (int)tc->ntypes; i++) {
+		if (tc->types[i].t.id < tc->nids)
+			tc->by_id[tc->types[i].t.id] = i;
+		else
+			tc->sparse[tc->nsparse++] = (struct tc_id){
+				tc->types[i].t.id, (uint32_t)i };
+	}
+	qsort(tc->sparse, tc->nsparse, sizeof(*tc->sparse), tc_id_cmp);
 	/* records of an id without a format */
 	tc->unknown.index = tc->ntypes;
 	return 0;
@@ -447,6 +487,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 
 	src->clock = tc->file.tsc2nsec ? CLOCK_NS : tc_clock_kind(tc->clock);
 	src->ntypes = tc->ntypes + 1;
+	tc->guard = tdguard_create(src->name);
+	if (!tc->guard)
+		goto nomem;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);
@@ -478,8 +521,10 @@ static void tc_close(struct source *src)
 	free(tc->next);
 	free(tc->heap);
 	free(tc->by_id);
+	free(tc->sparse);
 	free(tc->types);
 	trace_seq_destroy(&tc->info);
+	tdguard_destroy(tc->guard);
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
 	free(tc);
@@ -551,6 +596,9 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	uint64_t id = 0;
 	int cpu;
 
+	/* tracedat-guard: a fault printing the last event ends this input */
+	if (tdguard_failed(tc->guard, d))
+		return -EIO;
 	if (!tc->started)
 		tc_start(tc);
 	/*
@@ -593,9 +641,16 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	ev->type = &tc->unknown;
 	if (tc->type_size && tc->type_off + tc->type_size <= rec->size) {
 		id = tc_read(tc, (char *)rec->data + tc->type_off, tc->type_size);
-		if (id < tc->nids && tc->by_id[id] >= 0)
-			ev->type = &tc->types[tc->by_id[id]].t;
+		int32_t ti = tc_type_of(tc, id);
+
+		if (ti >= 0)
+			ev->type = &tc->types[ti].t;
 	}
+	/* tracedat-guard: every field of its format inside the record */
+	if (ev->type != &tc->unknown &&
+	    tdguard_record(tc->guard, tc->tep, tc->types[ev->type->index].ev,
+			   rec, d) < 0)
+		return -EIO;
 	if (tc->pid_size && tc->pid_off + tc->pid_size <= rec->size)
 		ev->pid = tc_sext(tc_read(tc, (char *)rec->data + tc->pid_off,
 					  tc->pid_size), tc->pid_size);
@@ -604,6 +659,16 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	if (tc->vm.invert || tc->vm.name || tc->vm.nthreads)
 		tc_vm_event(tc, ev);
 	return 1;
+}
+
+/* A guest's kallsyms names the functions its exits interrupt (sinks). */
+static const char *tc_func_at(struct source *src, uint64_t addr)
+{
+	struct tc *tc = src->priv;
+
+	return tc && tc->tep && tep_find_function_address(tc->tep, addr)
+		       ? tep_find_function(tc->tep, addr)
+		       : NULL;
 }
 
 const struct source_ops source_tracecmd_ops = {

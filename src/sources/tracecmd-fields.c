@@ -15,6 +15,7 @@
 
 #include "symtab.h"
 #include "tracecmd.h"
+#include "tracedat-guard.h"
 
 /* Text, or bytes? char arrays are text; u8, unsigned char and the rest hex. */
 static bool tc_is_text(const struct tep_format_field *f)
@@ -155,7 +156,7 @@ static void tc_text(const char *p, size_t n, struct value *out)
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
 {
 	trace_seq_reset(&tc->info);
-	tep_print_event(tc->tep, &tc->info, rec, "%s", TEP_PRINT_INFO);
+	tdguard_info(tc->guard, tc->tep, NULL, &tc->info, rec);
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {
 		*len = 0;
 		return "";

@@ -69,11 +69,18 @@ enum tc_kind {
 };
 
 /* A key resolved for the events of one type; indices are ops->field()'s. */
+struct tdguard;
+
 struct tc_slot {
 	enum tc_kind kind;
 	const struct tep_format_field *f;	/* borrowed from tep; NULL: pseudo */
 	char *hex;				/* owned: TK_HEX, TK_DYN_HEX text */
 	size_t hexcap;
+};
+
+struct tc_id {
+	uint64_t id;
+	uint32_t index;		/* into tc->types */
 };
 
 struct tc_type {
@@ -94,7 +101,9 @@ struct tc {
 	struct tc_type *types;		/* owned */
 	uint32_t ntypes;
 	int32_t *by_id;			/* owned: event id -> type index or -1 */
-	uint32_t nids;
+	uint32_t nids;			/* ids below TC_DENSE_IDS at most */
+	struct tc_id *sparse;		/* owned: higher ids, sorted */
+	uint32_t nsparse;
 	struct event_type unknown;
 	struct tep_format_field *any;	/* borrowed: common fields of every event */
 	int type_off, type_size;	/* common_type */
@@ -113,6 +122,7 @@ struct tc {
 	struct tep_record *cur;		/* owned: the current event's record */
 	uint64_t seq;
 	struct trace_seq info;		/* owned: reset for each use */
+	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
 };
