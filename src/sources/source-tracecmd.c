@@ -43,6 +43,7 @@
 
 #define TC_MAGIC_LEN	10
 #define TC_HEAD_LEN	64
+#define TC_COMM_CACHE	256	/* pid -> comm entries, direct-mapped */
 
 enum tc_kind {
 	TK_UINT = 0,	/* an integer of f->size bytes */
@@ -71,11 +72,20 @@ struct tc_type {
 	struct tep_event *ev;	/* borrowed from tep */
 };
 
+/* A pid's comm as tep_data_comm_from_pid() gave it */
+struct tc_comm {
+	int64_t pid;
+	const char *comm;	/* borrowed from tep; NULL: empty entry */
+	size_t len;
+};
+
 struct tc {
 	struct tracecmd_input *handle;	/* owned */
 	struct tep_handle *tep;		/* borrowed from handle */
 	struct tracedat_file file;	/* what we read from the file ourselves */
-	char *copy;			/* an uncompressed copy, until opened */
+	char *copy;			/* "/proc/self/fd/N" of an uncompressed
+					 * copy (unlinked), until opened */
+	int copy_fd;			/* its descriptor, or -1 */
 	const char *clock;		/* file.clock; may be NULL */
 	bool usecs;			/* trace-cmd report prints sec.usec */
 	bool swap;			/* the file's byte order is not ours */
@@ -103,6 +113,7 @@ struct tc {
 	struct tep_record *cur;		/* owned: the current event's record */
 	uint64_t seq;
 	struct trace_seq info;		/* owned: reset for each use */
+	struct tc_comm comms[TC_COMM_CACHE];
 };
 
 static bool tc_probe(const char *path, const unsigned char *head, size_t len,
@@ -404,49 +415,105 @@ static int tc_guard_diag(struct source *src, const char *path,
 }
 
 /*
- * A version 7 file compressed with an algorithm this libtracecmd lacks
- * (Debian's decompresses zstd only; trace-cmd can also write zlib): read
- * an uncompressed copy of it instead, made by tracedat_inflate() in
- * $TMPDIR and unlinked as soon as libtracecmd holds it open.
+ * An empty file for an uncompressed copy, with no name anyone sees: an
+ * O_TMPFILE in $TMPDIR (or /tmp), else a mkstemp() file unlinked at once.
+ * So the copy goes away with the process however it ends, signals
+ * included. libtracecmd opens it as "/proc/self/fd/N" (its public API
+ * takes a path or a descriptor it then owns); so does the guard child.
+ */
+static int tc_copy_file(struct tc *tc, const char **dir)
+{
+	char *name = NULL;
+	int fd;
+
+	*dir = getenv("TMPDIR");
+	if (!*dir || !**dir)
+		*dir = "/tmp";
+#ifdef O_TMPFILE
+	fd = open(*dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		goto named;
+#endif
+	if (asprintf(&name, "%s/kvmtrace_format-XXXXXX", *dir) < 0)
+		return -ENOMEM;
+	fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		free(name);
+		return fd;
+	}
+	unlink(name);
+	free(name);
+#ifdef O_TMPFILE
+named:
+#endif
+	if (asprintf(&tc->copy, "/proc/self/fd/%d", fd) < 0) {
+		tc->copy = NULL;
+		close(fd);
+		return -ENOMEM;
+	}
+	tc->copy_fd = fd;
+	return 0;
+}
+
+/*
+ * An uncompressed copy of a compressed version 7 file, made by
+ * tracedat_inflate(), for two reasons: an algorithm this libtracecmd lacks
+ * (Debian's decompresses zstd only; trace-cmd can also write zlib), and
+ * zstd itself: libtracecmd 1.3.1 keeps every chunk it decompressed (its
+ * free_zpage() never frees them), so its memory grows with the file and
+ * its chunk lookups turn quadratic; from a copy it reads plain pages.
  */
 static int tc_inflate_copy(struct source *src, struct tc *tc,
 			   const char *path, struct diag *d)
 {
-	const char *dir = getenv("TMPDIR");
-	int fd, ret;
+	const char *dir;
+	int ret;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (asprintf(&tc->copy, "%s/kvmtrace_format-XXXXXX", dir) < 0) {
-		tc->copy = NULL;
-		diag_set(d, "%s: out of memory", src->name);
-		return -ENOMEM;
-	}
-	fd = mkstemp(tc->copy);
-	if (fd < 0) {
-		ret = -errno;
+	ret = tc_copy_file(tc, &dir);
+	if (ret < 0) {
 		diag_set(d, "%s: compressed with '%s', which libtracecmd cannot read, and no room for an uncompressed copy in %s: %s",
-			 src->name, tc->file.compression, dir, strerror(errno));
-		free(tc->copy);
-		tc->copy = NULL;
+			 src->name, tc->file.compression, dir, strerror(-ret));
 		return ret;
 	}
-	ret = tracedat_inflate(src->name, path, fd, d);
-	if (close(fd) < 0 && !ret) {
-		diag_set(d, "%s: cannot write its uncompressed copy: %s",
-			 src->name, strerror(errno));
-		ret = -EIO;
-	}
-	return ret;
+	return tracedat_inflate(src->name, path, tc->copy_fd, d);
 }
 
 static void tc_drop_copy(struct tc *tc)
 {
-	if (!tc->copy)
-		return;
-	unlink(tc->copy);
+	if (tc->copy_fd >= 0)
+		close(tc->copy_fd);
+	tc->copy_fd = -1;
 	free(tc->copy);
 	tc->copy = NULL;
+}
+
+/*
+ * For a zstd file, the guard's verdict on an uncompressed copy of it
+ * (*path becomes the copy's), when one can be made and read; any
+ * trouble with the copy (no room, a damaged file) leaves the file to
+ * libtracecmd as it is, so what is said about a damaged file stays the
+ * same. Returns the verdict, or -2: no copy.
+ */
+static int tc_zstd_copy(struct source *src, struct tc *tc, const char **path)
+{
+	struct diag scratch;
+	int verdict;
+
+	if (tc->file.version != 7 || strcmp(tc->file.compression, "zstd"))
+		return -2;
+	diag_init(&scratch);
+	if (tc_inflate_copy(src, tc, *path, &scratch) < 0) {
+		tc_drop_copy(tc);
+		return -2;
+	}
+	verdict = tc_guard_run(tc->copy);
+	if (verdict != TC_GUARD_OK) {
+		tc_drop_copy(tc);
+		return -2;
+	}
+	*path = tc->copy;
+	return verdict;
 }
 
 static int tc_open(struct source *src, const char *path, struct diag *d)
@@ -467,6 +534,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (!tc)
 		goto nomem;
 	src->priv = tc;
+	tc->copy_fd = -1;
 	trace_seq_init(&tc->info);
 
 	/* our messages say what is wrong; the libraries' would not say where */
@@ -480,7 +548,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	ret = tracedat_file_read(src->name, path, &tc->file, d);
 	if (ret < 0)
 		goto error;
-	verdict = tc_guard_run(path);
+	verdict = tc_zstd_copy(src, tc, &path);
+	if (verdict == -2)
+		verdict = tc_guard_run(path);
 	/* zstd is what Debian's libtracecmd reads: a copy would fail alike */
 	if (verdict == TC_GUARD_NO_HEADERS && tc->file.version == 7 &&
 	    strcmp(tc->file.compression, "none") &&
@@ -822,6 +892,24 @@ static const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
 	return tc->info.buffer;
 }
 
+/*
+ * The comm of pid through a small cache: tep_data_comm_from_pid() is a
+ * binary search per call. Its strings stay put: libtraceevent keeps each
+ * comm in its own allocation (or a static "<...>") for the handle's life.
+ */
+static const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
+{
+	struct tc_comm *c = &tc->comms[(uint64_t)pid % TC_COMM_CACHE];
+
+	if (!c->comm || c->pid != pid) {
+		c->comm = tep_data_comm_from_pid(tc->tep, (int)pid);
+		c->len = strlen(c->comm);
+		c->pid = pid;
+	}
+	*len = c->len;
+	return c->comm;
+}
+
 static int tc_field(struct source *src, const struct event *ev, int index,
 		    struct value *out)
 {
@@ -873,8 +961,8 @@ static int tc_field(struct source *src, const struct event *ev, int index,
 			tc_hex(s, (const unsigned char *)data + off, (size_t)n, out);
 		return 0;
 	case TK_COMM:
-		comm = tep_data_comm_from_pid(tc->tep, (int)ev->pid);
-		value_set_str(out, comm, strlen(comm));
+		comm = tc_comm(tc, ev->pid, &len);
+		value_set_str(out, comm, len);
 		return 0;
 	case TK_CPU:
 		value_set_u64(out, ev->cpu);
@@ -980,9 +1068,9 @@ static int tc_render_default(struct source *src, const struct event *ev,
 {
 	struct tep_record *rec = (struct tep_record *)ev->rec;
 	struct tc *tc = src->priv;
-	const char *comm = tep_data_comm_from_pid(tc->tep, (int)ev->pid);
 	const char *name = ev->type->name ? ev->type->name : "UNKNOWN";
-	size_t clen = strlen(comm), nlen = strlen(name), ilen, i;
+	size_t clen, nlen = strlen(name), ilen, i;
+	const char *comm = tc_comm(tc, ev->pid, &clen);
 	const char *info = tc_info(tc, rec, &ilen);
 	uint64_t pidmag;
 	char *p, *start;
