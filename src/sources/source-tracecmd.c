@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,6 +45,7 @@
 #define TC_MAGIC_LEN	10
 #define TC_HEAD_LEN	64
 #define TC_COMM_CACHE	256	/* pid -> comm entries, direct-mapped */
+#define TC_PAGEOUT	(4u << 20)	/* pages read, handed back at once */
 
 enum tc_kind {
 	TK_UINT = 0,	/* an integer of f->size bytes */
@@ -70,6 +72,12 @@ struct tc_slot {
 struct tc_type {
 	struct event_type t;
 	struct tep_event *ev;	/* borrowed from tep */
+};
+
+/* The pages one CPU's records have left behind (see tc_release()) */
+struct tc_behind {
+	uintptr_t page;		/* of the latest record */
+	uintptr_t lo, hi;	/* pages done, not yet handed back */
 };
 
 /* A pid's comm as tep_data_comm_from_pid() gave it */
@@ -114,6 +122,8 @@ struct tc {
 	uint64_t seq;
 	struct trace_seq info;		/* owned: reset for each use */
 	struct tc_comm comms[TC_COMM_CACHE];
+	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
+	uintptr_t sys_page;		/* the system's page size */
 };
 
 static bool tc_probe(const char *path, const unsigned char *head, size_t len,
@@ -520,6 +530,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
 	int saved, verdict, ret = -ENOMEM;
+	bool copied;
 
 	if (!path) {
 		diag_set(d, "<stdin>: trace.dat files cannot be read from standard input; name the file");
@@ -570,6 +581,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	saved = tc_mute_stdout();
 	tc->handle = tracecmd_open_head(path, 0);
 	tc_unmute_stdout(saved);
+	copied = tc->copy != NULL;
 	tc_drop_copy(tc);	/* libtracecmd holds it open */
 	if (!tc->handle) {
 		tc_explain(src, path, &tc->file, d);
@@ -607,6 +619,16 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	tc->heap = calloc(tc->ncpus ? (size_t)tc->ncpus : 1, sizeof(*tc->heap));
 	if (!tc->next || !tc->heap)
 		goto nomem;
+	if (tc->file.version == 6 || !strcmp(tc->file.compression, "none") ||
+	    copied) {
+		long ps = sysconf(_SC_PAGESIZE);
+
+		tc->sys_page = ps > 0 ? (uintptr_t)ps : 4096;
+		tc->behind = calloc(tc->ncpus ? (size_t)tc->ncpus : 1,
+				    sizeof(*tc->behind));
+		if (!tc->behind)
+			goto nomem;
+	}
 
 	src->clock = tc->file.tsc2nsec ? CLOCK_NS : tc_clock_kind(tc->clock);
 	src->ntypes = tc->ntypes + 1;
@@ -639,6 +661,7 @@ static void tc_close(struct source *src)
 	free(tc->slots);
 	free(tc->next);
 	free(tc->heap);
+	free(tc->behind);
 	free(tc->by_id);
 	free(tc->types);
 	trace_seq_destroy(&tc->info);
@@ -706,6 +729,53 @@ static void tc_start(struct tc *tc)
 		tc_sift_down(tc, i);
 }
 
+/*
+ * libtracecmd 1.3.1 maps a CPU's data with mmap() in one piece (its
+ * page_map_size, meant as "about a meg of pages", is the size of the
+ * largest CPU's data): every page read stays resident, and the process's
+ * RSS grows to the size of the uncompressed file. So the pages a CPU's
+ * records have moved past are handed back with madvise(MADV_PAGEOUT),
+ * TC_PAGEOUT bytes at a time. MADV_PAGEOUT never changes what memory
+ * holds: a file page read again comes again from the file, anonymous
+ * memory would only go to swap; so a page libtracecmd still uses, or an
+ * address it has unmapped or reused meanwhile, costs time, never data.
+ * Only for files libtracecmd reads as plain pages (not its in-memory
+ * zstd pages): version 6, uncompressed version 7, our copies.
+ */
+static void tc_pageout(struct tc_behind *b)
+{
+#ifdef MADV_PAGEOUT
+	if (b->hi > b->lo)
+		madvise((void *)b->lo, b->hi - b->lo, MADV_PAGEOUT);
+#endif
+	b->lo = b->hi = 0;
+}
+
+/* rec (about to be freed) is the latest record of its CPU */
+static void tc_release(struct tc *tc, const struct tep_record *rec)
+{
+	struct tc_behind *b;
+	uintptr_t page;
+
+	if (!tc->behind || rec->cpu < 0 || rec->cpu >= tc->ncpus)
+		return;
+	b = &tc->behind[rec->cpu];
+	page = (uintptr_t)rec->data & ~(tc->sys_page - 1);
+	if (page == b->page)
+		return;
+	/* the CPU has left b->page: it joins the pages done */
+	if (b->page) {
+		if (b->hi != b->page)
+			tc_pageout(b);
+		if (!b->lo)
+			b->lo = b->page;
+		b->hi = b->page + tc->sys_page;
+		if (b->hi - b->lo >= TC_PAGEOUT)
+			tc_pageout(b);
+	}
+	b->page = page;
+}
+
 static int tc_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct tc *tc = src->priv;
@@ -723,6 +793,7 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	 * (2.5x slower on 23M events). trace-cmd report frees first too.
 	 */
 	if (tc->cur) {
+		tc_release(tc, tc->cur);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
 	}
