@@ -94,6 +94,8 @@ struct tc {
 	char *copy;			/* "/proc/self/fd/N" of an uncompressed
 					 * copy (unlinked), until opened */
 	int copy_fd;			/* its descriptor, or -1 */
+	char *kallsyms;			/* owned: the table the copy lacks,
+					 * until something needs a symbol */
 	const char *clock;		/* file.clock; may be NULL */
 	bool usecs;			/* trace-cmd report prints sec.usec */
 	bool swap;			/* the file's byte order is not ours */
@@ -475,7 +477,7 @@ named:
  * its chunk lookups turn quadratic; from a copy it reads plain pages.
  */
 static int tc_inflate_copy(struct source *src, struct tc *tc,
-			   const char *path, struct diag *d)
+			   const char *path, bool lean, struct diag *d)
 {
 	const char *dir;
 	int ret;
@@ -486,7 +488,27 @@ static int tc_inflate_copy(struct source *src, struct tc *tc,
 			 src->name, tc->file.compression, dir, strerror(-ret));
 		return ret;
 	}
+	if (lean)
+		return tracedat_inflate_lean(src->name, path, tc->copy_fd,
+					     &tc->kallsyms, d);
 	return tracedat_inflate(src->name, path, tc->copy_fd, d);
+}
+
+/*
+ * A copy holds no kallsyms (tracedat_inflate_lean()): parsing them is most
+ * of what opening a small file costs, and only libtraceevent's text of an
+ * event (info) looks symbols up. libtracecmd's public API cannot defer
+ * them (tracecmd_open_head() reads every header, and it has no flag to
+ * skip one), so the copy leaves them out and they are parsed here, with
+ * the call libtracecmd makes, before the first tep_print_event().
+ */
+static void tc_need_kallsyms(struct tc *tc)
+{
+	if (!tc->kallsyms)
+		return;
+	tep_parse_kallsyms(tc->tep, tc->kallsyms);
+	free(tc->kallsyms);
+	tc->kallsyms = NULL;
 }
 
 static void tc_drop_copy(struct tc *tc)
@@ -496,6 +518,12 @@ static void tc_drop_copy(struct tc *tc)
 	tc->copy_fd = -1;
 	free(tc->copy);
 	tc->copy = NULL;
+}
+
+static void tc_drop_kallsyms(struct tc *tc)
+{
+	free(tc->kallsyms);
+	tc->kallsyms = NULL;
 }
 
 /*
@@ -513,13 +541,15 @@ static int tc_zstd_copy(struct source *src, struct tc *tc, const char **path)
 	if (tc->file.version != 7 || strcmp(tc->file.compression, "zstd"))
 		return -2;
 	diag_init(&scratch);
-	if (tc_inflate_copy(src, tc, *path, &scratch) < 0) {
+	if (tc_inflate_copy(src, tc, *path, true, &scratch) < 0) {
 		tc_drop_copy(tc);
+		tc_drop_kallsyms(tc);
 		return -2;
 	}
 	verdict = tc_guard_run(tc->copy);
 	if (verdict != TC_GUARD_OK) {
 		tc_drop_copy(tc);
+		tc_drop_kallsyms(tc);
 		return -2;
 	}
 	*path = tc->copy;
@@ -566,7 +596,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (verdict == TC_GUARD_NO_HEADERS && tc->file.version == 7 &&
 	    strcmp(tc->file.compression, "none") &&
 	    strcmp(tc->file.compression, "zstd")) {
-		ret = tc_inflate_copy(src, tc, path, d);
+		ret = tc_inflate_copy(src, tc, path, false, d);
 		if (ret < 0)
 			goto error;
 		verdict = tc_guard_run(tc->copy);
@@ -667,6 +697,7 @@ static void tc_close(struct source *src)
 	trace_seq_destroy(&tc->info);
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
+	tc_drop_kallsyms(tc);
 	free(tc);
 	src->priv = NULL;
 }
@@ -951,6 +982,7 @@ static void tc_text(const char *p, size_t n, struct value *out)
 /* libtraceevent's text of rec, without the newline some formats end in. */
 static const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
 {
+	tc_need_kallsyms(tc);
 	trace_seq_reset(&tc->info);
 	tep_print_event(tc->tep, &tc->info, rec, "%s", TEP_PRINT_INFO);
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {

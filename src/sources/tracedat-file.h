@@ -39,6 +39,16 @@ void tracedat_file_free(struct tracedat_file *f);
 int tracedat_inflate(const char *name, const char *path, int out,
 		     struct diag *d);
 
+/*
+ * The same copy without the kallsyms table (an empty one in its place):
+ * *kallsyms gets the text (caller frees; NULL when the file has none),
+ * for tep_parse_kallsyms() when something first needs a symbol. Parsing
+ * the table is most of the cost of opening a small file, and the fields
+ * of events never need it.
+ */
+int tracedat_inflate_lean(const char *name, const char *path, int out,
+			  char **kallsyms, struct diag *d);
+
 /* The clock name in the text of tracefs' trace_clock ("local [x86-tsc]"). */
 char *tracedat_parse_clock(const char *text, size_t len);
 
