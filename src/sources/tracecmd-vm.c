@@ -76,6 +76,7 @@ const char *tep_plugin_kvm_get_func(struct tep_event *event,
 		return NULL;
 	tc_need_kallsyms(e->guest);
 	tep = e->guest->tep;
+	tc_need_kallsyms(e->guest);
 	func = tep_find_function(tep, *val);
 	if (func)
 		*val = tep_find_function_address(tep, *val);
