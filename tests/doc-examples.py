@@ -52,6 +52,9 @@ FIXTURES = {
     'app.uftrace.data': 'uftrace/plain',
     'app-cxx.uftrace.data': 'uftrace/ktf-cxx',
     'app-rust.uftrace.data': 'uftrace/ktf-rust-v0',
+    # --stats examples
+    'System.map': 'exits/guest.kallsyms',
+    'trace.kvmtrace': 'yaml/exits.kvmtrace',
     'uftrace.data': 'uftrace/plain',
     # a TSC-stamped (rftrace) guest
     'guest.uftrace.data': 'uftrace-gen/rftrace',
