@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "diag.h"
 #include "filter.h"
+#include "formats-path.h"
 #include "merge.h"
 #include "outbuf.h"
 #include "render.h"
@@ -51,6 +52,7 @@ struct options {
 	bool chrome;
 	bool stats;
 	const char *stats_format;
+	enum source_demangle demangle;	/* uftrace names */
 	const char *guest_syms;	/* --guest-syms */
 	bool have_offset;
 	bool auto_offset;
@@ -77,7 +79,10 @@ static void usage(FILE *f)
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
 	      "                     files, uftrace data directories; none: standard input\n"
 	      "\n"
-	      "  -f, --formats=FILE     the rule file (then every positional is an input)\n"
+	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
+	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
+	      "                         $KVMTRACE_FORMAT_PATH and the shipped formats\n"
+	      "      --list-formats     the shipped formats, each with its summary\n"
 	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
@@ -91,6 +96,7 @@ static void usage(FILE *f)
 	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
 	      "                         --stats' exits by guest function\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
+	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
 	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
@@ -187,7 +193,9 @@ enum {
 	OPT_FILTER_TIME,
 	OPT_CHROME,
 	OPT_STATS,
+	OPT_DEMANGLE,
 	OPT_GUEST_SYMS,
+	OPT_LIST_FORMATS,
 };
 
 static const struct option long_options[] = {
@@ -200,11 +208,13 @@ static const struct option long_options[] = {
 	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
 	{ "chrome", no_argument, NULL, OPT_CHROME },
 	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
 	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
 	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
 	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
+	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -290,6 +300,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_USAGE;
 			}
 			break;
+		case OPT_DEMANGLE:
+			if (!strcmp(optarg, "full"))
+				o->demangle = SOURCE_DEMANGLE_FULL;
+			else if (!strcmp(optarg, "no"))
+				o->demangle = SOURCE_DEMANGLE_NO;
+			else if (strcmp(optarg, "simple")) {
+				fprintf(stderr, "kvmtrace_format: --demangle: '%s' is not simple, full or no\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case OPT_GUEST_SYMS:
 			o->guest_syms = optarg;
 			break;
@@ -317,6 +338,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'h':
 			usage(stdout);
 			return -1;
+		case OPT_LIST_FORMATS:
+			return formats_path_list(stdout) < 0 ? EXIT_DATA : -1;
 		case 'V':
 			printf("kvmtrace_format %s\n", PACKAGE_VERSION);
 			return -1;
@@ -352,6 +375,7 @@ nomem:
 
 struct run {
 	struct options opt;
+	char *rules_file;	/* owned: -f NAME as found (formats-path.h) */
 	struct rules *rules;
 	struct source **srcs;
 	size_t nsrcs;
@@ -360,6 +384,7 @@ struct run {
 	struct outbuf *out;
 	struct sink *sink;
 	struct merge *merge;
+	struct clock_span *spans;	/* owned: per input, for report_alignment() */
 	struct symtab *syms;	/* --guest-syms */
 };
 
@@ -405,10 +430,72 @@ static int open_inputs(struct run *r, struct diag *d)
 		/* the exits of host inputs name guest functions */
 		if (in[i].domain == DOMAIN_HOST)
 			r->srcs[i]->guest_syms = r->syms;
+		r->srcs[i]->demangle = r->opt.demangle;
 		ret = source_open(r->srcs[i], d);
 		if (ret < 0)
 			return ret;
 		declare_clock(r, r->srcs[i], in[i].path);
+	}
+	return 0;
+}
+
+/* Each line of d on stderr after "kvmtrace_format: " and what. */
+static void print_lines(const struct diag *d, const char *what)
+{
+	const char *line, *nl;
+
+	for (line = d->msg; d->len && line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "kvmtrace_format: %s%.*s\n", what,
+			(int)(nl ? (size_t)(nl - line) : strlen(line)), line);
+	}
+}
+
+/* Where each guest's offset came from and how well it fits its host. */
+static void report_alignment(struct run *r)
+{
+	struct diag d;
+	bool warn;
+	size_t i;
+
+	for (i = 0; r->spans && i < r->nsrcs; i++) {
+		diag_init(&d);
+		if (clock_report(r->clock, r->srcs, r->spans, r->nsrcs, i, &d,
+				 &warn))
+			print_lines(&d, "");
+	}
+}
+
+/*
+ * trace-cmd's own host/guest pairs (source_pair()): a note for each guest
+ * whose host is missing; a TSC offset must not apply to a file that
+ * carries its own shift. Returns 0 or an exit status.
+ */
+static int pair_inputs(struct run *r)
+{
+	bool offset = r->opt.have_offset || r->opt.auto_offset, other = false;
+	const struct source *shifted = NULL;
+	struct diag note;
+	size_t i;
+
+	diag_init(&note);
+	r->spans = calloc(r->nsrcs ? r->nsrcs : 1, sizeof(*r->spans));
+	if (!r->spans || source_pair(r->srcs, r->nsrcs, &note) < 0) {
+		error("out of memory");
+		return EXIT_DATA;
+	}
+	print_lines(&note, "note: ");
+	for (i = 0; offset && i < r->opt.ninputs && i < r->nsrcs; i++) {
+		if (!r->srcs[i]->align.self_shifted)
+			other |= r->opt.inputs[i].domain == DOMAIN_GUEST;
+		else if (!shifted || r->opt.inputs[i].domain == DOMAIN_GUEST)
+			shifted = r->srcs[i];
+	}
+	if (shifted && (!other || r->opt.inputs[shifted->index].domain ==
+					  DOMAIN_GUEST)) {
+		fprintf(stderr, "kvmtrace_format: %s: carries its own shift onto its host's clock (TIME_SHIFT, host trace id 0x%016" PRIx64 "); libtracecmd applies it, so --tsc-offset would apply a second one\n",
+			shifted->name, shifted->align.host_traceid);
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -559,6 +646,8 @@ static int run_events(struct run *r, bool *bad_data)
 			progress_end(&progress);
 			error(d.msg);
 		}
+		if (ev->has_ts)
+			clock_span_add(&r->spans[ev->src->index], ev->ts);
 		if (r->opt.filter && !filter_match(r->opt.filter, ev))
 			continue;
 		set_relts(ev, &last_ts);
@@ -589,8 +678,11 @@ static int run(struct run *r)
 	int fd = STDOUT_FILENO, ret, status;
 
 	diag_init(&d);
-	if (r->opt.rules_path)
-		ret = rules_load(r->opt.rules_path, &r->rules, &d);
+	if (r->opt.rules_path &&
+	    formats_path_find(r->opt.rules_path, &r->rules_file) < 0)
+		goto nomem;
+	if (r->rules_file)
+		ret = rules_load(r->rules_file, &r->rules, &d);
 	else
 		ret = rules_load_default(&r->rules, &d);
 	if (ret < 0) {
@@ -617,6 +709,9 @@ static int run(struct run *r)
 		error(d.msg);
 		return EXIT_DATA;
 	}
+	status = pair_inputs(r);
+	if (status)
+		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
 	ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
@@ -678,6 +773,8 @@ static int run(struct run *r)
 			strerror(-r->out->error));
 		return EXIT_DATA;
 	}
+	if (!r->out->closed)
+		report_alignment(r);
 	if (status)
 		return status;
 	return bad_data ? EXIT_DATA : 0;
@@ -704,8 +801,10 @@ static void run_fini(struct run *r)
 	for (i = 0; i < r->nsrcs; i++)
 		source_destroy(r->srcs[i]);
 	free(r->srcs);
+	free(r->spans);
 	clock_destroy(r->clock);
 	rules_destroy(r->rules);
+	free(r->rules_file);
 	free(r->opt.inputs);
 	free(r->opt.clocks);
 	filter_destroy(r->opt.filter);
