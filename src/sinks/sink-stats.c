@@ -29,6 +29,7 @@
 #include "pyfmt.h"
 #include "render.h"
 #include "stats.h"
+#include "stats-func.h"
 
 /* ------------------------------------------------------------- events */
 
@@ -148,7 +149,8 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 	struct stats_type *st = stats_type(c, ev);
 	int ret = 0;
 
-	if (!st || stats_count(c, st, ev) < 0)
+	if (!st || stats_count(c, st, ev) < 0 ||
+	    stats_func_event(c->func, ev) < 0)
 		return stats_nomem(d);
 	c->events++;
 	ss->events++;
@@ -222,6 +224,7 @@ static void sink_stats_destroy(struct sink *s)
 	stats_exits_fini(c);
 	stats_guest_fini(c);
 	sink_pairs_fini(&c->pairs);
+	stats_func_destroy(c->func);
 	free(c);
 }
 
@@ -255,5 +258,10 @@ struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 	c->mhz = mhz;
 	c->syms = syms;
 	c->counter_other = SINK_MAP_EMPTY;
+	c->func = stats_func_create();
+	if (!c->func) {
+		free(c);
+		return NULL;
+	}
 	return &c->sink;
 }

@@ -532,10 +532,10 @@ static int stats_kinds_table(struct sink_stats *c)
 
 /* --------------------------------------------------- guest functions */
 
-static void stats_func_row(const struct sink_stats *c, size_t i,
+static void stats_gfunc_row(const struct sink_stats *c, size_t i,
 			   struct stats_cell *cells)
 {
-	const struct stats_func *f = stats_row(&c->funcs, c->order[i]);
+	const struct stats_gfunc *f = stats_row(&c->funcs, c->order[i]);
 	const struct stats_reason *r = stats_row(&c->reasons, f->reason);
 
 	stats_str(&cells[0], f->sym ? f->sym : "(other)");
@@ -548,7 +548,7 @@ static void stats_func_row(const struct sink_stats *c, size_t i,
 	stats_mean(c, &cells[4], f->total, f->count);
 }
 
-static int stats_funcs_table(struct sink_stats *c)
+static int stats_gfuncs_table(struct sink_stats *c)
 {
 	static const char *const head_text[] = { "guest function", "reason",
 						 "count", "total", "mean" };
@@ -562,7 +562,7 @@ static int stats_funcs_table(struct sink_stats *c)
 		.ncols = 5,
 		.head = c->csv ? (c->time.ns ? head_us : head_ticks) : head_text,
 		.right = "llrrr",
-		.row = stats_func_row,
+		.row = stats_gfunc_row,
 	};
 	struct stats_sort *keys;
 	size_t i, more = 0;
@@ -574,7 +574,7 @@ static int stats_funcs_table(struct sink_stats *c)
 	if (!keys)
 		return -ENOMEM;
 	for (i = 0; i < c->funcs.n; i++) {
-		const struct stats_func *f = stats_row(&c->funcs, i);
+		const struct stats_gfunc *f = stats_row(&c->funcs, i);
 
 		keys[i].a = ~f->total;
 		keys[i].b = f->reason;
@@ -622,6 +622,6 @@ int stats_exits_report(struct sink_stats *c)
 	if (ret == 0 && (c->kinds.n || c->mode == STATS_JSON))
 		ret = stats_kinds_table(c);
 	if (ret == 0)
-		ret = stats_funcs_table(c);
+		ret = stats_gfuncs_table(c);
 	return ret;
 }

@@ -254,7 +254,7 @@ static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
 			uint64_t dur)
 {
 	struct stats_kind *k;
-	struct stats_func *f;
+	struct stats_gfunc *f;
 	uint32_t i;
 	bool made;
 
@@ -276,7 +276,7 @@ static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
 	if (v->sym) {
 		/* a name is one string per function: its address is the key */
 		if (!c->funcs.size)
-			stats_rows_init(&c->funcs, sizeof(struct stats_func));
+			stats_rows_init(&c->funcs, sizeof(struct stats_gfunc));
 		if (stats_rows_get(&c->funcs,
 				   (uint64_t)(uintptr_t)v->sym << 16 ^ v->ref, &i,
 				   &made) < 0)

@@ -102,7 +102,7 @@ struct stats_kind {
 };
 
 /* Exits at one guest function, of one reason. */
-struct stats_func {
+struct stats_gfunc {
 	const char *sym;	/* borrowed (symtab or a guest input); NULL: other */
 	uint32_t reason;	/* index into reasons */
 	uint64_t count;
@@ -124,8 +124,11 @@ enum stats_mode {
 	STATS_JSON,
 };
 
+struct stats_func;
+
 struct sink_stats {
 	struct sink sink;
+	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
 	bool csv;			/* cells as CSV and JSON write them */
 	enum stats_mode mode;
 	double mhz;
@@ -150,7 +153,7 @@ struct sink_stats {
 	struct stats_rows reasons;	/* struct stats_reason */
 	struct stats_rows cross;	/* struct stats_cross */
 	struct stats_rows kinds;	/* struct stats_kind */
-	struct stats_rows funcs;	/* struct stats_func */
+	struct stats_rows funcs;	/* struct stats_gfunc */
 	struct stats_dist *vcpus;	/* owned: by index into pairs.v */
 	uint32_t nvcpus;
 	struct stats_dist *vms;		/* owned: by VM index */

@@ -129,8 +129,14 @@ static int kvmtrace_open(struct source *src, const char *path,
 	k->buf = malloc(KVMTRACE_BUF);
 	if (!k->buf)
 		goto nomem;
-	if (!path || !strcmp(path, "-")) {
-		k->fd = STDIN_FILENO;
+	if (!path) {
+		/* a stream: the probe's bytes first, then the rest of it */
+		k->fd = src->fd >= 0 ? src->fd : STDIN_FILENO;
+		k->own_fd = src->fd >= 0 && src->own_fd;
+		src->fd = -1;
+		if (src->head_len)
+			memcpy(k->buf, src->head, src->head_len);
+		k->len = src->head_len;
 	} else {
 		k->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (k->fd < 0) {
@@ -376,6 +382,7 @@ static int kvmtrace_render_args(struct source *src, const struct event *ev,
 
 const struct source_ops source_kvmtrace_ops = {
 	.kind = "kvmtrace",
+	.stream = true,
 	.probe = kvmtrace_probe,
 	.open = kvmtrace_open,
 	.next = kvmtrace_next,

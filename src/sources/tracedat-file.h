@@ -32,6 +32,8 @@ struct tracedat_shift {
 	bool fractions;		/* the file has the fraction arrays */
 	uint32_t *n;		/* owned: per CPU its number of samples */
 	struct tracedat_sample **s;	/* owned: per CPU its samples */
+	uint64_t **start;	/* owned: per CPU per piece (pair of samples
+				 * libtracecmd takes) the host time it starts at */
 };
 
 /* A host's GUEST option (id 13): a guest and the host threads of its vCPUs. */
