@@ -59,6 +59,9 @@ FIXTURES = {
     # a TSC-stamped (rftrace) guest
     'guest.uftrace.data': 'uftrace-gen/rftrace',
     'guest.uftrace': 'uftrace-gen/rftrace',
+    # a guest's symbols (--guest-syms) and a host with kvm_exit/kvm_entry
+    'System.map': 'exits/guest.kallsyms',
+    'host-exits.dat': 'exits/host-exits.dat',
 }
 # A file the documents use without defining it: the shipped one.
 SHIPPED = {'formats': 'formats/kvmtrace'}
