@@ -21,12 +21,14 @@
 #include "clock.h"
 #include "diag.h"
 #include "filter.h"
+#include "formats-path.h"
 #include "merge.h"
 #include "outbuf.h"
 #include "render.h"
 #include "rules.h"
 #include "sink.h"
 #include "source.h"
+#include "symtab.h"
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
@@ -51,6 +53,7 @@ struct options {
 	bool stats;
 	const char *stats_format;
 	enum source_demangle demangle;	/* uftrace names */
+	const char *guest_syms;	/* --guest-syms */
 	bool have_offset;
 	bool auto_offset;
 	int64_t offset;
@@ -76,7 +79,10 @@ static void usage(FILE *f)
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
 	      "                     files, uftrace data directories; none: standard input\n"
 	      "\n"
-	      "  -f, --formats=FILE     the rule file (then every positional is an input)\n"
+	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
+	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
+	      "                         $KVMTRACE_FORMAT_PATH and the shipped formats\n"
+	      "      --list-formats     the shipped formats, each with its summary\n"
 	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
@@ -84,7 +90,11 @@ static void usage(FILE *f)
 	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
-	      "      --stats[=csv]      a summary: events, exit reasons, inputs\n"
+	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
+	      "                         kind, guest function; inputs. FORMAT: table,\n"
+	      "                         hist (and log2 histograms), csv, json\n"
+	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
+	      "                         --stats' exits by guest function\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
@@ -184,6 +194,8 @@ enum {
 	OPT_CHROME,
 	OPT_STATS,
 	OPT_DEMANGLE,
+	OPT_GUEST_SYMS,
+	OPT_LIST_FORMATS,
 };
 
 static const struct option long_options[] = {
@@ -197,10 +209,12 @@ static const struct option long_options[] = {
 	{ "chrome", no_argument, NULL, OPT_CHROME },
 	{ "stats", optional_argument, NULL, OPT_STATS },
 	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
+	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
 	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
 	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
+	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -279,8 +293,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_STATS:
 			o->stats = true;
 			o->stats_format = optarg;
-			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table")) {
-				fprintf(stderr, "kvmtrace_format: --stats: '%s' is neither 'table' nor 'csv'\n",
+			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table") &&
+			    strcmp(optarg, "hist") && strcmp(optarg, "json")) {
+				fprintf(stderr, "kvmtrace_format: --stats: '%s' is none of table, hist, csv, json\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -295,6 +310,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 					optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_GUEST_SYMS:
+			o->guest_syms = optarg;
 			break;
 		case OPT_FILTER_EVENTS:
 		case OPT_FILTER_VCPU:
@@ -320,6 +338,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'h':
 			usage(stdout);
 			return -1;
+		case OPT_LIST_FORMATS:
+			return formats_path_list(stdout) < 0 ? EXIT_DATA : -1;
 		case 'V':
 			printf("kvmtrace_format %s\n", PACKAGE_VERSION);
 			return -1;
@@ -355,6 +375,7 @@ nomem:
 
 struct run {
 	struct options opt;
+	char *rules_file;	/* owned: -f NAME as found (formats-path.h) */
 	struct rules *rules;
 	struct source **srcs;
 	size_t nsrcs;
@@ -363,6 +384,8 @@ struct run {
 	struct outbuf *out;
 	struct sink *sink;
 	struct merge *merge;
+	struct clock_span *spans;	/* owned: per input, for report_alignment() */
+	struct symtab *syms;	/* --guest-syms */
 };
 
 /* --clock declarations; a guest input with a TSC offset is on the TSC. */
@@ -409,6 +432,67 @@ static int open_inputs(struct run *r, struct diag *d)
 		if (ret < 0)
 			return ret;
 		declare_clock(r, r->srcs[i], in[i].path);
+	}
+	return 0;
+}
+
+/* Each line of d on stderr after "kvmtrace_format: " and what. */
+static void print_lines(const struct diag *d, const char *what)
+{
+	const char *line, *nl;
+
+	for (line = d->msg; d->len && line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "kvmtrace_format: %s%.*s\n", what,
+			(int)(nl ? (size_t)(nl - line) : strlen(line)), line);
+	}
+}
+
+/* Where each guest's offset came from and how well it fits its host. */
+static void report_alignment(struct run *r)
+{
+	struct diag d;
+	bool warn;
+	size_t i;
+
+	for (i = 0; r->spans && i < r->nsrcs; i++) {
+		diag_init(&d);
+		if (clock_report(r->clock, r->srcs, r->spans, r->nsrcs, i, &d,
+				 &warn))
+			print_lines(&d, "");
+	}
+}
+
+/*
+ * trace-cmd's own host/guest pairs (source_pair()): a note for each guest
+ * whose host is missing; a TSC offset must not apply to a file that
+ * carries its own shift. Returns 0 or an exit status.
+ */
+static int pair_inputs(struct run *r)
+{
+	bool offset = r->opt.have_offset || r->opt.auto_offset, other = false;
+	const struct source *shifted = NULL;
+	struct diag note;
+	size_t i;
+
+	diag_init(&note);
+	r->spans = calloc(r->nsrcs ? r->nsrcs : 1, sizeof(*r->spans));
+	if (!r->spans || source_pair(r->srcs, r->nsrcs, &note) < 0) {
+		error("out of memory");
+		return EXIT_DATA;
+	}
+	print_lines(&note, "note: ");
+	for (i = 0; offset && i < r->opt.ninputs && i < r->nsrcs; i++) {
+		if (!r->srcs[i]->align.self_shifted)
+			other |= r->opt.inputs[i].domain == DOMAIN_GUEST;
+		else if (!shifted || r->opt.inputs[i].domain == DOMAIN_GUEST)
+			shifted = r->srcs[i];
+	}
+	if (shifted && (!other || r->opt.inputs[shifted->index].domain ==
+					  DOMAIN_GUEST)) {
+		fprintf(stderr, "kvmtrace_format: %s: carries its own shift onto its host's clock (TIME_SHIFT, host trace id 0x%016" PRIx64 "); libtracecmd applies it, so --tsc-offset would apply a second one\n",
+			shifted->name, shifted->align.host_traceid);
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -559,6 +643,8 @@ static int run_events(struct run *r, bool *bad_data)
 			progress_end(&progress);
 			error(d.msg);
 		}
+		if (ev->has_ts)
+			clock_span_add(&r->spans[ev->src->index], ev->ts);
 		if (r->opt.filter && !filter_match(r->opt.filter, ev))
 			continue;
 		set_relts(ev, &last_ts);
@@ -589,8 +675,11 @@ static int run(struct run *r)
 	int fd = STDOUT_FILENO, ret, status;
 
 	diag_init(&d);
-	if (r->opt.rules_path)
-		ret = rules_load(r->opt.rules_path, &r->rules, &d);
+	if (r->opt.rules_path &&
+	    formats_path_find(r->opt.rules_path, &r->rules_file) < 0)
+		goto nomem;
+	if (r->rules_file)
+		ret = rules_load(r->rules_file, &r->rules, &d);
 	else
 		ret = rules_load_default(&r->rules, &d);
 	if (ret < 0) {
@@ -610,6 +699,9 @@ static int run(struct run *r)
 		error(d.msg);
 		return EXIT_DATA;
 	}
+	status = pair_inputs(r);
+	if (status)
+		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
 	ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
@@ -634,6 +726,13 @@ static int run(struct run *r)
 		error(d.msg);
 		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
 	}
+	if (r->opt.guest_syms) {
+		r->syms = symtab_load(r->opt.guest_syms, &d);
+		if (!r->syms) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+	}
 	if (r->opt.output) {
 		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			  0666);
@@ -652,9 +751,8 @@ static int run(struct run *r)
 		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
-					    r->opt.stats_format &&
-						    !strcmp(r->opt.stats_format, "csv"),
-					    r->opt.mhz);
+					    r->opt.stats_format, r->opt.mhz,
+					    r->syms);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
@@ -672,6 +770,8 @@ static int run(struct run *r)
 			strerror(-r->out->error));
 		return EXIT_DATA;
 	}
+	if (!r->out->closed)
+		report_alignment(r);
 	if (status)
 		return status;
 	return bad_data ? EXIT_DATA : 0;
@@ -694,11 +794,14 @@ static void run_fini(struct run *r)
 			close(fd);
 	}
 	render_destroy(r->render);
+	symtab_destroy(r->syms);
 	for (i = 0; i < r->nsrcs; i++)
 		source_destroy(r->srcs[i]);
 	free(r->srcs);
+	free(r->spans);
 	clock_destroy(r->clock);
 	rules_destroy(r->rules);
+	free(r->rules_file);
 	free(r->opt.inputs);
 	free(r->opt.clocks);
 	filter_destroy(r->opt.filter);

@@ -85,6 +85,22 @@ struct source_ops {
 			   double mhz, struct outbuf *out);
 };
 
+/*
+ * How a guest input came onto its host's clock, for the alignment report
+ * (clock.c). Filled by source_pair() for trace-cmd's own pairs.
+ */
+struct source_align {
+	bool self_shifted;	/* TIME_SHIFT: libtracecmd shifted it already;
+				 * no offset may apply again */
+	uint64_t host_traceid;	/* the trace id TIME_SHIFT names */
+	struct source *host;	/* borrowed: that input; NULL: not among them */
+	const char *vm;		/* borrowed: the VM's name from the host's
+				 * GUEST option; NULL: not known */
+	uint32_t ncpus;		/* CPUs with a shift */
+	int64_t spread;		/* the largest difference of two CPUs' host
+				 * times for one guest time (mid-samples) */
+};
+
 /* How uftrace function names are printed (--demangle). */
 enum source_demangle {
 	SOURCE_DEMANGLE_SIMPLE = 0,	/* as `uftrace dump`: no parameters */
@@ -103,6 +119,7 @@ struct source {
 	uint32_t cpu_hint;		/* NAME.kvmtrace.N: N */
 	bool has_cpu_hint;
 	uint32_t ntypes;		/* event types handed out so far */
+	struct source_align align;
 	enum source_demangle demangle;	/* set before open() */
 	void *priv;			/* owned by ops */
 };
@@ -123,6 +140,29 @@ int source_detect(const char *path, const struct source_ops **ops,
 		  struct diag *d);
 /* Is path recognisably an input (magic), not a rule file? */
 bool source_looks_like_input(const char *path);
+
+/*
+ * Host and guest as trace-cmd records them: a trace.dat whose TIME_SHIFT
+ * names another input's trace id is that input's guest, on its clock
+ * already (domain guest, align filled); several trace.dat inputs carry
+ * their file names in their default lines as `trace-cmd report -i A -i B`
+ * prints them; the host's GUEST option gives guest events the keys vm and
+ * host_tid and the host's vCPU threads vm and vcpu. Call once, after every
+ * input is opened. note gets a line for each guest whose host is missing.
+ * Returns 0 or -ENOMEM.
+ */
+#ifdef HAVE_TRACECMD
+int source_pair(struct source **srcs, size_t n, struct diag *note);
+#else
+static inline int source_pair(struct source **srcs, size_t n,
+			      struct diag *note)
+{
+	(void)srcs;
+	(void)n;
+	(void)note;
+	return 0;
+}
+#endif
 
 struct source *source_create(const struct source_ops *ops, const char *path,
 			     unsigned index);

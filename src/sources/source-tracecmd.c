@@ -39,71 +39,8 @@
 #include "diag.h"
 #include "outbuf.h"
 #include "source.h"
+#include "tracecmd.h"
 #include "tracedat-file.h"
-
-#define TC_MAGIC_LEN	10
-#define TC_HEAD_LEN	64
-
-enum tc_kind {
-	TK_UINT = 0,	/* an integer of f->size bytes */
-	TK_SINT,
-	TK_TEXT,	/* char array: text up to the first NUL */
-	TK_HEX,		/* any other fixed-size data: its bytes in hex */
-	TK_DYN_TEXT,	/* __data_loc / __rel_loc char[] */
-	TK_DYN_HEX,	/* __data_loc / __rel_loc of anything else */
-	TK_COMM,	/* the task's comm, from common_pid */
-	TK_CPU,		/* the record's CPU */
-	TK_NAME,	/* the event's name */
-	TK_ID,		/* the event id */
-	TK_INFO,	/* libtraceevent's text of the event */
-};
-
-/* A key resolved for the events of one type; indices are ops->field()'s. */
-struct tc_slot {
-	enum tc_kind kind;
-	const struct tep_format_field *f;	/* borrowed from tep; NULL: pseudo */
-	char *hex;				/* owned: TK_HEX, TK_DYN_HEX text */
-	size_t hexcap;
-};
-
-struct tc_type {
-	struct event_type t;
-	struct tep_event *ev;	/* borrowed from tep */
-};
-
-struct tc {
-	struct tracecmd_input *handle;	/* owned */
-	struct tep_handle *tep;		/* borrowed from handle */
-	struct tracedat_file file;	/* what we read from the file ourselves */
-	char *copy;			/* an uncompressed copy, until opened */
-	const char *clock;		/* file.clock; may be NULL */
-	bool usecs;			/* trace-cmd report prints sec.usec */
-	bool swap;			/* the file's byte order is not ours */
-	size_t rec_max;			/* the largest record payload */
-	/* event types: one per event format, then one for unknown ids */
-	struct tc_type *types;		/* owned */
-	uint32_t ntypes;
-	int32_t *by_id;			/* owned: event id -> type index or -1 */
-	uint32_t nids;
-	struct event_type unknown;
-	struct tep_format_field *any;	/* borrowed: common fields of every event */
-	int type_off, type_size;	/* common_type */
-	int pid_off, pid_size;		/* common_pid */
-	/* bound keys */
-	struct tc_slot *slots;		/* owned */
-	size_t nslots;
-	size_t capslots;
-	/* the merge of the CPUs */
-	int ncpus;
-	struct tep_record **next;	/* owned: per CPU its next record */
-	int *heap;			/* owned: CPUs with a next record */
-	int nheap;
-	int refill;			/* CPU to read again, or -1 */
-	bool started;
-	struct tep_record *cur;		/* owned: the current event's record */
-	uint64_t seq;
-	struct trace_seq info;		/* owned: reset for each use */
-};
 
 static bool tc_probe(const char *path, const unsigned char *head, size_t len,
 		     bool is_dir)
@@ -114,37 +51,6 @@ static bool tc_probe(const char *path, const unsigned char *head, size_t len,
 
 	return !is_dir && head && len >= TC_MAGIC_LEN &&
 	       !memcmp(head, magic, TC_MAGIC_LEN);
-}
-
-static inline uint64_t tc_read(const struct tc *tc, const void *p, int size)
-{
-	uint64_t v = 0;
-	uint32_t w;
-	uint16_t h;
-	uint8_t b;
-
-	switch (size) {
-	case 1:
-		memcpy(&b, p, 1);
-		return b;
-	case 2:
-		memcpy(&h, p, 2);
-		return tc->swap ? __builtin_bswap16(h) : h;
-	case 4:
-		memcpy(&w, p, 4);
-		return tc->swap ? __builtin_bswap32(w) : w;
-	case 8:
-		memcpy(&v, p, 8);
-		return tc->swap ? __builtin_bswap64(v) : v;
-	}
-	return 0;
-}
-
-static inline int64_t tc_sext(uint64_t v, int size)
-{
-	unsigned shift = 64 - 8 * (unsigned)size;
-
-	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
 }
 
 /* The file's byte order, the largest record, where the common fields are. */
@@ -524,7 +430,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	}
 	tc->tep = tracecmd_get_tep(tc->handle);
 	tc->clock = tc->file.clock;
-	tc->usecs = tc->file.tsc2nsec || tc_clock_usecs(tc->clock);
+	/* trace-cmd split drops TRACECLOCK: libtracecmd then prints seconds */
+	tc->usecs = tc->file.tsc2nsec || !tc->file.clock_option ||
+		    tc_clock_usecs(tc->clock);
 	ret = tc_load_types(tc);
 	if (ret < 0)
 		goto nomem;
@@ -562,6 +470,7 @@ static void tc_close(struct source *src)
 	for (cpu = 0; tc->next && cpu < tc->ncpus; cpu++)
 		if (tc->next[cpu])
 			tracecmd_free_record(tc->next[cpu]);
+	tc_vm_close(tc);
 	if (tc->handle)
 		tracecmd_close(tc->handle);
 	for (i = 0; i < tc->nslots; i++)
@@ -693,6 +602,8 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 					  tc->pid_size), tc->pid_size);
 	ev->src = src;
 	ev->rec = rec;
+	if (tc->vm.invert || tc->vm.name || tc->vm.nthreads)
+		tc_vm_event(tc, ev);
 	return 1;
 }
 
@@ -780,6 +691,13 @@ static int tc_bind(struct source *src, const struct event_type *t,
 		return tc_slot(tc, TK_ID, NULL);
 	if (!strcmp(key, "info"))
 		return tc_slot(tc, TK_INFO, NULL);
+	/* host and guest (tracecmd-vm.c) */
+	if (!strcmp(key, "vm"))
+		return tc_slot(tc, TK_VM, NULL);
+	if (!strcmp(key, "host_tid"))
+		return tc_slot(tc, TK_HOST_TID, NULL);
+	if (!strcmp(key, "vcpu"))
+		return tc_slot(tc, TK_VCPU, NULL);
 	return -ENOENT;
 }
 
@@ -808,7 +726,7 @@ static void tc_text(const char *p, size_t n, struct value *out)
 }
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
-static const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
+const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
 {
 	trace_seq_reset(&tc->info);
 	tep_print_event(tc->tep, &tc->info, rec, "%s", TEP_PRINT_INFO);
@@ -895,6 +813,10 @@ static int tc_field(struct source *src, const struct event *ev, int index,
 		comm = tc_info(tc, rec, &len);
 		value_set_str(out, comm, len);
 		return 0;
+	case TK_VM:
+	case TK_HOST_TID:
+	case TK_VCPU:
+		return tc_vm_field(tc, s->kind, ev, out);
 	}
 	return -ENOENT;
 }
@@ -920,137 +842,29 @@ static size_t tc_fields(struct source *src, const struct event_type *t,
 {
 	static const char *const pseudo[] = {
 		"comm", "id", "info", "common_comm", "common_cpu", "common_name",
+		"vm", "host_tid", "vcpu",
 	};
 	struct tc *tc = src->priv;
 	const struct tep_format_field *f;
 	struct tep_event *ev = NULL;
-	size_t n = 0, i;
+	size_t n = 0, i, npseudo;
 
 	if (t && t != &tc->unknown && t->index < tc->ntypes)
 		ev = tc->types[t->index].ev;
 	if (ev)
 		for (f = ev->format.fields; f && n < max; f = f->next)
 			names[n++] = f->name;
-	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]) && n < max; i++)
+	/* vm, host_tid and vcpu last: only a host or guest has them */
+	npseudo = sizeof(pseudo) / sizeof(pseudo[0]);
+	if (!tc->vm.name && !tc->vm.nthreads)
+		npseudo -= 3;
+	for (i = 0; i < npseudo && n < max; i++)
 		if (!ev || !tep_find_field(ev, pseudo[i]))	/* shadowed */
 			names[n++] = pseudo[i];
 	for (f = ev ? ev->format.common_fields : tc->any; f && n < max;
 	     f = f->next)
 		names[n++] = f->name;
 	return n;
-}
-
-/* ---------------------------------------------------------- default */
-
-static size_t tc_dec(char *p, uint64_t v)
-{
-	char tmp[24];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
-}
-
-/* v right-aligned in width, zero-padded when zero is set */
-static size_t tc_dec_w(char *p, uint64_t v, size_t width, char pad)
-{
-	char tmp[24];
-	size_t n = tc_dec(tmp, v), i = 0;
-
-	for (; i + n < width; i++)
-		p[i] = pad;
-	memcpy(p + i, tmp, n);
-	return i + n;
-}
-
-/*
- * As `trace-cmd report` prints it (tracecmd/trace-read.c: "%16s-%-5d
- * [%03d]", then " %6.1000d:" for the clocks it knows as nanoseconds, else
- * "%12d:", then " NAME: " padded to 20, then the info):
- *
- *        guest-8051  [001]  5944.565697: kvm_pio:              pio_write ...
- */
-static int tc_render_default(struct source *src, const struct event *ev,
-			     struct outbuf *o)
-{
-	struct tep_record *rec = (struct tep_record *)ev->rec;
-	struct tc *tc = src->priv;
-	const char *comm = tep_data_comm_from_pid(tc->tep, (int)ev->pid);
-	const char *name = ev->type->name ? ev->type->name : "UNKNOWN";
-	size_t clen = strlen(comm), nlen = strlen(name), ilen, i;
-	const char *info = tc_info(tc, rec, &ilen);
-	uint64_t pidmag;
-	char *p, *start;
-
-	p = outbuf_reserve(o, 64 + clen + 16 + 80 + nlen + 24 + ilen + 2);
-	if (!p)
-		return -ENOMEM;
-	start = p;
-	if (rec->missed_events) {
-		memcpy(p, "CPU:", 4);
-		p += 4;
-		p += tc_dec(p, ev->cpu);
-		if (rec->missed_events > 0) {
-			memcpy(p, " [", 2);
-			p += 2;
-			p += tc_dec(p, (uint64_t)rec->missed_events);
-			memcpy(p, " EVENTS DROPPED]\n", 17);
-			p += 17;
-		} else {
-			memcpy(p, " [EVENTS DROPPED]\n", 18);
-			p += 18;
-		}
-	}
-	for (i = clen; i < 16; i++)
-		*p++ = ' ';
-	memcpy(p, comm, clen);
-	p += clen;
-	*p++ = '-';
-	/* %-5d */
-	i = 0;
-	if (ev->pid < 0)
-		p[i++] = '-';
-	pidmag = ev->pid < 0 ? -(uint64_t)ev->pid : (uint64_t)ev->pid;
-	i += tc_dec(p + i, pidmag);
-	for (; i < 5; i++)
-		p[i] = ' ';
-	p += i;
-	memcpy(p, " [", 2);
-	p += 2;
-	p += tc_dec_w(p, ev->cpu, 3, '0');
-	*p++ = ']';
-	if (tc->usecs) {
-		/*
-		 * libtraceevent 1.7: microseconds, rounded, always as s.us
-		 * ("%5llu.%06llu"; older ones printed "%12llu" below 1 s)
-		 */
-		uint64_t us = (rec->ts + 500) / 1000;
-
-		*p++ = ' ';
-		p += tc_dec_w(p, us / 1000000, 5, ' ');
-		*p++ = '.';
-		p += tc_dec_w(p, us % 1000000, 6, '0');
-	} else {
-		p += tc_dec_w(p, rec->ts, 12, ' ');
-	}
-	memcpy(p, ": ", 2);
-	p += 2;
-	memcpy(p, name, nlen);
-	p += nlen;
-	memcpy(p, ": ", 2);
-	p += 2;
-	for (i = nlen; i < 20; i++)
-		*p++ = ' ';
-	memcpy(p, info, ilen);
-	p += ilen;
-	*p++ = '\n';
-	outbuf_commit(o, (size_t)(p - start));
-	return 0;
 }
 
 const struct source_ops source_tracecmd_ops = {
