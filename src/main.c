@@ -21,12 +21,14 @@
 #include "clock.h"
 #include "diag.h"
 #include "filter.h"
+#include "formats-path.h"
 #include "merge.h"
 #include "outbuf.h"
 #include "render.h"
 #include "rules.h"
 #include "sink.h"
 #include "source.h"
+#include "symtab.h"
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
@@ -50,6 +52,8 @@ struct options {
 	bool chrome;
 	bool stats;
 	const char *stats_format;
+	enum source_demangle demangle;	/* uftrace names */
+	const char *guest_syms;	/* --guest-syms */
 	bool have_offset;
 	bool auto_offset;
 	int64_t offset;
@@ -75,7 +79,10 @@ static void usage(FILE *f)
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
 	      "                     files, uftrace data directories; none: standard input\n"
 	      "\n"
-	      "  -f, --formats=FILE     the rule file (then every positional is an input)\n"
+	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
+	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
+	      "                         $KVMTRACE_FORMAT_PATH and the shipped formats\n"
+	      "      --list-formats     the shipped formats, each with its summary\n"
 	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
@@ -83,8 +90,13 @@ static void usage(FILE *f)
 	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
-	      "      --stats[=csv]      a summary: events, exit reasons, inputs\n"
+	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
+	      "                         kind, guest function; inputs. FORMAT: table,\n"
+	      "                         hist (and log2 histograms), csv, json\n"
+	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
+	      "                         --stats' exits by guest function\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
+	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
 	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
@@ -181,6 +193,9 @@ enum {
 	OPT_FILTER_TIME,
 	OPT_CHROME,
 	OPT_STATS,
+	OPT_DEMANGLE,
+	OPT_GUEST_SYMS,
+	OPT_LIST_FORMATS,
 };
 
 static const struct option long_options[] = {
@@ -193,10 +208,13 @@ static const struct option long_options[] = {
 	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
 	{ "chrome", no_argument, NULL, OPT_CHROME },
 	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
+	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
 	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
 	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
+	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -275,11 +293,26 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_STATS:
 			o->stats = true;
 			o->stats_format = optarg;
-			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table")) {
-				fprintf(stderr, "kvmtrace_format: --stats: '%s' is neither 'table' nor 'csv'\n",
+			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table") &&
+			    strcmp(optarg, "hist") && strcmp(optarg, "json")) {
+				fprintf(stderr, "kvmtrace_format: --stats: '%s' is none of table, hist, csv, json\n",
 					optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_DEMANGLE:
+			if (!strcmp(optarg, "full"))
+				o->demangle = SOURCE_DEMANGLE_FULL;
+			else if (!strcmp(optarg, "no"))
+				o->demangle = SOURCE_DEMANGLE_NO;
+			else if (strcmp(optarg, "simple")) {
+				fprintf(stderr, "kvmtrace_format: --demangle: '%s' is not simple, full or no\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_GUEST_SYMS:
+			o->guest_syms = optarg;
 			break;
 		case OPT_FILTER_EVENTS:
 		case OPT_FILTER_VCPU:
@@ -305,6 +338,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'h':
 			usage(stdout);
 			return -1;
+		case OPT_LIST_FORMATS:
+			return formats_path_list(stdout) < 0 ? EXIT_DATA : -1;
 		case 'V':
 			printf("kvmtrace_format %s\n", PACKAGE_VERSION);
 			return -1;
@@ -340,6 +375,7 @@ nomem:
 
 struct run {
 	struct options opt;
+	char *rules_file;	/* owned: -f NAME as found (formats-path.h) */
 	struct rules *rules;
 	struct source **srcs;
 	size_t nsrcs;
@@ -349,6 +385,7 @@ struct run {
 	struct sink *sink;
 	struct merge *merge;
 	struct clock_span *spans;	/* owned: per input, for report_alignment() */
+	struct symtab *syms;	/* --guest-syms */
 };
 
 /* --clock declarations. */
@@ -416,6 +453,7 @@ static int open_inputs(struct run *r, struct diag *d)
 			return -ENOMEM;
 		r->nsrcs++;
 		r->srcs[i]->domain = in[i].domain;
+		r->srcs[i]->demangle = r->opt.demangle;
 		ret = source_open(r->srcs[i], d);
 		if (ret < 0)
 			return ret;
@@ -663,8 +701,11 @@ static int run(struct run *r)
 	int fd = STDOUT_FILENO, ret, status;
 
 	diag_init(&d);
-	if (r->opt.rules_path)
-		ret = rules_load(r->opt.rules_path, &r->rules, &d);
+	if (r->opt.rules_path &&
+	    formats_path_find(r->opt.rules_path, &r->rules_file) < 0)
+		goto nomem;
+	if (r->rules_file)
+		ret = rules_load(r->rules_file, &r->rules, &d);
 	else
 		ret = rules_load_default(&r->rules, &d);
 	if (ret < 0) {
@@ -713,6 +754,13 @@ static int run(struct run *r)
 		error(d.msg);
 		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
 	}
+	if (r->opt.guest_syms) {
+		r->syms = symtab_load(r->opt.guest_syms, &d);
+		if (!r->syms) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+	}
 	if (r->opt.output) {
 		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			  0666);
@@ -731,9 +779,8 @@ static int run(struct run *r)
 		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
-					    r->opt.stats_format &&
-						    !strcmp(r->opt.stats_format, "csv"),
-					    r->opt.mhz);
+					    r->opt.stats_format, r->opt.mhz,
+					    r->syms);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
@@ -775,12 +822,14 @@ static void run_fini(struct run *r)
 			close(fd);
 	}
 	render_destroy(r->render);
+	symtab_destroy(r->syms);
 	for (i = 0; i < r->nsrcs; i++)
 		source_destroy(r->srcs[i]);
 	free(r->srcs);
 	free(r->spans);
 	clock_destroy(r->clock);
 	rules_destroy(r->rules);
+	free(r->rules_file);
 	free(r->opt.inputs);
 	free(r->opt.clocks);
 	filter_destroy(r->opt.filter);

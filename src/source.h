@@ -101,6 +101,13 @@ struct source_align {
 				 * times for one guest time (mid-samples) */
 };
 
+/* How uftrace function names are printed (--demangle). */
+enum source_demangle {
+	SOURCE_DEMANGLE_SIMPLE = 0,	/* as `uftrace dump`: no parameters */
+	SOURCE_DEMANGLE_FULL,		/* as c++filt */
+	SOURCE_DEMANGLE_NO,		/* as recorded */
+};
+
 struct source {
 	const struct source_ops *ops;	/* borrowed, static */
 	char *path;			/* owned; "-" for standard input */
@@ -113,6 +120,7 @@ struct source {
 	bool has_cpu_hint;
 	uint32_t ntypes;		/* event types handed out so far */
 	struct source_align align;
+	enum source_demangle demangle;	/* set before open() */
 	void *priv;			/* owned by ops */
 };
 
