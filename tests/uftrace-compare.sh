@@ -6,13 +6,17 @@
 # tests/gen/record-uftrace-langs.sh (TAP):
 #
 #   dump     the default text equals `uftrace dump` (NAME.dump) merged into
-#            one time order, argument and return value lines included;
+#            one time order, argument and return value lines and the perf
+#            events of perf-cpuN.dat included;
 #            names differ only where uftrace's demangler leaves junk
 #            (tests/gen/uftrace-dump-order.py); the data lines of events
 #            ("[data ]") are not written by kvmtrace_format
 #   replay   the keys args and retval equal the lists of `uftrace replay`
 #            (NAME.replay; tests/gen/uftrace-replay-args.py)
 #   full     --demangle=full equals c++filt on --demangle=no's names
+#   report   the function rows of --stats=csv equal `uftrace report`
+#            (NAME.report; tests/gen/uftrace-report-cmp.py); for Rust v0,
+#            which uftrace leaves mangled, with --demangle=no
 #
 # C++ and Rust fixtures need libiberty; all of it needs python3.
 set -u
@@ -29,7 +33,7 @@ printf '%s\n' '* %(tid)d %(type)s %(symbol)s(%(args)s) %(retval)s' \
 printf '%s\n' '* %(type)s %(symbol)s' > "$tmp/names.formats"
 
 n=0
-for d in $plain $mangled; do n=$((n + 3)); done
+for d in $plain $mangled; do n=$((n + 4)); done
 echo "1..$n"
 i=0
 ok() { i=$((i + 1)); echo "ok $i - $1"; }
@@ -43,12 +47,13 @@ for d in $plain $mangled; do
 	*" $d "*) [ -n "${KTF_HAVE_LIBIBERTY:-}" ] || why="built without libiberty" ;;
 	esac
 	if [ -n "$why" ]; then
-		skip "$d dump" "$why"; skip "$d replay" "$why"; skip "$d full" "$why"
+		skip "$d dump" "$why"; skip "$d replay" "$why"
+		skip "$d report" "$why"; skip "$d full" "$why"
 		continue
 	fi
 	# dump
 	if $KTF "$fix/$d" > "$tmp/out" 2> "$tmp/log" &&
-		python3 "$gen/uftrace-dump-order.py" "$fix/$d.dump" --no-perf \
+		python3 "$gen/uftrace-dump-order.py" "$fix/$d.dump" \
 			--no-data --compare "$tmp/out" > "$tmp/log" 2>&1; then
 		ok "$d dump"
 	else
@@ -63,6 +68,16 @@ for d in $plain $mangled; do
 		ok "$d replay"
 	else
 		notok "$d replay"
+	fi
+	# report
+	dm=
+	[ "$d" = ktf-rust-v0 ] && dm=--demangle=no
+	if $KTF $dm --stats=csv "$fix/$d" > "$tmp/out" 2> "$tmp/log" &&
+		python3 "$gen/uftrace-report-cmp.py" "$fix/$d.report" \
+			"$tmp/out" > "$tmp/log" 2>&1; then
+		ok "$d report"
+	else
+		notok "$d report"
 	fi
 	# full
 	case " $mangled " in

@@ -14,6 +14,7 @@
 #include "outbuf.h"
 #include "pyfmt.h"
 #include "render.h"
+#include "stats-func.h"
 #include "stats.h"
 
 /* ------------------------------------------------------------ summary */
@@ -304,6 +305,8 @@ int stats_report(struct sink_stats *c)
 		ret = stats_printf(c->sink.out,
 				   ",\n\"entries_unpaired\":%" PRIu64 ",\"exits_beyond_key_cap\":%" PRIu64,
 				   c->entries_unpaired, c->exits_over);
+	if (ret == 0 && !json)
+		ret = stats_func_write(c->func, c->sink.out, c->csv, &c->time);
 	if (ret == 0 && c->csv && !json)
 		ret = stats_put(c->sink.out, "\n", 1);
 	if (ret == 0)

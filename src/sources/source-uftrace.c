@@ -92,7 +92,16 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		uf->types[i].system = "uftrace";
 		uf->types[i].name = uft_type_names[i];
 	}
-	src->ntypes = UFT_NTYPES;
+	/* perf events: linux:sched-in and the others, as uftrace names them */
+	for (i = 0; i < UFT_NPERF; i++) {
+		struct event_type *et = &uf->types[UFT_NTYPES + i];
+
+		et->index = (uint32_t)(UFT_NTYPES + i);
+		et->system = "linux";
+		et->name = uft_perf_name((unsigned)i) ? uft_perf_name((unsigned)i)
+						      : "unknown";
+	}
+	src->ntypes = UFT_NTYPES + UFT_NPERF;
 
 	ret = uft_read_info(uf, src->name, &tids, &ntids, d);
 	if (ret < 0)
@@ -101,30 +110,31 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		uf->writer = UFT_WRITER_RFTRACE;
 	ret = uft_read_tasks(uf, &tinfo, &ntinfo);
 	if (ret == 0)
+		ret = uft_index_sessions(uf);
+	if (ret == 0)
 		ret = uft_read_events(uf);
 	if (ret < 0)
 		goto nomem;
 	if (!tids) {
 		/* no taskinfo in info: the tasks of task.txt, else the files */
 		for (i = 0; i < ntinfo; i++) {
-			int64_t *n = realloc(tids, (ntids + 1) * sizeof(*n));
-
-			if (!n)
+			if (uft_grow(&tids, ntids, sizeof(*tids)))
 				goto nomem;
-			tids = n;
 			tids[ntids++] = tinfo[i].tid;
 		}
 		if (!ntids && uft_scan_tids(uf, &tids, &ntids) < 0)
 			goto nomem;
 	}
-	ret = uft_setup_tasks(uf, tids, ntids, tinfo, ntinfo);
+	ret = uft_setup_tasks(uf, tids, ntids, tinfo, ntinfo,
+			      uf->writer == UFT_WRITER_UFTRACE ? uft_perf_count(uf)
+							       : 0);
 	if (ret < 0)
 		goto nomem;
 	/* rftrace stamps the guest's raw TSC; the others nanoseconds */
 	src->clock = uf->writer == UFT_WRITER_RFTRACE ? CLOCK_TSC : CLOCK_NS;
 
-	/* the first record of every task */
-	for (i = 0; i < uf->ntasks; i++)
+	/* the first record of every task, then of every perf-cpuN.dat */
+	for (i = 0; i < uf->ntasks + uf->nperf; i++)
 		if (uft_task_advance(uf, &uf->tasks[i]))
 			uf->heap[uf->nheap++] = (uint32_t)i;
 	for (i = uf->nheap / 2; i-- > 0;)
@@ -149,7 +159,7 @@ static void uft_close(struct source *src)
 
 	if (!uf)
 		return;
-	for (i = 0; i < uf->ntasks; i++) {
+	for (i = 0; i < uf->ntasks + uf->nperf; i++) {
 		struct uft_task *t = &uf->tasks[i];
 
 		if (t->fd >= 0)
@@ -177,6 +187,9 @@ static void uft_close(struct source *src)
 	for (i = 0; i < uf->nmods; i++)
 		uft_free_symtab(uf->mods[i]);
 	free(uf->mods);
+	free(uf->mod_hash.v);
+	free(uf->sid_hash.v);
+	free(uf->by_pid);
 	for (i = 0; i < uf->nsidmaps; i++) {
 		free(uf->sidmaps[i]->v);
 		free(uf->sidmaps[i]->sid);
@@ -229,9 +242,18 @@ static const char *uft_event_name(const struct uftrace *uf, uint64_t id,
 	if (id == UFT_EVENT_EXTERN)
 		return "external-data";
 	if (id >= UFT_EVENT_USER) {
-		for (i = 0; i < uf->nevnames; i++)
-			if (uf->evnames[i].id == id)
-				return uf->evnames[i].name;
+		size_t lo = 0, hi = uf->nevnames;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (uf->evnames[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < uf->nevnames && uf->evnames[lo].id == id)
+			return uf->evnames[lo].name;
 		snprintf(buf, len, "user_event:%" PRIu64, id);
 	} else if (id >= UFT_EVENT_PERF) {
 		i = (size_t)(id - UFT_EVENT_PERF);
@@ -295,7 +317,10 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	}
 	ti = uf->heap[0];
 	t = &uf->tasks[ti];
-	c->task = t;
+	/* a perf event belongs to the task it names (uft_perf_advance) */
+	c->task = t->perf ? uft_task_of(uf, t->prec.tid) : t;
+	c->perf = t->perf;
+	c->prec = t->prec;
 	c->rec = t->rec;
 	if (uft_track(uf, t, &t->rec, c) < 0) {
 		diag_set(d, "%s: out of memory", src->name);
@@ -328,9 +353,11 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 					     "0x%" PRIx64, c->rec.addr);
 		break;
 	}
-	sess = uft_task_session(uf, t, c->rec.ts);
+	sess = uft_task_session(uf, c->task, c->rec.ts);
 	if (sess)
 		c->comm = sess->comm;
+	if (c->perf && c->rec.addr == UFT_EVENT_PERF + UFT_PERF_COMM)
+		c->comm = c->prec.comm;
 
 	ev->ts = c->rec.ts;
 	ev->raw_ts = c->rec.ts;
@@ -339,8 +366,9 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	ev->cpu = t->cpu;
 	ev->has_vcpu = t->has_vcpu;
 	ev->vcpu = t->cpu;
-	ev->pid = t->pid;
-	ev->type = &uf->types[c->rec.type];
+	ev->pid = c->task->pid;
+	ev->type = &uf->types[c->perf ? UFT_NTYPES + c->rec.addr - UFT_EVENT_PERF
+				      : c->rec.type];
 	ev->src = src;
 	ev->rec = c;
 
@@ -378,13 +406,15 @@ enum uft_field {
 	UF_RECORD_DEPTH,
 	UF_ARGS,
 	UF_RETVAL,
+	UF_PPID,
+	UF_EXEC,
 	UF_NFIELDS,
 	UF_ARG0 = 64,		/* argN: UF_ARG0 + N */
 };
 
 static const char *const uft_field_names[UF_NFIELDS] = {
 	"tid", "type", "depth", "addr", "symbol", "duration", "event",
-	"comm", "record_depth", "args", "retval",
+	"comm", "record_depth", "args", "retval", "ppid", "exec",
 };
 
 static int uft_bind(struct source *src, const struct event_type *t,
@@ -415,6 +445,12 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 	if (index > UF_ARG0 && index <= UF_ARG0 + UFT_MAX_VALUES)
 		return uft_arg_value(uf, c, (size_t)(index - UF_ARG0), out);
 	switch (index) {
+	case UF_PPID:
+		value_set_s64(out, c->perf ? c->prec.ppid : 0);
+		return 0;
+	case UF_EXEC:
+		value_set_u64(out, c->perf && c->prec.exec);
+		return 0;
 	case UF_ARGS:
 		return uft_args_text(uf, c, false, out);
 	case UF_RETVAL:
@@ -465,7 +501,9 @@ static int uft_each_type(struct source *src,
 	size_t i;
 	int ret;
 
-	for (i = 0; i < UFT_NTYPES; i++) {
+	for (i = 0; i < UFT_NTYPES + UFT_NPERF; i++) {
+		if (i >= UFT_NTYPES && !uft_perf_name((unsigned)(i - UFT_NTYPES)))
+			continue;
 		ret = fn(&uf->types[i], arg);
 		if (ret < 0)
 			return ret;
@@ -478,10 +516,15 @@ static size_t uft_fields(struct source *src, const struct event_type *t,
 {
 	size_t i, n = 0;
 
-	/* args on entries, retval on exits */
+	unsigned perf = t && t->index >= UFT_NTYPES ? t->index - UFT_NTYPES : 0;
+
+	/* args on entries, retval on exits, ppid and exec on perf events */
 	for (i = 0; i < UF_NFIELDS && n < max; i++)
 		if ((i != UF_ARGS || (t && t->index == UFT_ENTRY)) &&
-		    (i != UF_RETVAL || (t && t->index == UFT_EXIT)))
+		    (i != UF_RETVAL || (t && t->index == UFT_EXIT)) &&
+		    (i != UF_PPID || perf == UFT_PERF_TASK ||
+		     perf == UFT_PERF_EXIT) &&
+		    (i != UF_EXEC || perf == UFT_PERF_COMM))
 			names[n++] = uft_field_names[i];
 	if (n < max && t && t->index == UFT_ENTRY)
 		names[n++] = "arg1..argN";
@@ -589,6 +632,14 @@ static int uft_render_default(struct source *src, const struct event *ev,
 		*p++ = '>';
 	}
 	*p++ = '(';
+	if (c->perf) {
+		/* dump_raw_perf_event(): the id in decimal, no depth */
+		p += uft_dec(p, c->rec.addr);
+		*p++ = ')';
+		*p++ = '\n';
+		outbuf_commit(o, (size_t)(p - start));
+		return 0;
+	}
 	p += uft_hex(p, c->rec.addr);
 	memcpy(p, ") depth: ", 9);
 	p += 9;

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symtab.h"
 #include "tracecmd.h"
+#include "tracedat-guard.h"
 
 /* Text, or bytes? char arrays are text; u8, unsigned char and the rest hex. */
 static bool tc_is_text(const struct tep_format_field *f)
@@ -78,9 +80,20 @@ int tc_bind(struct source *src, const struct event_type *t,
 	struct tc *tc = src->priv;
 	struct tep_format_field *f = NULL;
 	struct tep_event *ev = NULL;
+	int ret;
 
 	if (t && t != &tc->unknown && t->index < tc->ntypes)
 		ev = tc->types[t->index].ev;
+	/*
+	 * guest_sym with --guest-syms: the exit's RIP field named from that
+	 * table (symtab.h); without it, from a paired guest's kallsyms below
+	 */
+	if (src->guest_syms && ev && !strcmp(key, "guest_sym")) {
+		f = tep_find_field(ev, "guest_rip");
+		f = f ? f : tep_find_field(ev, "vcpu_pc");	/* arm64 */
+		ret = f ? tc_slot(tc, tc_field_kind(f), f) : -ENOENT;
+		return ret < 0 ? ret : SYMTAB_FIELD | ret;
+	}
 	if (ev)
 		f = tep_find_field(ev, key);
 	if (!f && tc->ntypes)
@@ -140,10 +153,29 @@ static void tc_text(const char *p, size_t n, struct value *out)
 }
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
+/*
+ * The comm of pid through a small cache: tep_data_comm_from_pid() is a
+ * binary search per call. Its strings stay put: libtraceevent keeps each
+ * comm in its own allocation (or a static "<...>") for the handle's life.
+ */
+const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
+{
+	struct tc_comm *c = &tc->comms[(uint64_t)pid % TC_COMM_CACHE];
+
+	if (!c->comm || c->pid != pid) {
+		c->comm = tep_data_comm_from_pid(tc->tep, (int)pid);
+		c->len = strlen(c->comm);
+		c->pid = pid;
+	}
+	*len = c->len;
+	return c->comm;
+}
+
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
 {
+	tc_need_kallsyms(tc);
 	trace_seq_reset(&tc->info);
-	tep_print_event(tc->tep, &tc->info, rec, "%s", TEP_PRINT_INFO);
+	tdguard_info(tc->guard, tc->tep, NULL, &tc->info, rec);
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {
 		*len = 0;
 		return "";
@@ -164,7 +196,13 @@ int tc_field(struct source *src, const struct event *ev, int index,
 	struct tc_slot *s;
 	size_t size = rec->size > 0 ? (size_t)rec->size : 0, len;
 	uint64_t loc, off, n;
+	struct value rip;
 
+	if (symtab_is_field(index))
+		return tc_field(src, ev, index & ~SYMTAB_FIELD, &rip) == 0 &&
+				       rip.kind == VALUE_INT
+			       ? symtab_field(src->guest_syms, rip.u, out)
+			       : -ENOENT;
 	if (index < 0 || (size_t)index >= tc->nslots)
 		return -ENOENT;
 	s = &tc->slots[index];
@@ -205,8 +243,8 @@ int tc_field(struct source *src, const struct event *ev, int index,
 			tc_hex(s, (const unsigned char *)data + off, (size_t)n, out);
 		return 0;
 	case TK_COMM:
-		comm = tep_data_comm_from_pid(tc->tep, (int)ev->pid);
-		value_set_str(out, comm, strlen(comm));
+		comm = tc_comm(tc, ev->pid, &len);
+		value_set_str(out, comm, len);
 		return 0;
 	case TK_CPU:
 		value_set_u64(out, ev->cpu);

@@ -211,18 +211,15 @@ static int uft_parse_tids(const char *s, int64_t **out, size_t *n)
 	while (*s) {
 		char *end;
 		long long tid;
-		int64_t *nv;
 
 		errno = 0;
 		tid = strtoll(s, &end, 10);
 		if (errno || end == s)
 			break;
-		nv = realloc(v, (cnt + 1) * sizeof(*nv));
-		if (!nv) {
+		if (uft_grow(&v, cnt, sizeof(*v))) {
 			free(v);
 			return -ENOMEM;
 		}
-		v = nv;
 		v[cnt++] = tid;
 		s = end;
 		if (*s == ',')
@@ -377,31 +374,64 @@ static struct uft_session *uft_add_session(struct uftrace *uf)
 {
 	struct uft_session *n;
 
-	n = realloc(uf->sess, (uf->nsess + 1) * sizeof(*n));
-	if (!n)
+	if (uft_grow(&uf->sess, uf->nsess, sizeof(*uf->sess)))
 		return NULL;
-	uf->sess = n;
 	n = &uf->sess[uf->nsess++];
 	memset(n, 0, sizeof(*n));
 	return n;
 }
 
+/* A TASK or FORK line; uft_tinfo_sort() keeps the first of a tid. */
 static int uft_tinfo_add(struct uft_tinfo **v, size_t *n, int64_t tid,
 			 int64_t pid, int64_t ppid)
 {
-	struct uft_tinfo *nv;
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if ((*v)[i].tid == tid)
-			return 0;	/* an exec: the same task again */
-	nv = realloc(*v, (*n + 1) * sizeof(*nv));
-	if (!nv)
+	if (uft_grow(v, *n, sizeof(**v)))
 		return -ENOMEM;
-	*v = nv;
-	nv[*n] = (struct uft_tinfo){ tid, pid, ppid };
+	(*v)[*n] = (struct uft_tinfo){ tid, pid, ppid, *n };
 	(*n)++;
 	return 0;
+}
+
+static int uft_tinfo_cmp(const void *a, const void *b)
+{
+	const struct uft_tinfo *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * The tasks by tid, each once: the first line of a tid counts (a later
+ * one is the same task after an exec).
+ */
+static void uft_tinfo_sort(struct uft_tinfo *v, size_t *n)
+{
+	size_t i, k = 0;
+
+	if (*n)
+		qsort(v, *n, sizeof(*v), uft_tinfo_cmp);
+	for (i = 0; i < *n; i++)
+		if (!k || v[i].tid != v[k - 1].tid)
+			v[k++] = v[i];
+	*n = k;
+}
+
+/* The task.txt line of tid in v (sorted), or NULL. */
+static const struct uft_tinfo *uft_tinfo_find(const struct uft_tinfo *v,
+					      size_t n, int64_t tid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].tid == tid ? &v[lo] : NULL;
 }
 
 /* "WORD " with WORD four capitals: a task.txt line kind */
@@ -458,13 +488,11 @@ int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
 		} else if (!strncmp(line, "SESS ", 5)) {
 			struct uft_session *s;
 			const char *sid = uft_kv(line, "sid");
-			char sidbuf[64];
 			size_t sl;
 
 			if (!uft_kv_int(line, "pid", 10, &pid)) {
 				what = "pid=";
-			} else if (!sid || !(sl = strcspn(sid, " ")) ||
-				   sl >= sizeof(sidbuf)) {
+			} else if (!sid || !(sl = strcspn(sid, " ")) || sl >= 64) {
 				what = "sid=";
 			} else {
 				s = uft_add_session(uf);
@@ -472,11 +500,11 @@ int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
 					ret = -ENOMEM;
 					break;
 				}
-				memcpy(sidbuf, sid, sl);
-				sidbuf[sl] = '\0';
 				s->pid = pid;
 				s->start = time;
-				s->map = uft_sidmap(uf, sidbuf);
+				s->map = uft_sidmap(uf, sid, sl);
+				if (s->map)
+					s->map->last_sess = uf->nsess;
 				s->exename = uft_kv_quoted(line, "exename", &bad);
 				if (bad) {
 					what = "exename=\"...\"";
@@ -507,9 +535,8 @@ int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
 		} else if (!strncmp(line, "DLOP ", 5)) {
 			const char *sid = uft_kv(line, "sid");
 			struct uft_session *s = NULL;
-			struct uft_dlopen *n;
+			struct uft_sidmap *sm;
 			char *lib;
-			size_t i;
 
 			if (!uft_kv_int(line, "base", 16, &base)) {
 				what = "base=";
@@ -520,31 +547,23 @@ int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
 				if (!bad)
 					ret = -ENOMEM;
 			} else {
-				size_t sl = strcspn(sid, " ");
-
-				for (i = uf->nsess; i-- > 0;)
-					if (uf->sess[i].map &&
-					    strlen(uf->sess[i].map->sid) == sl &&
-					    !strncmp(uf->sess[i].map->sid, sid, sl)) {
-						s = &uf->sess[i];
-						break;
-					}
+				/* the latest session of that id */
+				sm = uft_hash_find(&uf->sid_hash, sid,
+						   strcspn(sid, " "), uft_sidmap_key);
+				if (sm && sm->last_sess)
+					s = &uf->sess[sm->last_sess - 1];
 				if (!s) {
 					what = "sid= of an earlier SESS";
+				} else if (uft_grow(&s->dl, s->ndl, sizeof(*s->dl))) {
+					ret = -ENOMEM;
 				} else {
-					n = realloc(s->dl, (s->ndl + 1) * sizeof(*n));
-					if (!n) {
+					s->dl[s->ndl].time = time;
+					s->dl[s->ndl].base = (uint64_t)base;
+					s->dl[s->ndl].mod = uft_module(uf, lib);
+					if (!s->dl[s->ndl].mod)
 						ret = -ENOMEM;
-					} else {
-						s->dl = n;
-						n[s->ndl].time = time;
-						n[s->ndl].base = (uint64_t)base;
-						n[s->ndl].mod = uft_module(uf, lib);
-						if (!n[s->ndl].mod)
-							ret = -ENOMEM;
-						else
-							s->ndl++;
-					}
+					else
+						s->ndl++;
 				}
 				free(lib);
 			}
@@ -556,7 +575,18 @@ int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
 	}
 	free(buf);
 	free(path);
+	if (!ret)
+		uft_tinfo_sort(*tinfo, ntinfo);
 	return ret;
+}
+
+static int uft_evname_cmp(const void *a, const void *b)
+{
+	const struct uft_evname *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 /* events.txt: "EVENT: ID PROVIDER:NAME" */
@@ -584,12 +614,11 @@ int uft_read_events(struct uftrace *uf)
 		    sscanf(line + 5, ": %u %n", &id, &off) < 1 || !off ||
 		    !strchr(line + 5 + off, ':'))
 			continue;
-		n = realloc(uf->evnames, (uf->nevnames + 1) * sizeof(*n));
-		if (!n) {
+		if (uft_grow(&uf->evnames, uf->nevnames, sizeof(*n))) {
 			ret = -ENOMEM;
 			break;
 		}
-		uf->evnames = n;
+		n = uf->evnames;
 		n[uf->nevnames].id = id;
 		n[uf->nevnames].name = strdup(line + 5 + off);
 		if (!n[uf->nevnames].name) {
@@ -599,6 +628,10 @@ int uft_read_events(struct uftrace *uf)
 		uf->nevnames++;
 	}
 	free(buf);
+	/* by id, for uft_event_name(); the first of an id counts */
+	if (uf->nevnames > 1)
+		qsort(uf->evnames, uf->nevnames, sizeof(*uf->evnames),
+		      uft_evname_cmp);
 	return ret;
 }
 
@@ -621,19 +654,16 @@ int uft_scan_tids(struct uftrace *uf, int64_t **tids, size_t *ntids)
 	while ((de = readdir(dir))) {
 		char *end;
 		long long tid;
-		int64_t *n;
 
 		errno = 0;
 		tid = strtoll(de->d_name, &end, 10);
 		if (errno || end == de->d_name || strcmp(end, ".dat"))
 			continue;
-		n = realloc(*tids, (*ntids + 1) * sizeof(*n));
-		if (!n) {
+		if (uft_grow(tids, *ntids, sizeof(**tids))) {
 			ret = -ENOMEM;
 			break;
 		}
-		*tids = n;
-		n[(*ntids)++] = tid;
+		(*tids)[(*ntids)++] = tid;
 	}
 	closedir(dir);
 	return ret;
@@ -658,15 +688,16 @@ static bool uft_qemu_cpu(const struct uft_session *s, int64_t tid,
 }
 
 int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
-		    const struct uft_tinfo *ti, size_t nti)
+		    const struct uft_tinfo *ti, size_t nti, size_t nperf)
 {
-	size_t i, j, n = 0;
+	const struct uft_tinfo *tinfo;
+	size_t i, n = 0;
 	bool all_qemu = true;
 
 	if (ntids)	/* tids may be NULL: qsort() wants a valid pointer */
 		qsort(tids, ntids, sizeof(*tids), uft_tid_cmp);
-	uf->tasks = calloc(ntids ? ntids : 1, sizeof(*uf->tasks));
-	uf->heap = calloc(ntids ? ntids : 1, sizeof(*uf->heap));
+	uf->tasks = calloc(ntids + nperf + 1, sizeof(*uf->tasks));
+	uf->heap = calloc(ntids + nperf + 1, sizeof(*uf->heap));
 	if (!uf->tasks || !uf->heap)
 		return -ENOMEM;
 	for (i = 0; i < ntids; i++) {
@@ -681,11 +712,11 @@ int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 		t->tid_len = (uint8_t)snprintf(t->tid_text, sizeof(t->tid_text),
 					       "%5" PRId64, t->tid);
 		t->resync = true;
-		for (j = 0; j < nti; j++)
-			if (ti[j].tid == t->tid) {
-				t->pid = ti[j].pid;
-				t->ppid = ti[j].ppid;
-			}
+		tinfo = uft_tinfo_find(ti, nti, t->tid);
+		if (tinfo) {
+			t->pid = tinfo->pid;
+			t->ppid = tinfo->ppid;
+		}
 		snprintf(name, sizeof(name), "%" PRId64 ".dat", t->tid);
 		t->path = uft_path(uf, name);
 		if (!t->path)
@@ -703,5 +734,14 @@ int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 	}
 	if (n && all_qemu && uf->writer == UFT_WRITER_UFTRACE)
 		uf->writer = UFT_WRITER_QEMU;
+	/* the perf-cpuN.dat after the tasks: ties go to the tasks */
+	for (i = 0; i < nperf; i++) {
+		struct uft_task *t = &uf->tasks[n + i];
+
+		if (uft_perf_setup(uf, t, (uint32_t)i) < 0)
+			return -ENOMEM;
+		t->order = (uint32_t)(n + i);
+	}
+	uf->nperf = nperf;
 	return 0;
 }

@@ -43,6 +43,15 @@ struct diag;
 #define UFT_EVENT_USER		1000000u
 #define UFT_EVENT_EXTERN	2000000u
 
+/* perf events, by id - UFT_EVENT_PERF (uftrace.h: EVENT_ID_PERF_*) */
+#define UFT_PERF_SCHED_IN	1
+#define UFT_PERF_SCHED_OUT	2
+#define UFT_PERF_TASK		4
+#define UFT_PERF_EXIT		5
+#define UFT_PERF_COMM		6
+#define UFT_PERF_SCHED_OUT_PREEMPT	7
+#define UFT_NPERF		8	/* event types: UFT_NTYPES + id */
+
 #define UFT_ALIGN(x, a)		(((x) + (a) - 1) & ~(uint64_t)((a) - 1))
 
 enum uft_rtype {
@@ -153,9 +162,23 @@ struct uft_map {
 /* sid-SID.map */
 struct uft_sidmap {
 	char *sid;		/* owned */
-	struct uft_map *v;	/* owned */
+	struct uft_map *v;	/* owned, sorted by start */
 	size_t n;
 	bool loaded;
+	size_t last_sess;	/* 1 + index of its latest session; 0: none */
+};
+
+/* A hash of values by a name they hold (open addressing). */
+struct uft_hent {
+	uint64_t h;
+	void *val;		/* borrowed; NULL: a free slot */
+};
+
+struct uft_hash {
+	struct uft_hent *v;	/* owned */
+	size_t cap;		/* a power of two, or 0 */
+	size_t n;
+	uint64_t seed;
 };
 
 struct uft_dlopen {
@@ -185,6 +208,15 @@ struct uft_rec {
 	uint32_t depth;		/* as written */
 	uint8_t type;
 	bool more;
+};
+
+/* The current record of a perf-cpuN.dat (uftrace-perf.c). */
+struct uft_perfrec {
+	int64_t tid;		/* whose event */
+	int64_t pid;		/* task-new, task-exit, task-name */
+	int64_t ppid;		/* task-new, task-exit */
+	bool exec;		/* task-name: by exec() */
+	char comm[17];		/* task-name */
 };
 
 struct uft_task {
@@ -219,6 +251,9 @@ struct uft_task {
 	uint64_t sess_until;
 	uint32_t cpu;
 	bool has_vcpu;
+	bool nofile;			/* no TID.dat */
+	bool perf;			/* a perf-cpuN.dat (cpu), not a task */
+	struct uft_perfrec prec;	/* perf: the next record's data */
 	char tid_text[24];		/* the tid as the dump prints it: "%5d" */
 	uint8_t tid_len;
 };
@@ -237,7 +272,9 @@ struct uft_evname {
 
 /* The fields of the current event (ev->rec points here). */
 struct uft_cur {
-	struct uft_task *task;		/* borrowed */
+	struct uft_task *task;		/* borrowed: the task (of a perf event too) */
+	bool perf;			/* a perf event: prec */
+	struct uft_perfrec prec;
 	struct uft_rec rec;
 	uint64_t depth;
 	uint64_t duration;
@@ -275,14 +312,18 @@ struct uftrace {
 	size_t nautos;
 	struct uft_symtab **mods;	/* owned */
 	size_t nmods;
+	struct uft_hash mod_hash;	/* mods by name */
 	struct uft_sidmap **sidmaps;	/* owned */
 	size_t nsidmaps;
+	struct uft_hash sid_hash;	/* sidmaps by sid */
 	struct uft_session *sess;	/* owned */
 	size_t nsess;
+	uint32_t *by_pid;		/* owned: sess indices by pid, start */
 	struct uft_evname *evnames;	/* owned: events.txt */
 	size_t nevnames;
-	struct uft_task *tasks;		/* owned, in tid order */
-	size_t ntasks;
+	struct uft_task *tasks;		/* owned, in tid order, then perf */
+	size_t ntasks;			/* the tasks; the perf files follow */
+	size_t nperf;
 	uint32_t *heap;			/* owned: task indices */
 	size_t nheap;
 	struct uft_argv **argvs;	/* owned: resolved argument lists */
@@ -291,7 +332,7 @@ struct uftrace {
 	char **tnames;			/* owned: type names of specs */
 	size_t ntnames;
 	struct uft_symcache cache[UFT_SYMCACHE];
-	struct event_type types[UFT_NTYPES];
+	struct event_type types[UFT_NTYPES + UFT_NPERF];
 	struct uft_cur cur;
 	uint64_t seq;
 	char **problems;		/* owned: messages, in the order found */
@@ -336,6 +377,7 @@ struct uft_tinfo {
 	int64_t tid;
 	int64_t pid;
 	int64_t ppid;
+	size_t order;	/* line order */
 };
 
 /* uftrace-data.c: metadata files */
@@ -352,7 +394,19 @@ int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
 int uft_read_events(struct uftrace *uf);
 int uft_scan_tids(struct uftrace *uf, int64_t **tids, size_t *ntids);
 int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
-		    const struct uft_tinfo *ti, size_t nti);
+		    const struct uft_tinfo *ti, size_t nti, size_t nperf);
+
+/* uftrace-index.c: look-up tables */
+int uft_grow(void *v, size_t n, size_t size);
+uint64_t uft_hash_str(const struct uft_hash *h, const char *s, size_t len);
+void *uft_hash_find(const struct uft_hash *h, const char *s, size_t len,
+		    const char *(*keyof)(const void *val));
+int uft_hash_add(struct uft_hash *h, void *val,
+		 const char *(*keyof)(const void *val));
+int uft_index_sessions(struct uftrace *uf);
+void uft_pid_range(const struct uftrace *uf, int64_t pid, size_t *lo,
+		   size_t *hi);
+size_t uft_after(const struct uftrace *uf, size_t lo, size_t hi, uint64_t ts);
 
 /* uftrace-sym.c: sessions, maps, symbols */
 bool uft_sym_end_name(const char *name);
@@ -360,7 +414,9 @@ char *uft_simplify(const char *s);
 char *uft_simple_name(const char *raw);
 void uft_free_symtab(struct uft_symtab *st);
 struct uft_symtab *uft_module(struct uftrace *uf, const char *path);
-struct uft_sidmap *uft_sidmap(struct uftrace *uf, const char *sid);
+struct uft_sidmap *uft_sidmap(struct uftrace *uf, const char *sid,
+			      size_t len);
+const char *uft_sidmap_key(const void *val);
 const struct uft_session *uft_task_session_find(struct uftrace *uf,
 						struct uft_task *t,
 						uint64_t ts);
@@ -384,7 +440,17 @@ int uft_arg_value(struct uftrace *uf, struct uft_cur *c, size_t nth,
 int uft_dump_values(struct uftrace *uf, struct uft_cur *c, const char *time,
 		    size_t timelen, struct outbuf *o);
 
+/* uftrace-perf.c: perf-cpuN.dat */
+size_t uft_perf_count(const struct uftrace *uf);
+int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu);
+int uft_perf_advance(struct uftrace *uf, struct uft_task *t);
+struct uft_task *uft_task_of(struct uftrace *uf, int64_t tid);
+const char *uft_perf_name(unsigned id);
+
 /* uftrace-rec.c: records, heap, call stacks */
+ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need);
+uint64_t uft_offset(const struct uft_task *t);
+void uft_task_finish(struct uft_task *t);
 int uft_task_advance(struct uftrace *uf, struct uft_task *t);
 void uft_sift_down(struct uftrace *uf, size_t i);
 int uft_track(struct uftrace *uf, struct uft_task *t,

@@ -22,7 +22,7 @@
  * Have at least need bytes at t->pos (fewer only at the end of the file).
  * Returns the bytes available, or a negative errno (noted as a problem).
  */
-static ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need)
+ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need)
 {
 	struct stat st;
 
@@ -36,6 +36,7 @@ static ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need)
 			int err = errno;
 
 			/* a task that recorded nothing has no file */
+			t->nofile = err == ENOENT;
 			if (err != ENOENT)
 				uft_problem(uf, "%s: cannot open: %s", t->path,
 					    strerror(err));
@@ -86,12 +87,12 @@ static ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need)
 	return (ssize_t)(t->len - t->pos);
 }
 
-static uint64_t uft_offset(const struct uft_task *t)
+uint64_t uft_offset(const struct uft_task *t)
 {
 	return t->foff - (t->len - t->pos);
 }
 
-static void uft_task_finish(struct uft_task *t)
+void uft_task_finish(struct uft_task *t)
 {
 	t->done = true;
 	if (t->fd >= 0)
@@ -197,6 +198,8 @@ int uft_task_advance(struct uftrace *uf, struct uft_task *t)
 
 	if (t->done)
 		return 0;
+	if (t->perf)
+		return uft_perf_advance(uf, t);
 	have = t->len - t->pos >= UFT_REC_SIZE ? (ssize_t)(t->len - t->pos)
 					       : uft_fill(uf, t, UFT_REC_SIZE);
 	if (have < 0)

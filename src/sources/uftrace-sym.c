@@ -348,30 +348,41 @@ static struct uft_sym *uft_find_sym(struct uftrace *uf, struct uft_symtab *st,
 	return NULL;
 }
 
+static const char *uft_mod_key(const void *val)
+{
+	return ((const struct uft_symtab *)val)->name;
+}
+
+/* The module of a path (by its base name), made at the first mention. */
 struct uft_symtab *uft_module(struct uftrace *uf, const char *path)
 {
 	const char *base = uft_basename(path);
-	struct uft_symtab **n, *st;
-	size_t i;
+	struct uft_symtab *st;
 
-	for (i = 0; i < uf->nmods; i++)
-		if (!strcmp(uf->mods[i]->name, base))
-			return uf->mods[i];
+	st = uft_hash_find(&uf->mod_hash, base, strlen(base), uft_mod_key);
+	if (st)
+		return st;
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return NULL;
 	st->name = strdup(base);
-	n = realloc(uf->mods, (uf->nmods + 1) * sizeof(*n));
-	if (!st->name || !n) {
+	if (!st->name || uft_grow(&uf->mods, uf->nmods, sizeof(*uf->mods)) ||
+	    uft_hash_add(&uf->mod_hash, st, uft_mod_key)) {
 		free(st->name);
 		free(st);
-		if (n)
-			uf->mods = n;
 		return NULL;
 	}
-	uf->mods = n;
 	uf->mods[uf->nmods++] = st;
 	return st;
+}
+
+static int uft_map_cmp(const void *a, const void *b)
+{
+	const struct uft_map *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 /*
@@ -448,31 +459,37 @@ static void uft_load_sidmap(struct uftrace *uf, struct uft_sidmap *sm)
 		sm->n++;
 		last = name;	/* lives in buf until the end */
 	}
+	/* /proc maps are in address order; make sure for the search */
+	if (sm->n > 1)
+		qsort(sm->v, sm->n, sizeof(*sm->v), uft_map_cmp);
 	free(buf);
 	free(path);
 }
 
-struct uft_sidmap *uft_sidmap(struct uftrace *uf, const char *sid)
+const char *uft_sidmap_key(const void *val)
 {
-	struct uft_sidmap **n, *sm;
-	size_t i;
+	return ((const struct uft_sidmap *)val)->sid;
+}
 
-	for (i = 0; i < uf->nsidmaps; i++)
-		if (!strcmp(uf->sidmaps[i]->sid, sid))
-			return uf->sidmaps[i];
+/* The map of session id sid[0..len), made at the first mention. */
+struct uft_sidmap *uft_sidmap(struct uftrace *uf, const char *sid, size_t len)
+{
+	struct uft_sidmap *sm;
+
+	sm = uft_hash_find(&uf->sid_hash, sid, len, uft_sidmap_key);
+	if (sm)
+		return sm;
 	sm = calloc(1, sizeof(*sm));
 	if (!sm)
 		return NULL;
-	sm->sid = strdup(sid);
-	n = realloc(uf->sidmaps, (uf->nsidmaps + 1) * sizeof(*n));
-	if (!sm->sid || !n) {
+	sm->sid = strndup(sid, len);
+	if (!sm->sid ||
+	    uft_grow(&uf->sidmaps, uf->nsidmaps, sizeof(*uf->sidmaps)) ||
+	    uft_hash_add(&uf->sid_hash, sm, uft_sidmap_key)) {
 		free(sm->sid);
 		free(sm);
-		if (n)
-			uf->sidmaps = n;
 		return NULL;
 	}
-	uf->sidmaps = n;
 	uf->sidmaps[uf->nsidmaps++] = sm;
 	return sm;
 }
@@ -482,21 +499,23 @@ static const struct uft_session *uft_pid_session(const struct uftrace *uf,
 						 int64_t pid, uint64_t ts,
 						 const struct uft_session **first)
 {
-	const struct uft_session *best = NULL;
-	size_t i;
+	size_t lo, hi, at;
 
-	*first = NULL;
-	for (i = 0; i < uf->nsess; i++) {
-		const struct uft_session *s = &uf->sess[i];
+	uft_pid_range(uf, pid, &lo, &hi);
+	*first = lo < hi ? &uf->sess[uf->by_pid[lo]] : NULL;
+	at = uft_after(uf, lo, hi, ts);
+	return at > lo ? &uf->sess[uf->by_pid[at - 1]] : NULL;
+}
 
-		if (s->pid != pid)
-			continue;
-		if (!*first || s->start < (*first)->start)
-			*first = s;
-		if (s->start <= ts && (!best || s->start >= best->start))
-			best = s;
-	}
-	return best;
+/* The start of the first session of pid after ts, or UINT64_MAX. */
+static uint64_t uft_next_start(const struct uftrace *uf, int64_t pid,
+			       uint64_t ts)
+{
+	size_t lo, hi, at;
+
+	uft_pid_range(uf, pid, &lo, &hi);
+	at = uft_after(uf, lo, hi, ts);
+	return at < hi ? uf->sess[uf->by_pid[at]].start : UINT64_MAX;
 }
 
 /*
@@ -509,8 +528,7 @@ const struct uft_session *uft_task_session_find(struct uftrace *uf,
 						uint64_t ts)
 {
 	const struct uft_session *best, *first, *pfirst = NULL;
-	uint64_t until = UINT64_MAX;
-	size_t i;
+	uint64_t until, u;
 
 	best = uft_pid_session(uf, t->pid, ts, &first);
 	if (!best && t->ppid)
@@ -524,14 +542,13 @@ const struct uft_session *uft_task_session_find(struct uftrace *uf,
 		return NULL;
 	}
 	/* valid from its start (or 0) until a later session of the task's pid */
-	for (i = 0; i < uf->nsess; i++) {
-		const struct uft_session *s = &uf->sess[i];
-
-		if ((s->pid == t->pid || s->pid == t->ppid ||
-		     s->pid == best->pid) &&
-		    s->start > ts && s->start < until)
-			until = s->start;
-	}
+	until = uft_next_start(uf, t->pid, ts);
+	u = uft_next_start(uf, t->ppid, ts);
+	if (u < until)
+		until = u;
+	u = uft_next_start(uf, best->pid, ts);
+	if (u < until)
+		until = u;
 	t->sess = best;
 	t->sess_from = best->start <= ts ? best->start : 0;
 	t->sess_until = until;
@@ -541,11 +558,19 @@ const struct uft_session *uft_task_session_find(struct uftrace *uf,
 static const struct uft_map *uft_find_map(const struct uft_sidmap *sm,
 					  uint64_t addr)
 {
-	size_t i;
+	size_t lo = 0, hi = sm->n;
 
-	for (i = 0; i < sm->n; i++)
-		if (sm->v[i].start <= addr && addr < sm->v[i].end)
-			return &sm->v[i];
+	/* the last mapping that starts at or below addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sm->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && addr < sm->v[lo - 1].end)
+		return &sm->v[lo - 1];
 	return NULL;
 }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""uftrace-dump-order.py DUMP [--no-perf] [--compare OURS] — `uftrace
-dump` output in the
-order kvmtrace_format writes uftrace data: one time order over the tasks
-(and perf-cpuN.dat events), ties broken by tid order then file order.
+"""uftrace-dump-order.py DUMP [--no-perf] [--no-data] [--compare OURS] —
+`uftrace dump` output in the order kvmtrace_format writes uftrace data:
+one time order over the tasks and then the perf-cpuN.dat events, ties
+broken by tid order, then file order.
 
 uftrace dump lists each task's records after a "reading TID.dat" line and
 the perf events after "reading perf-cpuN.dat"; a record's argument, return
@@ -85,9 +85,10 @@ def main():
             recs[-1][4].append(line)
     if no_perf:
         recs = [r for r in recs if r[2] != 'perf']
-    # tasks by tid, each in file order; perf events after the task records
-    # of the same time and tid
-    recs.sort(key=lambda r: (r[0], r[1], r[2] == 'perf', r[3]))
+    # tasks by tid, each in file order; at the same time stamp the perf
+    # events (in file order: cpu 0 first) come after every task record
+    recs.sort(key=lambda r: (r[0], r[2] == 'perf',
+                             0 if r[2] == 'perf' else r[1], r[3]))
     want = [line for r in recs for line in r[4]]
     if '--compare' in sys.argv[2:]:
         return compare(want, sys.argv[sys.argv.index('--compare') + 1])
