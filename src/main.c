@@ -13,6 +13,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 #include "outbuf.h"
 #include "render.h"
 #include "rules.h"
+#include "rules-names.h"
 #include "sink.h"
 #include "source.h"
 
@@ -122,6 +124,11 @@ static void say(const char *fmt, ...)
 }
 
 static void error(const char *msg)
+{
+	say("%s", msg);
+}
+
+static void warn(void *arg, const char *msg)
 {
 	say("%s", msg);
 }
@@ -540,6 +547,19 @@ static void declare_clock(struct run *r, struct source *src, const char *path)
 	}
 }
 
+/* What a library wrote while opening src, each line with its name. */
+static void note(const struct source *src)
+{
+	const char *p = src->note, *nl;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		say("%s: %.*s", src->name,
+		    (int)(nl ? nl - p : (ptrdiff_t)strlen(p)), p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
 /*
  * Every input is recognised and opened before anything is written: one
  * that is missing, unreadable or of no known kind stops the run with
@@ -581,6 +601,7 @@ static int open_inputs(struct run *r, struct diag *d)
 			return EXIT_DATA;
 		}
 		declare_clock(r, r->srcs[i], in[i].path);
+		note(r->srcs[i]);
 	}
 	return 0;
 nomem:
@@ -806,6 +827,8 @@ static int run(struct run *r)
 		error(d.msg);
 		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
 	}
+	if (rules_check_names(r->rules, r->srcs, r->nsrcs, warn, NULL) < 0)
+		goto nomem;
 	if (r->opt.output) {
 		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			  0666);

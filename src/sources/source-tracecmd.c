@@ -500,7 +500,7 @@ static void tc_drop_copy(struct tc *tc)
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
-	int saved, verdict, ret = -ENOMEM;
+	int saved, err, verdict, ret = -ENOMEM;
 
 	if (!path) {
 		diag_set(d, "<stdin>: trace.dat files cannot be read from standard input; name the file");
@@ -555,7 +555,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		goto error;
 	}
 	saved = tc_mute_stdout();
+	err = tdguard_stderr_begin();	/* "mmap: …": said with our name */
 	ret = tracecmd_init_data(tc->handle);
+	src->note = tdguard_stderr_end(err, "libtracecmd: ");
 	tc_unmute_stdout(saved);
 	if (ret < 0) {
 		/* leaked: tracecmd_close() crashes on half-made CPU data */
