@@ -911,16 +911,32 @@ static void ryaml_scalar_pos(const struct ryaml *y, const yaml_node_t *n,
 }
 
 /* The column of byte off (0-based) of the value of a one-line scalar. */
-static unsigned ryaml_value_col(const yaml_node_t *n,
-				const struct ryaml_pos *pos, size_t off)
+/*
+ * Where a scan of a quoted scalar stands: s bytes into the line, v bytes
+ * into the value. Offsets asked in increasing order cost one pass.
+ */
+struct ryaml_cursor {
+	size_t s, v;
+};
+
+static unsigned ryaml_value_col_at(const yaml_node_t *n,
+				   const struct ryaml_pos *pos, size_t off,
+				   struct ryaml_cursor *c)
 {
 	yaml_scalar_style_t style = n->data.scalar.style;
-	size_t s = pos->col - 1, v = 0;
 	const char *t = pos->text;
+	size_t s, v;
 
 	if (style != YAML_SINGLE_QUOTED_SCALAR_STYLE &&
 	    style != YAML_DOUBLE_QUOTED_SCALAR_STYLE)
 		return pos->col + (unsigned)off;
+	if (off < c->v || c->s < pos->col - 1) {
+		/* behind the cursor: from the start again */
+		c->s = pos->col - 1;
+		c->v = 0;
+	}
+	s = c->s;
+	v = c->v;
 	while (s < pos->text_len) {
 		size_t vl = 1, sl = 1;
 
@@ -941,7 +957,17 @@ static unsigned ryaml_value_col(const yaml_node_t *n,
 		v += vl;
 		s += sl;
 	}
+	c->s = s;
+	c->v = v;
 	return (unsigned)s + 1;
+}
+
+static unsigned ryaml_value_col(const yaml_node_t *n,
+				const struct ryaml_pos *pos, size_t off)
+{
+	struct ryaml_cursor c = { pos->col - 1, 0 };
+
+	return ryaml_value_col_at(n, pos, off, &c);
 }
 
 static int ryaml_format(struct ryaml *y, struct rule *rule, const yaml_node_t *n)
@@ -977,17 +1003,23 @@ static int ryaml_format(struct ryaml *y, struct rule *rule, const yaml_node_t *n
 	 * them columns of the line only through ryaml_value_col().
 	 */
 	if (exact && n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+		struct ryaml_cursor c = { pos.col - 1, 0 };
 		struct tmpl *tm = rule->tmpl;
 		size_t i;
 
+		/* in template order: one pass each (a 10 MB line is linear) */
 		for (i = 0; i < tm->nkeys; i++)
-			tm->key_col[i] = ryaml_value_col(n, &pos,
-							 tm->key_col[i] - 1) -
+			tm->key_col[i] = ryaml_value_col_at(n, &pos,
+							    tm->key_col[i] - 1,
+							    &c) -
 					 pos.col + 1;
+		c.s = pos.col - 1;
+		c.v = 0;
 		for (i = 0; i < tm->nops; i++)
 			if (tm->ops[i].kind == TMPL_CONV)
-				tm->ops[i].col = ryaml_value_col(n, &pos,
-								 tm->ops[i].col - 1) -
+				tm->ops[i].col = ryaml_value_col_at(n, &pos,
+								    tm->ops[i].col - 1,
+								    &c) -
 						 pos.col + 1;
 	}
 	return 0;
