@@ -15,7 +15,8 @@
 #             plus the read/diff:proc/statm events of the trigger)
 #
 # and stores for each NAME: NAME.dump (`uftrace dump`), NAME.replay
-# (`uftrace replay`); plain.chrome.json is `uftrace dump --chrome`.
+# (`uftrace replay`), NAME.report (`uftrace report`); plain.chrome.json
+# is `uftrace dump --chrome`.
 #
 # Size: uftrace writes a .sym file for every mapped library, including
 # libmcount's own dependencies (libdw, libcapstone, ...; ~180 KB per
@@ -53,6 +54,7 @@ record() {
 finish() {
 	name=$1
 	uftrace replay -d "$tmp/$name" > "$tmp/$name.replay"
+	uftrace report -d "$tmp/$name" > "$tmp/$name.report"
 	uftrace dump -d "$tmp/$name" > "$tmp/$name.dump"
 	uftrace dump --chrome -d "$tmp/$name" > "$tmp/$name.chrome.json"
 	exe=$(grep -ao 'exename:[^[:cntrl:]]*' "$tmp/$name/info" | sed 's/.*\///')
@@ -63,7 +65,7 @@ finish() {
 	for f in "$tmp/$name"/*.sym; do
 		[ "${f##*/}" = "$exe.sym" ] || rm "$f"
 	done
-	for out in replay dump; do
+	for out in replay report dump; do
 		uftrace $out -d "$tmp/$name" | cmp -s - "$tmp/$name.$out" || {
 			echo "uftrace-fixtures.sh: $name: $out changed without library .sym files" >&2
 			exit 1
@@ -75,7 +77,7 @@ finish() {
 	}
 	rm -rf "${outdir:?}/$name"
 	cp -r "$tmp/$name" "$outdir/$name"
-	cp "$tmp/$name.replay" "$tmp/$name.dump" "$outdir/"
+	cp "$tmp/$name.replay" "$tmp/$name.report" "$tmp/$name.dump" "$outdir/"
 }
 
 record plain

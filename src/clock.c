@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "clock.h"
@@ -87,12 +88,17 @@ static int64_t clock_auto_offset(const struct clock *c, const struct event *ev)
 void clock_map(const struct clock *c, const struct source *src,
 	       struct event *ev)
 {
-	if (src->domain == DOMAIN_GUEST) {
-		if (c->auto_offset)
-			ev->ts = clock_guest_to_host(ev->ts,
-						     clock_auto_offset(c, ev));
-		else if (c->have_offset)
-			ev->ts = clock_guest_to_host(ev->ts, c->offset);
+	/* a trace.dat with TIME_SHIFT is on its host's clock already */
+	if (src->domain == DOMAIN_GUEST && !src->align.self_shifted &&
+	    (c->auto_offset || c->have_offset)) {
+		int64_t off = c->auto_offset ? clock_auto_offset(c, ev)
+					     : c->offset;
+
+		/* a guest on ns (--tsc-mhz said how): the offset in ns */
+		if (src->clock == CLOCK_NS && c->tsc_mhz > 0)
+			off = (int64_t)((long double)off * 1000.0L /
+					(long double)c->tsc_mhz);
+		ev->ts = clock_guest_to_host(ev->ts, off);
 	}
 	if (c->timeline == CLOCK_NS && src->clock == CLOCK_TSC &&
 	    c->tsc_mhz > 0) {
@@ -139,4 +145,114 @@ const char *clock_name(enum clock_kind k)
 		return "counter";
 	}
 	return "unknown";
+}
+
+/* How far apart the offsets the vCPUs were given last are (auto). */
+static int64_t clock_auto_spread(const struct clock *c, uint32_t *nvcpus)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t i, j;
+
+	*nvcpus = 0;
+	for (i = 0; i < c->noffsets; i++) {
+		const struct clock_offset *o = &c->offsets[i];
+
+		for (j = i + 1; j < c->noffsets; j++)
+			if (c->offsets[j].any_vcpu == o->any_vcpu &&
+			    c->offsets[j].vcpu == o->vcpu)
+				break;
+		if (j < c->noffsets)
+			continue;	/* not the last of its vCPU */
+		(*nvcpus)++;
+		if (o->offset < lo)
+			lo = o->offset;
+		if (o->offset > hi)
+			hi = o->offset;
+	}
+	return *nvcpus ? (int64_t)((uint64_t)hi - (uint64_t)lo) : 0;
+}
+
+bool clock_report(const struct clock *c, struct source **srcs,
+		  const struct clock_span *spans, size_t n, size_t g,
+		  struct diag *d, bool *warn)
+{
+	const struct source *src = srcs[g];
+	struct clock_span host = { 0 };
+	const char *hname = NULL;
+	uint64_t lo, hi, len, in;
+	uint32_t nvcpus = 0;
+	int64_t spread = 0;
+	double share;
+	size_t i;
+
+	*warn = false;
+	if (src->domain != DOMAIN_GUEST || !spans[g].events)
+		return false;
+	if (src->align.self_shifted && !src->align.host)
+		return false;	/* the note about its missing host said it */
+	for (i = 0; i < n; i++) {
+		const struct clock_span *s = &spans[i];
+
+		if (!s->events || (src->align.host ? srcs[i] != src->align.host
+						   : srcs[i]->domain != DOMAIN_HOST))
+			continue;
+		if (!host.events || s->first < host.first)
+			host.first = s->first;
+		if (!host.events || s->last > host.last)
+			host.last = s->last;
+		host.events += s->events;
+		hname = hname ? "the host inputs" : srcs[i]->name;
+	}
+	if (!host.events)
+		return false;
+	if (src->align.self_shifted) {
+		spread = src->align.spread;
+		nvcpus = src->align.ncpus;
+		diag_set(d, "%s: offset from its TIME_SHIFT option (trace-cmd, applied by libtracecmd; host %s",
+			 src->name, src->align.host->name);
+		if (src->align.vm)
+			diag_add(d, ", VM %s", src->align.vm);
+		diag_add(d, "; CPUs: %u, %" PRId64 " apart at most)", nvcpus, spread);
+	} else if (c->auto_offset) {
+		spread = clock_auto_spread(c, &nvcpus);
+		diag_set(d, "%s: offsets from kvm:kvm_write_tsc_offset (--tsc-offset auto: %zu written; vCPUs: %u, their last offsets %" PRId64 " apart)",
+			 src->name, c->noffsets, nvcpus, spread);
+	} else if (c->have_offset) {
+		diag_set(d, "%s: offset %" PRId64 " from --tsc-offset", src->name,
+			 c->offset);
+		if (src->clock == CLOCK_NS && c->tsc_mhz > 0)
+			diag_add(d, " (TSC ticks: %.0f ns at %g MHz)",
+				 (double)c->offset * 1000.0 / c->tsc_mhz,
+				 c->tsc_mhz);
+	} else {
+		diag_set(d, "%s: no offset (a guest on the host's clock)",
+			 src->name);
+	}
+	len = spans[g].last - spans[g].first;
+	lo = spans[g].first > host.first ? spans[g].first : host.first;
+	hi = spans[g].last < host.last ? spans[g].last : host.last;
+	in = hi >= lo ? hi - lo : 0;
+	if (len)
+		share = (double)in / (double)len;
+	else
+		share = hi >= lo ? 1.0 : 0.0;
+	diag_add(d, "\n%s: on the host clock %" PRIu64 "..%" PRIu64 " (%" PRIu64 "); %s covers %.1f%% of it",
+		 src->name, spans[g].first, spans[g].last, len, hname,
+		 100.0 * share);
+	if (share < 0.5) {
+		*warn = true;
+		diag_add(d, "\nwarning: %s: only %.1f%% of its aligned span lies inside %s's (%" PRIu64 "..%" PRIu64 "): is the offset right?%s",
+			 src->name, 100.0 * share, hname, host.first,
+			 host.last,
+			 !src->align.self_shifted && c->auto_offset ?
+				 " (a paravirtualised guest's rdtsc need not see the value of kvm_write_tsc_offset)" : "");
+	}
+	if (nvcpus > 1 && (spread < 0 ? -(uint64_t)spread : (uint64_t)spread) >
+				  CLOCK_SPREAD_MIN &&
+	    (uint64_t)spread > len / 1000) {
+		*warn = true;
+		diag_add(d, "\nwarning: %s: its vCPUs disagree on the offset: %" PRId64 " apart, more than %d and a thousandth of its span",
+			 src->name, spread, CLOCK_SPREAD_MIN);
+	}
+	return true;
 }

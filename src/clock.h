@@ -60,4 +60,32 @@ int clock_timeline(struct clock *c, struct source **srcs, size_t n,
 
 const char *clock_name(enum clock_kind k);
 
+/* The host-time span of an input's events as merged (alignment report). */
+struct clock_span {
+	uint64_t first, last;
+	uint64_t events;
+};
+
+static inline void clock_span_add(struct clock_span *s, uint64_t ts)
+{
+	if (!s->events++ || ts < s->first)
+		s->first = ts;
+	if (ts > s->last || s->events == 1)
+		s->last = ts;
+}
+
+/*
+ * The alignment report of the guest input srcs[g], in d: where its offset
+ * came from, its span on the host timeline and how much of it the span of
+ * its host (the input its TIME_SHIFT names, else every host input) covers.
+ * *warn is set, with a warning line added, when less than half of it lies
+ * inside the host's span or when its vCPUs disagree on the offset (by more
+ * than CLOCK_SPREAD_MIN and a thousandth of its span). Returns false when
+ * there is nothing to say (no events, no host).
+ */
+#define CLOCK_SPREAD_MIN 10000
+bool clock_report(const struct clock *c, struct source **srcs,
+		  const struct clock_span *spans, size_t n, size_t g,
+		  struct diag *d, bool *warn);
+
 #endif

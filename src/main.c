@@ -25,6 +25,7 @@
 #include "clock.h"
 #include "diag.h"
 #include "filter.h"
+#include "formats-path.h"
 #include "merge.h"
 #include "outbuf.h"
 #include "render.h"
@@ -32,6 +33,7 @@
 #include "rules-names.h"
 #include "sink.h"
 #include "source.h"
+#include "symtab.h"
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
@@ -55,6 +57,8 @@ struct options {
 	bool chrome;
 	bool stats;
 	const char *stats_format;
+	enum source_demangle demangle;	/* uftrace names */
+	const char *guest_syms;	/* --guest-syms */
 	bool have_offset;
 	bool auto_offset;
 	int64_t offset;
@@ -81,7 +85,10 @@ static void usage(FILE *f)
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
 	      "                     files, uftrace data directories; none: standard input\n"
 	      "\n"
-	      "  -f, --formats=FILE     the rule file (then every positional is an input)\n"
+	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
+	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
+	      "                         $KVMTRACE_FORMAT_PATH and the shipped formats\n"
+	      "      --list-formats     the shipped formats, each with its summary\n"
 	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
@@ -89,8 +96,13 @@ static void usage(FILE *f)
 	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
-	      "      --stats[=csv]      a summary: events, exit reasons, inputs\n"
+	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
+	      "                         kind, guest function; inputs. FORMAT: table,\n"
+	      "                         hist (and log2 histograms), csv, json\n"
+	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
+	      "                         --stats' exits by guest function\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
+	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
 	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
@@ -369,6 +381,9 @@ enum {
 	OPT_FILTER_TIME,
 	OPT_CHROME,
 	OPT_STATS,
+	OPT_DEMANGLE,
+	OPT_GUEST_SYMS,
+	OPT_LIST_FORMATS,
 };
 
 static const struct option long_options[] = {
@@ -381,10 +396,13 @@ static const struct option long_options[] = {
 	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
 	{ "chrome", no_argument, NULL, OPT_CHROME },
 	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
+	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
 	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
 	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
+	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -458,11 +476,26 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_STATS:
 			o->stats = true;
 			o->stats_format = optarg;
-			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table")) {
-				say("--stats: '%s' is neither 'table' nor 'csv'",
+			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table") &&
+			    strcmp(optarg, "hist") && strcmp(optarg, "json")) {
+				say("--stats: '%s' is none of table, hist, csv, json",
 				    optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_DEMANGLE:
+			if (!strcmp(optarg, "full"))
+				o->demangle = SOURCE_DEMANGLE_FULL;
+			else if (!strcmp(optarg, "no"))
+				o->demangle = SOURCE_DEMANGLE_NO;
+			else if (strcmp(optarg, "simple")) {
+				fprintf(stderr, "kvmtrace_format: --demangle: '%s' is not simple, full or no\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_GUEST_SYMS:
+			o->guest_syms = optarg;
 			break;
 		case OPT_FILTER_EVENTS:
 		case OPT_FILTER_VCPU:
@@ -488,6 +521,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'h':
 			usage(stdout);
 			return -1;
+		case OPT_LIST_FORMATS:
+			return formats_path_list(stdout) < 0 ? EXIT_DATA : -1;
 		case 'V':
 			printf("kvmtrace_format %s\n", PACKAGE_VERSION);
 			return -1;
@@ -519,6 +554,7 @@ nomem:
 
 struct run {
 	struct options opt;
+	char *rules_file;	/* owned: -f NAME as found (formats-path.h) */
 	struct rules *rules;
 	struct source **srcs;
 	size_t nsrcs;
@@ -527,16 +563,15 @@ struct run {
 	struct outbuf *out;
 	struct sink *sink;
 	struct merge *merge;
+	struct clock_span *spans;	/* owned: per input, for report_alignment() */
+	struct symtab *syms;	/* --guest-syms */
 };
 
-/* --clock declarations; a guest input with a TSC offset is on the TSC. */
+/* --clock declarations. */
 static void declare_clock(struct run *r, struct source *src, const char *path)
 {
 	size_t i;
 
-	if (src->domain == DOMAIN_GUEST &&
-	    (r->opt.have_offset || r->opt.auto_offset))
-		src->clock = CLOCK_TSC;
 	for (i = 0; i < r->opt.nclocks; i++) {
 		const struct clock_decl *c = &r->opt.clocks[i];
 
@@ -558,6 +593,35 @@ static void note(const struct source *src)
 		    (int)(nl ? nl - p : (ptrdiff_t)strlen(p)), p);
 		p = nl ? nl + 1 : NULL;
 	}
+}
+
+/*
+ * A guest input with a TSC offset is on the TSC. One on nanoseconds (a
+ * uftrace guest on CLOCK_MONOTONIC) is not silently taken for the TSC:
+ * only --clock or --tsc-mhz (the offset in ns) says how. Returns 0 or an
+ * exit status.
+ */
+static int guest_clocks(struct run *r)
+{
+	size_t i;
+
+	if (!r->opt.have_offset && !r->opt.auto_offset)
+		return 0;
+	for (i = 0; i < r->nsrcs; i++) {
+		struct source *src = r->srcs[i];
+
+		if (src->domain != DOMAIN_GUEST || src->clock_user_set ||
+		    src->align.self_shifted)
+			continue;
+		if (src->clock == CLOCK_NS && r->opt.tsc_mhz <= 0) {
+			fprintf(stderr, "kvmtrace_format: %s: a guest on a nanosecond clock given a TSC offset: say how to convert with --tsc-mhz=MHZ (the offset in TSC ticks becomes ns) or declare its clock with --clock=%s=tsc\n",
+				src->name, src->path);
+			return EXIT_USAGE;
+		}
+		if (src->clock != CLOCK_NS)
+			src->clock = CLOCK_TSC;
+	}
+	return 0;
 }
 
 /*
@@ -584,6 +648,10 @@ static int open_inputs(struct run *r, struct diag *d)
 			goto nomem;
 		r->srcs[r->nsrcs++] = src;
 		src->domain = in[i].domain;
+		src->demangle = r->opt.demangle;
+		/* the exits of host inputs name guest functions */
+		if (in[i].domain == DOMAIN_HOST)
+			src->guest_syms = r->syms;
 		ret = source_probe(src, d);
 		if (ret == -ENOMEM)
 			goto nomem;
@@ -607,6 +675,67 @@ static int open_inputs(struct run *r, struct diag *d)
 nomem:
 	error("out of memory");
 	return EXIT_DATA;
+}
+
+/* Each line of d on stderr after "kvmtrace_format: " and what. */
+static void print_lines(const struct diag *d, const char *what)
+{
+	const char *line, *nl;
+
+	for (line = d->msg; d->len && line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "kvmtrace_format: %s%.*s\n", what,
+			(int)(nl ? (size_t)(nl - line) : strlen(line)), line);
+	}
+}
+
+/* Where each guest's offset came from and how well it fits its host. */
+static void report_alignment(struct run *r)
+{
+	struct diag d;
+	bool warn;
+	size_t i;
+
+	for (i = 0; r->spans && i < r->nsrcs; i++) {
+		diag_init(&d);
+		if (clock_report(r->clock, r->srcs, r->spans, r->nsrcs, i, &d,
+				 &warn))
+			print_lines(&d, "");
+	}
+}
+
+/*
+ * trace-cmd's own host/guest pairs (source_pair()): a note for each guest
+ * whose host is missing; a TSC offset must not apply to a file that
+ * carries its own shift. Returns 0 or an exit status.
+ */
+static int pair_inputs(struct run *r)
+{
+	bool offset = r->opt.have_offset || r->opt.auto_offset, other = false;
+	const struct source *shifted = NULL;
+	struct diag note;
+	size_t i;
+
+	diag_init(&note);
+	r->spans = calloc(r->nsrcs ? r->nsrcs : 1, sizeof(*r->spans));
+	if (!r->spans || source_pair(r->srcs, r->nsrcs, &note) < 0) {
+		error("out of memory");
+		return EXIT_DATA;
+	}
+	print_lines(&note, "note: ");
+	for (i = 0; offset && i < r->opt.ninputs && i < r->nsrcs; i++) {
+		if (!r->srcs[i]->align.self_shifted)
+			other |= r->opt.inputs[i].domain == DOMAIN_GUEST;
+		else if (!shifted || r->opt.inputs[i].domain == DOMAIN_GUEST)
+			shifted = r->srcs[i];
+	}
+	if (shifted && (!other || r->opt.inputs[shifted->index].domain ==
+					  DOMAIN_GUEST)) {
+		fprintf(stderr, "kvmtrace_format: %s: carries its own shift onto its host's clock (TIME_SHIFT, host trace id 0x%016" PRIx64 "); libtracecmd applies it, so --tsc-offset would apply a second one\n",
+			shifted->name, shifted->align.host_traceid);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 /*
@@ -754,6 +883,8 @@ static int run_events(struct run *r, bool *bad_data)
 			progress_end(&progress);
 			error(d.msg);
 		}
+		if (ev->has_ts)
+			clock_span_add(&r->spans[ev->src->index], ev->ts);
 		if (r->opt.filter && !filter_match(r->opt.filter, ev))
 			continue;
 		set_relts(ev, &last_ts);
@@ -786,8 +917,11 @@ static int run(struct run *r)
 	int fd = STDOUT_FILENO, ret, status;
 
 	diag_init(&d);
-	if (r->opt.rules_path)
-		ret = rules_load(r->opt.rules_path, &r->rules, &d);
+	if (r->opt.rules_path &&
+	    formats_path_find(r->opt.rules_path, &r->rules_file) < 0)
+		goto nomem;
+	if (r->rules_file)
+		ret = rules_load(r->rules_file, &r->rules, &d);
 	else
 		ret = rules_load_default(&r->rules, &d);
 	if (ret < 0) {
@@ -800,7 +934,18 @@ static int run(struct run *r)
 	r->clock->have_offset = r->opt.have_offset;
 	r->clock->offset = r->opt.offset;
 	r->clock->auto_offset = r->opt.auto_offset;
+	if (r->opt.guest_syms) {
+		r->syms = symtab_load(r->opt.guest_syms, &d);
+		if (!r->syms) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+	}
 	status = open_inputs(r, &d);
+	if (!status)
+		status = pair_inputs(r);
+	if (!status)
+		status = guest_clocks(r);
 	if (status)
 		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
@@ -847,9 +992,8 @@ static int run(struct run *r)
 		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
-					    r->opt.stats_format &&
-						    !strcmp(r->opt.stats_format, "csv"),
-					    r->opt.mhz);
+					    r->opt.stats_format, r->opt.mhz,
+					    r->syms);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
@@ -867,6 +1011,8 @@ static int run(struct run *r)
 		    strerror(-r->out->error));
 		return EXIT_DATA;
 	}
+	if (!r->out->closed)
+		report_alignment(r);
 	if (status)
 		return status;
 	return bad_data ? EXIT_DATA : 0;
@@ -889,11 +1035,14 @@ static void run_fini(struct run *r)
 			close(fd);
 	}
 	render_destroy(r->render);
+	symtab_destroy(r->syms);
 	for (i = 0; i < r->nsrcs; i++)
 		source_destroy(r->srcs[i]);
 	free(r->srcs);
+	free(r->spans);
 	clock_destroy(r->clock);
 	rules_destroy(r->rules);
+	free(r->rules_file);
 	free(r->opt.inputs);
 	free(r->opt.clocks);
 	filter_destroy(r->opt.filter);

@@ -17,8 +17,10 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	if (!m)
 		return NULL;
 	m->slots = calloc(n ? n : 1, sizeof(*m->slots));
-	m->heap = calloc(n ? n : 1, sizeof(*m->heap));
-	if (!m->slots || !m->heap) {
+	m->tree = calloc(n ? n : 1, sizeof(*m->tree));
+	m->win = calloc(2 * (n ? n : 1), sizeof(*m->win));
+	m->key = calloc(n ? n : 1, sizeof(*m->key));
+	if (!m->slots || !m->tree || !m->win || !m->key) {
 		merge_destroy(m);
 		return NULL;
 	}
@@ -39,61 +41,71 @@ void merge_destroy(struct merge *m)
 	if (!m)
 		return;
 	free(m->slots);
-	free(m->heap);
+	free(m->tree);
+	free(m->win);
+	free(m->key);
 	free(m);
 }
 
+/*
+ * Does slot a's event come before slot b's (a != b)? Time, then input
+ * order; within one input the sequence is the order of next(). An ended
+ * slot (ts UINT64_MAX) loses to every event, even one stamped UINT64_MAX.
+ */
 static inline bool merge_less(const struct merge *m, uint32_t a, uint32_t b)
 {
-	const struct event *x = &m->slots[a].ev, *y = &m->slots[b].ev;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts;
-	if (a != b)
-		return a < b;
-	return x->seq < y->seq;
+	if (m->key[a] != m->key[b])
+		return m->key[a] < m->key[b];
+	if (m->slots[a].done != m->slots[b].done)
+		return m->slots[b].done;
+	return a < b;
 }
 
-static void merge_sift_down(struct merge *m, size_t i)
+/* Play slot i's new event from its leaf to the root. */
+static void merge_replay(struct merge *m, uint32_t i)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, s = i;
-		uint32_t t;
+	uint32_t w = i, t;
+	size_t p;
 
-		if (l < m->nheap && merge_less(m, m->heap[l], m->heap[s]))
-			s = l;
-		if (r < m->nheap && merge_less(m, m->heap[r], m->heap[s]))
-			s = r;
-		if (s == i)
-			return;
-		t = m->heap[i];
-		m->heap[i] = m->heap[s];
-		m->heap[s] = t;
-		i = s;
+	for (p = (m->n + i) / 2; p > 0; p /= 2) {
+		t = m->tree[p];
+		if (merge_less(m, t, w)) {
+			m->tree[p] = w;
+			w = t;
+		}
 	}
+	m->tree[0] = w;
 }
 
-static void merge_sift_up(struct merge *m, size_t i)
+/* The first tournament, once every slot holds its first event (n > 0). */
+static void merge_build(struct merge *m)
 {
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		uint32_t t;
+	size_t n = m->n, p;
+	uint32_t a, b;
 
-		if (!merge_less(m, m->heap[i], m->heap[p]))
-			return;
-		t = m->heap[i];
-		m->heap[i] = m->heap[p];
-		m->heap[p] = t;
-		i = p;
+	for (p = 0; p < n; p++)
+		m->win[n + p] = (uint32_t)p;
+	for (p = n - 1; p > 0; p--) {
+		a = m->win[2 * p];
+		b = m->win[2 * p + 1];
+		if (merge_less(m, a, b)) {
+			m->win[p] = a;
+			m->tree[p] = b;
+		} else {
+			m->win[p] = b;
+			m->tree[p] = a;
+		}
 	}
+	m->tree[0] = n > 1 ? m->win[1] : 0;
+	m->built = true;
 }
 
 /*
- * Read the next event of slot i. Returns 1 (pushed or replaced at the
- * root when at_root), 0 (that input ended), or a negative errno.
+ * Read the next event of slot i, and replay it once the tree is built.
+ * Returns 1, 0 (that input ended), or a negative errno (it failed); an
+ * input that ended or failed is done.
  */
-static int merge_fill(struct merge *m, uint32_t i, bool at_root,
-		      struct diag *d)
+static int merge_fill(struct merge *m, uint32_t i, struct diag *d)
 {
 	struct merge_slot *s = &m->slots[i];
 	int ret;
@@ -102,21 +114,13 @@ static int merge_fill(struct merge *m, uint32_t i, bool at_root,
 	if (ret > 0) {
 		if (m->map)
 			clock_map(m->clock, s->src, &s->ev);
-		if (m->n == 1) {
-			if (!at_root)
-				m->heap[m->nheap++] = i;
-		} else if (at_root) {
-			merge_sift_down(m, 0);
-		} else {
-			m->heap[m->nheap++] = i;
-			merge_sift_up(m, m->nheap - 1);
-		}
-		return 1;
+	} else {
+		s->done = true;
+		s->ev.ts = UINT64_MAX;
 	}
-	if (at_root) {
-		m->heap[0] = m->heap[--m->nheap];
-		merge_sift_down(m, 0);
-	}
+	m->key[i] = s->ev.ts;
+	if (m->built)
+		merge_replay(m, i);
 	return ret;
 }
 
@@ -127,14 +131,14 @@ int merge_next(struct merge *m, struct event **out, struct diag *d)
 	int ret, result = MERGE_EVENT;
 	uint32_t i;
 
-	/* one input: no heap, no ordering to keep */
+	/* one input: no tree, no ordering to keep */
 	if (m->n == 1 && m->nfill == 1) {
 		s = &m->slots[0];
-		if (!m->nheap)
+		if (s->done)
 			return MERGE_END;
 		ret = s->src->ops->next(s->src, &s->ev, d);
 		if (ret <= 0) {
-			m->nheap = 0;
+			s->done = true;
 			return ret;
 		}
 		if (m->map)
@@ -144,21 +148,25 @@ int merge_next(struct merge *m, struct event **out, struct diag *d)
 	}
 	while (m->nfill < m->n) {
 		i = (uint32_t)m->nfill++;
-		ret = merge_fill(m, i, false, d);
+		ret = merge_fill(m, i, d);
 		if (ret < 0)
 			return ret;
 	}
+	if (!m->n)
+		return MERGE_END;
+	if (!m->built)
+		merge_build(m);
 	if (m->pending >= 0) {
 		i = (uint32_t)m->pending;
 		m->pending = -1;
-		ret = merge_fill(m, i, true, d);
+		ret = merge_fill(m, i, d);
 		if (ret < 0)
 			return ret;
 	}
-	if (!m->nheap)
-		return MERGE_END;
-	i = m->heap[0];
+	i = m->tree[0];
 	s = &m->slots[i];
+	if (s->done)
+		return MERGE_END;
 	ev = &s->ev;
 	m->pending = i;
 	if (ev->ts < s->last_ts && m->n > 1 && !s->stepped_back) {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The k-way merge: one event in flight per input, a binary min-heap on
- * (host ts, input order, sequence). Memory is O(inputs). An input whose
+ * The k-way merge: one event in flight per input, a tournament (loser)
+ * tree on (host ts, input order, sequence): each event taken costs one
+ * comparison per level on the way from its input's leaf to the root,
+ * against the loser stored there. Memory is O(inputs). An input whose
  * time goes backwards is reported once and otherwise left in its own
  * order: nothing is silently reordered.
  */
@@ -23,15 +25,24 @@ struct merge_slot {
 	struct event ev;
 	uint64_t last_ts;	/* host time of its previous event */
 	bool stepped_back;	/* reported already */
+	bool done;		/* ended or failed: loses to every event */
 };
 
 struct merge {
 	struct merge_slot *slots;	/* owned */
 	size_t n;
-	uint32_t *heap;			/* owned: slot indices */
-	size_t nheap;
+	/*
+	 * owned: slot indices; [0] the winner, [1 .. n-1] the loser of the
+	 * match at that node. The leaf of slot i is node n + i, the parent
+	 * of node p is p / 2.
+	 */
+	uint32_t *tree;
+	uint32_t *win;			/* owned: 2n, scratch of the build */
+	uint64_t *key;			/* owned: per slot its event's ts,
+					 * side by side for the comparisons */
+	bool built;			/* the tree holds every slot */
 	long pending;			/* slot to refill before the next pop */
-	size_t nfill;			/* slots not yet primed */
+	size_t nfill;			/* slots primed so far */
 	const struct clock *clock;	/* borrowed */
 	bool map;			/* some input needs clock_map() */
 };

@@ -15,6 +15,7 @@
 struct source;
 struct diag;
 struct outbuf;
+struct symtab;
 
 enum clock_kind {
 	CLOCK_TSC = 0,	/* CPU cycles (x86-tsc, raw rdtsc) */
@@ -91,6 +92,35 @@ struct source_ops {
 	 */
 	int (*render_args)(struct source *src, const struct event *ev,
 			   double mhz, struct outbuf *out);
+	/*
+	 * The function holding kernel address addr by the input's own
+	 * symbols (a trace.dat's kallsyms): its name, borrowed while the
+	 * source is open, or NULL. May be NULL.
+	 */
+	const char *(*func_at)(struct source *src, uint64_t addr);
+};
+
+/*
+ * How a guest input came onto its host's clock, for the alignment report
+ * (clock.c). Filled by source_pair() for trace-cmd's own pairs.
+ */
+struct source_align {
+	bool self_shifted;	/* TIME_SHIFT: libtracecmd shifted it already;
+				 * no offset may apply again */
+	uint64_t host_traceid;	/* the trace id TIME_SHIFT names */
+	struct source *host;	/* borrowed: that input; NULL: not among them */
+	const char *vm;		/* borrowed: the VM's name from the host's
+				 * GUEST option; NULL: not known */
+	uint32_t ncpus;		/* CPUs with a shift */
+	int64_t spread;		/* the largest difference of two CPUs' host
+				 * times for one guest time (mid-samples) */
+};
+
+/* How uftrace function names are printed (--demangle). */
+enum source_demangle {
+	SOURCE_DEMANGLE_SIMPLE = 0,	/* as `uftrace dump`: no parameters */
+	SOURCE_DEMANGLE_FULL,		/* as c++filt */
+	SOURCE_DEMANGLE_NO,		/* as recorded */
 };
 
 struct source {
@@ -113,6 +143,9 @@ struct source {
 	uint32_t cpu_hint;		/* NAME.kvmtrace.N: N */
 	bool has_cpu_hint;
 	uint32_t ntypes;		/* event types handed out so far */
+	struct source_align align;
+	enum source_demangle demangle;	/* set before open() */
+	const struct symtab *guest_syms;	/* borrowed: --guest-syms */
 	void *priv;			/* owned by ops */
 };
 
@@ -142,6 +175,29 @@ int source_detect(const char *path, const struct source_ops **ops,
  * kvmtrace stream has no magic word).
  */
 const char *source_input_kind(const char *path, bool binary);
+
+/*
+ * Host and guest as trace-cmd records them: a trace.dat whose TIME_SHIFT
+ * names another input's trace id is that input's guest, on its clock
+ * already (domain guest, align filled); several trace.dat inputs carry
+ * their file names in their default lines as `trace-cmd report -i A -i B`
+ * prints them; the host's GUEST option gives guest events the keys vm and
+ * host_tid and the host's vCPU threads vm and vcpu. Call once, after every
+ * input is opened. note gets a line for each guest whose host is missing.
+ * Returns 0 or -ENOMEM.
+ */
+#ifdef HAVE_TRACECMD
+int source_pair(struct source **srcs, size_t n, struct diag *note);
+#else
+static inline int source_pair(struct source **srcs, size_t n,
+			      struct diag *note)
+{
+	(void)srcs;
+	(void)n;
+	(void)note;
+	return 0;
+}
+#endif
 
 /* ops NULL: source_open() calls source_probe() first. */
 struct source *source_create(const struct source_ops *ops, const char *path,

@@ -68,10 +68,19 @@ ufcopy() {
 # Truncation at every byte of a small stream (the first 5 records of
 # sample.bin: 120 bytes), from standard input and by name: each cut prints
 # what the 2008 logic prints for it, then says where the record broke.
+# KTF_HOSTILE_SAMPLE (make check-valgrind sets it; every byte is cut in the
+# plain and sanitizer runs): every byte up to 48 (two records), then
+# every 7th (7 is prime to the record sizes, so the cuts still fall at
+# every place in a record): half the runs under memcheck.
 head -c 120 "$fix/kvmtrace/sample.bin" >"$T/small.bin"
 len=0
 whole=0
 while [ "$len" -le 120 ]; do
+	if [ -n "${KTF_HOSTILE_SAMPLE:-}" ] && [ "$len" -gt 48 ] &&
+	   [ $((len % 7)) -ne 0 ] && [ "$len" -ne 120 ]; then
+		len=$((len + 1))
+		continue
+	fi
 	head -c "$len" "$T/small.bin" >"$T/cut.bin"
 	python3 tests/gen/ref_kvmtrace_format.py formats/kvmtrace \
 		<"$T/cut.bin" >"$T/ref.out" 2>"$T/ref.err"

@@ -383,6 +383,51 @@ size_t pyfmt_u64_dec(char *dst, uint64_t v)
 	return n;
 }
 
+ssize_t pyfmt_fixed(char *dst, double v, unsigned prec)
+{
+	uint64_t pow = pyfmt_pow10[prec], ip, q = 0, mant;
+	double a = fabs(v), fr, f;
+	char *p = dst;
+	int e, sh;
+
+	if (!(a < 9007199254740992.0) || prec > 9)
+		return -1;	/* nan, inf, 2^53 and above */
+	ip = (uint64_t)a;
+	fr = a - (double)ip;	/* exact: both share a's binade or below */
+	if (fr != 0) {
+		/* fr = mant / 2^sh exactly; fr * 10^prec rounded to nearest even */
+		f = frexp(fr, &e);
+		mant = (uint64_t)ldexp(f, 53);
+		sh = 53 - e;
+		if (sh < 120) {
+			unsigned __int128 num = (unsigned __int128)mant * pow;
+			unsigned __int128 rem, half = (unsigned __int128)1 << (sh - 1);
+
+			q = (uint64_t)(num >> sh);
+			rem = num - ((unsigned __int128)q << sh);
+			/* the last digit printed: q's, or ip's when prec is 0 */
+			if (rem > half ||
+			    (rem == half && ((prec ? q : ip + q) & 1)))
+				q++;
+		}
+		/* else fr < 2^-66: far below half of 10^-9 */
+		if (q >= pow) {
+			ip++;
+			q -= pow;
+		}
+	}
+	if (signbit(v))
+		*p++ = '-';
+	p += pyfmt_u64_dec(p, ip);
+	if (prec) {
+		*p++ = '.';
+		pyfmt_dec_back(p + prec, q + pow);	/* a leading 1, then zeros */
+		p[-1] = '.';
+		p += prec;
+	}
+	return p - dst;
+}
+
 static ssize_t pyfmt_int_dec(char *dst, const struct pyfmt_spec *sp, bool neg,
 			     uint64_t mag)
 {

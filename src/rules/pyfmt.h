@@ -139,6 +139,14 @@ static inline void pyfmt_dec_back(char *end, uint64_t v)
 size_t pyfmt_u64_dec(char *dst, uint64_t v);
 
 /*
+ * '%.{prec}f' % v (prec 0..9, no flags or width) by hand, for |v| < 2^53:
+ * the exact binary value rounded half to even, as Python (and glibc) do.
+ * Returns the length (at most 27 bytes: sign, 16 digits, '.', 9 digits),
+ * or -1 for any other v (nan, inf, larger): the caller takes pyfmt_float().
+ */
+ssize_t pyfmt_fixed(char *dst, double v, unsigned prec);
+
+/*
  * The 8 hex digits of w as the bytes of a word in memory order, most
  * significant first; letter is 'a' - '0' - 10 or 'A' - '0' - 10. The
  * nibbles are spread one per byte, then all turned to ASCII at once.

@@ -490,7 +490,9 @@ int render_binding(struct render *r, const struct event *ev,
 	return 0;
 }
 
-static inline int render_value_inline(const struct render *r,
+#define RENDER_INLINE static inline __attribute__((always_inline))
+
+RENDER_INLINE int render_value_inline(const struct render *r,
 				      const struct binding *b,
 				      const struct event *ev, int32_t slot,
 				      struct value *v)
@@ -608,8 +610,6 @@ static inline void render_fill(char *p, char c, size_t n)
 		memcpy(p + k, &w, 8);
 }
 
-#define RENDER_INLINE static inline __attribute__((always_inline))
-
 
 /*
  * Where n characters of a number go, padding before them written (after
@@ -653,13 +653,19 @@ RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 	char *d, *end;
 	size_t n;
 
-	if (op->fast == TMPL_DEC) {
+	if (op->fast == TMPL_DEC || op->fast == TMPL_STR) {
 		n = pyfmt_dec_len(v);
 		d = render_place(p, op, n, &end);
 		pyfmt_dec_back(d + n, v);
 		if (end > d + n && (op->spec.flags & PYFMT_LEFT))
 			render_fill(d + n, ' ', (size_t)(end - d - n));
 		return end;
+	}
+	if (op->spec.flags & PYFMT_ALT) {
+		/* '#' alone (no width): the prefix, then the bare digits */
+		p[0] = '0';
+		p[1] = op->fast == TMPL_HEX_UP ? 'X' : 'x';
+		p += 2;
 	}
 	n = (size_t)((67 - __builtin_clzll(v | 1)) >> 2);
 	/* zero padding up to 8 digits is the digits themselves */
@@ -763,7 +769,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			continue;
 		}
 		f = &b->fetch[op->key];
-		if (op->fast) {
+		if (tmpl_fast_int(op)) {
 			uint32_t u32;
 
 			switch (f->kind) {
@@ -789,8 +795,30 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			v.kind = VALUE_NONE;
 		else if (render_slot_is_enum(slot))
 			render_enum(b, slot, op->spec.conv, &v);
-		if (op->fast && v.kind == VALUE_INT && !v.neg) {
+		if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg) {
 			p = render_fast(p, op, v.u);
+			continue;
+		}
+		if (op->fast == TMPL_FLT && v.kind == VALUE_FLOAT) {
+			n = pyfmt_fixed(p, v.f, op->spec.prec < 0 ? 6 :
+						(unsigned)op->spec.prec);
+			if (n >= 0) {
+				p += n;
+				continue;
+			}
+		}
+		if (v.kind == VALUE_STR && op->fast == TMPL_STR) {
+			/* plain %s: the bytes, with room for them and the rest */
+			if ((size_t)(o->buf + o->cap - p) <
+			    v.len + tm->bound + 1 + TMPL_SLACK) {
+				outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+				p = outbuf_reserve(o, v.len + tm->bound + 1 +
+							      TMPL_SLACK);
+				if (!p)
+					goto nomem;
+			}
+			memcpy(p, v.s, v.len);
+			p += v.len;
 			continue;
 		}
 		if (v.kind == VALUE_STR) {

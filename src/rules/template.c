@@ -79,6 +79,34 @@ static int tmpl_lit(struct tmpl_builder *b, size_t off, size_t len)
  * Parse one conversion starting at text[*pos] == '%', as Python 3's
  * PyUnicode_Format does, with a mapping argument.
  */
+/* Which conversions the renderer formats inline (enum tmpl_fast) */
+static enum tmpl_fast tmpl_fast_kind(const struct pyfmt_spec *sp)
+{
+	bool plain = sp->prec < 0 && sp->width <= 64 &&
+		     !(sp->flags & ~(unsigned)(PYFMT_ZERO | PYFMT_LEFT));
+	/* '#' alone: "0x" then the digits */
+	bool alt = sp->prec < 0 && sp->width <= 0 && sp->flags == PYFMT_ALT;
+	bool bare = sp->prec < 0 && sp->width <= 0 && !sp->flags;
+
+	switch (sp->conv) {
+	case 'd':
+	case 'i':
+	case 'u':
+		return plain ? TMPL_DEC : TMPL_SLOW;
+	case 'x':
+		return plain || alt ? TMPL_HEX : TMPL_SLOW;
+	case 'X':
+		return plain || alt ? TMPL_HEX_UP : TMPL_SLOW;
+	case 's':
+		return bare ? TMPL_STR : TMPL_SLOW;
+	case 'f':
+	case 'F':
+		return sp->width <= 0 && !sp->flags && sp->prec <= 9 ?
+			       TMPL_FLT : TMPL_SLOW;
+	}
+	return TMPL_SLOW;
+}
+
 static int tmpl_conv(struct tmpl_builder *b, const char *s, size_t len,
 		     size_t *pos, unsigned *err_col, const char **err_msg)
 {
@@ -197,16 +225,7 @@ static int tmpl_conv(struct tmpl_builder *b, const char *s, size_t len,
 		*err_msg = "unsupported format character (use one of d i o u x X e E f F g G s r a c)";
 		return -EINVAL;
 	}
-	if (op.spec.prec < 0 && op.spec.width <= 64 &&
-	    !(op.spec.flags & ~(unsigned)(PYFMT_ZERO | PYFMT_LEFT))) {
-		if (op.spec.conv == 'd' || op.spec.conv == 'i' ||
-		    op.spec.conv == 'u')
-			op.fast = TMPL_DEC;
-		else if (op.spec.conv == 'x')
-			op.fast = TMPL_HEX;
-		else if (op.spec.conv == 'X')
-			op.fast = TMPL_HEX_UP;
-	}
+	op.fast = tmpl_fast_kind(&op.spec);
 	key = tmpl_key_index(b, s + kbeg, kend - kbeg, (uint32_t)kbeg + 1);
 	if (key < 0)
 		return key;

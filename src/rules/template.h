@@ -17,12 +17,18 @@ enum tmpl_op_kind {
 	TMPL_CONV,
 };
 
-/* Conversions the renderer formats inline for a non-negative integer. */
+/*
+ * Conversions the renderer formats inline, Python-exact: DEC, HEX,
+ * HEX_UP and STR for a non-negative integer (tmpl_fast_int()), STR for a
+ * string, FLT for a float; any other value takes pyfmt.
+ */
 enum tmpl_fast {
 	TMPL_SLOW = 0,
 	TMPL_DEC,	/* d i u: flags 0 and -, a width up to 64 */
-	TMPL_HEX,	/* x */
+	TMPL_HEX,	/* x: the same, or '#' alone */
 	TMPL_HEX_UP,	/* X */
+	TMPL_STR,	/* s: no flags, width or precision */
+	TMPL_FLT,	/* f F: no flags or width, precision up to 9 */
 };
 
 /* Bytes the renderer may copy past a literal or a number (over-copy). */
@@ -57,6 +63,12 @@ struct tmpl {
 int tmpl_compile(const char *text, size_t len, struct tmpl **out,
 		 unsigned *err_col, const char **err_msg);
 void tmpl_destroy(struct tmpl *t);
+
+/* Does the renderer format a non-negative integer for op inline? */
+static inline bool tmpl_fast_int(const struct tmpl_op *op)
+{
+	return op->fast != TMPL_SLOW && op->fast != TMPL_FLT;
+}
 
 /* Is conversion c one that needs an integer (Python raises TypeError on a float)? */
 static inline bool tmpl_conv_int_only(char c)

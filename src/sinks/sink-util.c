@@ -163,6 +163,35 @@ static bool sink_is_kvm(const struct event_type *t, const char *name)
 	       (!t->system || !strcmp(t->system, "kvm"));
 }
 
+static bool sink_kind_init(struct sink_type *st, struct source *src,
+			   const struct event_type *t)
+{
+	static const struct {
+		const char *event, *field, *old;
+		enum sink_kind kind;
+	} kinds[] = {
+		{ "kvm_pio", "port", NULL, SINK_KIND_PIO },
+		{ "kvm_mmio", "gpa", NULL, SINK_KIND_MMIO },
+		{ "kvm_msr", "ecx", "index", SINK_KIND_MSR },
+		{ "kvm_hypercall", "nr", NULL, SINK_KIND_HYPERCALL },
+		{ "kvm_inj_virq", "vector", "irq", SINK_KIND_VIRQ },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (!sink_is_kvm(t, kinds[i].event))
+			continue;
+		st->value = sink_bind(src, t, kinds[i].field);
+		if (st->value == SINK_NOSLOT && kinds[i].old)
+			st->value = sink_bind(src, t, kinds[i].old);
+		st->vcpu = sink_bind(src, t, "vcpu_id");
+		if (st->value != SINK_NOSLOT)
+			st->kind = (uint8_t)kinds[i].kind;
+		return true;
+	}
+	return false;
+}
+
 void sink_type_init(struct sink_type *st, struct source *src,
 		    const struct event_type *t)
 {
@@ -173,17 +202,44 @@ void sink_type_init(struct sink_type *st, struct source *src,
 	st->call = SINK_NOSLOT;
 	st->tid = SINK_NOSLOT;
 	st->symbol = SINK_NOSLOT;
-	st->comm = sink_bind(src, t, "comm");
+	st->addr = SINK_NOSLOT;
+	st->kind = SINK_KIND_NONE;
+	st->value = SINK_NOSLOT;
+	st->rip = SINK_NOSLOT;
+	st->rip_hi = SINK_NOSLOT;
+	/* the running task's name (sched_wakeup's own comm is the wakee's) */
+	st->comm = sink_bind(src, t, "common_comm");
+	if (st->comm == SINK_NOSLOT)
+		st->comm = sink_bind(src, t, "comm");
+	st->vm = sink_bind(src, t, "vm");
+	st->host_tid = sink_bind(src, t, "host_tid");
 	if (t->has_id) {
-		/* kvmtrace: VMEXIT's data word 1 is the exit code */
+		/*
+		 * kvmtrace: VMEXIT's data word 1 is the exit code, words 2
+		 * and 3 the RIP; word 1 of IO_*, MSR_*, INJ_VIRQ, VMMCALL the
+		 * port, MSR, vector or number.
+		 */
 		st->reason = sink_bind(src, t, "1");
+		st->value = st->reason;
+		st->rip = sink_bind(src, t, "2");
+		st->rip_hi = sink_bind(src, t, "3");
 		return;
 	}
 	if (sink_is_kvm(t, "kvm_exit")) {
+		/* x86; arm64: the exception class and PC; riscv: scause, pc */
 		st->role = SINK_EXIT;
 		st->reason = sink_bind(src, t, "exit_reason");
+		if (st->reason == SINK_NOSLOT)
+			st->reason = sink_bind(src, t, "esr_ec");
+		if (st->reason == SINK_NOSLOT)
+			st->reason = sink_bind(src, t, "scause");
 		st->vcpu = sink_bind(src, t, "vcpu_id");
 		st->info = sink_bind(src, t, "info");
+		st->rip = sink_bind(src, t, "guest_rip");
+		if (st->rip == SINK_NOSLOT)
+			st->rip = sink_bind(src, t, "vcpu_pc");
+		if (st->rip == SINK_NOSLOT)
+			st->rip = sink_bind(src, t, "pc");
 		return;
 	}
 	if (sink_is_kvm(t, "kvm_entry")) {
@@ -191,11 +247,14 @@ void sink_type_init(struct sink_type *st, struct source *src,
 		st->vcpu = sink_bind(src, t, "vcpu_id");
 		return;
 	}
+	if (sink_kind_init(st, src, t))
+		return;
 	st->symbol = sink_bind(src, t, "symbol");
 	st->call = sink_bind(src, t, "type");
 	if (st->symbol != SINK_NOSLOT && st->call != SINK_NOSLOT) {
 		st->role = SINK_CALL;
 		st->tid = sink_bind(src, t, "tid");
+		st->addr = sink_bind(src, t, "addr");
 	}
 }
 
@@ -209,6 +268,21 @@ int sink_field_u64(const struct event *ev, int32_t slot, uint64_t *out)
 	    v.kind != VALUE_INT)
 		return -ENOENT;
 	*out = v.neg ? -v.u : v.u;
+	return 0;
+}
+
+int sink_exit_rip(const struct sink_type *st, const struct event *ev,
+		  uint64_t *rip)
+{
+	uint64_t hi = 0;
+
+	if (sink_field_u64(ev, st->rip, rip) < 0)
+		return -ENOENT;
+	if (st->rip_hi != SINK_NOSLOT) {
+		if (sink_field_u64(ev, st->rip_hi, &hi) < 0)
+			hi = 0;
+		*rip = (*rip & 0xffffffffu) | hi << 32;
+	}
 	return 0;
 }
 
@@ -289,6 +363,30 @@ size_t sink_reason_default(char *p, uint64_t reason)
 	return 7 + n;
 }
 
+/* arm64's kvm_exit text: "…: HSR_EC: 0x0016 (HVC64), PC: …" */
+static bool sink_reason_arm64(const char *s, const char *end, char *buf,
+			      size_t len)
+{
+	const char *p, *q;
+
+	for (p = s; p + 8 <= end; p++)
+		if (!memcmp(p, "HSR_EC: ", 8))
+			break;
+	if (p + 8 > end)
+		return false;
+	for (p += 8; p < end && *p != '(' && *p != ','; p++)
+		;
+	if (p == end || *p != '(')
+		return false;
+	for (q = ++p; q < end && *q != ')'; q++)
+		;
+	if (q == end || q == p || (size_t)(q - p) >= len)
+		return false;
+	memcpy(buf, p, (size_t)(q - p));
+	buf[q - p] = '\0';
+	return true;
+}
+
 bool sink_reason_name(struct render *r, const struct event *ev,
 		      const struct sink_type *st, uint64_t reason, char *buf,
 		      size_t len)
@@ -312,7 +410,7 @@ bool sink_reason_name(struct render *r, const struct event *ev,
 		if (!memcmp(p, "reason ", 7))
 			break;
 	if (p + 7 > end)
-		return false;
+		return sink_reason_arm64(v.s, end, buf, len);
 	p += 7;
 	for (q = p; q < end && *q != ' ' && *q != '\n'; q++)
 		;
@@ -324,14 +422,102 @@ bool sink_reason_name(struct render *r, const struct event *ev,
 	return true;
 }
 
+/* ---------------------------------------------------------------- VMs */
+
+void sink_vms_fini(struct sink_vms *vms)
+{
+	size_t i;
+
+	for (i = 0; i < vms->n; i++)
+		free(vms->names[i]);
+	free(vms->names);
+	free(vms->named);
+	sink_map_fini(&vms->map);
+	memset(vms, 0, sizeof(*vms));
+}
+
+/* FNV-1a, with the top bit set: never a pid. */
+static uint64_t sink_name_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h | 1ull << 63;
+}
+
+int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
+	       const struct event *ev, uint32_t *out)
+{
+	char buf[40], *name;
+	const char *s;
+	uint64_t key;
+	size_t len;
+	struct value v;
+	uint32_t i;
+	void *grown;
+	bool named = false;
+
+	if (st->vm != SINK_NOSLOT &&
+	    ev->src->ops->field(ev->src, ev, st->vm, &v) == 0 &&
+	    v.kind == VALUE_STR && v.len) {
+		s = v.s;
+		len = v.len;
+		key = sink_name_hash(s, len);
+		named = true;
+	} else {
+		key = (uint64_t)ev->pid & ((1ull << 63) - 1);
+		len = (size_t)snprintf(buf, sizeof(buf), "pid %" PRId64, ev->pid);
+		s = buf;
+	}
+	i = sink_map_find(&vms->map, key);
+	if (i != SINK_MAP_EMPTY) {
+		*out = i;
+		return 0;
+	}
+	if (vms->n >= SINK_MAXKEYS) {
+		*out = SINK_VM_OVER;
+		return 0;
+	}
+	grown = vms->names;
+	if (sink_reserve(&grown, &vms->cap, vms->n, sizeof(*vms->names)) < 0)
+		return -ENOMEM;
+	vms->names = grown;
+	grown = realloc(vms->named, vms->cap * sizeof(*vms->named));
+	if (!grown)
+		return -ENOMEM;
+	vms->named = grown;
+	name = strndup(s, len);
+	if (!name)
+		return -ENOMEM;
+	if (sink_map_add(&vms->map, key, (uint32_t)vms->n) < 0) {
+		free(name);
+		return -ENOMEM;
+	}
+	vms->names[vms->n] = name;
+	vms->named[vms->n] = named;
+	*out = (uint32_t)vms->n++;
+	return 0;
+}
+
 /* ---------------------------------------------------- exit/entry pairs */
 
 void sink_pairs_fini(struct sink_pairs *p)
 {
 	sink_map_fini(&p->map);
 	sink_map_fini(&p->pid_vcpu);
+	sink_vms_fini(&p->vms);
 	free(p->v);
 	memset(p, 0, sizeof(*p));
+}
+
+static struct sink_vcpu *sink_pairs_over(struct sink_pairs *p)
+{
+	p->over.over = true;
+	p->over.pending = false;
+	p->over.kind = SINK_KIND_NONE;
+	return &p->over;
 }
 
 static struct sink_vcpu *sink_pairs_at(struct sink_pairs *p, uint64_t key,
@@ -343,6 +529,8 @@ static struct sink_vcpu *sink_pairs_at(struct sink_pairs *p, uint64_t key,
 		return &p->v[i];
 	if (!create)
 		return NULL;
+	if (p->n >= SINK_MAXKEYS)
+		return sink_pairs_over(p);
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
 		struct sink_vcpu *n = realloc(p->v, cap * sizeof(*n));
@@ -364,14 +552,21 @@ struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 				 const struct event *ev)
 {
 	enum domain dom = ev->src->domain;
-	uint64_t task = sink_thread_key(dom, SINK_TASK, (uint64_t)ev->pid);
+	uint64_t task = sink_thread_key(dom, SINK_TASK,
+					(uint64_t)ev->pid & ((1ull << 40) - 1));
 	struct sink_vcpu *v, *t;
 	uint64_t n;
-	uint32_t learnt;
+	uint32_t learnt, vm;
 
+	if (sink_vm_of(&p->vms, st, ev, &vm) < 0)
+		return NULL;
+	if (vm == SINK_VM_OVER)
+		return sink_pairs_over(p);
 	if (sink_field_u64(ev, st->vcpu, &n) == 0) {
 		if (n < SINK_MAP_EMPTY &&
 		    sink_map_find(&p->pid_vcpu, task) != (uint32_t)n &&
+		    (p->pid_vcpu.n < SINK_MAXKEYS ||
+		     sink_map_find(&p->pid_vcpu, task) != SINK_MAP_EMPTY) &&
 		    sink_map_set(&p->pid_vcpu, task, (uint32_t)n) < 0)
 			return NULL;
 	} else if (ev->has_vcpu) {
@@ -380,15 +575,21 @@ struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 		   SINK_MAP_EMPTY) {
 		n = learnt;
 	} else {
-		return sink_pairs_at(p, task, true);
+		v = sink_pairs_at(p, task, true);
+		if (v && !v->over)
+			v->host_tid = ev->pid;
+		return v;
 	}
+	n = (uint64_t)vm << 32 | (n & 0xffffffffu);
 	v = sink_pairs_at(p, sink_thread_key(dom, SINK_VCPU, n), true);
-	if (v && !v->pending && sink_role(st, ev) == SINK_ENTRY) {
+	if (v && !v->over && !v->pending && sink_role(st, ev) == SINK_ENTRY) {
 		/* its exit may wait under the task (a format without vcpu_id) */
 		t = sink_pairs_at(p, task, false);
 		if (t && t->pending)
 			return t;
 	}
+	if (v && !v->over)
+		v->host_tid = ev->pid;
 	return v;
 }
 

@@ -128,15 +128,33 @@ enum sink_role {
 #define SINK_NOSLOT INT32_MIN
 
 /* What one event type of one source is to the sinks, found by its fields. */
+/* Events that say what an exit in progress was about (kvm_pio, …). */
+enum sink_kind {
+	SINK_KIND_NONE = 0,
+	SINK_KIND_PIO,		/* kvm_pio: port */
+	SINK_KIND_MMIO,		/* kvm_mmio: gpa */
+	SINK_KIND_MSR,		/* kvm_msr: ecx */
+	SINK_KIND_HYPERCALL,	/* kvm_hypercall: nr */
+	SINK_KIND_VIRQ,		/* kvm_inj_virq: vector (irq before 4.x) */
+	SINK_NKINDS,
+};
+
 struct sink_type {
 	uint8_t role;		/* types with has_id: see sink_role() */
+	uint8_t kind;		/* enum sink_kind of a SINK_EVENT type */
 	int32_t reason;		/* EXIT: slot of the exit reason */
 	int32_t vcpu;		/* EXIT/ENTRY: slot of vcpu_id */
 	int32_t info;		/* EXIT: libtraceevent's text (reason names) */
 	int32_t call;		/* CALL: slot of "type" (entry|exit|…) */
 	int32_t tid;		/* CALL: slot of the thread id */
 	int32_t symbol;		/* CALL: slot of the function name */
+	int32_t addr;		/* CALL: slot of the function's address */
 	int32_t comm;		/* the task's name, for thread names */
+	int32_t vm;		/* the VM's name (host/guest map), or NOSLOT */
+	int32_t host_tid;	/* guest events: the host thread of the vCPU */
+	int32_t value;		/* a kind's value: port, gpa, msr, nr, vector */
+	int32_t rip;		/* EXIT: guest_rip (kvmtrace: words 2, 3) */
+	int32_t rip_hi;		/* kvmtrace EXIT: the RIP's high word */
 };
 
 void sink_type_init(struct sink_type *st, struct source *src,
@@ -153,6 +171,28 @@ static inline enum sink_role sink_role(const struct sink_type *st,
 		return SINK_EVENT;
 	}
 	return (enum sink_role)st->role;
+}
+
+/* The kind of ev: what an exit in progress is about (kvm_pio, …). */
+static inline enum sink_kind sink_kind(const struct sink_type *st,
+				       const struct event *ev)
+{
+	if (ev->type->has_id) {
+		switch (ev->type->id) {
+		case 0x00020002u:	/* INJ_VIRQ: irq */
+			return SINK_KIND_VIRQ;
+		case 0x00020005u:	/* IO_READ: port, size */
+		case 0x00020006u:	/* IO_WRITE */
+			return SINK_KIND_PIO;
+		case 0x0002000bu:	/* MSR_READ: ecx, data */
+		case 0x0002000cu:	/* MSR_WRITE */
+			return SINK_KIND_MSR;
+		case 0x00020010u:	/* VMMCALL: nr */
+			return SINK_KIND_HYPERCALL;
+		}
+		return SINK_KIND_NONE;
+	}
+	return (enum sink_kind)st->kind;
 }
 
 /* Integer field slot of ev: 0 with *out, or -ENOENT. */
@@ -212,20 +252,65 @@ static inline uint64_t sink_key_number(uint64_t key)
 	return key >> 3;
 }
 
+/* The guest RIP of exit ev (guest_rip, or kvmtrace VMEXIT words 2, 3). */
+int sink_exit_rip(const struct sink_type *st, const struct event *ev,
+		  uint64_t *rip);
+
+/* ---------------------------------------------------------------- caps */
+
+/*
+ * The most distinct keys a summary keeps per table (vCPUs, VMs, threads,
+ * exit reasons, event ids, …): a stream of random words cannot make it
+ * grow past them. What comes beyond is counted together and said.
+ */
+#define SINK_MAXKEYS	4096u
+
+/* ---------------------------------------------------------------- VMs */
+
+#define SINK_VM_OVER	UINT32_MAX	/* beyond SINK_MAXKEYS */
+
+/*
+ * The VMs seen, as small indices: by the `vm` key where an input names
+ * them (trace-cmd's GUEST option), else by the pid of the exit's host
+ * thread (kvmtrace: the process; trace.dat: the vCPU thread).
+ */
+struct sink_vms {
+	struct sink_map map;	/* name hash or pid -> index */
+	char **names;		/* owned, each owned: "NAME" or "pid N" */
+	bool *named;		/* owned: from a `vm` key */
+	size_t n;
+	size_t cap;
+};
+
+void sink_vms_fini(struct sink_vms *vms);
+
+/* The VM index of ev, made on first sight; SINK_VM_OVER; -ENOMEM. */
+int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
+	       const struct event *ev, uint32_t *out);
+
 /* ---------------------------------------------------- exit/entry pairs */
 
 struct sink_vcpu {
-	uint64_t key;		/* sink_thread_key() */
+	uint64_t key;		/* sink_thread_key(): VM << 32 | vCPU */
 	uint64_t exit_ts;	/* host time of the pending exit */
 	uint64_t reason;	/* its reason */
+	uint64_t kind_value;	/* what the exit was about (kind) */
+	uint64_t rip;		/* the guest RIP of the exit */
+	int64_t host_tid;	/* the host thread seen last */
 	uint32_t ref;		/* the sink's index for that reason */
+	const char *sym;	/* the RIP's function, borrowed; or NULL */
+	uint8_t kind;		/* enum sink_kind seen during the exit */
+	bool has_rip;
 	bool pending;		/* an exit waits for its entry */
+	bool over;		/* the shared state beyond SINK_MAXKEYS */
 };
 
 /*
- * The vCPUs seen in exits and entries. The vCPU of a kvmtrace record is its
- * vcpu field; of a trace.dat event its vcpu_id field if the format has one,
- * else the vCPU last seen with its pid, else the task (pid) itself.
+ * The vCPUs seen in exits and entries, per VM. The vCPU of a kvmtrace
+ * record is its vcpu field; of a trace.dat event its vcpu_id field if the
+ * format has one, else the vCPU last seen with its pid, else the task
+ * (pid) itself. An exit pairs with the next entry of the same vCPU of the
+ * same VM.
  */
 struct sink_pairs {
 	struct sink_map map;	/* key -> index into v */
@@ -233,14 +318,28 @@ struct sink_pairs {
 	size_t n;
 	size_t cap;
 	struct sink_map pid_vcpu;	/* (domain, pid) -> vCPU number */
+	struct sink_vms vms;
+	struct sink_vcpu over;	/* every vCPU beyond SINK_MAXKEYS */
 };
+
+/* The VM index of a vCPU key (from sink_pairs_get), and its vCPU. */
+static inline uint32_t sink_key_vm(uint64_t key)
+{
+	return (uint32_t)(sink_key_number(key) >> 32);
+}
+
+static inline uint32_t sink_key_vcpu(uint64_t key)
+{
+	return (uint32_t)sink_key_number(key);
+}
 
 void sink_pairs_fini(struct sink_pairs *p);
 
 /*
  * The vCPU state for exit or entry ev, created on first sight. An entry
  * whose vCPU has no pending exit also looks under its task, where an exit
- * without vcpu_id waits. NULL: out of memory.
+ * without vcpu_id waits. Beyond SINK_MAXKEYS vCPUs: &p->over (never
+ * pending). NULL: out of memory.
  */
 struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 				 const struct sink_type *st,

@@ -43,9 +43,16 @@ struct sink *sink_text_create(struct outbuf *out, struct render *render);
 /* Chrome trace-event JSON (sink-chrome.c); mhz: -c, 0 for none. */
 struct sink *sink_chrome_create(struct outbuf *out, struct render *render,
 				double mhz);
-/* A summary table, or CSV sections (sink-stats.c); mhz: -c, 0 for none. */
+struct symtab;
+/*
+ * A summary (sink-stats.c): mode NULL or "table" aligned tables, "csv"
+ * CSV sections, "hist" tables and log2 histograms, "json" one JSON
+ * document; mhz: -c, 0 for none; syms: guest symbols (--guest-syms) or
+ * NULL, borrowed.
+ */
 struct sink *sink_stats_create(struct outbuf *out, struct render *render,
-			       bool csv, double mhz);
+			       const char *mode, double mhz,
+			       const struct symtab *syms);
 
 static inline void sink_destroy(struct sink *s)
 {

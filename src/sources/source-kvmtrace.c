@@ -25,6 +25,7 @@
 #include "outbuf.h"
 #include "pyfmt.h"
 #include "source.h"
+#include "symtab.h"
 
 #define KVMTRACE_MAGIC		0x12345678u
 #define KVMTRACE_HEAD		12
@@ -264,6 +265,9 @@ static int kvmtrace_bind(struct source *src, const struct event_type *t,
 {
 	size_t i;
 
+	/* guest_sym: VMEXIT's RIP, words 2 and 3, named (symtab.h) */
+	if (src->guest_syms && !strcmp(key, "guest_sym"))
+		return SYMTAB_FIELD | (KF_DATA + 1);
 	for (i = 0; i < KVMTRACE_NFIELDS; i++)
 		if (!strcmp(kvmtrace_names[i], key))
 			return (int)i;
@@ -275,6 +279,11 @@ static int kvmtrace_field(struct source *src, const struct event *ev,
 {
 	const struct kvmtrace *k = ev->rec;
 
+	if (symtab_is_field(index))
+		return ev->type->id == 0x00010002 ?	/* VMEXIT */
+			       symtab_field(src->guest_syms,
+					    k->data[1] | (uint64_t)k->data[2] << 32, out)
+					   : -ENOENT;
 	switch (index) {
 	case KF_EVENT:
 		value_set_u64(out, ev->type->id);

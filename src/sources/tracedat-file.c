@@ -10,6 +10,8 @@
  *    counts when TRACECLOCK says nothing). Options sections of version 7
  *    may be compressed (zstd: libzstd);
  *  - the TSC2NSEC option (libtracecmd then converts x86-tsc to ns);
+ *  - a guest's TIME_SHIFT option (tracedat-shift.c), the last one read
+ *    as libtracecmd keeps the last;
  *  - the version 6 layout up to each CPU's data: libtracecmd 1.3.1 finds a
  *    file whose CPU data runs past its end in tracecmd_init_data(), says so
  *    on standard output and then crashes in tracecmd_close(); and when it
@@ -44,6 +46,8 @@ enum {
 	TD_OPT_BUFFER = 3,
 	TD_OPT_TRACECLOCK = 4,
 	TD_OPT_CPUCOUNT = 8,
+	TD_OPT_TIME_SHIFT = 12,
+	TD_OPT_GUEST = 13,
 	TD_OPT_TSC2NSEC = 14,
 };
 
@@ -148,6 +152,66 @@ static void td_set_clock(struct tracedat_file *f, char *clock)
 {
 	free(f->clock);
 	f->clock = clock;
+	f->clock_option = true;
+}
+
+/*
+ * A GUEST option as libtracecmd's trace_guest_load() reads it: name, u64
+ * trace id, u32 vCPU count, per vCPU {u32 vcpu, u32 host pid}; one it
+ * would refuse is left out.
+ */
+static void td_guest_option(struct tracedat_file *f, const unsigned char *p,
+			    size_t len, bool big)
+{
+	const unsigned char *nul = memchr(p, '\0', len);
+	struct tracedat_guest g = { 0 }, *v;
+	size_t pos;
+	uint32_t i, cpu;
+
+	if (!nul)
+		return;
+	pos = (size_t)(nul - p) + 1;
+	if (len - pos < 12)
+		return;
+	g.traceid = td_get(p + pos, 8, big);
+	g.nvcpus = (uint32_t)td_get(p + pos + 8, 4, big);
+	pos += 12;
+	if (g.nvcpus > (len - pos) / 8)
+		return;
+	g.pids = calloc(g.nvcpus ? g.nvcpus : 1, sizeof(*g.pids));
+	g.name = strndup((const char *)p, (size_t)(nul - p));
+	v = realloc(f->guests, (f->nguests + 1) * sizeof(*v));
+	if (v)
+		f->guests = v;
+	if (!g.pids || !g.name || !v)
+		goto drop;
+	for (i = 0; i < g.nvcpus; i++, pos += 8) {
+		cpu = (uint32_t)td_get(p + pos, 4, big);
+		if (cpu >= g.nvcpus)
+			goto drop;
+		g.pids[cpu] = (int32_t)td_get(p + pos + 4, 4, big);
+	}
+	f->guests[f->nguests++] = g;
+	return;
+drop:
+	free(g.pids);
+	free(g.name);
+}
+
+/* TIME_SHIFT, GUEST and TSC2NSEC, as libtracecmd reads them. */
+static void td_host_option(struct tracedat_file *f, unsigned id,
+			   const unsigned char *p, size_t len, bool big)
+{
+	if (id == TD_OPT_TSC2NSEC && len >= 16) {
+		f->tsc2nsec_mult = (uint32_t)td_get(p, 4, big);
+		f->tsc2nsec_shift = (uint32_t)td_get(p + 4, 4, big);
+		f->tsc2nsec = f->tsc2nsec_mult != 0;
+	} else if (id == TD_OPT_TIME_SHIFT && len >= 16) {
+		tracedat_shift_free(f->shift);
+		f->shift = tracedat_shift_parse(p, len, big);
+	} else if (id == TD_OPT_GUEST) {
+		td_guest_option(f, p, len, big);
+	}
 }
 
 /* ----------------------------------------------------------- version 6 */
@@ -206,13 +270,19 @@ static int td_v6(struct td_reader *r, struct tracedat_file *f,
 				if (td_num(r, 4, &cpus) < 0)
 					goto truncated;
 				continue;
-			} else if (id == TD_OPT_TSC2NSEC && len >= 16) {
-				uint64_t mult;
+			} else if ((id == TD_OPT_TSC2NSEC || id == TD_OPT_GUEST ||
+				    id == TD_OPT_TIME_SHIFT) && len >= 12 &&
+				   len <= TD_OPTIONS_MAX) {
+				unsigned char *buf = malloc(len);
 
-				if (td_num(r, 4, &mult) < 0)
+				if (!buf)
+					return -ENOMEM;
+				if (td_read(r, buf, len) < 0) {
+					free(buf);
 					goto truncated;
-				f->tsc2nsec = mult != 0;
-				r->pos += len - 4;
+				}
+				td_host_option(f, (unsigned)id, buf, len, r->big);
+				free(buf);
 				continue;
 			}
 			r->pos += len;
@@ -356,8 +426,9 @@ static int td_clock_option(void *arg, unsigned id, unsigned char *p,
 					      after - clock - 1);
 		break;
 	case TD_OPT_TSC2NSEC:
-		if (len >= 16)
-			w->f->tsc2nsec = td_get(p, 4, w->r->big) != 0;
+	case TD_OPT_TIME_SHIFT:
+	case TD_OPT_GUEST:
+		td_host_option(w->f, id, p, len, w->r->big);
 		break;
 	}
 	return 0;
@@ -595,6 +666,15 @@ void tracedat_file_free(struct tracedat_file *f)
 {
 	free(f->clock);
 	f->clock = NULL;
+	tracedat_shift_free(f->shift);
+	f->shift = NULL;
+	while (f->nguests) {
+		f->nguests--;
+		free(f->guests[f->nguests].name);
+		free(f->guests[f->nguests].pids);
+	}
+	free(f->guests);
+	f->guests = NULL;
 }
 
 /* ------------------------------------------------- inflating version 7 */
@@ -606,6 +686,7 @@ void tracedat_file_free(struct tracedat_file *f)
 enum {
 	TD_SEC_OPTIONS = 0,
 	TD_SEC_FLYRECORD = 3,
+	TD_SEC_KALLSYMS = 19,
 	TD_SEC_LATENCY = 22,
 };
 
@@ -633,6 +714,7 @@ struct td_copy {
 	uint32_t page;
 	int out;
 	struct diag *d;
+	char **kallsyms;	/* non-NULL: take kallsyms out (see below) */
 };
 
 static void td_put(unsigned char *p, uint64_t v, size_t n, bool big)
@@ -935,6 +1017,8 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 			}
 			free(order);
 			s->nsize = at - (pos + 16);
+		} else if (s->id == TD_SEC_KALLSYMS && c->kallsyms) {
+			s->nsize = 4;	/* an empty table */
 		} else if (s->flags & TD_SEC_COMPRESSED) {
 			uint64_t usize;
 
@@ -953,10 +1037,65 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 	return 0;
 }
 
+/*
+ * The kallsyms section's table (u32 size, then the text) to *c->kallsyms,
+ * NUL-terminated; an empty table in the copy.
+ */
+static int td_take_kallsyms(struct td_copy *c, const struct td_sec *s)
+{
+	static const unsigned char none[4];
+	unsigned char *buf = NULL;
+	uint64_t n = 0;
+	size_t len;
+	int ret;
+
+	ret = td_section_read(&c->r, &c->f, s->off, -1, "kallsyms section",
+			      TD_OPTIONS_MAX * 4ull, &buf, &len, c->d);
+	if (ret < 0)
+		return ret;
+	if (len >= 4)
+		n = td_get(buf, 4, c->r.big);
+	if (n > len - 4 || len < 4) {
+		diag_set(c->d, "%s: corrupt trace.dat (version 7): the kallsyms section at offset 0x%" PRIx64 " claims %" PRIu64 " bytes of %zu",
+			 c->r.name, s->off, n, len < 4 ? 0 : len - 4);
+		free(buf);
+		return -EIO;
+	}
+	/* the text moves to the front, NUL-terminated, as libtracecmd has it */
+	memmove(buf, buf + 4, (size_t)n);
+	buf[n] = '\0';
+	*c->kallsyms = (char *)buf;
+	return td_write(c, none, sizeof(none), s->noff + 16);
+}
+
+static int td_inflate_copy(const char *name, const char *path, int out,
+			   char **kallsyms, struct diag *d);
+
 int tracedat_inflate(const char *name, const char *path, int out,
 		     struct diag *d)
 {
-	struct td_copy c = { .r = { .name = name }, .out = out, .d = d };
+	return td_inflate_copy(name, path, out, NULL, d);
+}
+
+int tracedat_inflate_lean(const char *name, const char *path, int out,
+			  char **kallsyms, struct diag *d)
+{
+	int ret;
+
+	*kallsyms = NULL;
+	ret = td_inflate_copy(name, path, out, kallsyms, d);
+	if (ret < 0) {
+		free(*kallsyms);
+		*kallsyms = NULL;
+	}
+	return ret;
+}
+
+static int td_inflate_copy(const char *name, const char *path, int out,
+			   char **kallsyms, struct diag *d)
+{
+	struct td_copy c = { .r = { .name = name }, .out = out, .d = d,
+			     .kallsyms = kallsyms };
 	unsigned char head[TD_MAGIC_LEN + 2 + 2 + 4], sh[16];
 	uint64_t pos, opt_off;
 	struct stat st;
@@ -1067,6 +1206,8 @@ int tracedat_inflate(const char *name, const char *path, int out,
 		} else if (s->id == TD_SEC_FLYRECORD) {
 			for (j = 0; j < s->ncpus && ret == 0; j++)
 				ret = td_copy_cpu(&c, s, &s->cpus[j]);
+		} else if (s->id == TD_SEC_KALLSYMS && c.kallsyms) {
+			ret = td_take_kallsyms(&c, s);
 		} else {
 			ret = td_section_read(&c.r, &c.f, s->off, -1, "section",
 					      TD_OPTIONS_MAX * 4ull, &buf, &len,

@@ -9,15 +9,55 @@
 #define KTF_TRACEDAT_FILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "diag.h"
+
+/* One sample of a TIME_SHIFT option (libtracecmd's ts_offset_sample). */
+struct tracedat_sample {
+	uint64_t time;		/* on the guest's clock */
+	int64_t offset;
+	uint64_t scaling;
+	uint64_t fraction;	/* 0 when the file has no fraction arrays */
+};
+
+/*
+ * TIME_SHIFT (id 12), as libtracecmd 3.1.6 keeps it: per CPU the samples
+ * sorted by time, those of an equal time dropped but the first.
+ */
+struct tracedat_shift {
+	uint64_t peer;		/* the host's trace id */
+	uint32_t flags;		/* bit 0: interpolate */
+	uint32_t ncpus;
+	bool fractions;		/* the file has the fraction arrays */
+	uint32_t *n;		/* owned: per CPU its number of samples */
+	struct tracedat_sample **s;	/* owned: per CPU its samples */
+	uint64_t **start;	/* owned: per CPU per piece (pair of samples
+				 * libtracecmd takes) the host time it starts at */
+};
+
+/* A host's GUEST option (id 13): a guest and the host threads of its vCPUs. */
+struct tracedat_guest {
+	char *name;		/* owned */
+	uint64_t traceid;	/* the guest's TRACEID */
+	uint32_t nvcpus;
+	int32_t *pids;		/* owned: per vCPU the host thread running it */
+};
 
 struct tracedat_file {
 	unsigned version;	/* 6 or 7; 0 when neither */
 	char compression[32];	/* version 7: "none", "zstd", …; else "" */
 	char *clock;		/* the trace clock, named as libtracecmd does;
 				 * NULL when the file does not say */
+	bool clock_option;	/* clock came from TRACECLOCK, not from the
+				 * top instance's BUFFER option (a file of
+				 * trace-cmd split): only then does
+				 * libtracecmd print the raw count */
 	bool tsc2nsec;		/* TSC2NSEC: libtracecmd hands out ns */
+	uint32_t tsc2nsec_mult, tsc2nsec_shift;
+	struct tracedat_shift *shift;	/* owned: TIME_SHIFT; NULL: none */
+	struct tracedat_guest *guests;	/* owned: GUEST options, in file order */
+	size_t nguests;
 };
 
 /*
@@ -38,6 +78,35 @@ void tracedat_file_free(struct tracedat_file *f);
  */
 int tracedat_inflate(const char *name, const char *path, int out,
 		     struct diag *d);
+
+/*
+ * The host time libtracecmd 3.1.6 gives a guest record of CPU cpu at guest
+ * time ts (trace-input.c: timestamp_host_sync(); its arithmetic, wrapping
+ * included), before any TSC2NSEC conversion.
+ */
+uint64_t tracedat_shift_apply(const struct tracedat_shift *s, uint32_t cpu,
+			      uint64_t ts);
+/*
+ * The guest time ts with tracedat_shift_apply(s, cpu, ts) == host, the
+ * smallest when several give host (a scaling below 1); when none does
+ * (a step of the offset skips host), the one whose host time is nearest
+ * below. Exact where the mapping is one to one.
+ */
+uint64_t tracedat_shift_invert(const struct tracedat_shift *s, uint32_t cpu,
+			       uint64_t host);
+/* Parse a TIME_SHIFT option's n bytes at p; NULL when malformed. */
+struct tracedat_shift *tracedat_shift_parse(const unsigned char *p, size_t n,
+					    bool big);
+void tracedat_shift_free(struct tracedat_shift *s);
+/*
+ * The same copy without the kallsyms table (an empty one in its place):
+ * *kallsyms gets the text (caller frees; NULL when the file has none),
+ * for tep_parse_kallsyms() when something first needs a symbol. Parsing
+ * the table is most of the cost of opening a small file, and the fields
+ * of events never need it.
+ */
+int tracedat_inflate_lean(const char *name, const char *path, int out,
+			  char **kallsyms, struct diag *d);
 
 /* The clock name in the text of tracefs' trace_clock ("local [x86-tsc]"). */
 char *tracedat_parse_clock(const char *text, size_t len);

@@ -14,7 +14,8 @@
 #   ktf-forkexec/  fork(): a FORK line and a child whose data begins inside
 #                  calls; exec: a second session of the same pid
 #
-# For each NAME also NAME.dump (`uftrace dump`). As in
+# For each NAME also NAME.dump (`uftrace dump`), NAME.replay (`uftrace
+# replay`) and NAME.report (`uftrace report`). As in
 # contrib/uftrace-fixtures.sh, only the executable's .sym file is kept
 # (uftrace writes one per mapped library, ~180 KB); the dump is checked to
 # be the same without them.
@@ -96,6 +97,8 @@ record ktf-forkexec
 rm "$tmp/ktf-demo"
 for name in ktf-strargs ktf-autoargs ktf-forkexec; do
 	uftrace dump -d "$tmp/$name" > "$tmp/$name.dump"
+	uftrace replay -d "$tmp/$name" > "$tmp/$name.replay"
+	uftrace report -d "$tmp/$name" > "$tmp/$name.report"
 	for f in "$tmp/$name"/*.sym; do
 		[ "${f##*/}" = ktf-demo.sym ] || rm "$f"
 	done
@@ -110,6 +113,6 @@ for name in ktf-strargs ktf-autoargs ktf-forkexec; do
 	}
 	rm -rf "${outdir:?}/$name"
 	cp -r "$tmp/$name" "$outdir/$name"
-	cp "$tmp/$name.dump" "$outdir/"
+	cp "$tmp/$name.dump" "$tmp/$name.replay" "$tmp/$name.report" "$outdir/"
 done
 du -a "$outdir" | grep ktf- | sort -k2

@@ -12,13 +12,17 @@
 
 #include "pyfmt.h"
 #include "pyfmt-table.h"
+#include "pyfmt-fixed-table.h"
 #include "tap.h"
 
 #define TEST_CONVS "diuoxXeEfFgGsrac"
 #define TEST_KINDS "ifs"
 #define TEST_MAX_DIAG 3
-/* 16 conversions x 3 value kinds, the hand-written cases, pyfmt_u64_dec */
-#define TEST_PLAN (16 * 3 + 29 + 1)
+/*
+ * 16 conversions x 3 value kinds, the hand-written cases, pyfmt_u64_dec,
+ * pyfmt_fixed
+ */
+#define TEST_PLAN (16 * 3 + 29 + 1 + 1)
 
 struct test_result {
 	ssize_t ret;	/* bytes, or a negative errno */
@@ -397,6 +401,33 @@ static void test_u64_dec(struct tap *t)
 	tap_ok(t, !bad, "pyfmt_u64_dec agrees with printf (%u wrong)", bad);
 }
 
+/* The renderer's inline %f against pyfmt-fixed-table.h (Python's %.Nf) */
+static void test_fixed(struct tap *t)
+{
+	unsigned bad = 0;
+	size_t i, n;
+
+	for (i = 0; i < sizeof(pyfmt_fixed_rows) / sizeof(*pyfmt_fixed_rows);
+	     i++) {
+		const char *want = pyfmt_fixed_rows[i].out;
+		char got[64];
+		ssize_t r;
+
+		r = pyfmt_fixed(got, pyfmt_fixed_rows[i].v,
+				pyfmt_fixed_rows[i].prec);
+		n = r < 0 ? 0 : (size_t)r;
+		if (want ? r < 0 || n != strlen(want) || memcmp(got, want, n)
+			 : r >= 0) {
+			if (bad++ < TEST_MAX_DIAG)
+				tap_diag("'%%.%uf' %% %a: want %s, got %.*s",
+					 pyfmt_fixed_rows[i].prec,
+					 pyfmt_fixed_rows[i].v,
+					 want ? want : "(declined)", (int)n, got);
+		}
+	}
+	tap_ok(t, !bad, "pyfmt_fixed agrees with Python's %%.Nf (%u wrong)", bad);
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
@@ -408,6 +439,7 @@ int main(void)
 			test_table_group(&t, *c, *k);
 	test_hand(&t);
 	test_u64_dec(&t);
+	test_fixed(&t);
 	if (t.n != TEST_PLAN)
 		tap_diag("planned %d tests, ran %d", TEST_PLAN, t.n);
 	return 0;

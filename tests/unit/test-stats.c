@@ -17,20 +17,27 @@
 #include "outbuf.h"
 #include "render.h"
 #include "rules.h"
+#include "hist.h"
 #include "sink-util.h"
 #include "sink.h"
 #include "source.h"
+#include "symtab.h"
 #include "tap.h"
 
 /* ---------------------------------------------------------- the mock */
 
-enum mock_type { M_EXIT = 0, M_ENTRY, M_EXIT_OLD, M_PIO, M_NTYPES };
-enum mock_field { F_REASON = 0, F_VCPU, F_INFO, F_PORT };
+enum mock_type { M_EXIT = 0, M_ENTRY, M_EXIT_OLD, M_PIO, M_GUEST, M_EXIT_ARM,
+		 M_CALL, M_NTYPES };
+enum mock_field { F_REASON = 0, F_VCPU, F_INFO, F_PORT, F_VM, F_HOST_TID,
+		  F_RIP, F_ESR_EC, F_PC, F_SYMBOL, F_TYPE, F_ADDR, F_NFIELDS };
 
 struct mock_rec {
 	uint64_t reason;
 	uint32_t vcpu;
 	const char *info;
+	const char *vm;		/* NULL: the event has no vm key */
+	uint64_t host_tid;
+	uint64_t rip;
 };
 
 static const struct event_type mock_types[M_NTYPES] = {
@@ -38,31 +45,43 @@ static const struct event_type mock_types[M_NTYPES] = {
 	{ .index = M_ENTRY, .id = 11, .system = "kvm", .name = "kvm_entry" },
 	{ .index = M_EXIT_OLD, .id = 12, .system = "kvm", .name = "kvm_exit" },
 	{ .index = M_PIO, .id = 13, .system = "kvm", .name = "kvm_pio" },
+	{ .index = M_GUEST, .id = 14, .system = "sched", .name = "sched_switch" },
+	{ .index = M_EXIT_ARM, .id = 15, .system = "kvm", .name = "kvm_exit" },
+	{ .index = M_CALL, .id = 16, .system = "uftrace", .name = "entry" },
 };
 
 static bool mock_has(const struct event_type *t, enum mock_field f)
 {
 	switch (t->index) {
 	case M_EXIT:
-		return f == F_REASON || f == F_VCPU || f == F_INFO;
+		return f == F_REASON || f == F_VCPU || f == F_INFO ||
+		       f == F_VM || f == F_RIP;
 	case M_ENTRY:
-		return f == F_VCPU;
+		return f == F_VCPU || f == F_VM;
 	case M_EXIT_OLD:
 		return f == F_REASON || f == F_INFO;
+	case M_GUEST:
+		return f == F_VM || f == F_HOST_TID;
+	case M_EXIT_ARM:
+		return f == F_ESR_EC || f == F_INFO || f == F_PC;
+	case M_CALL:
+		return f == F_SYMBOL || f == F_TYPE || f == F_ADDR;
 	default:
 		return f == F_PORT;
 	}
 }
 
-static const char *const mock_names[] = { "exit_reason", "vcpu_id", "info",
-					  "port" };
+static const char *const mock_names[F_NFIELDS] = {
+	"exit_reason", "vcpu_id", "info", "port", "vm", "host_tid", "guest_rip",
+	"esr_ec", "vcpu_pc", "symbol", "type", "addr"
+};
 
 static int mock_bind(struct source *src, const struct event_type *t,
 		     const char *key)
 {
 	int i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < F_NFIELDS; i++)
 		if (t && !strcmp(key, mock_names[i]) &&
 		    mock_has(t, (enum mock_field)i))
 			return i;
@@ -76,16 +95,36 @@ static int mock_field(struct source *src, const struct event *ev, int index,
 
 	switch (index) {
 	case F_REASON:
+	case F_ESR_EC:
 		value_set_u64(out, r->reason);
 		return 0;
 	case F_VCPU:
 		value_set_u64(out, r->vcpu);
 		return 0;
 	case F_INFO:
-		value_set_str(out, r->info, strlen(r->info));
+		value_set_str(out, r->info ? r->info : "", r->info ? strlen(r->info) : 0);
 		return 0;
 	case F_PORT:
 		value_set_u64(out, 0x80);
+		return 0;
+	case F_VM:
+		if (!r->vm)
+			return -ENOENT;
+		value_set_str(out, r->vm, strlen(r->vm));
+		return 0;
+	case F_HOST_TID:
+		value_set_u64(out, r->host_tid);
+		return 0;
+	case F_SYMBOL:	/* uftrace: the function in info, entry or exit in vm */
+		value_set_str(out, r->info, strlen(r->info));
+		return 0;
+	case F_TYPE:
+		value_set_str(out, r->vm, strlen(r->vm));
+		return 0;
+	case F_ADDR:
+	case F_RIP:
+	case F_PC:
+		value_set_u64(out, r->rip);
 		return 0;
 	}
 	return -ENOENT;
@@ -97,7 +136,7 @@ static size_t mock_fields(struct source *src, const struct event_type *t,
 	size_t n = 0;
 	int i;
 
-	for (i = 0; i < 4 && n < max; i++)
+	for (i = 0; i < F_NFIELDS && n < max; i++)
 		if (mock_has(t, (enum mock_field)i))
 			names[n++] = mock_names[i];
 	return n;
@@ -117,6 +156,8 @@ static const struct source_ops mock_ops = {
 
 struct run {
 	struct source *src;
+	struct source *guest;
+	struct source *srcs[2];
 	struct rules *rules;
 	struct render *render;
 	struct outbuf *out;
@@ -124,7 +165,7 @@ struct run {
 	FILE *f;
 };
 
-static int run_open(struct run *r, int kind)
+static int run_open_syms(struct run *r, int kind, const struct symtab *syms)
 {
 	struct diag d;
 
@@ -132,19 +173,30 @@ static int run_open(struct run *r, int kind)
 	diag_init(&d);
 	r->f = tmpfile();
 	r->src = source_create(&mock_ops, "host.dat", 0);
-	if (!r->f || !r->src || rules_load_default(&r->rules, &d) < 0)
+	r->guest = source_create(&mock_ops, "guest.dat", 1);
+	if (!r->f || !r->src || !r->guest ||
+	    rules_load_default(&r->rules, &d) < 0)
 		return -1;
 	r->src->clock = CLOCK_NS;
-	r->render = render_create(r->rules, 0, 1);
+	r->guest->clock = CLOCK_NS;
+	r->guest->domain = DOMAIN_GUEST;
+	r->srcs[0] = r->src;
+	r->srcs[1] = r->guest;
+	r->render = render_create(r->rules, 0, 2);
 	r->out = outbuf_create(fileno(r->f));
 	if (!r->render || !r->out)
 		return -1;
 	r->render->timeline = CLOCK_NS;
 	r->sink = kind ? sink_chrome_create(r->out, r->render, 0)
-		       : sink_stats_create(r->out, r->render, true, 0);
+		       : sink_stats_create(r->out, r->render, "csv", 0, syms);
 	if (!r->sink)
 		return -1;
-	return r->sink->ops->begin(r->sink, &r->src, 1, &d);
+	return r->sink->ops->begin(r->sink, r->srcs, 2, &d);
+}
+
+static int run_open(struct run *r, int kind)
+{
+	return run_open_syms(r, kind, NULL);
 }
 
 static int run_event(struct run *r, enum mock_type t, uint64_t ts,
@@ -152,7 +204,8 @@ static int run_event(struct run *r, enum mock_type t, uint64_t ts,
 {
 	struct event ev = {
 		.ts = ts, .raw_ts = ts, .has_ts = true, .pid = pid,
-		.type = &mock_types[t], .src = r->src, .rec = rec,
+		.type = &mock_types[t], .src = t == M_GUEST ? r->guest : r->src,
+		.rec = rec,
 	};
 	struct diag d;
 
@@ -181,6 +234,7 @@ static char *run_close(struct run *r)
 	render_destroy(r->render);
 	rules_destroy(r->rules);
 	source_destroy(r->src);
+	source_destroy(r->guest);
 	fclose(r->f);
 	return buf;
 }
@@ -194,10 +248,11 @@ static char *run_close(struct run *r)
  */
 static int feed(struct run *r)
 {
-	static const struct mock_rec ept = { 48, 0, "reason EPT_VIOLATION rip 0x1000 info 0 0" },
-				      io = { 30, 1, "reason IO_INSTRUCTION rip 0x2000" },
-				      num = { 0x99, 0, "reason 153 rip 0x3000" },
-				      e0 = { 0, 0, "" }, e1 = { 0, 1, "" };
+	static const struct mock_rec
+		ept = { .reason = 48, .info = "reason EPT_VIOLATION rip 0x1000 info 0 0" },
+		io = { .reason = 30, .vcpu = 1, .info = "reason IO_INSTRUCTION rip 0x2000" },
+		num = { .reason = 0x99, .info = "reason 153 rip 0x3000" },
+		e0 = { .info = "" }, e1 = { .vcpu = 1, .info = "" };
 	int ret = 0;
 
 	ret |= run_event(r, M_EXIT, 10000, 100, &ept);
@@ -222,12 +277,15 @@ static void test_pairs(struct tap *t)
 	out = run_open(&r, 0) == 0 && feed(&r) == 0 ? run_close(&r) : NULL;
 	if (!tap_ok(t, out != NULL, "stats over the mock trace.dat"))
 		return;
-	tap_ok(t, strstr(out, "\nhost,EPT_VIOLATION,48,2,4.000,2.000,1.000,3.000,3.000,0\n") != NULL,
+	/* of two values, p50 is the min and p90 … the max: exact */
+	tap_ok(t, strstr(out, "\nhost,EPT_VIOLATION,48,2,40.00,4.000,2.000,1.000,1.000,3.000,3.000,3.000,3.000,0\n") != NULL,
 	       "kvm_exit/kvm_entry by vcpu_id, name from the text, exact times");
-	tap_ok(t, strstr(out, "\nhost,IO_INSTRUCTION,30,2,1.200,0.600,0.500,0.700,0.700,0\n") != NULL,
+	tap_ok(t, strstr(out, "\nhost,IO_INSTRUCTION,30,2,40.00,1.200,0.600,0.500,0.500,0.700,0.700,0.700,0.700,0\n") != NULL,
 	       "an exit without vcpu_id pairs with its entry through the pid");
-	tap_ok(t, strstr(out, "\nhost,exit 0x99,153,1,0.010,") != NULL,
+	tap_ok(t, strstr(out, "\nhost,exit 0x99,153,1,20.00,0.010,") != NULL,
 	       "a reason printed as a number gets no name");
+	tap_ok(t, strstr(out, "\npio port,0x80,1,0.500,0.500,0.500\n") != NULL,
+	       "kvm_pio during an exit charges the exit's time to its port");
 	tap_ok(t, strstr(out, "host,kvm:kvm_exit,,5,") != NULL &&
 		       strstr(out, "host,kvm:kvm_entry,,5,") != NULL,
 	       "both kvm_exit formats count as one event");
@@ -242,7 +300,7 @@ static void test_pairs(struct tap *t)
 	       "one X per exit, named by reason, on the vCPU's thread");
 	tap_ok(t, strstr(out, "{\"name\":\"IO_INSTRUCTION\",\"cat\":\"kvm\",\"ph\":\"X\",\"ts\":10.100,\"dur\":0.500,") != NULL,
 	       "the pid-paired exit is a slice too");
-	tap_ok(t, strstr(out, "\"args\":{\"name\":\"vCPU 0\"}") != NULL &&
+	tap_ok(t, strstr(out, "\"args\":{\"name\":\"vCPU 0 (host tid 100)\"}") != NULL &&
 		       strstr(out, "\"args\":{\"port\":128,\"pid\":200}") != NULL,
 	       "vCPU thread names; instants carry their fields");
 	if (t->failed)
@@ -360,14 +418,283 @@ static void test_filter(struct tap *t)
 	source_destroy(src);
 }
 
+/* ---------------------------------------------------------- histogram */
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_hist(struct tap *t)
+{
+	static const unsigned qs[] = { 1, 100, 500, 900, 990, 999, 1000 };
+	enum { N = 200000 };
+	struct hist h = { 0 }, a = { 0 }, b = { 0 };
+	uint64_t *v = malloc(N * sizeof(*v)), x = 88172645463325252ull;
+	uint64_t log2[65], want[65] = { 0 }, total = 0;
+	double worst = 0;
+	bool ok = v != NULL, exact = true;
+	size_t i, k;
+
+	tap_ok(t, hist_percentile(&h, 500) == 0 && h.n == 0, "an empty histogram");
+	for (i = 0; i < 64; i++)
+		ok &= hist_record(&h, i) == 0;
+	for (k = 1; k <= 64; k++)
+		exact &= hist_percentile(&h, (unsigned)(k * 1000 / 64)) ==
+			 (k * 1000 / 64 * 64 + 999) / 1000 - 1;
+	tap_ok(t, ok && exact, "values below 64 are exact");
+	hist_fini(&h);
+	/* log-uniform over 1 .. 2^40, xorshift */
+	for (i = 0; ok && i < N; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v[i] = (x >> 24) >> (x % 40);
+		total += v[i];
+		want[v[i] ? 64 - __builtin_clzll(v[i]) : 0]++;
+		ok &= hist_record(&h, v[i]) == 0 &&
+		      hist_record(i % 3 ? &a : &b, v[i]) == 0;
+	}
+	if (ok)
+		qsort(v, N, sizeof(*v), u64_cmp);
+	for (k = 0; ok && k < sizeof(qs) / sizeof(qs[0]); k++) {
+		uint64_t exactv = v[(N * (uint64_t)qs[k] + 999) / 1000 - 1];
+		uint64_t got = hist_percentile(&h, qs[k]);
+		double err = exactv ? ((double)got - (double)exactv) / (double)exactv : (double)got;
+
+		if (err < 0)
+			err = -err;
+		if (err > worst)
+			worst = err;
+	}
+	tap_diag("worst relative error of p0.1..p100 over %d values: %.5f %%",
+		 N, worst * 100);
+	tap_ok(t, ok && worst <= HIST_REL_ERROR_PPM / 1e6,
+	       "percentiles within the documented 0.79 %%");
+	tap_ok(t, ok && h.n == N && h.total == total && h.min == v[0] &&
+		       h.max == v[N - 1],
+	       "count, total, min and max are exact");
+	hist_log2(&h, log2);
+	tap_ok(t, !memcmp(log2, want, sizeof(want)), "log2 buckets are exact");
+	ok = hist_merge(&a, &b) == 0 && a.n == h.n && a.total == h.total &&
+	     a.min == h.min && a.max == h.max;
+	for (k = 0; ok && k < sizeof(qs) / sizeof(qs[0]); k++)
+		ok = hist_percentile(&a, qs[k]) == hist_percentile(&h, qs[k]);
+	tap_ok(t, ok, "a merge equals recording everything in one");
+	ok = hist_record(&b, UINT64_MAX) == 0 && hist_record(&b, UINT64_MAX) == 0;
+	tap_ok(t, ok && b.total == UINT64_MAX && hist_percentile(&b, 1000) == UINT64_MAX,
+	       "the total saturates; the top bucket holds 2^64-1");
+	hist_fini(&h);
+	hist_fini(&a);
+	hist_fini(&b);
+	free(v);
+}
+
+/* ----------------------------------------------- VMs, caps, guest syms */
+
+/* Two VMs with a vCPU 0 each, their exits interleaved. */
+static char *two_vms(int kind, bool named)
+{
+	struct mock_rec xa = { .reason = 48, .info = "reason EPT_VIOLATION",
+			       .vm = named ? "vm-a" : NULL },
+			xb = { .reason = 30, .info = "reason IO_INSTRUCTION",
+			       .vm = named ? "vm-b" : NULL },
+			na = { .info = "", .vm = named ? "vm-a" : NULL },
+			nb = { .info = "", .vm = named ? "vm-b" : NULL },
+			g = { .info = "", .vm = "vm-a", .host_tid = 100 };
+	struct run r;
+	int ret = run_open(&r, kind);
+
+	ret |= run_event(&r, M_EXIT, 1000, 100, &xa);
+	ret |= run_event(&r, M_EXIT, 1100, 200, &xb);
+	ret |= run_event(&r, M_ENTRY, 1500, 100, &na);
+	ret |= run_event(&r, M_ENTRY, 2100, 200, &nb);
+	if (named)
+		ret |= run_event(&r, M_GUEST, 1200, 7, &g);
+	return ret == 0 ? run_close(&r) : NULL;
+}
+
+static void test_vms(struct tap *t)
+{
+	char *out = two_vms(0, true);
+
+	tap_ok(t, out && strstr(out, "\nvm-a,0,100,1,50.00,0.500,") &&
+		       strstr(out, "\nvm-b,0,200,1,50.00,1.000,") &&
+		       strstr(out, "\nhost,EPT_VIOLATION,48,1,50.00,0.500,"),
+	       "two VMs' vCPU 0: each exit pairs with its own VM's entry");
+	if (out && t->failed)
+		tap_diag("%s", out);
+	free(out);
+	out = two_vms(0, false);
+	tap_ok(t, out && strstr(out, "\npid 100,0,100,1,50.00,0.500,") &&
+		       strstr(out, "\npid 200,0,200,1,50.00,1.000,"),
+	       "without a vm key, the VM is the exit's host thread");
+	free(out);
+	out = two_vms(1, true);
+	tap_ok(t, out && strstr(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":3,\"tid\":0,\"args\":{\"name\":\"vm-a\"}}") &&
+		       strstr(out, "\"pid\":3,\"tid\":1,\"args\":{\"name\":\"vCPU 0 (host tid 100)\"}") &&
+		       strstr(out, "\"pid\":3,\"tid\":3,\"args\":{\"name\":\"guest vCPU 0\"}") &&
+		       strstr(out, "\"pid\":3,\"tid\":3,\"args\":{\"sort_index\":1}") &&
+		       strstr(out, "{\"name\":\"EPT_VIOLATION\",\"cat\":\"kvm\",\"ph\":\"X\",\"ts\":1.000,\"dur\":0.500,\"pid\":3,\"tid\":1,"),
+	       "chrome: a process per VM, host and guest tracks of a vCPU side by side");
+	if (out && t->failed)
+		tap_diag("%s", out);
+	free(out);
+}
+
+static void test_caps(struct tap *t)
+{
+	struct mock_rec *x = calloc(SINK_MAXKEYS + 100, sizeof(*x));
+	struct run r;
+	char *out = NULL;
+	size_t i;
+	int ret, kind;
+
+	for (kind = 0; kind < 2; kind++) {
+		ret = x ? run_open(&r, kind) : -1;
+		for (i = 0; ret == 0 && i < SINK_MAXKEYS + 100; i++) {
+			x[i].reason = 1000 + i;
+			/* stats: one vCPU, many reasons; chrome: many vCPUs */
+			x[i].vcpu = kind ? (uint32_t)i : 0;
+			x[i].info = "reason 1";
+			ret |= run_event(&r, M_EXIT, 1000 * i, 1, &x[i]);
+			ret |= run_event(&r, M_ENTRY, 1000 * i + 10, 1, &x[i]);
+		}
+		out = ret == 0 ? run_close(&r) : NULL;
+		if (!kind)
+			tap_ok(t, out && strstr(out, "\n-,(other reasons),,100,") &&
+				       strstr(out, "\nhost,exit 0x3e8,1000,1,"),
+			       "stats: 4096 reasons kept, the rest as one row");
+		else
+			tap_ok(t, out && strstr(out, "(threads beyond the first 4096)"),
+			       "chrome: 4096 threads kept, the rest on one");
+		free(out);
+	}
+	free(x);
+}
+
+static void test_guest_syms(struct tap *t)
+{
+	struct symtab *syms = calloc(1, sizeof(*syms));
+	struct mock_rec x1 = { .reason = 12, .info = "reason HLT",
+			       .rip = 0xffffffff81000010ull },
+			x2 = { .reason = 12, .info = "reason HLT",
+			       .rip = 0xffffffff81000100ull },
+			n = { .info = "" };
+	struct run r;
+	char *out;
+	int ret;
+
+	ret = syms ? 0 : -1;
+	ret |= syms ? symtab_add(syms, 0xffffffff81000000ull, 0, "default_idle", 12) : -1;
+	ret |= syms ? symtab_add(syms, 0xffffffff81000100ull, 0, "native_safe_halt", 16) : -1;
+	if (syms)
+		symtab_sort(syms);
+	tap_ok(t, ret == 0 && symtab_find(syms, 0xffffffff81000050ull) == 0 &&
+		       symtab_find(syms, 0xffffffff80000000ull) == -1 &&
+		       symtab_find(syms, 0xffffffff81000100ull) == 1,
+	       "symtab: the last symbol at or below the address");
+	ret |= run_open_syms(&r, 0, syms);
+	ret |= run_event(&r, M_EXIT, 1000, 100, &x1);
+	ret |= run_event(&r, M_ENTRY, 1400, 100, &n);
+	ret |= run_event(&r, M_EXIT, 2000, 100, &x2);
+	ret |= run_event(&r, M_ENTRY, 2100, 100, &n);
+	ret |= run_event(&r, M_EXIT, 3000, 100, &x2);
+	ret |= run_event(&r, M_ENTRY, 3100, 100, &n);
+	out = ret == 0 ? run_close(&r) : NULL;
+	tap_ok(t, out && strstr(out, "\ndefault_idle,HLT,1,0.400,0.400\n") &&
+		       strstr(out, "\nnative_safe_halt,HLT,2,0.200,0.100\n"),
+	       "exits charged to the guest function of their RIP");
+	if (out && t->failed)
+		tap_diag("%s", out);
+	free(out);
+	symtab_destroy(syms);
+}
+
+/* arm64: kvm_exit with esr_ec and vcpu_pc, the EC's name in its text */
+static void test_arm64(struct tap *t)
+{
+	struct mock_rec x = { .reason = 0x16, .rip = 0xffffffff81000100ull,
+			      .info = "kvm_exit: TRAP: HSR_EC: 0x0016 (HVC64), PC: 0xffffffff81000100" },
+			n = { .vcpu = 2, .info = "" };
+	struct symtab *syms = calloc(1, sizeof(*syms));
+	struct run r;
+	char *out;
+	int ret = syms ? symtab_add(syms, 0xffffffff81000100ull, 0x40, "psci_hvc", 8) : -1;
+
+	ret |= run_open_syms(&r, 0, syms);
+	ret |= run_event(&r, M_EXIT_ARM, 1000, 300, &x);
+	ret |= run_event(&r, M_ENTRY, 1250, 300, &n);
+	out = ret == 0 ? run_close(&r) : NULL;
+	tap_ok(t, out && strstr(out, "\nhost,HVC64,22,1,100.00,0.250,") &&
+		       strstr(out, "\npsci_hvc,HVC64,1,0.250,0.250\n"),
+	       "arm64 kvm_exit: the exception class named, vcpu_pc resolved");
+	if (out && t->failed)
+		tap_diag("%s", out);
+	free(out);
+	symtab_destroy(syms);
+}
+
+/* A uftrace guest's call on vCPU vcpu. */
+static int guest_call(struct run *r, uint64_t ts, uint32_t vcpu,
+		      const struct mock_rec *rec)
+{
+	struct event ev = {
+		.ts = ts, .raw_ts = ts, .has_ts = true, .pid = 7,
+		.has_vcpu = true, .vcpu = vcpu,
+		.type = &mock_types[M_CALL], .src = r->guest, .rec = rec,
+	};
+	struct diag d;
+
+	diag_init(&d);
+	return r->sink->ops->event(r->sink, &ev, &d);
+}
+
+/* No symbols: the function a uftrace guest has open on the vCPU. */
+static void test_guest_calls(struct tap *t)
+{
+	struct mock_rec idle = { .info = "do_idle", .vm = "entry", .rip = 0x1000 },
+			halt = { .info = "native_safe_halt", .vm = "entry", .rip = 0x2000 },
+			halt_x = { .info = "native_safe_halt", .vm = "exit", .rip = 0x2000 },
+			x = { .reason = 12, .info = "reason HLT" },
+			n = { .info = "" };
+	struct run r;
+	char *out;
+	int ret = run_open(&r, 0);
+
+	ret |= guest_call(&r, 100, 0, &idle);
+	ret |= guest_call(&r, 200, 0, &halt);
+	ret |= run_event(&r, M_EXIT, 1000, 100, &x);	/* in native_safe_halt */
+	ret |= run_event(&r, M_ENTRY, 1500, 100, &n);
+	ret |= guest_call(&r, 1600, 0, &halt_x);
+	ret |= run_event(&r, M_EXIT, 2000, 100, &x);	/* back in do_idle */
+	ret |= run_event(&r, M_ENTRY, 2100, 100, &n);
+	ret |= guest_call(&r, 2200, 1, &halt);		/* another vCPU */
+	out = ret == 0 ? run_close(&r) : NULL;
+	tap_ok(t, out && strstr(out, "\nnative_safe_halt,HLT,1,0.500,0.500\n") &&
+		       strstr(out, "\ndo_idle,HLT,1,0.100,0.100\n"),
+	       "without symbols, the guest function open on the vCPU at the exit");
+	if (out && t->failed)
+		tap_diag("%s", out);
+	free(out);
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
 
-	tap_plan(39);
+	tap_plan(56);
 	test_json(&t);
 	test_time(&t);
 	test_filter(&t);
 	test_pairs(&t);
+	test_hist(&t);
+	test_vms(&t);
+	test_caps(&t);
+	test_guest_syms(&t);
+	test_arm64(&t);
+	test_guest_calls(&t);
 	return t.failed ? 1 : 0;
 }

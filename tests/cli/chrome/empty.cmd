@@ -1,1 +1,1 @@
-$KTF --chrome formats/kvmtrace < /dev/null
+$KTF --chrome -c 1000 formats/kvmtrace < /dev/null

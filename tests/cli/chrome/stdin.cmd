@@ -1,1 +1,1 @@
-$KTF --chrome --events VMEXIT --vcpu 0 < tests/fixtures/sinks/exits.kvmtrace
+$KTF --chrome -c 1000 --events VMEXIT --vcpu 0 < tests/fixtures/sinks/exits.kvmtrace

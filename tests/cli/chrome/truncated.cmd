@@ -1,1 +1,1 @@
-$KTF --chrome tests/fixtures/sinks/truncated.kvmtrace
+$KTF --chrome -c 1000 tests/fixtures/sinks/truncated.kvmtrace

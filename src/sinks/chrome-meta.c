@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Chrome JSON: metadata events, the threads and processes they name, and
+ * the document's closing metadata.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chrome.h"
+#include "clock.h"
+#include "diag.h"
+#include "outbuf.h"
+#include "pyfmt.h"
+#include "render.h"
+
+/* A metadata event: {"name":what,"ph":"M","pid":P,"tid":T,"args":{…}}. */
+int chrome_meta(struct sink_chrome *c, const char *what,
+		uint32_t pid, uint32_t tid, const char *key,
+		const char *s, size_t slen, int64_t num)
+{
+	size_t n = strlen(what) + strlen(key) + SINK_JSON_BOUND(slen) +
+		   CHROME_SLACK;
+	char *p = chrome_reserve(c, n), *start = p;
+
+	if (!p)
+		return -ENOMEM;
+	p = chrome_sep(c, p);
+	p = CHROME_LIT(p, "{\"name\":\"");
+	p = chrome_lit(p, what, strlen(what));
+	p = CHROME_LIT(p, "\",\"ph\":\"M\"");
+	p = chrome_pid_tid(p, pid, tid);
+	p = CHROME_LIT(p, ",\"args\":{\"");
+	p = chrome_lit(p, key, strlen(key));
+	p = CHROME_LIT(p, "\":");
+	if (s) {
+		p += sink_json_str(p, s, slen);
+	} else {
+		if (num < 0)
+			*p++ = '-';
+		p = chrome_dec(p, num < 0 ? -(uint64_t)num : (uint64_t)num);
+	}
+	p = CHROME_LIT(p, "}}");
+	chrome_commit(c, start, p);
+	return 0;
+}
+
+/* A VM's process, announced on its first thread. */
+static int chrome_vm_process(struct sink_chrome *c, uint32_t vm, uint32_t pid)
+{
+	const char *name = c->pairs.vms.names[vm];
+
+	if (sink_map_find(&c->vm_pids, pid) != SINK_MAP_EMPTY)
+		return 0;
+	if (sink_map_add(&c->vm_pids, pid, pid) < 0 ||
+	    chrome_meta(c, "process_name", pid, 0, "name", name, strlen(name),
+			0) < 0 ||
+	    chrome_meta(c, "process_sort_index", pid, 0, "sort_index", NULL, 0,
+			pid) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The name, order and process of a vCPU's thread. */
+static size_t chrome_vcpu_name(struct sink_chrome *c, uint64_t key,
+			       const struct event *ev,
+			       const struct sink_type *st, char *name,
+			       size_t len, int64_t *order, uint32_t *pid)
+{
+	enum domain dom = sink_key_domain(key);
+	uint32_t vm = sink_key_vm(key), vcpu = sink_key_vcpu(key);
+	uint64_t tid = (uint64_t)ev->pid;
+	bool named = vm < c->pairs.vms.n && c->pairs.vms.named[vm];
+
+	*order = 2 * (int64_t)(vcpu < 49999 ? vcpu : 49999) +
+		 (dom == DOMAIN_GUEST);
+	*pid = named ? CHROME_VM_PID + vm : (uint32_t)dom + 1;
+	if (dom == DOMAIN_GUEST)
+		return (size_t)snprintf(name, len, "%svCPU %" PRIu32,
+					named ? "guest " : "", vcpu);
+	if (vm == CHROME_NOVM)
+		return (size_t)snprintf(name, len, "vCPU %" PRIu32, vcpu);
+	if (st->host_tid != SINK_NOSLOT && sink_field_u64(ev, st->host_tid, &tid) < 0)
+		tid = (uint64_t)ev->pid;
+	/* a kvmtrace record's pid is the VM's process */
+	return (size_t)snprintf(name, len, "vCPU %" PRIu32 " (%s %" PRIu64 ")",
+				vcpu, ev->type->has_id ? "pid" : "host tid", tid);
+}
+
+/* The Chrome tid of thread key (from 1), announced on first sight. */
+int chrome_thread(struct sink_chrome *c, uint64_t key,
+		  const struct event *ev, const struct sink_type *st,
+		  uint32_t *tid)
+{
+	void *grown;
+	uint32_t i = sink_map_find(&c->thread_map, key), pid;
+	uint64_t num = sink_key_number(key);
+	enum domain dom = sink_key_domain(key);
+	char name[128];
+	size_t nlen;
+	struct value v;
+	int64_t order;
+
+	if (i == SINK_MAP_EMPTY && c->nthreads >= SINK_MAXKEYS) {
+		/* beyond the cap: one thread for the rest */
+		key = CHROME_OTHER_KEY;
+		i = sink_map_find(&c->thread_map, key);
+	}
+	if (i != SINK_MAP_EMPTY) {
+		*tid = i + 1;
+		return 0;
+	}
+	grown = c->threads;
+	if (sink_reserve(&grown, &c->cap_threads, c->nthreads, sizeof(*c->threads)) < 0)
+		return -ENOMEM;
+	c->threads = grown;
+	i = (uint32_t)c->nthreads;
+	if (sink_map_add(&c->thread_map, key, i) < 0)
+		return -ENOMEM;
+	pid = (uint32_t)dom + 1;
+	c->threads[i].key = key;
+	c->threads[i].open = 0;
+	c->nthreads++;
+	*tid = i + 1;
+
+	switch (key == CHROME_OTHER_KEY ? (enum sink_thread_kind)-1
+					: sink_key_kind(key)) {
+	/* vCPUs first, then CPUs, then tasks; within int32 */
+	case SINK_VCPU:
+		nlen = chrome_vcpu_name(c, key, ev, st, name, sizeof(name),
+					&order, &pid);
+		if (pid >= CHROME_VM_PID &&
+		    chrome_vm_process(c, pid - CHROME_VM_PID, pid) < 0)
+			return -ENOMEM;
+		break;
+	case SINK_CPU:
+		nlen = (size_t)snprintf(name, sizeof(name), "CPU %" PRIu64, num);
+		order = 100000 + (num < 99999 ? (int64_t)num : 99999);
+		break;
+	case SINK_TASK:
+		order = 200000 + (num < (1u << 30) ? (int64_t)num : (1 << 30));
+		/* the running task's name: common fields, not the event's own */
+		if (st->comm != SINK_NOSLOT && (uint64_t)ev->pid == num &&
+		    ev->src->ops->field(ev->src, ev, st->comm, &v) == 0 &&
+		    v.kind == VALUE_STR && v.len) {
+			nlen = (size_t)snprintf(name, sizeof(name), "%.*s %" PRIu64,
+						(int)(v.len > 64 ? 64 : v.len),
+						v.s, num);
+		} else {
+			nlen = (size_t)snprintf(name, sizeof(name), "task %" PRIu64,
+						num);
+		}
+		break;
+	default:
+		nlen = (size_t)snprintf(name, sizeof(name),
+					"(threads beyond the first %u)",
+					SINK_MAXKEYS);
+		order = INT32_MAX;
+		break;
+	}
+	c->threads[i].pid = pid;
+	if (nlen >= sizeof(name))
+		nlen = sizeof(name) - 1;
+	if (chrome_meta(c, "thread_name", pid, *tid, "name", name, nlen, 0) < 0 ||
+	    chrome_meta(c, "thread_sort_index", pid, *tid, "sort_index", NULL,
+			0, order) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
+		      const struct event *ev, enum sink_role role,
+		      uint64_t *key)
+{
+	enum domain dom = ev->src->domain;
+	uint64_t tid, vcpu;
+	uint32_t vm = CHROME_NOVM, learnt;
+	bool has_vcpu = ev->has_vcpu;
+
+	if (role == SINK_CALL) {
+		if (sink_field_u64(ev, st->tid, &tid) < 0)
+			tid = (uint64_t)ev->pid;
+		*key = sink_thread_key(dom, SINK_TASK, tid & ((1ull << 40) - 1));
+		return 0;
+	}
+	vcpu = ev->vcpu;
+	if (dom == DOMAIN_GUEST && st->vm != SINK_NOSLOT) {
+		/* a guest event of a VM the host names: its CPU is the vCPU */
+		if (!has_vcpu) {
+			vcpu = ev->cpu;
+			has_vcpu = true;
+		}
+		if (sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
+			return -ENOMEM;
+	} else if (dom == DOMAIN_HOST) {
+		/* a host event of a vCPU thread: with that vCPU's exits */
+		learnt = sink_map_find(&c->pairs.pid_vcpu,
+				       sink_thread_key(dom, SINK_TASK,
+						       (uint64_t)ev->pid & ((1ull << 40) - 1)));
+		if (!has_vcpu && learnt != SINK_MAP_EMPTY) {
+			vcpu = learnt;
+			has_vcpu = true;
+		}
+		if (has_vcpu && sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
+			return -ENOMEM;
+	}
+	if (has_vcpu && vm != SINK_VM_OVER) {
+		*key = sink_thread_key(dom, SINK_VCPU,
+				       (uint64_t)vm << 32 | (vcpu & 0xffffffffu));
+		return 0;
+	}
+	if (ev->pid > 0)
+		*key = sink_thread_key(dom, SINK_TASK,
+				       (uint64_t)ev->pid & ((1ull << 40) - 1));
+	else
+		*key = sink_thread_key(dom, SINK_CPU, ev->cpu);
+	return 0;
+}
+
+int chrome_process(struct sink_chrome *c, enum domain dom)
+{
+	size_t i, len = 0, n = 0;
+	char *name, *p;
+	int ret;
+
+	for (i = 0; i < c->nsrcs; i++)
+		if (c->srcs[i]->domain == dom)
+			len += strlen(c->srcs[i]->name) + 2;
+	if (!len)
+		return 0;
+	name = malloc(len + 16);
+	if (!name)
+		return -ENOMEM;
+	p = name + sprintf(name, "%s:", dom == DOMAIN_GUEST ? "guest" : "host");
+	for (i = 0; i < c->nsrcs; i++) {
+		if (c->srcs[i]->domain != dom)
+			continue;
+		p += sprintf(p, "%s %s", n++ ? "," : "", c->srcs[i]->name);
+	}
+	ret = chrome_meta(c, "process_name", (uint32_t)dom + 1, 0, "name", name,
+			  (size_t)(p - name), 0);
+	if (ret == 0)
+		ret = chrome_meta(c, "process_sort_index", (uint32_t)dom + 1, 0,
+				  "sort_index", NULL, 0, dom);
+	free(name);
+	return ret;
+}
+
+static const char *chrome_clock_note(const struct sink_chrome *c, char *buf,
+				     size_t len)
+{
+	if (c->time.ns && c->time.timeline == CLOCK_TSC)
+		snprintf(buf, len, "us, from TSC ticks at %.17g MHz (-c)",
+			 c->time.mhz);
+	else if (c->time.ns)
+		snprintf(buf, len, "us, from nanoseconds");
+	else if (c->time.timeline == CLOCK_TSC)
+		snprintf(buf, len, "ticks, unknown frequency: pass -c MHZ");
+	else
+		snprintf(buf, len, "ticks of a counter of unknown unit");
+	return buf;
+}
+
+int chrome_footer(struct sink_chrome *c)
+{
+	struct outbuf *o = c->sink.out;
+	char note[128], *p, *start;
+	size_t i, need = 1024;
+
+	for (i = 0; i < c->nsrcs; i++)
+		need += SINK_JSON_BOUND(strlen(c->srcs[i]->name)) + 128;
+	p = start = outbuf_reserve(o, need);
+	if (!p)
+		return -ENOMEM;
+	p = CHROME_LIT(p, "\n],\"displayTimeUnit\":\"ns\",\"metadata\":{\"generator\":\"kvmtrace_format " PACKAGE_VERSION "\",\"clock\":");
+	chrome_clock_note(c, note, sizeof(note));
+	p += sink_json_str(p, note, strlen(note));
+	p = CHROME_LIT(p, ",\"inputs\":[");
+	for (i = 0; i < c->nsrcs; i++) {
+		const struct source *src = c->srcs[i];
+		const char *clk = clock_name(src->clock);
+
+		if (i)
+			*p++ = ',';
+		p = CHROME_LIT(p, "{\"name\":");
+		p += sink_json_str(p, src->name, strlen(src->name));
+		p = CHROME_LIT(p, ",\"kind\":");
+		p += sink_json_str(p, src->ops->kind, strlen(src->ops->kind));
+		p = CHROME_LIT(p, ",\"domain\":");
+		p = src->domain == DOMAIN_GUEST ? CHROME_LIT(p, "\"guest\",\"pid\":2")
+						: CHROME_LIT(p, "\"host\",\"pid\":1");
+		p = CHROME_LIT(p, ",\"clock\":");
+		p += sink_json_str(p, clk, strlen(clk));
+		*p++ = '}';
+	}
+	p = CHROME_LIT(p, "],\"repaired\":{\"exits_without_entry_at_end\":");
+	p = chrome_dec(p, c->exits_open);
+	p = CHROME_LIT(p, ",\"exits_followed_by_exit\":");
+	p = chrome_dec(p, c->exits_unpaired);
+	p = CHROME_LIT(p, ",\"calls_entered_before_start\":");
+	p = chrome_dec(p, c->calls_no_entry);
+	p = CHROME_LIT(p, ",\"calls_open_at_end\":");
+	p = chrome_dec(p, c->calls_no_exit);
+	p = CHROME_LIT(p, "}}}\n");
+	outbuf_commit(o, (size_t)(p - start));
+	return 0;
+}

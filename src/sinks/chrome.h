@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The Chrome sink's own header: its state, the writers of JSON pieces
+ * (here, inline), metadata and threads (chrome-meta.c), event types and
+ * instants (chrome-types.c); exits, entries and calls are sink-chrome.c.
+ */
+#ifndef KTF_CHROME_H
+#define KTF_CHROME_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "diag.h"
+#include "outbuf.h"
+#include "pyfmt.h"
+#include "sink-util.h"
+#include "sink.h"
+
+#define CHROME_MAXFIELDS	256
+#define CHROME_IDCACHE		256
+#define CHROME_HEADMAX		120
+#define CHROME_LABELMAX		200	/* bytes of a name kept in a head */
+/* bytes an event takes besides its head, strings and args */
+#define CHROME_SLACK		256
+#define CHROME_NOREF		UINT32_MAX	/* a reason without a name */
+
+struct chrome_field {
+	int32_t slot;
+	char *key;		/* owned: ,"name": (the first without ,) */
+	size_t keylen;
+	bool word;		/* a kvmtrace data word: left out if 0 at the end */
+};
+
+/* What the sink knows about one event type of one source. */
+struct chrome_type {
+	bool init;
+	struct sink_type st;
+	char *head;		/* owned: {"name":…,"cat":…,"ph":"i","s":"t","ts": */
+	size_t headlen;
+	char *cat;		/* owned: "cat":"…" */
+	size_t catlen;
+	struct chrome_field *fields;	/* owned */
+	size_t nfields;
+	bool add_pid;		/* no field holds the pid: add "pid" */
+	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
+	int8_t named;		/* exits: reasons have names (-1: not known) */
+};
+
+struct chrome_src {
+	struct chrome_type *types;	/* owned, by event_type.index */
+	uint32_t n;
+};
+
+/* The head of instants of one kvmtrace id (the name depends on the id). */
+struct chrome_idhead {
+	uint64_t id;
+	uint32_t src;
+	bool valid;
+	uint8_t len;
+	char head[CHROME_HEADMAX];
+};
+
+struct chrome_thread {
+	uint64_t key;		/* sink_thread_key() */
+	uint32_t pid;		/* its Chrome process */
+	uint32_t open;		/* function entries still open (B without E) */
+};
+
+struct chrome_reason {
+	char *name;		/* owned: the JSON string, quoted; NULL: none */
+	size_t len;
+};
+
+struct sink_chrome {
+	struct sink sink;
+	double mhz;
+	struct sink_time time;
+	struct source **srcs;		/* borrowed (begin) */
+	size_t nsrcs;
+	struct chrome_src *csrcs;	/* owned, by source.index */
+	struct chrome_idhead idheads[CHROME_IDCACHE];
+	struct sink_map thread_map;	/* key -> index into threads */
+	struct chrome_thread *threads;	/* owned */
+	size_t nthreads;
+	size_t cap_threads;
+	struct sink_pairs pairs;
+	struct sink_map vm_pids;	/* VM processes announced */
+	struct sink_map reason_map;	/* (domain, kind, reason) -> index */
+	struct chrome_reason *reasons;	/* owned */
+	size_t nreasons;
+	size_t cap_reasons;
+	bool any;			/* an event was seen */
+	uint64_t first_ts, last_ts;
+	uint64_t events;
+	uint64_t exits_unpaired;	/* another exit came first */
+	uint64_t exits_open;		/* no entry before the end */
+	uint64_t calls_no_entry;	/* exits whose entry came before */
+	uint64_t calls_no_exit;		/* entries open at the end */
+	bool ended;
+};
+
+/* ------------------------------------------------------------ writing */
+
+static inline char *chrome_reserve(struct sink_chrome *c, size_t n)
+{
+	return outbuf_reserve(c->sink.out, n);
+}
+
+static inline void chrome_commit(struct sink_chrome *c, const char *start,
+				 const char *end)
+{
+	outbuf_commit(c->sink.out, (size_t)(end - start));
+}
+
+static inline char *chrome_lit(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+#define CHROME_LIT(p, s) chrome_lit(p, s, sizeof(s) - 1)
+
+static inline char *chrome_dec(char *p, uint64_t v)
+{
+	return p + pyfmt_u64_dec(p, v);
+}
+
+/* A time stamp: µs with three decimals, or ticks. */
+static inline char *chrome_ts(const struct sink_chrome *c, char *p,
+			      uint64_t ts)
+{
+	if (c->time.ns)
+		return p + sink_put_us(p, sink_time_ns(&c->time, ts));
+	return chrome_dec(p, ts);
+}
+
+/* "ts":from,"dur":to-from, both ends rounded alike so that slices nest. */
+static inline char *chrome_span(const struct sink_chrome *c, char *p,
+				uint64_t from, uint64_t to)
+{
+	uint64_t a = from, b = to;
+
+	if (c->time.ns) {
+		a = sink_time_ns(&c->time, from);
+		b = sink_time_ns(&c->time, to);
+	}
+	if (b < a)
+		b = a;
+	p = CHROME_LIT(p, "\"ts\":");
+	p = c->time.ns ? p + sink_put_us(p, a) : chrome_dec(p, a);
+	p = CHROME_LIT(p, ",\"dur\":");
+	return c->time.ns ? p + sink_put_us(p, b - a) : chrome_dec(p, b - a);
+}
+
+/*
+ * Chrome processes: 1 the host, 2 the guest, CHROME_VM_PID + VM index a VM
+ * that an input names (one process per VM).
+ */
+#define CHROME_VM_PID	3
+/* A guest thread's vCPU key without a VM */
+#define CHROME_NOVM	SINK_MAXKEYS
+/* The thread of every key beyond SINK_MAXKEYS */
+#define CHROME_OTHER_KEY	UINT64_MAX
+
+static inline char *chrome_pid_tid(char *p, uint32_t pid, uint32_t tid)
+{
+	p = CHROME_LIT(p, ",\"pid\":");
+	p = chrome_dec(p, pid);
+	p = CHROME_LIT(p, ",\"tid\":");
+	return chrome_dec(p, tid);
+}
+
+/* Separate this object from the one before. */
+static inline char *chrome_sep(struct sink_chrome *c, char *p)
+{
+	if (c->events++)
+		*p++ = ',';
+	*p++ = '\n';
+	return p;
+}
+
+static inline int chrome_nomem(struct diag *d)
+{
+	diag_set(d, "out of memory");
+	return -ENOMEM;
+}
+
+/* ------------------------------------ chrome-meta.c: metadata, threads */
+
+/* A metadata event: {"name":what,"ph":"M","pid":P,"tid":T,"args":{…}}. */
+int chrome_meta(struct sink_chrome *c, const char *what, uint32_t pid,
+		uint32_t tid, const char *key, const char *s, size_t slen,
+		int64_t num);
+/* The Chrome pid of thread tid. */
+static inline uint32_t chrome_tid_pid(const struct sink_chrome *c,
+				      uint32_t tid)
+{
+	return c->threads[tid - 1].pid;
+}
+/* The Chrome tid of thread key (from 1), announced on first sight. */
+int chrome_thread(struct sink_chrome *c, uint64_t key, const struct event *ev,
+		  const struct sink_type *st, uint32_t *tid);
+/* The thread an event belongs on. 0 or -ENOMEM. */
+int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
+		      const struct event *ev, enum sink_role role,
+		      uint64_t *key);
+/* The process of a domain, named after its inputs. */
+int chrome_process(struct sink_chrome *c, enum domain dom);
+/* The end of the document: metadata and what was repaired. */
+int chrome_footer(struct sink_chrome *c);
+
+/* ------------------------------------ chrome-types.c: types, instants */
+
+void chrome_type_fini(struct chrome_type *ct);
+/* {"name":NAME,"cat":"…","ph":"i","s":"t","ts": into buf; its length. */
+size_t chrome_make_head(const struct chrome_type *ct, char *buf,
+			const char *name, size_t len);
+/* The sink's record of ev's type, made on first sight; NULL: no memory. */
+struct chrome_type *chrome_type(struct sink_chrome *c, const struct event *ev,
+				struct diag *d);
+/* An instant of ev on thread key, named after its type or after name. */
+int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
+		   const struct event *ev, uint64_t key,
+		   const struct value *name, struct diag *d);
+
+#endif

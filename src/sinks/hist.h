@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A log-linear histogram of durations (u64 ticks or ns), fixed in size
+ * whatever the number of values: count, total, exact min and max, and
+ * percentiles to within a documented relative error.
+ *
+ * Values below 2^HIST_SUB_BITS (64) have a bucket each: exact. Above,
+ * every power of two [2^e, 2^(e+1)) is cut into 64 buckets of width
+ * 2^(e-6). A percentile is the midpoint of the bucket that holds the
+ * nearest-rank value, clamped to [min, max]; its distance from the exact
+ * value is at most half a bucket, 2^(e-7) <= value / 128: a relative error
+ * of at most 0.79 % (HIST_REL_ERROR_PPM).
+ *
+ * Buckets are kept for the powers of two seen, from the lowest to the
+ * highest: at most 59 x 64 counters (30 KiB), typically a few hundred.
+ */
+#ifndef KTF_HIST_H
+#define KTF_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HIST_SUB_BITS		6
+#define HIST_SUB		(1u << HIST_SUB_BITS)
+/* group 0: values 0..63; group g >= 1: [2^(g+5), 2^(g+6)) */
+#define HIST_GROUPS		(64 - HIST_SUB_BITS + 1)
+/* the bound on |reported - exact| / exact, in parts per million */
+#define HIST_REL_ERROR_PPM	7813
+
+struct hist {
+	uint64_t n;
+	uint64_t total;		/* saturates at UINT64_MAX */
+	uint64_t min, max;
+	uint64_t *counts;	/* owned: HIST_SUB per group lo..hi */
+	uint8_t lo, hi;		/* groups held; counts NULL: none */
+};
+
+void hist_fini(struct hist *h);
+
+/* Add one value. 0 or -ENOMEM (then h is unchanged). */
+int hist_record(struct hist *h, uint64_t v);
+
+/* Add every value of src to dst. 0 or -ENOMEM. */
+int hist_merge(struct hist *dst, const struct hist *src);
+
+/*
+ * The nearest-rank percentile q / 1000 (q in 1..1000: 500 p50, 999
+ * p99.9): the ceil(q n / 1000)-th smallest value, to within
+ * HIST_REL_ERROR_PPM. 0 when h is empty.
+ */
+uint64_t hist_percentile(const struct hist *h, unsigned q);
+
+/*
+ * Counts per power of two: out[0] the zeros, out[k] (1..64) the values in
+ * [2^(k-1), 2^k). Exact.
+ */
+void hist_log2(const struct hist *h, uint64_t out[65]);
+
+#endif

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The statistics sink's exits: each exit pairs with the next entry of the
+ * same vCPU of the same VM; the host time between them goes into
+ * fixed-size histograms (hist.h) per reason, per VM, per vCPU, per
+ * (vCPU, reason) and in total. Events that say what an exit was about
+ * (kvm_pio, kvm_mmio, kvm_msr, kvm_hypercall, kvm_inj_virq and their
+ * kvmtrace ancestors) charge the exit's time to their port, address, MSR,
+ * number or vector; an exit's guest RIP charges it to the guest function
+ * (--guest-syms). Every table keeps at most SINK_MAXKEYS keys and one
+ * "other" row for the rest.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outbuf.h"
+#include "pyfmt.h"
+#include "render.h"
+#include "stats.h"
+#include "symtab.h"
+
+
+/* -------------------------------------------------------------- rows */
+
+void stats_rows_fini(struct stats_rows *r)
+{
+	sink_map_fini(&r->map);
+	free(r->v);
+	r->v = NULL;
+	r->n = r->cap = 0;
+}
+
+int stats_rows_get(struct stats_rows *r, uint64_t key, uint32_t *idx,
+		   bool *made)
+{
+	uint32_t i = sink_map_find(&r->map, key);
+	void *grown;
+
+	*made = false;
+	if (i != SINK_MAP_EMPTY) {
+		*idx = i;
+		return 0;
+	}
+	if (r->n >= SINK_MAXKEYS) {
+		r->beyond++;
+		if (r->other != SINK_MAP_EMPTY && r->n > SINK_MAXKEYS) {
+			*idx = r->other;
+			return 0;
+		}
+	}
+	grown = r->v;
+	if (sink_reserve(&grown, &r->cap, r->n, r->size) < 0)
+		return -ENOMEM;
+	r->v = grown;
+	memset(stats_row(r, r->n), 0, r->size);
+	if (r->n >= SINK_MAXKEYS) {
+		r->other = (uint32_t)r->n;
+	} else if (sink_map_add(&r->map, key, (uint32_t)r->n) < 0) {
+		return -ENOMEM;
+	}
+	*idx = (uint32_t)r->n++;
+	*made = true;
+	return 0;
+}
+
+static void stats_rows_init(struct stats_rows *r, size_t size)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = size;
+	r->other = SINK_MAP_EMPTY;
+}
+
+void stats_exits_fini(struct sink_stats *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->reasons.n; i++) {
+		struct stats_reason *r = stats_row(&c->reasons, i);
+
+		free(r->name);
+		hist_fini(&r->d.h);
+	}
+	for (i = 0; i < c->cross.n; i++)
+		hist_fini(&((struct stats_cross *)stats_row(&c->cross, i))->d.h);
+	stats_rows_fini(&c->reasons);
+	stats_rows_fini(&c->cross);
+	stats_rows_fini(&c->kinds);
+	stats_rows_fini(&c->funcs);
+	for (i = 0; i < c->nvcpus; i++)
+		hist_fini(&c->vcpus[i].h);
+	free(c->vcpus);
+	for (i = 0; i < c->nvms; i++)
+		hist_fini(&c->vms[i].h);
+	free(c->vms);
+	hist_fini(&c->all.h);
+	free(c->order);
+}
+
+/* ------------------------------------------------------------ collect */
+
+/*
+ * The index of the reason with key, made on first sight; ev (an exit, or
+ * NULL) names it.
+ */
+static int stats_reason(struct sink_stats *c, const struct stats_type *st,
+			const struct event *ev, uint64_t key, uint32_t *out)
+{
+	struct stats_reason *r;
+	char name[128];
+	bool made;
+
+	if (!c->reasons.size)
+		stats_rows_init(&c->reasons, sizeof(struct stats_reason));
+	if (stats_rows_get(&c->reasons, key, out, &made) < 0)
+		return -ENOMEM;
+	if (!made)
+		return 0;
+	r = stats_row(&c->reasons, *out);
+	r->key = *out == c->reasons.other ? STATS_OTHER : key;
+	if (r->key != STATS_OTHER && ev &&
+	    sink_reason_name(c->sink.render, ev, &st->st, key >> 2, name,
+			     sizeof(name))) {
+		r->name = strdup(name);
+		if (!r->name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The distributions of v's exit, of reason index ref. */
+static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
+		       uint32_t ref, struct stats_dist **out)
+{
+	size_t vi = (size_t)(v - c->pairs.v);
+	uint32_t vm = sink_key_vm(v->key), xi;
+	struct stats_cross *x;
+	void *grown;
+	bool made;
+
+	out[0] = &c->all;
+	out[1] = &((struct stats_reason *)stats_row(&c->reasons, ref))->d;
+	out[2] = out[3] = out[4] = NULL;
+	if (sink_key_kind(v->key) != SINK_VCPU)
+		vm = SINK_VM_OVER;	/* a task without a vCPU number */
+	grown = c->vcpus;
+	if (sink_grow(&grown, &c->nvcpus, (uint32_t)vi, sizeof(*c->vcpus)) < 0)
+		return -ENOMEM;
+	c->vcpus = grown;
+	out[2] = &c->vcpus[vi];
+	if (vm != SINK_VM_OVER) {
+		grown = c->vms;
+		if (sink_grow(&grown, &c->nvms, vm, sizeof(*c->vms)) < 0)
+			return -ENOMEM;
+		c->vms = grown;
+		out[3] = &c->vms[vm];
+	}
+	if (!c->cross.size)
+		stats_rows_init(&c->cross, sizeof(struct stats_cross));
+	if (stats_rows_get(&c->cross, (uint64_t)vi << 32 | ref, &xi, &made) < 0)
+		return -ENOMEM;
+	x = stats_row(&c->cross, xi);
+	if (made) {
+		x->vcpu = xi == c->cross.other ? UINT32_MAX : (uint32_t)vi;
+		x->reason = ref;
+	}
+	out[4] = &x->d;
+	return 0;
+}
+
+static int stats_unpaired(struct sink_stats *c, struct sink_vcpu *v)
+{
+	struct stats_dist *d[5];
+	size_t i;
+
+	if (v->ref == STATS_NOREF &&
+	    stats_reason(c, NULL, NULL, v->reason, &v->ref) < 0)
+		return -ENOMEM;
+	if (stats_dists(c, v, v->ref, d) < 0)
+		return -ENOMEM;
+	for (i = 0; i < 5; i++)
+		if (d[i])
+			d[i]->unpaired++;
+	v->pending = false;
+	return 0;
+}
+
+int stats_exit(struct sink_stats *c, struct stats_type *st,
+	       const struct event *ev)
+{
+	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &st->st, ev);
+	uint64_t value, rip;
+	int64_t sym;
+	bool has_rip;
+
+	if (!v)
+		return -ENOMEM;
+	if (v->over) {
+		c->exits_over++;
+		return 0;
+	}
+	if (v->pending && stats_unpaired(c, v) < 0)
+		return -ENOMEM;
+	if (sink_field_u64(ev, st->st.reason, &value) < 0)
+		value = 0;
+	v->reason = stats_reason_key(value, !ev->type->has_id,
+				     ev->src->domain);
+	if (st->named < 0)
+		st->named = sink_reason_named(c->sink.render, ev, &st->st);
+	if (stats_reason(c, st, ev, v->reason, &v->ref) < 0)
+		return -ENOMEM;
+	v->kind = SINK_KIND_NONE;
+	v->sym = NULL;
+	has_rip = (c->syms || c->sym_src) && sink_exit_rip(&st->st, ev, &rip) == 0;
+	if (has_rip && c->syms) {
+		sym = symtab_find(c->syms, rip);
+		if (sym >= 0)
+			v->sym = symtab_name(c->syms, (size_t)sym);
+	} else if (has_rip) {
+		v->sym = c->sym_src->ops->func_at(c->sym_src, rip);
+	}
+	/* else the function a uftrace guest has open on this vCPU */
+	if (!v->sym)
+		v->sym = stats_guest_func(c, v);
+	v->pending = true;
+	v->exit_ts = ev->ts;
+	return 0;
+}
+
+int stats_kind_event(struct sink_stats *c, const struct stats_type *st,
+		     const struct event *ev)
+{
+	enum sink_kind kind = sink_kind(&st->st, ev);
+	struct sink_vcpu *v;
+	uint64_t value;
+
+	if (kind == SINK_KIND_NONE ||
+	    sink_field_u64(ev, st->st.value, &value) < 0)
+		return 0;
+	v = sink_pairs_get(&c->pairs, &st->st, ev);
+	if (!v)
+		return -ENOMEM;
+	/* the first such event of an exit says what it is about */
+	if (v->pending && !v->over && v->kind == SINK_KIND_NONE) {
+		v->kind = (uint8_t)kind;
+		v->kind_value = value;
+	}
+	return 0;
+}
+
+static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
+			uint64_t dur)
+{
+	struct stats_kind *k;
+	struct stats_gfunc *f;
+	uint32_t i;
+	bool made;
+
+	if (v->kind != SINK_KIND_NONE) {
+		if (!c->kinds.size)
+			stats_rows_init(&c->kinds, sizeof(struct stats_kind));
+		if (stats_rows_get(&c->kinds, v->kind_value << 3 | v->kind, &i,
+				   &made) < 0)
+			return -ENOMEM;
+		k = stats_row(&c->kinds, i);
+		if (made)
+			k->key = i == c->kinds.other ? STATS_OTHER
+						     : v->kind_value << 3 | v->kind;
+		k->count++;
+		k->total = k->total + dur < k->total ? UINT64_MAX : k->total + dur;
+		if (dur > k->max)
+			k->max = dur;
+	}
+	if (v->sym) {
+		/* a name is one string per function: its address is the key */
+		if (!c->funcs.size)
+			stats_rows_init(&c->funcs, sizeof(struct stats_gfunc));
+		if (stats_rows_get(&c->funcs,
+				   (uint64_t)(uintptr_t)v->sym << 16 ^ v->ref, &i,
+				   &made) < 0)
+			return -ENOMEM;
+		f = stats_row(&c->funcs, i);
+		if (made) {
+			f->sym = i == c->funcs.other ? NULL : v->sym;
+			f->reason = v->ref;
+		}
+		f->count++;
+		f->total = f->total + dur < f->total ? UINT64_MAX : f->total + dur;
+	}
+	return 0;
+}
+
+int stats_entry(struct sink_stats *c, const struct stats_type *st,
+		const struct event *ev)
+{
+	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &st->st, ev);
+	struct stats_dist *d[5];
+	uint64_t dur;
+	size_t i;
+
+	if (!v)
+		return -ENOMEM;
+	if (v->over)
+		return 0;
+	if (!v->pending) {
+		c->entries_unpaired++;
+		return 0;
+	}
+	v->pending = false;
+	dur = ev->ts > v->exit_ts ? ev->ts - v->exit_ts : 0;
+	if (stats_dists(c, v, v->ref, d) < 0)
+		return -ENOMEM;
+	for (i = 0; i < 5; i++)
+		if (d[i] && hist_record(&d[i]->h, dur) < 0)
+			return -ENOMEM;
+	return stats_charge(c, v, dur);
+}
+
+int stats_exits_finish(struct sink_stats *c)
+{
+	size_t i;
+
+	/* exits still waiting at the end met no entry */
+	for (i = 0; i < c->pairs.n; i++)
+		if (c->pairs.v[i].pending &&
+		    stats_unpaired(c, &c->pairs.v[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The statistics sink's cells and tables: numbers in the summary's units,
+ * and a table as aligned text or as one CSV section.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "outbuf.h"
+#include "pyfmt.h"
+#include "render.h"
+#include "stats.h"
+
+
+void stats_u64(struct stats_cell *cell, uint64_t v)
+{
+	cell->len = pyfmt_u64_dec(cell->s, v);
+}
+
+/* A string into a cell, cut to fit. */
+void stats_str(struct stats_cell *cell, const char *s)
+{
+	size_t n = strlen(s);
+
+	cell->len = n < STATS_CELL ? n : STATS_CELL - 1;
+	memcpy(cell->s, s, cell->len);
+}
+
+void stats_hexid(struct stats_cell *cell, uint64_t id)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = hex[id & 15];
+		id >>= 4;
+	} while (id || n < 8);
+	cell->s[0] = '0';
+	cell->s[1] = 'x';
+	for (cell->len = 2; n; n--)
+		cell->s[cell->len++] = tmp[n - 1];
+}
+
+/* A duration in the stats unit: µs with three decimals, or ticks. */
+void stats_dur(const struct sink_stats *c, struct stats_cell *cell,
+	       uint64_t ticks)
+{
+	if (c->time.ns)
+		cell->len = sink_put_us(cell->s, sink_time_ns(&c->time, ticks));
+	else
+		cell->len = pyfmt_u64_dec(cell->s, ticks);
+}
+
+/* x / n rounded half up, exact. */
+uint64_t stats_div_round(unsigned __int128 x, uint64_t n)
+{
+	return (uint64_t)((2 * x + n) / (2 * (unsigned __int128)n));
+}
+
+/* The mean of n durations: µs with three decimals, or ticks with one. */
+void stats_mean(const struct sink_stats *c, struct stats_cell *cell,
+		uint64_t total, size_t n)
+{
+	uint64_t x;
+
+	if (c->time.ns) {
+		x = stats_div_round(sink_time_ns(&c->time, total), n);
+		cell->len = sink_put_us(cell->s, x);
+		return;
+	}
+	x = stats_div_round((unsigned __int128)total * 10, n);
+	cell->len = pyfmt_u64_dec(cell->s, x / 10);
+	cell->s[cell->len++] = '.';
+	cell->s[cell->len++] = (char)('0' + x % 10);
+}
+
+/* 100 * count / all with two decimals. */
+void stats_percent(struct stats_cell *cell, uint64_t count,
+		   uint64_t all)
+{
+	uint64_t x = all ? stats_div_round((unsigned __int128)count * 10000,
+					   all)
+			 : 0;
+
+	cell->len = pyfmt_u64_dec(cell->s, x / 100);
+	cell->s[cell->len++] = '.';
+	cell->s[cell->len++] = (char)('0' + x / 10 % 10);
+	cell->s[cell->len++] = (char)('0' + x % 10);
+}
+
+/* A time stamp as the text output's %(ts) prints it. */
+void stats_ts(const struct sink_stats *c, struct stats_cell *cell,
+	      uint64_t ts)
+{
+	static const struct pyfmt_spec repr = { .conv = 'r', .width = -1,
+						.prec = -1 };
+
+	if (c->time.timeline == CLOCK_TSC && c->mhz > 0)
+		cell->len = (size_t)pyfmt_float(cell->s, &repr,
+						(double)ts / (c->mhz * 1000000.0));
+	else
+		cell->len = pyfmt_u64_dec(cell->s, ts);
+}
+
+const char *stats_dur_unit(const struct sink_stats *c)
+{
+	return c->time.ns ? "us" : "ticks";
+}
+
+const char *stats_ts_unit(const struct sink_stats *c)
+{
+	if (c->time.timeline == CLOCK_TSC && c->mhz > 0)
+		return "s";
+	return c->time.timeline == CLOCK_NS ? "ns" : "ticks";
+}
+
+const char *stats_domain(enum domain d)
+{
+	return d == DOMAIN_GUEST ? "guest" : "host";
+}
+/* ------------------------------------------------------------- tables */
+
+
+
+int stats_put(struct outbuf *o, const char *s, size_t n)
+{
+	return outbuf_put(o, s, n) < 0 ? -ENOMEM : 0;
+}
+
+int stats_printf(struct outbuf *o, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	return stats_put(o, buf, (size_t)n < sizeof(buf) ? (size_t)n
+							 : sizeof(buf) - 1);
+}
+
+/* One line: columns padded to w, the last left-aligned one unpadded. */
+static int stats_line_text(struct outbuf *o, const struct stats_table *t,
+			   const size_t *w, const struct stats_cell *cells)
+{
+	size_t i, need = 1;
+	char *p;
+
+	for (i = 0; i < t->ncols; i++)
+		need += w[i] + 2;
+	p = outbuf_reserve(o, need);
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < t->ncols; i++) {
+		size_t n = cells[i].len;
+
+		if (i) {
+			*p++ = ' ';
+			*p++ = ' ';
+		}
+		if (t->right[i] == 'r') {
+			memset(p, ' ', w[i] - n);
+			p += w[i] - n;
+		}
+		memcpy(p, cells[i].s, n);
+		p += n;
+		if (t->right[i] != 'r' && i + 1 < t->ncols) {
+			memset(p, ' ', w[i] - n);
+			p += w[i] - n;
+		}
+	}
+	*p++ = '\n';
+	outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+	return 0;
+}
+
+static int stats_csv_field(struct outbuf *o, const struct stats_cell *cell)
+{
+	char *p = outbuf_reserve(o, 2 * cell->len + 3), *start = p;
+	size_t i;
+
+	if (!p)
+		return -ENOMEM;
+	if (!memchr(cell->s, ',', cell->len) && !memchr(cell->s, '"', cell->len) &&
+	    !memchr(cell->s, '\n', cell->len) && !memchr(cell->s, '\r', cell->len)) {
+		memcpy(p, cell->s, cell->len);
+		outbuf_commit(o, cell->len);
+		return 0;
+	}
+	*p++ = '"';
+	for (i = 0; i < cell->len; i++) {
+		if (cell->s[i] == '"')
+			*p++ = '"';
+		*p++ = cell->s[i];
+	}
+	*p++ = '"';
+	outbuf_commit(o, (size_t)(p - start));
+	return 0;
+}
+
+static int stats_line_csv(struct outbuf *o, const struct stats_table *t,
+			  const struct stats_cell *cells)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < t->ncols && ret == 0; i++) {
+		if (i)
+			ret = stats_put(o, ",", 1);
+		if (ret == 0)
+			ret = stats_csv_field(o, &cells[i]);
+	}
+	return ret ? ret : stats_put(o, "\n", 1);
+}
+
+/* Is cell a JSON number as written (digits, one optional fraction)? */
+static bool stats_json_number(const struct stats_cell *cell)
+{
+	size_t i = 0, digits = 0;
+
+	while (i < cell->len && cell->s[i] >= '0' && cell->s[i] <= '9')
+		i++, digits++;
+	if (!digits || (digits > 1 && cell->s[0] == '0'))
+		return false;
+	if (i < cell->len && cell->s[i] == '.') {
+		for (i++, digits = 0; i < cell->len && cell->s[i] >= '0' &&
+				      cell->s[i] <= '9'; i++)
+			digits++;
+		if (!digits)
+			return false;
+	}
+	return i == cell->len;
+}
+
+/* {"head":cell,…}: numbers bare, empty cells null, the rest strings. */
+static int stats_line_json(struct outbuf *o, const struct stats_table *t,
+			   const struct stats_cell *cells, bool first)
+{
+	size_t i, need = 8;
+	char *p, *start;
+
+	for (i = 0; i < t->ncols; i++)
+		need += SINK_JSON_BOUND(strlen(t->head[i])) +
+			SINK_JSON_BOUND(cells[i].len) + 8;
+	p = start = outbuf_reserve(o, need);
+	if (!p)
+		return -ENOMEM;
+	if (!first)
+		*p++ = ',';
+	*p++ = '\n';
+	*p++ = '{';
+	for (i = 0; i < t->ncols; i++) {
+		if (i)
+			*p++ = ',';
+		p += sink_json_str(p, t->head[i], strlen(t->head[i]));
+		*p++ = ':';
+		if (!cells[i].len) {
+			memcpy(p, "null", 4);
+			p += 4;
+		} else if (t->right[i] == 'r' && stats_json_number(&cells[i])) {
+			memcpy(p, cells[i].s, cells[i].len);
+			p += cells[i].len;
+		} else {
+			p += sink_json_str(p, cells[i].s, cells[i].len);
+		}
+	}
+	*p++ = '}';
+	outbuf_commit(o, (size_t)(p - start));
+	return 0;
+}
+
+int stats_json_member(struct sink_stats *c, const char *name)
+{
+	int ret = stats_printf(c->sink.out, "%s\n\"%s\":", c->json_any ? "," : "",
+			       name);
+
+	c->json_any = true;
+	return ret;
+}
+
+int stats_table_out(struct sink_stats *c, const struct stats_table *t)
+{
+	struct stats_cell cells[STATS_MAXCOLS];
+	size_t w[STATS_MAXCOLS] = { 0 }, r, i;
+	int ret;
+
+	for (i = 0; i < t->ncols; i++)
+		stats_str(&cells[i], t->head[i]);
+	if (c->mode == STATS_JSON) {
+		ret = stats_json_member(c, t->name);
+		if (ret == 0)
+			ret = stats_put(c->sink.out, "[", 1);
+		for (r = 0; r < t->nrows && ret == 0; r++) {
+			t->row(c, r, cells);
+			ret = stats_line_json(c->sink.out, t, cells, r == 0);
+		}
+		return ret ? ret : stats_put(c->sink.out, "]", 1);
+	}
+	if (c->csv) {
+		ret = stats_line_csv(c->sink.out, t, cells);
+		for (r = 0; r < t->nrows && ret == 0; r++) {
+			t->row(c, r, cells);
+			ret = stats_line_csv(c->sink.out, t, cells);
+		}
+		return ret;
+	}
+	for (i = 0; i < t->ncols; i++)
+		w[i] = cells[i].len;
+	if (t->measure) {
+		t->measure(c, w);
+	} else {
+		for (r = 0; r < t->nrows; r++) {
+			t->row(c, r, cells);
+			for (i = 0; i < t->ncols; i++)
+				if (cells[i].len > w[i])
+					w[i] = cells[i].len;
+		}
+		for (i = 0; i < t->ncols; i++)
+			stats_str(&cells[i], t->head[i]);
+	}
+	ret = stats_line_text(c->sink.out, t, w, cells);
+	for (r = 0; r < t->nrows && ret == 0; r++) {
+		t->row(c, r, cells);
+		ret = stats_line_text(c->sink.out, t, w, cells);
+	}
+	return ret;
+}
+
+void stats_max(size_t *w, size_t len)
+{
+	if (len > *w)
+		*w = len;
+}

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The statistics sink's own header: its state (sink-stats.c collects),
+ * table cells and units (stats-table.c), the summary tables
+ * (stats-report.c).
+ */
+#ifndef KTF_STATS_H
+#define KTF_STATS_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "hist.h"
+#include "sink-util.h"
+#include "sink.h"
+
+#define STATS_MAXCOLS	16
+#define STATS_CELL	256	/* bytes of a table cell */
+
+struct stats_cell {
+	size_t len;
+	char s[STATS_CELL];
+};
+
+struct stats_counter {
+	enum domain domain;
+	bool has_id;
+	uint64_t id;
+	char *name;		/* owned; NULL: an id without a name */
+	uint64_t count;
+};
+
+struct stats_type {
+	bool init;
+	int8_t named;		/* exits: reasons have names (-1: not known) */
+	struct sink_type st;
+	uint32_t counter;	/* types without has_id */
+};
+
+struct stats_src {
+	struct stats_type *types;	/* owned, by event_type.index */
+	uint32_t n;
+	uint64_t events;
+	bool any_ts;
+	uint64_t first, last;
+};
+
+/* A distribution of exit times and the exits that met no entry. */
+struct stats_dist {
+	struct hist h;
+	uint64_t unpaired;
+};
+
+/* One exit reason. */
+struct stats_reason {
+	uint64_t key;		/* stats_reason_key(); STATS_OTHER: the rest */
+	char *name;		/* owned; NULL: "exit 0x…" */
+	struct stats_dist d;
+};
+
+#define STATS_OTHER	UINT64_MAX	/* the key of "the rest" rows */
+
+/* reason value, kvm:kvm_exit (not a kvmtrace VMEXIT), domain */
+static inline uint64_t stats_reason_key(uint64_t value, bool tracedat,
+					enum domain d)
+{
+	return (value & ((1ull << 61) - 1)) << 2 | (uint64_t)tracedat << 1 |
+	       (uint64_t)d;
+}
+
+/*
+ * Rows found by a 64-bit key, at most SINK_MAXKEYS of them and then one
+ * more, "other", that takes every key beyond. Rows are size bytes,
+ * zeroed when made.
+ */
+struct stats_rows {
+	struct sink_map map;	/* key -> index */
+	void *v;		/* owned */
+	size_t n;
+	size_t cap;
+	size_t size;
+	uint32_t other;		/* the index of "other", or SINK_MAP_EMPTY */
+	uint64_t beyond;	/* distinct keys seen beyond the cap: at least */
+};
+
+/* A VM, vCPU and reason. */
+struct stats_cross {
+	uint32_t vcpu;		/* index into pairs.v */
+	uint32_t reason;	/* index into reasons */
+	struct stats_dist d;
+};
+
+/* What exits were about: a port, an address, an MSR, … */
+struct stats_kind {
+	uint64_t key;		/* value << 3 | enum sink_kind */
+	uint64_t count;
+	uint64_t total;
+	uint64_t max;
+};
+
+/* Exits at one guest function, of one reason. */
+struct stats_gfunc {
+	const char *sym;	/* borrowed (symtab or a guest input); NULL: other */
+	uint32_t reason;	/* index into reasons */
+	uint64_t count;
+	uint64_t total;
+};
+
+#define STATS_GSTACK	64	/* guest call depth followed per vCPU */
+
+/* The guest functions open on one guest vCPU (a uftrace guest's calls). */
+struct stats_gcpu {
+	uint32_t top;			/* entries open (may exceed the stack) */
+	uint64_t stack[STATS_GSTACK];	/* their addresses */
+};
+
+enum stats_mode {
+	STATS_TABLE = 0,
+	STATS_CSV,
+	STATS_HIST,	/* tables and a log2 histogram per reason */
+	STATS_JSON,
+};
+
+struct stats_func;
+
+struct sink_stats {
+	struct sink sink;
+	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
+	bool csv;			/* cells as CSV and JSON write them */
+	enum stats_mode mode;
+	double mhz;
+	struct sink_time time;
+	const struct symtab *syms;	/* borrowed; may be NULL */
+	struct source *sym_src;		/* else a guest input's kallsyms */
+	/* else the guest function open on the vCPU (stats-guest.c) */
+	struct sink_map gcpu_map;	/* (VM, vCPU) -> index into gcpus */
+	struct stats_gcpu *gcpus;	/* owned */
+	size_t ngcpus, cap_gcpus;
+	struct sink_map gname_map;	/* address -> index into gnames */
+	char **gnames;			/* owned, each owned */
+	size_t ngnames, cap_gnames;
+	struct source **srcs;		/* borrowed (begin) */
+	size_t nsrcs;
+	struct stats_src *ssrcs;	/* owned, by source.index */
+	struct stats_counter *counters;	/* owned */
+	size_t ncounters;
+	size_t cap_counters;
+	struct sink_map id_map;		/* (id, domain) -> counter */
+	uint32_t counter_other;		/* ids beyond the cap; or EMPTY */
+	struct stats_rows reasons;	/* struct stats_reason */
+	struct stats_rows cross;	/* struct stats_cross */
+	struct stats_rows kinds;	/* struct stats_kind */
+	struct stats_rows funcs;	/* struct stats_gfunc */
+	struct stats_dist *vcpus;	/* owned: by index into pairs.v */
+	uint32_t nvcpus;
+	struct stats_dist *vms;		/* owned: by VM index */
+	uint32_t nvms;
+	struct stats_dist all;
+	uint64_t exits_over;		/* exits of vCPUs beyond the cap */
+	struct sink_pairs pairs;
+	uint64_t events;
+	uint64_t entries_unpaired;	/* an entry without an exit before */
+	bool any_id;			/* the events table has an id column */
+	bool json_any;			/* a JSON member was written */
+	const char *json_name;		/* the next table's JSON member */
+	/* filled by the report for its row callbacks */
+	uint32_t *order;		/* owned: rows in print order */
+	size_t norder;
+};
+
+static inline int stats_nomem(struct diag *d)
+{
+	diag_set(d, "out of memory");
+	return -ENOMEM;
+}
+
+#define STATS_NOREF UINT32_MAX
+
+struct symtab;
+
+/* ------------------------------------------- stats-exits.c */
+
+void stats_rows_fini(struct stats_rows *r);
+/*
+ * The row of key: found, made (zeroed, *made set), or "other" beyond the
+ * cap. 0 with *idx, or -ENOMEM.
+ */
+int stats_rows_get(struct stats_rows *r, uint64_t key, uint32_t *idx,
+		   bool *made);
+static inline void *stats_row(const struct stats_rows *r, size_t i)
+{
+	return (char *)r->v + i * r->size;
+}
+
+/* An exit, an entry, or an event that says what an exit is about. */
+int stats_exit(struct sink_stats *c, struct stats_type *st,
+	       const struct event *ev);
+int stats_entry(struct sink_stats *c, const struct stats_type *st,
+		const struct event *ev);
+int stats_kind_event(struct sink_stats *c, const struct stats_type *st,
+		     const struct event *ev);
+/* At the end: exits still waiting met no entry. 0 or -ENOMEM. */
+int stats_exits_finish(struct sink_stats *c);
+
+/* ------------------------------------------- stats-guest.c */
+
+/* A guest's function entry or exit (uftrace): follows what is open. */
+int stats_guest_call(struct sink_stats *c, const struct stats_type *st,
+		     const struct event *ev);
+/* The guest function open on v's vCPU, borrowed; or NULL. */
+const char *stats_guest_func(const struct sink_stats *c,
+			     const struct sink_vcpu *v);
+void stats_guest_fini(struct sink_stats *c);
+
+/* ------------------------------------------- stats-exit-tables.c */
+
+/* The exit tables, in order (after stats_exits_finish). 0 or -ENOMEM. */
+int stats_exits_report(struct sink_stats *c);
+void stats_exits_fini(struct sink_stats *c);
+
+/* ------------------------------------------- stats-table.c: cells, units */
+
+void stats_u64(struct stats_cell *cell, uint64_t v);
+/* A string into a cell, cut to fit. */
+void stats_str(struct stats_cell *cell, const char *s);
+void stats_hexid(struct stats_cell *cell, uint64_t id);
+/* A duration in the stats unit: µs with three decimals, or ticks. */
+void stats_dur(const struct sink_stats *c, struct stats_cell *cell,
+	       uint64_t ticks);
+/* x / n rounded half up, exact. */
+uint64_t stats_div_round(unsigned __int128 x, uint64_t n);
+/* The mean of n durations: µs with three decimals, or ticks with one. */
+void stats_mean(const struct sink_stats *c, struct stats_cell *cell,
+		uint64_t total, size_t n);
+/* 100 * count / all with two decimals. */
+void stats_percent(struct stats_cell *cell, uint64_t count, uint64_t all);
+/* A time stamp as the text output's %(ts) prints it. */
+void stats_ts(const struct sink_stats *c, struct stats_cell *cell,
+	      uint64_t ts);
+const char *stats_dur_unit(const struct sink_stats *c);
+const char *stats_ts_unit(const struct sink_stats *c);
+const char *stats_domain(enum domain d);
+void stats_max(size_t *w, size_t len);
+
+/* ------------------------------------------- stats-table.c: tables */
+
+/*
+ * A table: row() formats a row into fixed cells, nothing is kept per row.
+ * The text form measures the columns first: with measure(), which finds
+ * the widest cell of each column from the largest values without
+ * formatting every row, or else by formatting every row twice.
+ */
+struct stats_table {
+	const char *name;		/* the JSON member */
+	size_t ncols;
+	const char *const *head;	/* borrowed */
+	const char *right;		/* 'r' per right-aligned column */
+	size_t nrows;
+	void (*row)(const struct sink_stats *c, size_t i,
+		    struct stats_cell *cells);
+	void (*measure)(const struct sink_stats *c, size_t *w);
+};
+
+int stats_put(struct outbuf *o, const char *s, size_t n);
+int stats_printf(struct outbuf *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Text, CSV or a JSON member (t->name) holding an array of objects. */
+int stats_table_out(struct sink_stats *c, const struct stats_table *t);
+/* JSON: ,"name": before a member. */
+int stats_json_member(struct sink_stats *c, const char *name);
+
+/* ------------------------------------------- stats-report.c */
+
+/* The tables of the summary, in order. 0 or -ENOMEM. */
+int stats_report(struct sink_stats *c);
+
+#endif

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The line `trace-cmd report` prints for an event, the default rendering
+ * of a trace.dat event; with the input's name in front when several
+ * trace.dat files are read, as `trace-cmd report -i A -i B` prints it.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "outbuf.h"
+#include "tracecmd.h"
+
+static size_t tc_dec(char *p, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* v right-aligned in width, zero-padded when zero is set */
+static size_t tc_dec_w(char *p, uint64_t v, size_t width, char pad)
+{
+	char tmp[24];
+	size_t n = tc_dec(tmp, v), i = 0;
+
+	for (; i + n < width; i++)
+		p[i] = pad;
+	memcpy(p + i, tmp, n);
+	return i + n;
+}
+
+/*
+ * As `trace-cmd report` prints it (tracecmd/trace-read.c: "%16s-%-5d
+ * [%03d]", then " %6.1000d:" for the clocks it knows as nanoseconds, else
+ * "%12d:", then " NAME: " padded to 20, then the info):
+ *
+ *        guest-8051  [001]  5944.565697: kvm_pio:              pio_write ...
+ */
+int tc_render_default(struct source *src, const struct event *ev,
+		      struct outbuf *o)
+{
+	struct tep_record *rec = (struct tep_record *)ev->rec;
+	struct tc *tc = src->priv;
+	const char *name = ev->type->name ? ev->type->name : "UNKNOWN";
+	size_t clen, nlen = strlen(name), ilen, i;
+	const char *comm = tc_comm(tc, ev->pid, &clen);
+	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0;
+	const char *info = tc_info(tc, rec, &ilen);
+	uint64_t pidmag;
+	char *p, *start;
+
+	p = outbuf_reserve(o, 64 + clen + 16 + 80 + nlen + 24 + ilen + 2 +
+				   2 * ((size_t)tc->vm.width + 2));
+	if (!p)
+		return -ENOMEM;
+	start = p;
+	/* trace-cmd report -i A -i B: "%*s: " before what it prints */
+	if (plen) {
+		for (i = plen; i < (size_t)tc->vm.width; i++)
+			*p++ = ' ';
+		memcpy(p, tc->vm.prefix, plen);
+		p += plen;
+		memcpy(p, ": ", 2);
+		p += 2;
+	}
+	if (rec->missed_events) {
+		memcpy(p, "CPU:", 4);
+		p += 4;
+		p += tc_dec(p, ev->cpu);
+		if (rec->missed_events > 0) {
+			memcpy(p, " [", 2);
+			p += 2;
+			p += tc_dec(p, (uint64_t)rec->missed_events);
+			memcpy(p, " EVENTS DROPPED]\n", 17);
+			p += 17;
+		} else {
+			memcpy(p, " [EVENTS DROPPED]\n", 18);
+			p += 18;
+		}
+	}
+	for (i = clen; i < 16; i++)
+		*p++ = ' ';
+	memcpy(p, comm, clen);
+	p += clen;
+	*p++ = '-';
+	/* %-5d */
+	i = 0;
+	if (ev->pid < 0)
+		p[i++] = '-';
+	pidmag = ev->pid < 0 ? -(uint64_t)ev->pid : (uint64_t)ev->pid;
+	i += tc_dec(p + i, pidmag);
+	for (; i < 5; i++)
+		p[i] = ' ';
+	p += i;
+	memcpy(p, " [", 2);
+	p += 2;
+	p += tc_dec_w(p, ev->cpu, 3, '0');
+	*p++ = ']';
+	if (tc->usecs) {
+		/*
+		 * libtraceevent 1.7: microseconds, rounded, always as s.us
+		 * ("%5llu.%06llu"; older ones printed "%12llu" below 1 s)
+		 */
+		uint64_t us = (rec->ts + 500) / 1000;
+
+		*p++ = ' ';
+		p += tc_dec_w(p, us / 1000000, 5, ' ');
+		*p++ = '.';
+		p += tc_dec_w(p, us % 1000000, 6, '0');
+	} else {
+		p += tc_dec_w(p, rec->ts, 12, ' ');
+	}
+	memcpy(p, ": ", 2);
+	p += 2;
+	memcpy(p, name, nlen);
+	p += nlen;
+	memcpy(p, ": ", 2);
+	p += 2;
+	for (i = nlen; i < 20; i++)
+		*p++ = ' ';
+	memcpy(p, info, ilen);
+	p += ilen;
+	*p++ = '\n';
+	outbuf_commit(o, (size_t)(p - start));
+	return 0;
+}
+

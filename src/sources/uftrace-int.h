@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The uftrace reader's own declarations, shared by its files:
+ *
+ *   source-uftrace.c  the source ops: open, next, fields, default text
+ *   uftrace-data.c    the data directory and its metadata (info, task.txt,
+ *                     events.txt), the tasks
+ *   uftrace-sym.c     sessions, memory maps, symbol tables, names
+ *   uftrace-args.c    argument and return value specs
+ *   uftrace-rec.c     the records of TID.dat, the heap, the call stacks
+ *
+ * The layout of the data directory is described in source-uftrace.c.
+ */
+#ifndef KTF_UFTRACE_INT_H
+#define KTF_UFTRACE_INT_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "source.h"
+
+struct diag;
+
+#define UFT_MAGIC		"Ftrace!"
+#define UFT_HDR_MIN		32	/* v3 headers end after the info mask */
+#define UFT_REC_SIZE		16
+#define UFT_REC_MAGIC		5
+#define UFT_BUF_SIZE		(64u << 10)
+#define UFT_SYMCACHE		256
+#define UFT_ADDR_MASK		((UINT64_C(1) << 48) - 1)
+#define UFT_NO_ADDR		UINT64_MAX	/* a frame we never saw enter */
+#define UFT_RETVAL_IDX		(-1)
+
+#define UFT_FEAT_SYM_REL_ADDR	(UINT64_C(1) << 5)
+
+/* libmcount's built-in event ids (uftrace.h: enum uftrace_event_id) */
+#define UFT_EVENT_BUILTIN	100000u
+#define UFT_EVENT_PERF		200000u
+#define UFT_EVENT_USER		1000000u
+#define UFT_EVENT_EXTERN	2000000u
+
+/* perf events, by id - UFT_EVENT_PERF (uftrace.h: EVENT_ID_PERF_*) */
+#define UFT_PERF_SCHED_IN	1
+#define UFT_PERF_SCHED_OUT	2
+#define UFT_PERF_TASK		4
+#define UFT_PERF_EXIT		5
+#define UFT_PERF_COMM		6
+#define UFT_PERF_SCHED_OUT_PREEMPT	7
+#define UFT_NPERF		8	/* event types: UFT_NTYPES + id */
+
+#define UFT_ALIGN(x, a)		(((x) + (a) - 1) & ~(uint64_t)((a) - 1))
+
+enum uft_rtype {
+	UFT_ENTRY = 0,
+	UFT_EXIT,
+	UFT_LOST,
+	UFT_EVENT,
+	UFT_NTYPES,
+};
+
+enum uft_writer {
+	UFT_WRITER_UFTRACE = 0,	/* record depth fields can be trusted */
+	UFT_WRITER_QEMU,	/* per-vCPU tasks, tid (vcpu + 1) * 100 + level */
+	UFT_WRITER_RFTRACE,	/* raw TSC, depth 0 everywhere */
+};
+
+enum uft_patt {
+	UFT_PATT_SIMPLE = 0,
+	UFT_PATT_REGEX,
+	UFT_PATT_GLOB,
+};
+
+/* The formats of argument values (uftrace's enum uftrace_arg_format). */
+enum uft_afmt {
+	UFT_AF_AUTO = 0,	/* d */
+	UFT_AF_SINT,		/* i */
+	UFT_AF_UINT,		/* u */
+	UFT_AF_HEX,		/* x */
+	UFT_AF_STR,		/* s */
+	UFT_AF_CHAR,		/* c */
+	UFT_AF_FLOAT,		/* f */
+	UFT_AF_STDSTR,		/* S */
+	UFT_AF_PTR,		/* p */
+	UFT_AF_ENUM,		/* e */
+	UFT_AF_STRUCT,		/* t */
+};
+
+#define UFT_AF_CHARS		"diuxscfSpet"
+#define UFT_MAX_STRUCT		4096	/* larger struct specs are not ours */
+#define UFT_MAX_VALUES		64	/* values of one record we look at */
+
+/* One value of an argument spec ("arg2/s", "fparg1/32", "retval/i32"). */
+struct uft_arg {
+	int idx;		/* argN: N; fpargN: N; retval: UFT_RETVAL_IDX */
+	bool fp;		/* fpargN or /f (a different register file) */
+	bool exact;		/* from an exact name, not a pattern */
+	uint8_t fmt;		/* enum uft_afmt */
+	uint32_t size;		/* bytes before padding to 4 */
+	const char *tname;	/* borrowed from uf->tnames: t:NAME, e:NAME */
+};
+
+struct uft_argv {
+	struct uft_arg *v;	/* owned */
+	size_t n;
+};
+
+/* One "PATTERN@spec,spec" entry of the argspec or retspec line. */
+struct uft_pspec {
+	char *pattern;		/* owned */
+	enum uft_patt patt;
+	regex_t re;		/* UFT_PATT_REGEX */
+	struct uft_argv args;	/* owned */
+	bool auto_arg;		/* no explicit spec: the auto-args one */
+	bool auto_ret;
+};
+
+/* A function of argauto/retauto or of a .dbg file: NAME and its specs. */
+struct uft_auto {
+	uint64_t addr;		/* .dbg: the function's address, as in NAME.sym */
+	char *name;		/* owned; argauto/retauto: the simple form */
+	char *args;		/* owned: "arg1/s,arg2" or NULL */
+	char *rets;		/* owned: "retval/d32" or NULL */
+};
+
+#define UFT_OWN_NAME		1u	/* uft_sym.name is malloc'd */
+#define UFT_OWN_SNAME		2u	/* uft_sym.sname is malloc'd */
+
+struct uft_sym {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;		/* as printed (--demangle): the pool's, or owned */
+	const char *sname;		/* simple form, for argument specs */
+	const char *raw;		/* borrowed from the symtab's pool */
+	uint32_t namelen;
+	char type;
+	uint8_t own;			/* UFT_OWN_* */
+	const struct uft_argv *args;	/* borrowed; NULL: not resolved yet */
+};
+
+/* The symbols of one module: NAME.sym (and NAME.dbg for auto-args). */
+struct uft_symtab {
+	char *name;		/* owned: file name of the module */
+	struct uft_sym *v;	/* owned, sorted by address */
+	size_t n;
+	char *pool;		/* owned: the .sym file, names point into it */
+	bool loaded;
+	struct uft_auto *dbg;	/* owned: A:/R: lines of NAME.dbg */
+	size_t ndbg;
+	bool dbg_loaded;
+};
+
+struct uft_map {
+	uint64_t start;
+	uint64_t end;
+	struct uft_symtab *mod;	/* borrowed from uf->mods */
+};
+
+/* sid-SID.map */
+struct uft_sidmap {
+	char *sid;		/* owned */
+	struct uft_map *v;	/* owned, sorted by start */
+	size_t n;
+	bool loaded;
+	size_t last_sess;	/* 1 + index of its latest session; 0: none */
+};
+
+/* A hash of values by a name they hold (open addressing). */
+struct uft_hent {
+	uint64_t h;
+	void *val;		/* borrowed; NULL: a free slot */
+};
+
+struct uft_hash {
+	struct uft_hent *v;	/* owned */
+	size_t cap;		/* a power of two, or 0 */
+	size_t n;
+	uint64_t seed;
+};
+
+struct uft_dlopen {
+	uint64_t time;
+	uint64_t base;
+	struct uft_symtab *mod;	/* borrowed */
+};
+
+struct uft_session {
+	int64_t pid;
+	uint64_t start;
+	struct uft_sidmap *map;	/* borrowed from uf->sidmaps */
+	char *exename;		/* owned */
+	const char *comm;	/* borrowed: the base name of exename */
+	struct uft_dlopen *dl;	/* owned, in task.txt order */
+	size_t ndl;
+};
+
+struct uft_frame {
+	uint64_t addr;		/* UFT_NO_ADDR: entered before the data */
+	uint64_t ts;
+};
+
+struct uft_rec {
+	uint64_t ts;
+	uint64_t addr;
+	uint32_t depth;		/* as written */
+	uint8_t type;
+	bool more;
+};
+
+/* The current record of a perf-cpuN.dat (uftrace-perf.c). */
+struct uft_perfrec {
+	int64_t tid;		/* whose event */
+	int64_t pid;		/* task-new, task-exit, task-name */
+	int64_t ppid;		/* task-new, task-exit */
+	bool exec;		/* task-name: by exec() */
+	char comm[17];		/* task-name */
+};
+
+struct uft_task {
+	int64_t tid;
+	int64_t pid;
+	int64_t ppid;
+	uint32_t order;			/* position in tid order */
+	char *path;			/* owned: DIR/TID.dat */
+	int fd;				/* -1: closed */
+	unsigned char *buf;		/* owned */
+	size_t cap;
+	size_t pos;			/* next unread byte */
+	size_t len;			/* bytes held */
+	uint64_t foff;			/* file offset of buf[len] */
+	uint64_t fsize;			/* as the file was opened */
+	bool eof;
+	bool done;			/* no more records */
+	bool resync;			/* at the start, or after LOST */
+	uint64_t last_ts;		/* of the record before rec */
+	struct uft_rec rec;		/* the next record (when !done) */
+	unsigned char *pay;		/* owned: rec's payload, if any */
+	size_t paycap;
+	uint32_t paylen;		/* padded to 8 */
+	uint32_t arglen;		/* the values' bytes (uftrace's length) */
+	const struct uft_argv *pay_av;	/* borrowed: its specs */
+	struct uft_frame *stack;	/* owned */
+	size_t depth;
+	size_t stack_cap;
+	const struct uft_session *sess;	/* borrowed: cache for sess_until */
+	const struct uft_session *stack_sess;	/* borrowed: of the stack */
+	uint64_t sess_from;
+	uint64_t sess_until;
+	uint32_t cpu;
+	bool has_vcpu;
+	bool nofile;			/* no TID.dat */
+	bool perf;			/* a perf-cpuN.dat (cpu), not a task */
+	struct uft_perfrec prec;	/* perf: the next record's data */
+	char tid_text[24];		/* the tid as the dump prints it: "%5d" */
+	uint8_t tid_len;
+};
+
+struct uft_symcache {
+	const struct uft_sidmap *map;	/* borrowed; NULL: empty slot */
+	uint64_t addr;
+	struct uft_sym *sym;		/* borrowed; NULL: no symbol */
+	struct uft_symtab *mod;		/* borrowed; the module of addr */
+};
+
+struct uft_evname {
+	uint32_t id;
+	char *name;		/* owned: "provider:event" */
+};
+
+/* The fields of the current event (ev->rec points here). */
+struct uft_cur {
+	struct uft_task *task;		/* borrowed: the task (of a perf event too) */
+	bool perf;			/* a perf event: prec */
+	struct uft_perfrec prec;
+	struct uft_rec rec;
+	uint64_t depth;
+	uint64_t duration;
+	const char *symbol;		/* borrowed, or buf */
+	size_t symlen;
+	bool resolved;
+	const char *comm;		/* borrowed */
+	unsigned char *pay;		/* owned: swapped with the task's */
+	size_t paycap;
+	uint32_t paylen;
+	uint32_t arglen;
+	const struct uft_argv *av;	/* borrowed: specs of pay, or NULL */
+	char *text;			/* owned: args, dump lines */
+	size_t textlen;
+	size_t textcap;
+	char buf[64];
+};
+
+struct uftrace {
+	char *dir;			/* owned: the path without trailing '/' */
+	uint64_t sec_key;		/* the seconds of the last default line */
+	char sec_text[24];		/* … in decimal, then '.' */
+	size_t sec_len;
+	bool swap;			/* big-endian data */
+	bool lp64;
+	bool rel_addr;			/* SYM_REL_ADDR */
+	enum uft_writer writer;
+	enum uft_patt patt;		/* pattern_type of the recording */
+	bool auto_args;			/* "auto-args:1" */
+	enum source_demangle demangle;	/* how names are printed */
+	char *cmdline;			/* owned */
+	struct uft_pspec *specs;	/* owned: argspec, then retspec */
+	size_t nspecs;
+	struct uft_auto *autos;		/* owned: argauto and retauto */
+	size_t nautos;
+	struct uft_symtab **mods;	/* owned */
+	size_t nmods;
+	struct uft_hash mod_hash;	/* mods by name */
+	struct uft_sidmap **sidmaps;	/* owned */
+	size_t nsidmaps;
+	struct uft_hash sid_hash;	/* sidmaps by sid */
+	struct uft_session *sess;	/* owned */
+	size_t nsess;
+	uint32_t *by_pid;		/* owned: sess indices by pid, start */
+	struct uft_evname *evnames;	/* owned: events.txt */
+	size_t nevnames;
+	struct uft_task *tasks;		/* owned, in tid order, then perf */
+	size_t ntasks;			/* the tasks; the perf files follow */
+	size_t nperf;
+	uint32_t *heap;			/* owned: task indices */
+	size_t nheap;
+	struct uft_argv **argvs;	/* owned: resolved argument lists */
+	size_t nargvs;
+	struct uft_argv no_args;	/* resolved: nothing */
+	char **tnames;			/* owned: type names of specs */
+	size_t ntnames;
+	struct uft_symcache cache[UFT_SYMCACHE];
+	struct event_type types[UFT_NTYPES + UFT_NPERF];
+	struct uft_cur cur;
+	uint64_t seq;
+	char **problems;		/* owned: messages, in the order found */
+	size_t nproblems;
+	bool nomem;			/* a problem could not be noted */
+	bool reported;
+};
+
+static inline uint16_t uft_u16(const struct uftrace *uf, const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return uf->swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t uft_u32(const struct uftrace *uf, const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return uf->swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t uft_u64(const struct uftrace *uf, const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return uf->swap ? __builtin_bswap64(v) : v;
+}
+
+/* Lines of a buffer, split in place ('\n' and a '\r' before it become NUL). */
+struct uft_lines {
+	char *p;
+	char *end;
+	unsigned lineno;
+};
+
+/* A task of task.txt: its pid and parent. */
+struct uft_tinfo {
+	int64_t tid;
+	int64_t pid;
+	int64_t ppid;
+	size_t order;	/* line order */
+};
+
+/* uftrace-data.c: metadata files */
+void uft_problem(struct uftrace *uf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int uft_read_file(const char *path, char **out, size_t *lenp);
+char *uft_line(struct uft_lines *it);
+char *uft_path(const struct uftrace *uf, const char *name);
+const char *uft_basename(const char *path);
+int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
+		  size_t *ntids, struct diag *d);
+int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
+		   size_t *ntinfo);
+int uft_read_events(struct uftrace *uf);
+int uft_scan_tids(struct uftrace *uf, int64_t **tids, size_t *ntids);
+int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
+		    const struct uft_tinfo *ti, size_t nti, size_t nperf);
+
+/* uftrace-index.c: look-up tables */
+int uft_grow(void *v, size_t n, size_t size);
+uint64_t uft_hash_str(const struct uft_hash *h, const char *s, size_t len);
+void *uft_hash_find(const struct uft_hash *h, const char *s, size_t len,
+		    const char *(*keyof)(const void *val));
+int uft_hash_add(struct uft_hash *h, void *val,
+		 const char *(*keyof)(const void *val));
+int uft_index_sessions(struct uftrace *uf);
+void uft_pid_range(const struct uftrace *uf, int64_t pid, size_t *lo,
+		   size_t *hi);
+size_t uft_after(const struct uftrace *uf, size_t lo, size_t hi, uint64_t ts);
+
+/* uftrace-sym.c: sessions, maps, symbols */
+bool uft_sym_end_name(const char *name);
+char *uft_simplify(const char *s);
+char *uft_simple_name(const char *raw);
+void uft_free_symtab(struct uft_symtab *st);
+struct uft_symtab *uft_module(struct uftrace *uf, const char *path);
+struct uft_sidmap *uft_sidmap(struct uftrace *uf, const char *sid,
+			      size_t len);
+const char *uft_sidmap_key(const void *val);
+const struct uft_session *uft_task_session_find(struct uftrace *uf,
+						struct uft_task *t,
+						uint64_t ts);
+struct uft_sym *uft_resolve(struct uftrace *uf, struct uft_task *t,
+			    uint64_t ts, uint64_t addr,
+			    struct uft_symtab **modp);
+
+/* uftrace-args.c: argument specs */
+int uft_parse_specs(struct uftrace *uf, const char *line, bool ret);
+int uft_parse_autos(struct uftrace *uf, const char *line, bool ret);
+const struct uft_argv *uft_args_of(struct uftrace *uf, struct uft_sym *sym,
+				   struct uft_symtab *mod);
+
+/* uftrace-argval.c: argument values */
+struct outbuf;
+struct value;
+int uft_args_text(struct uftrace *uf, struct uft_cur *c, bool retval,
+		  struct value *out);
+int uft_arg_value(struct uftrace *uf, struct uft_cur *c, size_t nth,
+		  struct value *out);
+int uft_dump_values(struct uftrace *uf, struct uft_cur *c, const char *time,
+		    size_t timelen, struct outbuf *o);
+
+/* uftrace-perf.c: perf-cpuN.dat */
+size_t uft_perf_count(const struct uftrace *uf);
+int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu);
+int uft_perf_advance(struct uftrace *uf, struct uft_task *t);
+struct uft_task *uft_task_of(struct uftrace *uf, int64_t tid);
+const char *uft_perf_name(unsigned id);
+
+/* uftrace-rec.c: records, heap, call stacks */
+ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need);
+uint64_t uft_offset(const struct uft_task *t);
+void uft_task_finish(struct uft_task *t);
+int uft_task_advance(struct uftrace *uf, struct uft_task *t);
+void uft_sift_down(struct uftrace *uf, size_t i);
+int uft_track(struct uftrace *uf, struct uft_task *t,
+	      const struct uft_rec *r, struct uft_cur *c);
+
+/* Per record, three times: the cached session of the task, mostly. */
+static inline const struct uft_session *uft_task_session(struct uftrace *uf,
+							 struct uft_task *t,
+							 uint64_t ts)
+{
+	if (t->sess && ts >= t->sess_from && ts < t->sess_until)
+		return t->sess;
+	return uft_task_session_find(uf, t, ts);
+}
+
+#endif

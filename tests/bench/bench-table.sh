@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bench-table.sh — one row per workload of issue 16: kvmtrace_format beside
+# the tool a user would otherwise run, side by side in one run, on inputs
+# generated here and now:
+#
+#   td-fields  trace.dat, ~780 k kvm events (zstd v7, 5.4 MB kallsyms),
+#              a fields-only template          vs trace-cmd report
+#   td-info    the same with %(info)s          vs trace-cmd report
+#   td-small   a 10-event trace.dat (5.4 MB kallsyms), default output
+#                                              vs trace-cmd report
+#   td-big     a zstd trace.dat of BIG events (default 19.5 M), fields
+#                                              vs trace-cmd report
+#   uftrace    fib(27), 1.27 M records, a template with %(symbol)s
+#                                              vs uftrace dump
+#   merge      8 inputs x 1 M kvmtrace records merged
+#                                              vs the 8 rendered one by one
+#   kvmtrace   2 M records, formats/kvmtrace   vs a C printf loop
+#
+# The trace.dat inputs come from the recorded fixture host-kvm-v6.dat
+# (tests/bench/gen-big-tracedat.py repeats its pages, then `trace-cmd
+# convert` compresses them with zstd); the uftrace input is recorded with
+# `uftrace record`. Each figure is the median of RUNS runs (wall clock;
+# CPU = user + sys) and the largest peak RSS of those runs. The ratio is
+# ours over theirs: wall, and in brackets CPU (steadier on a shared
+# machine). ROWS="td-fields merge" picks rows; BIG=0 skips td-big.
+# Run from the build directory (make bench-table) or set KTF_SRCDIR and
+# KTF_BUILDDIR. Nothing here is a pass/fail threshold.
+set -eu
+RUNS=${RUNS:-3}
+BIG=${BIG:-19500000}
+ROWS=${ROWS:-td-fields td-info td-small td-big uftrace merge kvmtrace}
+top=${KTF_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+build=${KTF_BUILDDIR:-$(pwd)}
+ktf=$build/kvmtrace_format
+gen=$build/tests/gen/gen-kvmtrace
+fixture=$top/tests/fixtures/tracedat/host-kvm-v6.dat
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-bench-table.XXXXXX")
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+want() { case " $ROWS " in *" $1 "*) return 0 ;; esac; return 1; }
+have() { command -v "$1" > /dev/null; }
+
+# measure NAME CMD...: runs CMD RUNS times (stdout to /dev/null); writes
+# "median_wall_ns median_cpu_ns max_rss_kib" to $tmp/NAME
+measure() {
+	local name=$1 i t0 t1
+	shift
+	: > "$tmp/$name.runs"
+	for i in $(seq "$RUNS"); do
+		t0=$(date +%s%N)
+		/usr/bin/time -o "$tmp/time" -f '%U %S %M' "$@" > /dev/null 2> "$tmp/stderr" ||
+			{ echo "bench-table: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
+		t1=$(date +%s%N)
+		awk -v w=$((t1 - t0)) '{ printf "%.0f %.0f %d\n", w, ($1 + $2) * 1e9, $3 }' \
+			"$tmp/time" >> "$tmp/$name.runs"
+	done
+	sort -n -k1,1 "$tmp/$name.runs" | awk '
+		{ w[NR] = $1; if ($3 > m) m = $3 }
+		END { print w[int((NR + 1) / 2)] }' > "$tmp/$name.w"
+	sort -n -k2,2 "$tmp/$name.runs" | awk '
+		{ c[NR] = $2; if ($3 > m) m = $3 }
+		END { print c[int((NR + 1) / 2)], m }' > "$tmp/$name.cm"
+	echo "$(cat "$tmp/$name.w") $(cat "$tmp/$name.cm")" > "$tmp/$name"
+}
+
+# row LABEL RECORDS OURS THEIRS THEIR_LABEL TARGET: one line of the table
+row() {
+	local ours theirs
+	read -r -a ours < "$tmp/$3"
+	read -r -a theirs < "$tmp/$4"
+	awk -v l="$1" -v n="$2" -v ow="${ours[0]}" -v oc="${ours[1]}" \
+	    -v om="${ours[2]}" -v tw="${theirs[0]}" -v tc="${theirs[1]}" \
+	    -v tm="${theirs[2]}" -v tl="$5" -v tg="$6" 'BEGIN {
+		printf "%-10s %9d %8.3f %8.2f %6.0f | %-18s %8.3f %6.0f | %6.3f (%5.3f) %s\n",
+		       l, n, ow / 1e9, n / (ow / 1e9) / 1e6, om / 1024, tl,
+		       tw / 1e9, tm / 1024, ow / tw, (tc ? oc / tc : 0), tg }' >> "$tmp/table"
+}
+
+printf '* %%(ts)d %%(cpu)d %%(comm)s %%(pid)d %%(name)s\n' > "$tmp/td-fields"
+printf '* %%(comm)s-%%(pid)d [%%(cpu)03d] %%(ts)d: %%(name)s: %%(info)s\n' > "$tmp/td-info"
+
+# a zstd v7 trace.dat of about $2 events at $1.dat; prints the event count
+tracedat() {
+	local n
+	n=$(python3 "$top/tests/bench/gen-big-tracedat.py" "$fixture" "$1-v6.dat" "$2")
+	trace-cmd convert -i "$1-v6.dat" -o "$1.dat" --file-version 7 \
+		--compression zstd > /dev/null 2>&1
+	rm -f "$1-v6.dat"
+	echo "$n"
+}
+
+: > "$tmp/table"
+if want td-fields || want td-info || want td-small || want td-big; then
+	if ! have trace-cmd || ! have python3 || ! [ -f "$fixture" ]; then
+		echo "bench-table: trace.dat rows need trace-cmd, python3 and $fixture; skipped" >&2
+		ROWS=$(echo " $ROWS " | sed 's/ td-[a-z]*//g')
+	fi
+fi
+if want td-fields || want td-info; then
+	n=$(tracedat "$tmp/mid" 780000)
+	echo "td-fields/td-info: $n events, $(($(stat -c %s "$tmp/mid.dat") / 1024)) KiB (zstd v7)" >&2
+	measure tc-mid trace-cmd report -i "$tmp/mid.dat"
+	if want td-fields; then
+		measure ktf-fields "$ktf" -f "$tmp/td-fields" "$tmp/mid.dat"
+		row td-fields "$n" ktf-fields tc-mid "trace-cmd report" "<= 0.15"
+	fi
+	if want td-info; then
+		measure ktf-info "$ktf" -f "$tmp/td-info" "$tmp/mid.dat"
+		row td-info "$n" ktf-info tc-mid "trace-cmd report" "<= 0.55"
+	fi
+fi
+if want td-small; then
+	n=$(tracedat "$tmp/small" 10)
+	RUNS=$((RUNS * 5)) measure tc-small trace-cmd report -i "$tmp/small.dat"
+	RUNS=$((RUNS * 5)) measure ktf-small "$ktf" "$tmp/small.dat"
+	row td-small "$n" ktf-small tc-small "trace-cmd report" "<= 1.0"
+fi
+if want td-big && [ "$BIG" -gt 0 ]; then
+	n=$(tracedat "$tmp/big" "$BIG")
+	echo "td-big: $n events, $(($(stat -c %s "$tmp/big.dat") / 1048576)) MiB (zstd v7)" >&2
+	RUNS=1 measure tc-big trace-cmd report -i "$tmp/big.dat"
+	RUNS=1 measure ktf-big "$ktf" -f "$tmp/td-fields" "$tmp/big.dat"
+	rm -f "$tmp/big.dat"
+	row td-big "$n" ktf-big tc-big "trace-cmd report" "<= 0.3, RSS <= 64"
+fi
+if want uftrace; then
+	if have uftrace && have gcc; then
+		cat > "$tmp/fib.c" << 'EOF'
+#include <stdlib.h>
+int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+int main(int argc, char **argv) { return fib(argc > 1 ? atoi(argv[1]) : 27) < 0; }
+EOF
+		gcc -pg -O0 -o "$tmp/fib" "$tmp/fib.c"
+		(cd "$tmp" && uftrace record --no-event -b 4M -d data ./fib 27 > /dev/null)
+		n=$(($(cat "$tmp"/data/*.dat | wc -c) / 16))
+		printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(addr)#x %(duration)d' \
+			> "$tmp/uf-fields"
+		measure ktf-uf "$ktf" -f "$tmp/uf-fields" "$tmp/data"
+		measure uf-dump uftrace dump -d "$tmp/data"
+		row uftrace "$n" ktf-uf uf-dump "uftrace dump" "<= 0.2"
+	else
+		echo "bench-table: the uftrace row needs uftrace and gcc; skipped" >&2
+	fi
+fi
+if want merge; then
+	files=
+	for i in $(seq 0 7); do
+		"$gen" -r -n 1000000 -s $((i + 11)) > "$tmp/vm.kvmtrace.$i"
+		files="$files $tmp/vm.kvmtrace.$i"
+	done
+	measure ktf-merge "$ktf" -f "$top/formats/kvmtrace" $files
+	measure one-by-one sh -c 'for f; do "$0" -f "'"$top"'/formats/kvmtrace" "$f"; done' \
+		"$ktf" $files
+	rm -f $files
+	row merge 8000000 ktf-merge one-by-one "the 8 one by one" "<= 1.2"
+fi
+if want kvmtrace; then
+	${CC:-cc} -O2 -o "$tmp/printf-loop" "$top/tests/bench/printf-loop.c"
+	"$gen" -n 2000000 -s 7 -r > "$tmp/trace.bin"
+	measure ktf-kt sh -c '"$0" "$1" < "$2"' "$ktf" "$top/formats/kvmtrace" "$tmp/trace.bin"
+	measure printf-loop sh -c '"$0" < "$1"' "$tmp/printf-loop" "$tmp/trace.bin"
+	row kvmtrace 2000000 ktf-kt printf-loop "C printf loop" "<= 0.25"
+fi
+
+echo "kvmtrace_format beside the tool a user would otherwise run; medians of $RUNS runs (td-small: $((RUNS * 5)), td-big: 1)"
+printf '%-10s %9s %8s %8s %6s | %-18s %8s %6s | %-14s %s\n' \
+	workload records "ours s" "M rec/s" "MiB" "other tool" "s" "MiB" "ratio (CPU)" target
+cat "$tmp/table"

@@ -1,0 +1,2 @@
+# Shipped formats by name: -f NAME, $KVMTRACE_FORMAT_PATH, --list-formats
+formats/*

@@ -1,0 +1,2 @@
+# requires: tracecmd
+$KTF tests/fixtures/hostguest/guest-a6.dat

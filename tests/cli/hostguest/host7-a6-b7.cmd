@@ -1,0 +1,2 @@
+# requires: tracecmd
+$KTF tests/fixtures/hostguest/host7.dat tests/fixtures/hostguest/guest-a6.dat tests/fixtures/hostguest/guest-b7.dat

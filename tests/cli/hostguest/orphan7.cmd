@@ -1,0 +1,2 @@
+# requires: tracecmd
+$KTF tests/fixtures/hostguest/orphan7.dat

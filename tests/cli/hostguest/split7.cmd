@@ -1,0 +1,2 @@
+# requires: tracecmd
+$KTF tests/fixtures/hostguest/split7.dat

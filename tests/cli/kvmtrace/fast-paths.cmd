@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/fast-paths.formats < tests/fixtures/kvmtrace/sample.bin

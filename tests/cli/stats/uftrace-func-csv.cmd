@@ -1,0 +1,1 @@
+$KTF --stats=csv tests/fixtures/uftrace/ktf-strargs

@@ -1,0 +1,1 @@
+$KTF --demangle=maybe tests/fixtures/uftrace/ktf-cxx

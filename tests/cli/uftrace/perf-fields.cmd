@@ -1,0 +1,1 @@
+$KTF -f tests/cli/uftrace/perf.formats tests/fixtures/uftrace/ktf-forkexec

@@ -1,0 +1,1 @@
+$KTF -f tests/cli/uftrace/values.formats tests/fixtures/uftrace/ktf-strargs

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""gen-uftrace-big.py KIND N OUTDIR — uftrace metadata of a size that
+showed quadratic loading (issue 13, item 9), in uftrace's own layout:
+
+  tasks      N tasks of one process (taskinfo and TASK lines), 3 with data
+  sessions   N processes, each its own session (SESS, TASK), 3 with data
+             (and a sid-SID.map: the others are never looked up)
+  exec       N / 10 processes that each exec 10 times (10 sessions of the
+             same pid; the 10 programs' maps are shared), every task with
+             a call in each of its programs
+  map        one session whose sid-SID.map has N lines (N libraries), and
+             N calls into N different ones (3 of them with a .sym)
+
+The records of the programs resolve to func_a of the same 2-symbol .sym.
+Prints the number of records written.
+"""
+import os
+import struct
+import sys
+
+MAGIC = b"Ftrace!\0"
+
+
+def record(ts, typ, depth, addr):
+    data = typ | (5 << 3) | ((depth & 0x3ff) << 6) | ((addr & 0xffffffffffff) << 16)
+    return struct.pack("<QQ", ts, data)
+
+
+def write(path, data):
+    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
+
+
+def main():
+    kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    os.makedirs(out, exist_ok=True)
+    task, tids, dats = [], [], {}
+    base = 0x400000
+    sym = "0000000000001000 T func_a\n0000000000001100 T func_b\n0000000000001200 ? __sym_end\n"
+    maps = {}
+
+    def sess(ts, pid, sid, exe, mapped=True):
+        task.append('SESS timestamp=%d.%09d pid=%d sid=%s exename="%s"'
+                    % (ts // 10**9, ts % 10**9, pid, sid, exe))
+        if mapped:
+            maps[sid] = "%x-%x r-xp 00000000 08:01 1 %s\n" % (base, base + 0x10000, exe)
+
+    def tsk(ts, tid, pid):
+        task.append('TASK timestamp=%d.%09d tid=%d pid=%d'
+                    % (ts // 10**9, ts % 10**9, tid, pid))
+        tids.append(tid)
+
+    def calls(tid, ts, addr, k=1):
+        d = dats.setdefault(tid, [])
+        for i in range(k):
+            d.append(record(ts + 2 * i, 0, 0, addr))
+            d.append(record(ts + 2 * i + 1, 1, 0, addr))
+
+    t0 = 1000 * 10**9
+    if kind == "tasks":
+        sess(t0, 1, "%016x" % 1, "/big/prog")
+        for i in range(1, n + 1):
+            tsk(t0 + i, i, 1)
+        for i in (1, n // 2, n):
+            calls(i, t0 + 10**6, base + 0x1000, 2)
+    elif kind == "sessions":
+        for i in range(1, n + 1):
+            sess(t0 + 2 * i, i, "%016x" % i, "/big/prog",
+                 i in (1, n // 2, n))
+            tsk(t0 + 2 * i + 1, i, i)
+        for i in (1, n // 2, n):
+            calls(i, t0 + 10**6 * 1000, base + 0x1000, 2)
+    elif kind == "exec":
+        for p in range(1, n // 10 + 1):
+            tsk(t0 + p, p, p)
+            for e in range(10):
+                ts = t0 + 10**9 * (e + 1) + p
+                sess(ts, p, "%016x" % e, "/big/prog%d" % e)
+                calls(p, ts + 10, base + 0x1000)
+    elif kind == "map":
+        sid = "%016x" % 1
+        sess(t0, 1, sid, "/big/prog")
+        tsk(t0 + 1, 1, 1)
+        lines = []
+        for i in range(n):
+            lo = base + i * 0x10000
+            lines.append("%x-%x r-xp 00000000 08:01 %d /big/lib%d.so\n"
+                         % (lo, lo + 0x10000, i + 1, i))
+            calls(1, t0 + 10 + 2 * i, lo + 0x1000)
+        maps[sid] = "".join(lines)
+        for i in (0, n // 2, n - 1):
+            write(os.path.join(out, "lib%d.so.sym" % i), sym)
+    else:
+        sys.exit("gen-uftrace-big.py: KIND is tasks, sessions, exec or map")
+
+    info = [
+        "exename:/big/prog", "build_id:0", "exit_status:0", "cmdline:big",
+        "cpuinfo:lines=2", "cpuinfo:nr_cpus=1 / 1 (online/possible)",
+        "cpuinfo:desc=x", "meminfo:1 / 1", "osinfo:lines=3",
+        "osinfo:kernel=Linux", "osinfo:hostname=h", "osinfo:distro=d",
+        "taskinfo:lines=2", "taskinfo:nr_tid=%d" % len(tids),
+        "taskinfo:tids=" + ",".join(str(t) for t in tids),
+    ]
+    # feature: TASK_SESSION | SYM_REL_ADDR; info: exename..taskinfo
+    hdr = MAGIC + struct.pack("<IHBBQQHHI", 4, 40, 1, 2, 0x22, 0xff, 0, 0, 0)
+    write(os.path.join(out, "info"), hdr + ("\n".join(info) + "\n").encode())
+    write(os.path.join(out, "task.txt"), "\n".join(task) + "\n")
+    for sid, text in maps.items():
+        write(os.path.join(out, "sid-%s.map" % sid), text)
+    for prog in set(["prog"] + ["prog%d" % e for e in range(10)]):
+        write(os.path.join(out, prog + ".sym"), sym)
+    nrec = 0
+    for tid, recs in dats.items():
+        write(os.path.join(out, "%d.dat" % tid), b"".join(recs))
+        nrec += len(recs)
+    print(nrec)
+
+
+main()

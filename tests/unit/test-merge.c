@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The merge's order against a plain sort on (ts, input order, sequence):
+ * inputs of scripted timestamps with many ties, 1 to 9 inputs (trees of
+ * every shape), an input that fails half-way, one that steps back in time,
+ * an event stamped UINT64_MAX, inputs that are empty.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "diag.h"
+#include "merge.h"
+#include "source.h"
+#include "tap.h"
+
+#define MAXEV 64
+
+struct fake {
+	uint64_t ts[MAXEV];
+	size_t n;
+	size_t at;
+	size_t fail_at;		/* next() fails here; n: never */
+};
+
+static int fake_next(struct source *src, struct event *ev, struct diag *d)
+{
+	struct fake *f = src->priv;
+
+	if (f->at == f->fail_at && f->at < f->n) {
+		diag_set(d, "%s: fails", src->name);
+		f->at = f->n;
+		return -EIO;
+	}
+	if (f->at >= f->n)
+		return 0;
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = ev->raw_ts = f->ts[f->at];
+	ev->seq = f->at++;
+	ev->has_ts = true;
+	ev->src = src;
+	return 1;
+}
+
+static const struct source_ops fake_ops = {
+	.kind = "fake",
+	.next = fake_next,
+};
+
+struct seen {
+	unsigned src;
+	uint64_t ts, seq;
+};
+
+static int cmp_seen(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* xorshift: scripted, repeatable */
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Merge k fake inputs; compare with the sorted expectation. Input fail
+ * (if < k) fails after half its events; back (if < k) has one step back,
+ * which the merge reports once and keeps in input order.
+ */
+static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail, size_t back)
+{
+	struct source src[16], *srcs[16];
+	struct fake fk[16];
+	struct seen want[16 * MAXEV], got[16 * MAXEV + 1];
+	size_t nwant = 0, ngot = 0, i, j, nerr = 0, nwarn = 0;
+	struct clock *clock = clock_create();
+	struct merge *m;
+	struct event *ev;
+	struct diag d;
+	uint64_t s = seed;
+	bool ok;
+	int ret;
+
+	memset(src, 0, sizeof(src));
+	for (i = 0; i < k; i++) {
+		fk[i].n = next_rand(&s) % MAXEV;
+		if (i == 2)
+			fk[i].n = 0;	/* an empty input */
+		fk[i].at = 0;
+		fk[i].fail_at = i == fail ? fk[i].n / 2 : fk[i].n;
+		for (j = 0; j < fk[i].n; j++)	/* few values: many ties */
+			fk[i].ts[j] = (j ? fk[i].ts[j - 1] : 0) + next_rand(&s) % 3;
+		if (i == 0 && fk[i].n)
+			fk[i].ts[fk[i].n - 1] = UINT64_MAX;
+		src[i].ops = &fake_ops;
+		src[i].name = "fake";
+		src[i].index = (unsigned)i;
+		src[i].clock = CLOCK_TSC;
+		src[i].priv = &fk[i];
+		srcs[i] = &src[i];
+	}
+	if (back < k && fk[back].n > 4) {
+		j = fk[back].n / 2;
+		if (fk[back].ts[j] < 5)
+			fk[back].ts[j] = 5;
+		fk[back].ts[j + 1] = 0;
+	}
+	for (i = 0; i < k; i++) {
+		size_t upto = i == fail ? fk[i].n / 2 : fk[i].n;
+
+		for (j = 0; j < upto; j++)
+			want[nwant++] = (struct seen){ (unsigned)i, fk[i].ts[j], j };
+	}
+	/* an input that steps back keeps its own order: sort the others around it */
+	if (back >= k || fk[back].n <= 4)
+		qsort(want, nwant, sizeof(*want), cmp_seen);
+
+	clock->timeline = CLOCK_TSC;
+	m = merge_create(srcs, k, clock);
+	for (;;) {
+		diag_init(&d);
+		ret = merge_next(m, &ev, &d);
+		if (ret == MERGE_END)
+			break;
+		if (ret < 0) {
+			nerr++;
+			continue;
+		}
+		if (ret == MERGE_WARN)
+			nwarn++;
+		if (ngot < 16 * MAXEV)
+			got[ngot++] = (struct seen){ ev->src->index, ev->ts, ev->seq };
+	}
+	merge_destroy(m);
+	clock_destroy(clock);
+	if (back < k && fk[back].n > 4) {
+		/* the input that stepped back: its events in its own order */
+		struct seen *p = got;
+
+		ok = nwarn == (k > 1);
+		for (i = 0, j = 0; i < ngot; i++)
+			if (p[i].src == back)
+				ok = ok && p[i].seq == j++;
+		ok = ok && ngot == nwant;
+	} else {
+		ok = ngot == nwant && nwarn == 0;
+		for (i = 0; ok && i < ngot; i++)
+			ok = !cmp_seen(&got[i], &want[i]);
+	}
+	ok = ok && nerr == (fail < k && fk[fail].n / 2 < fk[fail].n);
+	return tap_ok(t, ok, "%zu inputs, seed %llu%s%s: %zu events in order",
+		      k, (unsigned long long)seed, fail < k ? ", one fails" : "",
+		      back < k ? ", one steps back" : "", ngot);
+}
+
+int main(void)
+{
+	struct tap t = { 0 };
+	size_t k;
+
+	tap_plan(9 * 3);
+	for (k = 1; k <= 9; k++) {
+		run(&t, k, 0x9e3779b97f4a7c15ull + k, 99, 99);
+		run(&t, k, 0x2545f4914f6cdd1dull * k, k - 1, 99);
+		run(&t, k, 0x5851f42d4c957f2dull ^ k, 99, k / 2);
+	}
+	return t.failed ? 1 : 0;
+}
