@@ -13,6 +13,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "outbuf.h"
 #include "render.h"
 #include "rules.h"
+#include "rules-names.h"
 #include "sink.h"
 #include "source.h"
 #include "symtab.h"
@@ -134,6 +136,11 @@ static void say(const char *fmt, ...)
 }
 
 static void error(const char *msg)
+{
+	say("%s", msg);
+}
+
+static void warn(void *arg, const char *msg)
 {
 	say("%s", msg);
 }
@@ -575,6 +582,19 @@ static void declare_clock(struct run *r, struct source *src, const char *path)
 	}
 }
 
+/* What a library wrote while opening src, each line with its name. */
+static void note(const struct source *src)
+{
+	const char *p = src->note, *nl;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		say("%s: %.*s", src->name,
+		    (int)(nl ? nl - p : (ptrdiff_t)strlen(p)), p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
 /*
  * A guest input with a TSC offset is on the TSC. One on nanoseconds (a
  * uftrace guest on CLOCK_MONOTONIC) is not silently taken for the TSC:
@@ -649,6 +669,7 @@ static int open_inputs(struct run *r, struct diag *d)
 			return EXIT_DATA;
 		}
 		declare_clock(r, r->srcs[i], in[i].path);
+		note(r->srcs[i]);
 	}
 	return 0;
 nomem:
@@ -951,6 +972,8 @@ static int run(struct run *r)
 		error(d.msg);
 		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
 	}
+	if (rules_check_names(r->rules, r->srcs, r->nsrcs, warn, NULL) < 0)
+		goto nomem;
 	if (r->opt.output) {
 		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			  0666);

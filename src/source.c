@@ -434,6 +434,7 @@ void source_destroy(struct source *src)
 		unlink(src->open_path);
 	free(src->open_path);
 	free(src->head);
+	free(src->note);
 	free(src->path);
 	free(src);
 }

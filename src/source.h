@@ -134,6 +134,8 @@ struct source {
 	bool own_fd;			/* close fd when done with it */
 	unsigned char *head;		/* owned: bytes read from fd already */
 	size_t head_len;
+	char *note;			/* owned: what a library said on open,
+					 * lines for main.c to print */
 	unsigned index;			/* input order, from 0 */
 	enum domain domain;
 	enum clock_kind clock;		/* set by open() */

@@ -414,6 +414,25 @@ row "an escape sequence in an option value" 2 '\\x1b\[2J' - \
 	'$KTF --vcpu="$(printf "\\033[2J0")" formats/kvmtrace "$T/whole.bin"'
 row "an escape sequence in a file name" 2 'x\\x1b\[2Jy: cannot open' - \
 	'$KTF formats/kvmtrace "x$(printf "\\033")[2Jy"'
+# more than 1000 u64: names in one template (there was a limit of 1000)
+if [ -n "${KTF_HAVE_YAML:-}" ]; then
+	python3 - "$T/u64.yaml" "$T/u64one.yaml" <<'EOF'
+import sys
+n = 1500
+head = ["version: 1", "events:", "  - match: 0x00020002", "    u64:"]
+big = head + ["      j%d: [1, 2]" % i for i in range(n)]
+big.append('    format: "%s"' % " ".join("%%(j%d)x" % i for i in range(n)))
+open(sys.argv[1], "w").write("\n".join(big) + "\n")
+one = head + ['      j0: [1, 2]', '    format: "%(j0)x"']
+open(sys.argv[2], "w").write("\n".join(one) + "\n")
+EOF
+	$KTF "$T/u64one.yaml" "$T/whole.bin" >"$T/u64.ref" 2>/dev/null
+	row "yaml: 1500 u64: names in a template" 0 - "$T/u64.ref" \
+		'$KTF "$T/u64.yaml" "$T/whole.bin" | cut -d" " -f1500'
+else
+	n=$((n + 1))
+	echo "ok $n - yaml: 1500 u64: names # SKIP built without yaml"
+fi
 if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
 	sed 1d "$fix/tracedat/host-kvm-v6.dat.report" >"$T/v6.ref"
 	row "trace.dat through a pipe on standard input" 0 - "$T/v6.ref" \
@@ -470,9 +489,22 @@ open(sys.argv[2], "wb").write(d)
 EOF
 	row "trace.dat: an event id of 2**31 - 1" 0 - - \
 		'$KTF "$T/hugeid.dat" >/dev/null && $KTF --tsc-offset auto "$T/hugeid.dat" --guest "$T/whole.bin" >/dev/null'
+	# CPU 1's data 8 bytes off its page: libtracecmd cannot mmap it and
+	# says so on standard error; the message names the file
+	python3 - "$fix/tracedat/host-kvm-v6.dat" "$T/mmap.dat" <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+o = d.find(b"flyrecord\0") + 10 + 16
+off, size = struct.unpack_from("<QQ", d, o)
+struct.pack_into("<QQ", d, o, off + 8, size - 8)
+open(sys.argv[2], "wb").write(d)
+EOF
+	row "trace.dat: libtracecmd's own words name the file" 0 - - \
+		'$KTF "$T/mmap.dat" >/dev/null 2>"$T/mmap.err"; grep -q "^kvmtrace_format: $T/mmap.dat: libtracecmd: mmap: " "$T/mmap.err"'
 else
 	for s in "pipe" "FIFO" "stdout closed" "-o symlink" "as the rule file" \
-		"divides by zero" "short records" "short records, %s" "huge id"; do
+		"divides by zero" "short records" "short records, %s" "huge id" \
+		"mmap"; do
 		n=$((n + 1))
 		echo "ok $n - trace.dat $s # SKIP built without tracecmd"
 	done

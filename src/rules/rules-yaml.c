@@ -50,6 +50,10 @@ struct ryaml {
 	bool have_doc;
 	struct rules *r;	/* owned until handed to the caller */
 	struct diag *d;		/* borrowed */
+	/* the names args: and u64: gave in the current rule: a hash set */
+	const struct rule *names_rule;	/* borrowed: whose; NULL: none yet */
+	const char **names;	/* owned array; strings borrowed */
+	size_t nnames, capnames;
 };
 
 /* Where a mark is, in bytes: its line (1-based), column and line text. */
@@ -477,28 +481,76 @@ static int ryaml_uint(struct ryaml *y, const yaml_node_t *n, const char *what,
  * The keys of a mapping must be distinct strings. Returns 0, or -EINVAL
  * at the second of two equal keys.
  */
+struct ryaml_key {
+	const yaml_node_t *k;	/* borrowed */
+	size_t at;		/* its place in the mapping */
+};
+
+static int ryaml_key_cmp(const void *a, const void *b)
+{
+	const struct ryaml_key *x = a, *y = b;
+	size_t lx = x->k->data.scalar.length, ly = y->k->data.scalar.length;
+	int c;
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	c = memcmp(x->k->data.scalar.value, y->k->data.scalar.value, lx);
+	if (c)
+		return c;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * Every key a scalar, none twice: sorted, so that a mapping of n keys
+ * costs n log n. The duplicate reported is the first in file order that
+ * repeats an earlier key, with the line of that key's first use.
+ */
 static int ryaml_check_keys(struct ryaml *y, const yaml_node_t *map,
 			    const char *what)
 {
-	const yaml_node_pair_t *p, *q;
+	const yaml_node_pair_t *p, *start = map->data.mapping.pairs.start;
+	size_t n = (size_t)(map->data.mapping.pairs.top - start), i, g;
+	const struct ryaml_key *dup = NULL, *first = NULL;
+	struct ryaml_key *keys;
 
-	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+	for (p = start; p < map->data.mapping.pairs.top; p++) {
 		const yaml_node_t *k = ryaml_node(y, p->key);
 
 		if (k->type != YAML_SCALAR_NODE)
 			return ryaml_error(y, k, "%s: expected a key, found %s",
 					   what, ryaml_kind_name[ryaml_kind(k)]);
-		for (q = map->data.mapping.pairs.start; q < p; q++) {
-			const yaml_node_t *e = ryaml_node(y, q->key);
-
-			if (e->data.scalar.length == k->data.scalar.length &&
-			    !memcmp(e->data.scalar.value, k->data.scalar.value,
-				    k->data.scalar.length))
-				return ryaml_error(y, k, "%s: duplicate key '%s' (first at line %u)",
-						   what, ryaml_str(k),
-						   (unsigned)e->start_mark.line + 1);
+	}
+	if (n < 2)
+		return 0;
+	keys = malloc(n * sizeof(*keys));
+	if (!keys)
+		return ryaml_nomem(y);
+	for (i = 0; i < n; i++) {
+		keys[i].k = ryaml_node(y, start[i].key);
+		keys[i].at = i;
+	}
+	qsort(keys, n, sizeof(*keys), ryaml_key_cmp);
+	for (i = 1, g = 0; i < n; i++) {
+		if (ryaml_key_cmp(&(struct ryaml_key){ keys[i - 1].k, 0 },
+				  &(struct ryaml_key){ keys[i].k, 0 })) {
+			g = i;	/* a new group of equal keys */
+			continue;
+		}
+		/* the group's second (in file order) repeats its first */
+		if (i == g + 1 && (!dup || keys[i].at < dup->at)) {
+			dup = &keys[i];
+			first = &keys[g];
 		}
 	}
+	if (dup) {
+		const yaml_node_t *k = dup->k, *e = first->k;
+
+		free(keys);
+		return ryaml_error(y, k, "%s: duplicate key '%s' (first at line %u)",
+				   what, ryaml_str(k),
+				   (unsigned)e->start_mark.line + 1);
+	}
+	free(keys);
 	return 0;
 }
 
@@ -680,6 +732,47 @@ static int ryaml_alias(struct ryaml *y, struct rule *rule, enum alias_kind kind,
 	return 0;
 }
 
+static size_t ryaml_name_hash(const char *s, size_t cap)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h & (cap - 1);
+}
+
+/* Into the set of names of the current rule: 0, -EEXIST or -ENOMEM. */
+static int ryaml_name_add(struct ryaml *y, const char *name)
+{
+	size_t i;
+
+	if ((y->nnames + 1) * 2 > y->capnames) {
+		size_t cap = y->capnames ? 2 * y->capnames : 64, j;
+		const char **v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (j = 0; j < y->capnames; j++) {
+			if (!y->names[j])
+				continue;
+			for (i = ryaml_name_hash(y->names[j], cap); v[i];
+			     i = (i + 1) & (cap - 1))
+				;
+			v[i] = y->names[j];
+		}
+		free(y->names);
+		y->names = v;
+		y->capnames = cap;
+	}
+	for (i = ryaml_name_hash(name, y->capnames); y->names[i];
+	     i = (i + 1) & (y->capnames - 1))
+		if (!strcmp(y->names[i], name))
+			return -EEXIST;
+	y->names[i] = name;
+	y->nnames++;
+	return 0;
+}
+
 /* A new name (args, u64): an identifier, not taken, not a fixed key. */
 static int ryaml_new_name(struct ryaml *y, const struct rule *rule,
 			  const yaml_node_t *n, const char *what)
@@ -696,11 +789,23 @@ static int ryaml_new_name(struct ryaml *y, const struct rule *rule,
 	if (ryaml_reserved(ryaml_str(n)))
 		return ryaml_error(y, n, "%s: '%s' is a key every event has; choose another name",
 				   what, ryaml_str(n));
-	for (i = 0; i < rule->naliases; i++)
-		if (rule->aliases[i].kind != ALIAS_ENUM &&
-		    !strcmp(rule->aliases[i].key, ryaml_str(n)))
-			return ryaml_error(y, n, "%s: '%s' is named twice in this event",
-					   what, ryaml_str(n));
+	if (y->names_rule != rule) {
+		/* a new rule: the set starts over from its aliases */
+		y->names_rule = rule;
+		y->nnames = 0;
+		if (y->capnames)
+			memset(y->names, 0, y->capnames * sizeof(*y->names));
+		for (i = 0; i < rule->naliases; i++)
+			if (rule->aliases[i].kind != ALIAS_ENUM &&
+			    ryaml_name_add(y, rule->aliases[i].key) < 0)
+				return ryaml_nomem(y);
+	}
+	ret = ryaml_name_add(y, ryaml_str(n));
+	if (ret == -EEXIST)
+		return ryaml_error(y, n, "%s: '%s' is named twice in this event",
+				   what, ryaml_str(n));
+	if (ret < 0)
+		return ryaml_nomem(y);
 	return 0;
 }
 
@@ -911,16 +1016,32 @@ static void ryaml_scalar_pos(const struct ryaml *y, const yaml_node_t *n,
 }
 
 /* The column of byte off (0-based) of the value of a one-line scalar. */
-static unsigned ryaml_value_col(const yaml_node_t *n,
-				const struct ryaml_pos *pos, size_t off)
+/*
+ * Where a scan of a quoted scalar stands: s bytes into the line, v bytes
+ * into the value. Offsets asked in increasing order cost one pass.
+ */
+struct ryaml_cursor {
+	size_t s, v;
+};
+
+static unsigned ryaml_value_col_at(const yaml_node_t *n,
+				   const struct ryaml_pos *pos, size_t off,
+				   struct ryaml_cursor *c)
 {
 	yaml_scalar_style_t style = n->data.scalar.style;
-	size_t s = pos->col - 1, v = 0;
 	const char *t = pos->text;
+	size_t s, v;
 
 	if (style != YAML_SINGLE_QUOTED_SCALAR_STYLE &&
 	    style != YAML_DOUBLE_QUOTED_SCALAR_STYLE)
 		return pos->col + (unsigned)off;
+	if (off < c->v || c->s < pos->col - 1) {
+		/* behind the cursor: from the start again */
+		c->s = pos->col - 1;
+		c->v = 0;
+	}
+	s = c->s;
+	v = c->v;
 	while (s < pos->text_len) {
 		size_t vl = 1, sl = 1;
 
@@ -941,7 +1062,17 @@ static unsigned ryaml_value_col(const yaml_node_t *n,
 		v += vl;
 		s += sl;
 	}
+	c->s = s;
+	c->v = v;
 	return (unsigned)s + 1;
+}
+
+static unsigned ryaml_value_col(const yaml_node_t *n,
+				const struct ryaml_pos *pos, size_t off)
+{
+	struct ryaml_cursor c = { pos->col - 1, 0 };
+
+	return ryaml_value_col_at(n, pos, off, &c);
 }
 
 static int ryaml_format(struct ryaml *y, struct rule *rule, const yaml_node_t *n)
@@ -977,17 +1108,23 @@ static int ryaml_format(struct ryaml *y, struct rule *rule, const yaml_node_t *n
 	 * them columns of the line only through ryaml_value_col().
 	 */
 	if (exact && n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+		struct ryaml_cursor c = { pos.col - 1, 0 };
 		struct tmpl *tm = rule->tmpl;
 		size_t i;
 
+		/* in template order: one pass each (a 10 MB line is linear) */
 		for (i = 0; i < tm->nkeys; i++)
-			tm->key_col[i] = ryaml_value_col(n, &pos,
-							 tm->key_col[i] - 1) -
+			tm->key_col[i] = ryaml_value_col_at(n, &pos,
+							    tm->key_col[i] - 1,
+							    &c) -
 					 pos.col + 1;
+		c.s = pos.col - 1;
+		c.v = 0;
 		for (i = 0; i < tm->nops; i++)
 			if (tm->ops[i].kind == TMPL_CONV)
-				tm->ops[i].col = ryaml_value_col(n, &pos,
-								 tm->ops[i].col - 1) -
+				tm->ops[i].col = ryaml_value_col_at(n, &pos,
+								    tm->ops[i].col - 1,
+								    &c) -
 						 pos.col + 1;
 	}
 	return 0;
@@ -1031,6 +1168,8 @@ static int ryaml_event(struct ryaml *y, const yaml_node_t *ev)
 	bool skip = false;
 	int ret;
 
+	/* each rule is made here, at one address: its names start over */
+	y->names_rule = NULL;
 	if (ev->type != YAML_MAPPING_NODE)
 		return ryaml_error(y, ev, "events: expected an event (a mapping with match: and format:), found %s",
 				   ryaml_kind_name[ryaml_kind(ev)]);
@@ -1282,5 +1421,6 @@ end:
 		yaml_document_delete(&y.doc);
 	rules_destroy(y.r);
 	free(y.lines);
+	free(y.names);
 	return ret;
 }

@@ -482,7 +482,7 @@ static int tc_zstd_copy(struct source *src, struct tc *tc, const char **path)
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
-	int saved, verdict, ret = -ENOMEM;
+	int saved, err, verdict, ret = -ENOMEM;
 	bool copied;
 
 	if (!path) {
@@ -542,7 +542,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		goto error;
 	}
 	saved = tc_mute_stdout();
+	err = tdguard_stderr_begin();	/* "mmap: …": said with our name */
 	ret = tracecmd_init_data(tc->handle);
+	src->note = tdguard_stderr_end(err, "libtracecmd: ");
 	tc_unmute_stdout(saved);
 	if (ret < 0) {
 		/* leaked: tracecmd_close() crashes on half-made CPU data */

@@ -4,13 +4,16 @@
  * under a trap. See tracedat-guard.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "tracedat-guard.h"
@@ -387,4 +390,62 @@ void tdguard_destroy(struct tdguard *g)
 		tdguard_uninstall();
 	free(g->fmts);
 	free(g);
+}
+
+/* ------------------------------------------------------------ stderr */
+
+int tdguard_stderr_begin(void)
+{
+	FILE *tmp;
+	int saved;
+
+	fflush(stderr);
+	tmp = tmpfile();
+	if (!tmp)
+		return -1;
+	saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (saved < 0 || dup2(fileno(tmp), STDERR_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		fclose(tmp);
+		return -1;
+	}
+	/* the file lives on as standard error until end */
+	fclose(tmp);
+	return saved;
+}
+
+char *tdguard_stderr_end(int saved, const char *prefix)
+{
+	char buf[4096], *text = NULL;
+	size_t plen = strlen(prefix), lines = 1, i, o = 0;
+	ssize_t n = 0;
+	off_t len;
+
+	if (saved < 0)
+		return NULL;
+	fflush(stderr);
+	len = lseek(STDERR_FILENO, 0, SEEK_END);
+	if (len > 0)
+		n = pread(STDERR_FILENO, buf, sizeof(buf) - 1, 0);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	if (n <= 0)
+		return NULL;
+	for (i = 0; i < (size_t)n; i++)
+		lines += buf[i] == '\n';
+	text = malloc((size_t)n + lines * plen + 1);
+	if (!text)
+		return NULL;
+	for (i = 0; i < (size_t)n; i++) {
+		if (i == 0 || buf[i - 1] == '\n') {
+			memcpy(text + o, prefix, plen);
+			o += plen;
+		}
+		text[o++] = buf[i] ? buf[i] : '?';
+	}
+	text[o] = '\0';
+	return text;
 }

@@ -62,4 +62,15 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
  */
 bool tdguard_failed(const struct tdguard *g, struct diag *d);
 
+/*
+ * libtracecmd writes some of what it meets to standard error itself
+ * ("mmap: Invalid argument", "Can not mmap file, will read instead"),
+ * without saying which file. Between begin and end standard error goes to
+ * a temporary file; end returns what was written, each line after
+ * prefix (malloc'd; NULL for nothing), for the reader to hand on with the
+ * file's name.
+ */
+int tdguard_stderr_begin(void);
+char *tdguard_stderr_end(int saved, const char *prefix);
+
 #endif

@@ -1,0 +1,2 @@
+# issue 13 and 18: trust
+trust/*

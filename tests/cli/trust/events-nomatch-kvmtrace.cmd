@@ -1,0 +1,1 @@
+$KTF --events=NOPE formats/kvmtrace tests/fixtures/kvmtrace/sample.bin
