@@ -490,7 +490,9 @@ int render_binding(struct render *r, const struct event *ev,
 	return 0;
 }
 
-static inline int render_value_inline(const struct render *r,
+#define RENDER_INLINE static inline __attribute__((always_inline))
+
+RENDER_INLINE int render_value_inline(const struct render *r,
 				      const struct binding *b,
 				      const struct event *ev, int32_t slot,
 				      struct value *v)
@@ -607,8 +609,6 @@ static inline void render_fill(char *p, char c, size_t n)
 	for (size_t k = 0; k < n; k += 8)
 		memcpy(p + k, &w, 8);
 }
-
-#define RENDER_INLINE static inline __attribute__((always_inline))
 
 
 /*

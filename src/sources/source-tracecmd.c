@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -349,55 +350,140 @@ static int tc_guard_diag(struct source *src, const char *path,
 }
 
 /*
- * A version 7 file compressed with an algorithm this libtracecmd lacks
- * (Debian's decompresses zstd only; trace-cmd can also write zlib): read
- * an uncompressed copy of it instead, made by tracedat_inflate() in
- * $TMPDIR and unlinked as soon as libtracecmd holds it open.
+ * An empty file for an uncompressed copy, with no name anyone sees: an
+ * O_TMPFILE in $TMPDIR (or /tmp), else a mkstemp() file unlinked at once.
+ * So the copy goes away with the process however it ends, signals
+ * included. libtracecmd opens it as "/proc/self/fd/N" (its public API
+ * takes a path or a descriptor it then owns); so does the guard child.
  */
-static int tc_inflate_copy(struct source *src, struct tc *tc,
-			   const char *path, struct diag *d)
+static int tc_copy_file(struct tc *tc, const char **dir)
 {
-	const char *dir = getenv("TMPDIR");
-	int fd, ret;
+	char *name = NULL;
+	int fd;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (asprintf(&tc->copy, "%s/kvmtrace_format-XXXXXX", dir) < 0) {
+	*dir = getenv("TMPDIR");
+	if (!*dir || !**dir)
+		*dir = "/tmp";
+#ifdef O_TMPFILE
+	fd = open(*dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		goto named;
+#endif
+	if (asprintf(&name, "%s/kvmtrace_format-XXXXXX", *dir) < 0)
+		return -ENOMEM;
+	fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		free(name);
+		return fd;
+	}
+	unlink(name);
+	free(name);
+#ifdef O_TMPFILE
+named:
+#endif
+	if (asprintf(&tc->copy, "/proc/self/fd/%d", fd) < 0) {
 		tc->copy = NULL;
-		diag_set(d, "%s: out of memory", src->name);
+		close(fd);
 		return -ENOMEM;
 	}
-	fd = mkstemp(tc->copy);
-	if (fd < 0) {
-		ret = -errno;
+	tc->copy_fd = fd;
+	return 0;
+}
+
+/*
+ * An uncompressed copy of a compressed version 7 file, made by
+ * tracedat_inflate(), for two reasons: an algorithm this libtracecmd lacks
+ * (Debian's decompresses zstd only; trace-cmd can also write zlib), and
+ * zstd itself: libtracecmd 1.3.1 keeps every chunk it decompressed (its
+ * free_zpage() never frees them), so its memory grows with the file and
+ * its chunk lookups turn quadratic; from a copy it reads plain pages.
+ */
+static int tc_inflate_copy(struct source *src, struct tc *tc,
+			   const char *path, bool lean, struct diag *d)
+{
+	const char *dir;
+	int ret;
+
+	ret = tc_copy_file(tc, &dir);
+	if (ret < 0) {
 		diag_set(d, "%s: compressed with '%s', which libtracecmd cannot read, and no room for an uncompressed copy in %s: %s",
-			 src->name, tc->file.compression, dir, strerror(errno));
-		free(tc->copy);
-		tc->copy = NULL;
+			 src->name, tc->file.compression, dir, strerror(-ret));
 		return ret;
 	}
-	ret = tracedat_inflate(src->name, path, fd, d);
-	if (close(fd) < 0 && !ret) {
-		diag_set(d, "%s: cannot write its uncompressed copy: %s",
-			 src->name, strerror(errno));
-		ret = -EIO;
-	}
-	return ret;
+	if (lean)
+		return tracedat_inflate_lean(src->name, path, tc->copy_fd,
+					     &tc->kallsyms, d);
+	return tracedat_inflate(src->name, path, tc->copy_fd, d);
+}
+
+/*
+ * A copy holds no kallsyms (tracedat_inflate_lean()): parsing them is most
+ * of what opening a small file costs, and only libtraceevent's text of an
+ * event (info) looks symbols up. libtracecmd's public API cannot defer
+ * them (tracecmd_open_head() reads every header, and it has no flag to
+ * skip one), so the copy leaves them out and they are parsed here, with
+ * the call libtracecmd makes, before the first tep_print_event().
+ */
+void tc_need_kallsyms(struct tc *tc)
+{
+	if (!tc->kallsyms)
+		return;
+	tep_parse_kallsyms(tc->tep, tc->kallsyms);
+	free(tc->kallsyms);
+	tc->kallsyms = NULL;
 }
 
 static void tc_drop_copy(struct tc *tc)
 {
-	if (!tc->copy)
-		return;
-	unlink(tc->copy);
+	if (tc->copy_fd >= 0)
+		close(tc->copy_fd);
+	tc->copy_fd = -1;
 	free(tc->copy);
 	tc->copy = NULL;
+}
+
+static void tc_drop_kallsyms(struct tc *tc)
+{
+	free(tc->kallsyms);
+	tc->kallsyms = NULL;
+}
+
+/*
+ * For a zstd file, the guard's verdict on an uncompressed copy of it
+ * (*path becomes the copy's), when one can be made and read; any
+ * trouble with the copy (no room, a damaged file) leaves the file to
+ * libtracecmd as it is, so what is said about a damaged file stays the
+ * same. Returns the verdict, or -2: no copy.
+ */
+static int tc_zstd_copy(struct source *src, struct tc *tc, const char **path)
+{
+	struct diag scratch;
+	int verdict;
+
+	if (tc->file.version != 7 || strcmp(tc->file.compression, "zstd"))
+		return -2;
+	diag_init(&scratch);
+	if (tc_inflate_copy(src, tc, *path, true, &scratch) < 0) {
+		tc_drop_copy(tc);
+		tc_drop_kallsyms(tc);
+		return -2;
+	}
+	verdict = tc_guard_run(tc->copy);
+	if (verdict != TC_GUARD_OK) {
+		tc_drop_copy(tc);
+		tc_drop_kallsyms(tc);
+		return -2;
+	}
+	*path = tc->copy;
+	return verdict;
 }
 
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
 	int saved, verdict, ret = -ENOMEM;
+	bool copied;
 
 	if (!path) {
 		diag_set(d, "<stdin>: trace.dat files cannot be read from standard input; name the file");
@@ -412,6 +498,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (!tc)
 		goto nomem;
 	src->priv = tc;
+	tc->copy_fd = -1;
 	trace_seq_init(&tc->info);
 
 	/* our messages say what is wrong; the libraries' would not say where */
@@ -425,12 +512,14 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	ret = tracedat_file_read(src->name, path, &tc->file, d);
 	if (ret < 0)
 		goto error;
-	verdict = tc_guard_run(path);
+	verdict = tc_zstd_copy(src, tc, &path);
+	if (verdict == -2)
+		verdict = tc_guard_run(path);
 	/* zstd is what Debian's libtracecmd reads: a copy would fail alike */
 	if (verdict == TC_GUARD_NO_HEADERS && tc->file.version == 7 &&
 	    strcmp(tc->file.compression, "none") &&
 	    strcmp(tc->file.compression, "zstd")) {
-		ret = tc_inflate_copy(src, tc, path, d);
+		ret = tc_inflate_copy(src, tc, path, false, d);
 		if (ret < 0)
 			goto error;
 		verdict = tc_guard_run(tc->copy);
@@ -445,6 +534,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	saved = tc_mute_stdout();
 	tc->handle = tracecmd_open_head(path, 0);
 	tc_unmute_stdout(saved);
+	copied = tc->copy != NULL;
 	tc_drop_copy(tc);	/* libtracecmd holds it open */
 	if (!tc->handle) {
 		tc_explain(src, path, &tc->file, d);
@@ -484,6 +574,16 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	tc->heap = calloc(tc->ncpus ? (size_t)tc->ncpus : 1, sizeof(*tc->heap));
 	if (!tc->next || !tc->heap)
 		goto nomem;
+	if (tc->file.version == 6 || !strcmp(tc->file.compression, "none") ||
+	    copied) {
+		long ps = sysconf(_SC_PAGESIZE);
+
+		tc->sys_page = ps > 0 ? (uintptr_t)ps : 4096;
+		tc->behind = calloc(tc->ncpus ? (size_t)tc->ncpus : 1,
+				    sizeof(*tc->behind));
+		if (!tc->behind)
+			goto nomem;
+	}
 
 	src->clock = tc->file.tsc2nsec ? CLOCK_NS : tc_clock_kind(tc->clock);
 	src->ntypes = tc->ntypes + 1;
@@ -520,6 +620,7 @@ static void tc_close(struct source *src)
 	free(tc->slots);
 	free(tc->next);
 	free(tc->heap);
+	free(tc->behind);
 	free(tc->by_id);
 	free(tc->sparse);
 	free(tc->types);
@@ -527,6 +628,7 @@ static void tc_close(struct source *src)
 	tdguard_destroy(tc->guard);
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
+	tc_drop_kallsyms(tc);
 	free(tc);
 	src->priv = NULL;
 }
@@ -589,6 +691,53 @@ static void tc_start(struct tc *tc)
 		tc_sift_down(tc, i);
 }
 
+/*
+ * libtracecmd 1.3.1 maps a CPU's data with mmap() in one piece (its
+ * page_map_size, meant as "about a meg of pages", is the size of the
+ * largest CPU's data): every page read stays resident, and the process's
+ * RSS grows to the size of the uncompressed file. So the pages a CPU's
+ * records have moved past are handed back with madvise(MADV_PAGEOUT),
+ * TC_PAGEOUT bytes at a time. MADV_PAGEOUT never changes what memory
+ * holds: a file page read again comes again from the file, anonymous
+ * memory would only go to swap; so a page libtracecmd still uses, or an
+ * address it has unmapped or reused meanwhile, costs time, never data.
+ * Only for files libtracecmd reads as plain pages (not its in-memory
+ * zstd pages): version 6, uncompressed version 7, our copies.
+ */
+static void tc_pageout(struct tc_behind *b)
+{
+#ifdef MADV_PAGEOUT
+	if (b->hi > b->lo)
+		madvise((void *)b->lo, b->hi - b->lo, MADV_PAGEOUT);
+#endif
+	b->lo = b->hi = 0;
+}
+
+/* rec (about to be freed) is the latest record of its CPU */
+static void tc_release(struct tc *tc, const struct tep_record *rec)
+{
+	struct tc_behind *b;
+	uintptr_t page;
+
+	if (!tc->behind || rec->cpu < 0 || rec->cpu >= tc->ncpus)
+		return;
+	b = &tc->behind[rec->cpu];
+	page = (uintptr_t)rec->data & ~(tc->sys_page - 1);
+	if (page == b->page)
+		return;
+	/* the CPU has left b->page: it joins the pages done */
+	if (b->page) {
+		if (b->hi != b->page)
+			tc_pageout(b);
+		if (!b->lo)
+			b->lo = b->page;
+		b->hi = b->page + tc->sys_page;
+		if (b->hi - b->lo >= TC_PAGEOUT)
+			tc_pageout(b);
+	}
+	b->page = page;
+}
+
 static int tc_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct tc *tc = src->priv;
@@ -609,6 +758,7 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	 * (2.5x slower on 23M events). trace-cmd report frees first too.
 	 */
 	if (tc->cur) {
+		tc_release(tc, tc->cur);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
 	}
@@ -666,6 +816,8 @@ static const char *tc_func_at(struct source *src, uint64_t addr)
 {
 	struct tc *tc = src->priv;
 
+	if (tc)
+		tc_need_kallsyms(tc);
 	return tc && tc->tep && tep_find_function_address(tc->tep, addr)
 		       ? tep_find_function(tc->tep, addr)
 		       : NULL;

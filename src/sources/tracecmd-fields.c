@@ -153,8 +153,27 @@ static void tc_text(const char *p, size_t n, struct value *out)
 }
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
+/*
+ * The comm of pid through a small cache: tep_data_comm_from_pid() is a
+ * binary search per call. Its strings stay put: libtraceevent keeps each
+ * comm in its own allocation (or a static "<...>") for the handle's life.
+ */
+const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
+{
+	struct tc_comm *c = &tc->comms[(uint64_t)pid % TC_COMM_CACHE];
+
+	if (!c->comm || c->pid != pid) {
+		c->comm = tep_data_comm_from_pid(tc->tep, (int)pid);
+		c->len = strlen(c->comm);
+		c->pid = pid;
+	}
+	*len = c->len;
+	return c->comm;
+}
+
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
 {
+	tc_need_kallsyms(tc);
 	trace_seq_reset(&tc->info);
 	tdguard_info(tc->guard, tc->tep, NULL, &tc->info, rec);
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {
@@ -224,8 +243,8 @@ int tc_field(struct source *src, const struct event *ev, int index,
 			tc_hex(s, (const unsigned char *)data + off, (size_t)n, out);
 		return 0;
 	case TK_COMM:
-		comm = tep_data_comm_from_pid(tc->tep, (int)ev->pid);
-		value_set_str(out, comm, strlen(comm));
+		comm = tc_comm(tc, ev->pid, &len);
+		value_set_str(out, comm, len);
 		return 0;
 	case TK_CPU:
 		value_set_u64(out, ev->cpu);

@@ -74,6 +74,7 @@ const char *tep_plugin_kvm_get_func(struct tep_event *event,
 	e = bsearch(&key, tc_kvm_map.v, tc_kvm_map.n, sizeof(key), tc_kvm_cmp);
 	if (!e)
 		return NULL;
+	tc_need_kallsyms(e->guest);
 	tep = e->guest->tep;
 	func = tep_find_function(tep, *val);
 	if (func)
@@ -197,6 +198,7 @@ static int tc_vm_sym(struct tc *tc, const struct tc_thread *t,
 	    (size_t)f->offset + 8 > (size_t)(rec->size > 0 ? rec->size : 0))
 		return -ENOENT;
 	rip = tc_read(tc, (const char *)rec->data + f->offset, 8);
+	tc_need_kallsyms(t->guest);
 	func = tep_find_function(t->guest->tep, rip);
 	if (!func)
 		return -ENOENT;

@@ -49,6 +49,8 @@ struct tc_vm {
 
 #define TC_MAGIC_LEN	10
 #define TC_HEAD_LEN	64
+#define TC_COMM_CACHE	256	/* pid -> comm entries, direct-mapped */
+#define TC_PAGEOUT	(4u << 20)	/* pages read, handed back at once */
 
 enum tc_kind {
 	TK_UINT = 0,	/* an integer of f->size bytes */
@@ -88,11 +90,28 @@ struct tc_type {
 	struct tep_event *ev;	/* borrowed from tep */
 };
 
+/* The pages one CPU's records have left behind (see tc_release()) */
+struct tc_behind {
+	uintptr_t page;		/* of the latest record */
+	uintptr_t lo, hi;	/* pages done, not yet handed back */
+};
+
+/* A pid's comm as tep_data_comm_from_pid() gave it */
+struct tc_comm {
+	int64_t pid;
+	const char *comm;	/* borrowed from tep; NULL: empty entry */
+	size_t len;
+};
+
 struct tc {
 	struct tracecmd_input *handle;	/* owned */
 	struct tep_handle *tep;		/* borrowed from handle */
 	struct tracedat_file file;	/* what we read from the file ourselves */
-	char *copy;			/* an uncompressed copy, until opened */
+	char *copy;			/* "/proc/self/fd/N" of an uncompressed
+					 * copy (unlinked), until opened */
+	int copy_fd;			/* its descriptor, or -1 */
+	char *kallsyms;			/* owned: the table the copy lacks,
+					 * until something needs a symbol */
 	const char *clock;		/* file.clock; may be NULL */
 	bool usecs;			/* trace-cmd report prints sec.usec */
 	bool swap;			/* the file's byte order is not ours */
@@ -123,6 +142,9 @@ struct tc {
 	uint64_t seq;
 	struct trace_seq info;		/* owned: reset for each use */
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
+	struct tc_comm comms[TC_COMM_CACHE];
+	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
+	uintptr_t sys_page;		/* the system's page size */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
 };
@@ -181,6 +203,10 @@ size_t tc_fields(struct source *src, const struct event_type *t,
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len);
+/* pid's comm through a small cache (tracecmd-fields.c) */
+const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
+/* Parse the kallsyms a lean copy left out, once (source-tracecmd.c). */
+void tc_need_kallsyms(struct tc *tc);
 /* The line `trace-cmd report` prints for ev (tracecmd-text.c). */
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *out);
