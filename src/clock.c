@@ -89,12 +89,16 @@ void clock_map(const struct clock *c, const struct source *src,
 	       struct event *ev)
 {
 	/* a trace.dat with TIME_SHIFT is on its host's clock already */
-	if (src->domain == DOMAIN_GUEST && !src->align.self_shifted) {
-		if (c->auto_offset)
-			ev->ts = clock_guest_to_host(ev->ts,
-						     clock_auto_offset(c, ev));
-		else if (c->have_offset)
-			ev->ts = clock_guest_to_host(ev->ts, c->offset);
+	if (src->domain == DOMAIN_GUEST && !src->align.self_shifted &&
+	    (c->auto_offset || c->have_offset)) {
+		int64_t off = c->auto_offset ? clock_auto_offset(c, ev)
+					     : c->offset;
+
+		/* a guest on ns (--tsc-mhz said how): the offset in ns */
+		if (src->clock == CLOCK_NS && c->tsc_mhz > 0)
+			off = (int64_t)((long double)off * 1000.0L /
+					(long double)c->tsc_mhz);
+		ev->ts = clock_guest_to_host(ev->ts, off);
 	}
 	if (c->timeline == CLOCK_NS && src->clock == CLOCK_TSC &&
 	    c->tsc_mhz > 0) {
@@ -216,6 +220,10 @@ bool clock_report(const struct clock *c, struct source **srcs,
 	} else if (c->have_offset) {
 		diag_set(d, "%s: offset %" PRId64 " from --tsc-offset", src->name,
 			 c->offset);
+		if (src->clock == CLOCK_NS && c->tsc_mhz > 0)
+			diag_add(d, " (TSC ticks: %.0f ns at %g MHz)",
+				 (double)c->offset * 1000.0 / c->tsc_mhz,
+				 c->tsc_mhz);
 	} else {
 		diag_set(d, "%s: no offset (a guest on the host's clock)",
 			 src->name);

@@ -63,3 +63,17 @@ void diag_at(struct diag *d, const char *file, unsigned line, unsigned col,
 		diag_add(d, "%c", text[i] == '\t' ? '\t' : ' ');
 	diag_add(d, "^");
 }
+
+void diag_print(FILE *f, const char *prefix, const char *msg)
+{
+	const unsigned char *p;
+
+	fputs(prefix, f);
+	for (p = (const unsigned char *)msg; *p; p++) {
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			putc(*p, f);
+	}
+	putc('\n', f);
+}

@@ -7,6 +7,7 @@
 #define KTF_DIAG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct diag {
 	char msg[1024];
@@ -32,5 +33,12 @@ void diag_add(struct diag *d, const char *fmt, ...)
 void diag_at(struct diag *d, const char *file, unsigned line, unsigned col,
 	     const char *text, size_t textlen, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
+
+/*
+ * Write prefix, msg and a new line to f, with the control bytes of msg
+ * other than new line and tab written as \xNN: messages quote file names,
+ * option values and file contents, which must not drive the terminal.
+ */
+void diag_print(FILE *f, const char *prefix, const char *msg);
 
 #endif

@@ -66,6 +66,8 @@ struct filter {
 	uint64_t lo, hi;
 	struct filter_src *srcs;	/* owned, by source.index */
 	size_t nsrcs;
+	bool sorted;			/* vcpus and pids: sorted, merged */
+	uint64_t events_passed;		/* events --events let through */
 };
 
 struct filter *filter_create(void)
@@ -380,13 +382,48 @@ static bool filter_events(struct filter *f, const struct event *ev)
 	return ft->events == FILTER_YES;
 }
 
+static int filter_range_cmp(const void *a, const void *b)
+{
+	const struct filter_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Sort ranges and merge those that overlap or touch: *n shrinks. */
+static void filter_ranges_merge(struct filter_range *v, size_t *n)
+{
+	size_t i, out = 0;
+
+	if (!*n)
+		return;
+	qsort(v, *n, sizeof(*v), filter_range_cmp);
+	for (i = 1; i < *n; i++) {
+		if (v[i].lo <= v[out].hi ||
+		    (v[out].hi != UINT64_MAX && v[i].lo == v[out].hi + 1)) {
+			if (v[i].hi > v[out].hi)
+				v[out].hi = v[i].hi;
+		} else {
+			v[++out] = v[i];
+		}
+	}
+	*n = out + 1;
+}
+
+/* Binary search of sorted, disjoint ranges: a long list costs log n. */
 static bool filter_in(const struct filter_range *v, size_t n, uint64_t x)
 {
-	size_t i;
+	size_t lo = 0, hi = n;
 
-	for (i = 0; i < n; i++)
-		if (x >= v[i].lo && x <= v[i].hi)
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x < v[mid].lo)
+			hi = mid;
+		else if (x > v[mid].hi)
+			lo = mid + 1;
+		else
 			return true;
+	}
 	return false;
 }
 
@@ -420,6 +457,16 @@ bool filter_match(struct filter *f, const struct event *ev)
 
 	if (!f)
 		return true;
+	if (!f->sorted) {
+		filter_ranges_merge(f->vcpus, &f->nvcpus);
+		filter_ranges_merge(f->pids, &f->npids);
+		f->sorted = true;
+	}
+	if (f->nevents) {
+		if (!filter_events(f, ev))
+			return false;
+		f->events_passed++;
+	}
 	if (f->has_time) {
 		if (f->seconds) {
 			/* as ts prints with -c: the same double */
@@ -438,7 +485,10 @@ bool filter_match(struct filter *f, const struct event *ev)
 	if (f->nvcpus && (!filter_vcpu(f, ev, &vcpu) ||
 			  !filter_in(f->vcpus, f->nvcpus, vcpu)))
 		return false;
-	if (f->nevents && !filter_events(f, ev))
-		return false;
 	return true;
+}
+
+bool filter_events_unmatched(const struct filter *f)
+{
+	return f && f->nevents && !f->events_passed;
 }

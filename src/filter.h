@@ -16,7 +16,8 @@
  * Options accumulate (a list given twice is one longer list; the last
  * --time-range wins); an event must pass every kind of filter given.
  * Matching looks nothing up by name per event: results are kept per
- * (source, event type) and per kvmtrace id.
+ * (source, event type) and per kvmtrace id; --vcpu and --pid ranges are
+ * sorted and merged once and searched in log n.
  */
 #ifndef KTF_FILTER_H
 #define KTF_FILTER_H
@@ -50,5 +51,11 @@ void filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz);
 bool filter_active(const struct filter *f);
 
 bool filter_match(struct filter *f, const struct event *ev);
+
+/*
+ * Was --events given, and did no event pass the filters? (Then the user
+ * gets a warning: a typo in a name runs silently otherwise.)
+ */
+bool filter_events_unmatched(const struct filter *f);
 
 #endif

@@ -5,15 +5,18 @@
  *   kvmtrace_format [OPTIONS] [FORMATS] [INPUT...]
  *   kvmtrace_format formats < trace.bin
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,6 +66,7 @@ struct options {
 	size_t ninputs;
 	struct clock_decl *clocks;	/* owned */
 	size_t nclocks;
+	bool stdout_closed;	/* it was; /dev/null holds its place */
 };
 
 static void usage(FILE *f)
@@ -110,9 +114,28 @@ static void usage(FILE *f)
 	      f);
 }
 
+/*
+ * Every message goes out here, with control bytes other than new lines
+ * and tabs escaped: file names and option values come from the user, and
+ * an escape sequence in one must not reach the terminal.
+ */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...)
+{
+	struct diag d;
+	va_list ap;
+
+	diag_init(&d);
+	va_start(ap, fmt);
+	vsnprintf(d.msg, sizeof(d.msg), fmt, ap);
+	va_end(ap);
+	diag_print(stderr, "kvmtrace_format: ", d.msg);
+}
+
 static void error(const char *msg)
 {
-	fprintf(stderr, "kvmtrace_format: %s\n", msg);
+	say("%s", msg);
 }
 
 static int add_input(struct options *o, const char *path, enum domain dom)
@@ -153,6 +176,13 @@ static int add_clock(struct options *o, const char *arg)
 	return 0;
 }
 
+/*
+ * The frequencies a clock can have: 1 kHz to 1 THz. Outside them a scaled
+ * time is all zeros or overflows, and a tick rate of 0 divides by zero.
+ */
+#define MHZ_MIN 0.001
+#define MHZ_MAX 1000000.0
+
 static int parse_mhz(const char *s, double *out)
 {
 	char *end;
@@ -165,21 +195,172 @@ static int parse_mhz(const char *s, double *out)
 	v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(v) || v <= 0)
 		return -EINVAL;
+	if (v < MHZ_MIN || v > MHZ_MAX)
+		return -ERANGE;
 	*out = v;
 	return 0;
 }
 
+/* decimal, or hexadecimal with 0x: never octal (010 is ten) */
 static int parse_s64(const char *s, int64_t *out)
 {
+	const char *digits = s + (*s == '-' || *s == '+');
+	bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
 	char *end;
 	long long v;
 
+	if (!*digits || *digits == ' ' || (hex && !digits[2]))
+		return -EINVAL;
 	errno = 0;
-	v = strtoll(s, &end, 0);
+	v = strtoll(s, &end, hex ? 16 : 10);
 	if (errno || end == s || *end)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+static int mhz_option(const char *opt, const char *arg, double *out)
+{
+	int ret = parse_mhz(arg, out);
+
+	if (ret == -ERANGE)
+		say("%s: %s MHz is no clock's frequency (%g to %g MHz)", opt,
+		    arg, MHZ_MIN, MHZ_MAX);
+	else if (ret < 0)
+		say("%s: '%s' is not a frequency in MHz (a positive number such as 2400 or 2394.5)",
+		    opt, arg);
+	return ret;
+}
+
+/* Is st (a file that exists) the output's file? Devices may be shared. */
+static bool same_file(const struct stat *out, const struct stat *st)
+{
+	return out->st_dev == st->st_dev && out->st_ino == st->st_ino &&
+	       !S_ISCHR(out->st_mode);
+}
+
+/* A file of directory dir (depth: levels below it) that is the output. */
+static const char *dir_holds(const char *dir, const struct stat *out,
+			     int depth, char *buf, size_t len)
+{
+	const char *hit = NULL;
+	struct dirent *e;
+	DIR *dp;
+
+	dp = opendir(dir);
+	if (!dp)
+		return NULL;
+	while (!hit && (e = readdir(dp))) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if ((size_t)snprintf(buf, len, "%s/%s", dir, e->d_name) >= len)
+			continue;
+		if (stat(buf, &st) < 0)
+			continue;
+		if (same_file(out, &st))
+			hit = buf;
+		else if (S_ISDIR(st.st_mode) && depth > 0) {
+			char *sub = strdup(buf);
+
+			if (sub)
+				hit = dir_holds(sub, out, depth - 1, buf, len);
+			free(sub);
+		}
+	}
+	closedir(dp);
+	return hit;
+}
+
+/*
+ * -o must not name a file the run reads: the rule file, an input, a file
+ * in an input's directory, or standard input; it would be truncated before
+ * it is read. Same inode: links, symlinks and /dev/fd/N count.
+ */
+static int check_output(const struct options *o)
+{
+	char buf[4096];
+	struct stat out, st;
+	bool reads_stdin = !o->ninputs;
+	const char *what = NULL, *hit = NULL;
+	size_t i;
+
+	if (!o->output || stat(o->output, &out) < 0)
+		return 0;
+	if (o->rules_path && stat(o->rules_path, &st) == 0 &&
+	    same_file(&out, &st)) {
+		what = "the rule file";
+		hit = o->rules_path;
+	}
+	for (i = 0; !what && i < o->ninputs; i++) {
+		const char *p = o->inputs[i].path;
+
+		if (!strcmp(p, "-")) {
+			reads_stdin = true;
+			continue;
+		}
+		if (stat(p, &st) < 0)
+			continue;
+		if (same_file(&out, &st)) {
+			what = "an input";
+			hit = p;
+		} else if (S_ISDIR(st.st_mode) &&
+			   (hit = dir_holds(p, &out, 2, buf, sizeof(buf)))) {
+			what = "a file of the input directory";
+		}
+	}
+	if (!what && reads_stdin && fstat(STDIN_FILENO, &st) == 0 &&
+	    same_file(&out, &st)) {
+		what = "standard input";
+		hit = "-";
+	}
+	if (!what)
+		return 0;
+	say("-o %s: that is %s (%s); it would be destroyed before it is read: write the output elsewhere",
+	    o->output, what, hit);
+	return EXIT_USAGE;
+}
+
+/* What parse_args() cannot check one option at a time. */
+static int check_args(struct options *o)
+{
+	const char *kind;
+	size_t i, j, nstdin = 0;
+
+	for (i = 0; i < o->ninputs; i++)
+		nstdin += !strcmp(o->inputs[i].path, "-");
+	if (nstdin > 1) {
+		say("'-' (standard input) is given %zu times; it can be read once",
+		    nstdin);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < o->nclocks; i++) {
+		const struct clock_decl *c = &o->clocks[i];
+		bool found = false;
+
+		for (j = 0; j < o->ninputs && !found; j++)
+			found = strlen(o->inputs[j].path) == c->len &&
+				!strncmp(o->inputs[j].path, c->path, c->len);
+		if (!found && !o->ninputs && c->len == 1 && *c->path == '-')
+			found = true;
+		if (!found) {
+			say("--clock=%s: '%.*s' is not an input of this run",
+			    c->path, (int)c->len, c->path);
+			return EXIT_USAGE;
+		}
+	}
+	if (o->rules_path &&
+	    (kind = source_input_kind(o->rules_path, false))) {
+		say("%s: this looks like %s, not a rule file; give the rule file with -f and the inputs after it",
+		    o->rules_path, kind);
+		return EXIT_USAGE;
+	}
+	if (!o->output && o->stdout_closed) {
+		say("standard output is closed; give -o FILE");
+		return EXIT_USAGE;
+	}
+	return check_output(o);
 }
 
 enum {
@@ -232,8 +413,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 				NULL)) != -1) {
 		switch (c) {
 		case 1:
-			/* the first positional is FORMATS unless it is a trace */
-			if (first && !have_f && !source_looks_like_input(optarg))
+			/* the first positional is FORMATS unless it is an input */
+			if (first && !have_f &&
+			    !source_input_kind(optarg, true))
 				o->rules_path = optarg;
 			else if (add_input(o, optarg, DOMAIN_HOST) < 0)
 				goto nomem;
@@ -249,11 +431,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			have_f = true;
 			break;
 		case 'c':
-			if (parse_mhz(optarg, &o->mhz) < 0) {
-				fprintf(stderr, "kvmtrace_format: -c: '%s' is not a frequency in MHz (a positive number such as 2400 or 2394.5)\n",
-					optarg);
+			if (mhz_option("-c", optarg, &o->mhz) < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'o':
 			o->output = optarg;
@@ -266,8 +445,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			if (!strcmp(optarg, "auto")) {
 				o->auto_offset = true;
 			} else if (parse_s64(optarg, &o->offset) < 0) {
-				fprintf(stderr, "kvmtrace_format: --tsc-offset: '%s' is neither a signed 64-bit number nor 'auto'\n",
-					optarg);
+				say("--tsc-offset: '%s' is neither a signed 64-bit number (decimal, or hexadecimal with 0x) nor 'auto'",
+				    optarg);
 				return EXIT_USAGE;
 			} else {
 				o->have_offset = true;
@@ -275,17 +454,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_CLOCK:
 			if (add_clock(o, optarg) < 0) {
-				fprintf(stderr, "kvmtrace_format: --clock: '%s' is not INPUT=tsc or INPUT=ns\n",
-					optarg);
+				say("--clock: '%s' is not INPUT=tsc or INPUT=ns",
+				    optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case OPT_TSC_MHZ:
-			if (parse_mhz(optarg, &o->tsc_mhz) < 0) {
-				fprintf(stderr, "kvmtrace_format: --tsc-mhz: '%s' is not a frequency in MHz\n",
-					optarg);
+			if (mhz_option("--tsc-mhz", optarg, &o->tsc_mhz) < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_CHROME:
 			o->chrome = true;
@@ -295,8 +471,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->stats_format = optarg;
 			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table") &&
 			    strcmp(optarg, "hist") && strcmp(optarg, "json")) {
-				fprintf(stderr, "kvmtrace_format: --stats: '%s' is none of table, hist, csv, json\n",
-					optarg);
+				say("--stats: '%s' is none of table, hist, csv, json",
+				    optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -344,17 +520,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 			printf("kvmtrace_format %s\n", PACKAGE_VERSION);
 			return -1;
 		case ':':
-			fprintf(stderr, "kvmtrace_format: %s needs an argument\n",
-				argv[optind - 1]);
+			say("%s needs an argument", argv[optind - 1]);
 			fputs("Try 'kvmtrace_format --help'.\n", stderr);
 			return EXIT_USAGE;
 		default:
 			if (optopt)
-				fprintf(stderr, "kvmtrace_format: unknown option -%c\n",
-					optopt);
+				say("unknown option -%c", optopt);
 			else
-				fprintf(stderr, "kvmtrace_format: unknown option %s\n",
-					argv[optind - 1]);
+				say("unknown option %s", argv[optind - 1]);
 			fputs("Try 'kvmtrace_format --help'.\n", stderr);
 			return EXIT_USAGE;
 		}
@@ -363,11 +536,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
 			goto nomem;
 	if (o->chrome && o->stats) {
-		fputs("kvmtrace_format: --chrome and --stats are two outputs; choose one\n",
-		      stderr);
+		say("--chrome and --stats are two outputs; choose one");
 		return EXIT_USAGE;
 	}
-	return 0;
+	return check_args(o);
 nomem:
 	error("out of memory");
 	return EXIT_DATA;
@@ -388,14 +560,11 @@ struct run {
 	struct symtab *syms;	/* --guest-syms */
 };
 
-/* --clock declarations; a guest input with a TSC offset is on the TSC. */
+/* --clock declarations. */
 static void declare_clock(struct run *r, struct source *src, const char *path)
 {
 	size_t i;
 
-	if (src->domain == DOMAIN_GUEST &&
-	    (r->opt.have_offset || r->opt.auto_offset))
-		src->clock = CLOCK_TSC;
 	for (i = 0; i < r->opt.nclocks; i++) {
 		const struct clock_decl *c = &r->opt.clocks[i];
 
@@ -406,6 +575,41 @@ static void declare_clock(struct run *r, struct source *src, const char *path)
 	}
 }
 
+/*
+ * A guest input with a TSC offset is on the TSC. One on nanoseconds (a
+ * uftrace guest on CLOCK_MONOTONIC) is not silently taken for the TSC:
+ * only --clock or --tsc-mhz (the offset in ns) says how. Returns 0 or an
+ * exit status.
+ */
+static int guest_clocks(struct run *r)
+{
+	size_t i;
+
+	if (!r->opt.have_offset && !r->opt.auto_offset)
+		return 0;
+	for (i = 0; i < r->nsrcs; i++) {
+		struct source *src = r->srcs[i];
+
+		if (src->domain != DOMAIN_GUEST || src->clock_user_set ||
+		    src->align.self_shifted)
+			continue;
+		if (src->clock == CLOCK_NS && r->opt.tsc_mhz <= 0) {
+			fprintf(stderr, "kvmtrace_format: %s: a guest on a nanosecond clock given a TSC offset: say how to convert with --tsc-mhz=MHZ (the offset in TSC ticks becomes ns) or declare its clock with --clock=%s=tsc\n",
+				src->name, src->path);
+			return EXIT_USAGE;
+		}
+		if (src->clock != CLOCK_NS)
+			src->clock = CLOCK_TSC;
+	}
+	return 0;
+}
+
+/*
+ * Every input is recognised and opened before anything is written: one
+ * that is missing, unreadable or of no known kind stops the run with
+ * EXIT_USAGE (a merged timeline with a hole would be wrong); one whose
+ * reader finds it corrupt, with EXIT_DATA.
+ */
 static int open_inputs(struct run *r, struct diag *d)
 {
 	static const struct input stdin_input = { .path = "-" };
@@ -415,25 +619,41 @@ static int open_inputs(struct run *r, struct diag *d)
 
 	r->srcs = calloc(n, sizeof(*r->srcs));
 	if (!r->srcs)
-		return -ENOMEM;
+		goto nomem;
 	for (i = 0; i < n; i++) {
-		const struct source_ops *ops;
+		struct source *src = source_create(NULL, in[i].path,
+						   (unsigned)i);
 
-		ret = source_detect(in[i].path, &ops, d);
-		if (ret < 0)
-			return ret;
-		r->srcs[i] = source_create(ops, in[i].path, (unsigned)i);
-		if (!r->srcs[i])
-			return -ENOMEM;
-		r->nsrcs++;
-		r->srcs[i]->domain = in[i].domain;
-		r->srcs[i]->demangle = r->opt.demangle;
+		if (!src)
+			goto nomem;
+		r->srcs[r->nsrcs++] = src;
+		src->domain = in[i].domain;
+		src->demangle = r->opt.demangle;
+		/* the exits of host inputs name guest functions */
+		if (in[i].domain == DOMAIN_HOST)
+			src->guest_syms = r->syms;
+		ret = source_probe(src, d);
+		if (ret == -ENOMEM)
+			goto nomem;
+		if (ret < 0) {
+			error(d->msg);
+			return EXIT_USAGE;
+		}
+	}
+	for (i = 0; i < n; i++) {
 		ret = source_open(r->srcs[i], d);
-		if (ret < 0)
-			return ret;
+		if (ret == -ENOMEM)
+			goto nomem;
+		if (ret < 0) {
+			error(d->msg);
+			return EXIT_DATA;
+		}
 		declare_clock(r, r->srcs[i], in[i].path);
 	}
 	return 0;
+nomem:
+	error("out of memory");
+	return EXIT_DATA;
 }
 
 /* Each line of d on stderr after "kvmtrace_format: " and what. */
@@ -516,8 +736,7 @@ static int collect_offsets(struct run *r, struct diag *d)
 		if (r->srcs[i]->domain != DOMAIN_HOST ||
 		    !r->srcs[i]->ops->each_type)
 			continue;
-		src = source_create(r->srcs[i]->ops, r->srcs[i]->path,
-				    r->srcs[i]->index);
+		src = source_reopen(r->srcs[i]);
 		if (!src)
 			return -ENOMEM;
 		ret = source_open(src, d);
@@ -659,6 +878,8 @@ static int run_events(struct run *r, bool *bad_data)
 		progress_tick(&progress);
 	}
 	progress_end(&progress);
+	if (filter_events_unmatched(r->opt.filter))
+		say("warning: --events matched no event of any input");
 	diag_init(&d);
 	ret = r->sink->ops->end(r->sink, &d);
 	if (ret < 0) {
@@ -692,14 +913,18 @@ static int run(struct run *r)
 	r->clock->have_offset = r->opt.have_offset;
 	r->clock->offset = r->opt.offset;
 	r->clock->auto_offset = r->opt.auto_offset;
-	ret = open_inputs(r, &d);
-	if (ret < 0) {
-		if (ret == -ENOMEM)
-			goto nomem;
-		error(d.msg);
-		return EXIT_DATA;
+	if (r->opt.guest_syms) {
+		r->syms = symtab_load(r->opt.guest_syms, &d);
+		if (!r->syms) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
 	}
-	status = pair_inputs(r);
+	status = open_inputs(r, &d);
+	if (!status)
+		status = pair_inputs(r);
+	if (!status)
+		status = guest_clocks(r);
 	if (status)
 		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
@@ -726,19 +951,12 @@ static int run(struct run *r)
 		error(d.msg);
 		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
 	}
-	if (r->opt.guest_syms) {
-		r->syms = symtab_load(r->opt.guest_syms, &d);
-		if (!r->syms) {
-			error(d.msg);
-			return EXIT_USAGE;
-		}
-	}
 	if (r->opt.output) {
 		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			  0666);
 		if (fd < 0) {
-			fprintf(stderr, "kvmtrace_format: %s: cannot create: %s\n",
-				r->opt.output, strerror(errno));
+			say("%s: cannot create: %s", r->opt.output,
+			    strerror(errno));
 			return EXIT_USAGE;
 		}
 	}
@@ -765,9 +983,9 @@ static int run(struct run *r)
 	}
 	status = run_events(r, &bad_data);
 	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
-		fprintf(stderr, "kvmtrace_format: %s: cannot write: %s\n",
-			r->opt.output ? r->opt.output : "standard output",
-			strerror(-r->out->error));
+		say("%s: cannot write: %s",
+		    r->opt.output ? r->opt.output : "standard output",
+		    strerror(-r->out->error));
 		return EXIT_DATA;
 	}
 	if (!r->out->closed)
@@ -807,10 +1025,37 @@ static void run_fini(struct run *r)
 	filter_destroy(r->opt.filter);
 }
 
+/*
+ * 0, 1 and 2 open, on /dev/null if they were closed: else the first file
+ * a library opens becomes "standard output". Returns whether 1 was closed.
+ */
+static bool std_fds(void)
+{
+	bool out_closed = false;
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		int null;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		out_closed |= fd == STDOUT_FILENO;
+		/* the lowest free descriptor: this one */
+		null = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (null >= 0 && null != fd) {
+			dup2(null, fd);
+			close(null);
+		}
+	}
+	return out_closed;
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = { 0 };
 	int status;
+
+	r.opt.stdout_closed = std_fds();
 
 	/* a closed pipe shows up as EPIPE from write(2): end quietly */
 	signal(SIGPIPE, SIG_IGN);

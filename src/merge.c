@@ -19,7 +19,8 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	m->slots = calloc(n ? n : 1, sizeof(*m->slots));
 	m->tree = calloc(n ? n : 1, sizeof(*m->tree));
 	m->win = calloc(2 * (n ? n : 1), sizeof(*m->win));
-	if (!m->slots || !m->tree || !m->win) {
+	m->key = calloc(n ? n : 1, sizeof(*m->key));
+	if (!m->slots || !m->tree || !m->win || !m->key) {
 		merge_destroy(m);
 		return NULL;
 	}
@@ -42,6 +43,7 @@ void merge_destroy(struct merge *m)
 	free(m->slots);
 	free(m->tree);
 	free(m->win);
+	free(m->key);
 	free(m);
 }
 
@@ -52,12 +54,10 @@ void merge_destroy(struct merge *m)
  */
 static inline bool merge_less(const struct merge *m, uint32_t a, uint32_t b)
 {
-	const struct merge_slot *x = &m->slots[a], *y = &m->slots[b];
-
-	if (x->ev.ts != y->ev.ts)
-		return x->ev.ts < y->ev.ts;
-	if (x->done != y->done)
-		return y->done;
+	if (m->key[a] != m->key[b])
+		return m->key[a] < m->key[b];
+	if (m->slots[a].done != m->slots[b].done)
+		return m->slots[b].done;
 	return a < b;
 }
 
@@ -118,6 +118,7 @@ static int merge_fill(struct merge *m, uint32_t i, struct diag *d)
 		s->done = true;
 		s->ev.ts = UINT64_MAX;
 	}
+	m->key[i] = s->ev.ts;
 	if (m->built)
 		merge_replay(m, i);
 	return ret;

@@ -15,6 +15,7 @@
 struct source;
 struct diag;
 struct outbuf;
+struct symtab;
 
 enum clock_kind {
 	CLOCK_TSC = 0,	/* CPU cycles (x86-tsc, raw rdtsc) */
@@ -31,14 +32,22 @@ struct source_field {
 struct source_ops {
 	const char *kind;	/* "kvmtrace", "trace.dat", "uftrace" */
 	/*
+	 * Can the reader take a stream (a pipe, a FIFO, standard input) with
+	 * the probe bytes already read from it? Else a stream is spooled to a
+	 * temporary file first.
+	 */
+	bool stream;
+	/*
 	 * Is this input ours? head holds the first bytes of a file (or, for a
 	 * directory, is NULL with len 0). Returns true or false.
 	 */
 	bool (*probe)(const char *path, const unsigned char *head, size_t len,
 		      bool is_dir);
 	/*
-	 * Open path (NULL or "-": standard input, where the reader supports
-	 * it). On failure fill diag and return a negative errno.
+	 * Open path; NULL: the stream src->fd, whose first src->head_len
+	 * bytes were read into src->head by the probe (a reader that takes
+	 * the descriptor sets src->fd to -1). On failure fill diag and return
+	 * a negative errno.
 	 */
 	int (*open)(struct source *src, const char *path, struct diag *d);
 	/*
@@ -83,6 +92,12 @@ struct source_ops {
 	 */
 	int (*render_args)(struct source *src, const struct event *ev,
 			   double mhz, struct outbuf *out);
+	/*
+	 * The function holding kernel address addr by the input's own
+	 * symbols (a trace.dat's kallsyms): its name, borrowed while the
+	 * source is open, or NULL. May be NULL.
+	 */
+	const char *(*func_at)(struct source *src, uint64_t addr);
 };
 
 /*
@@ -111,7 +126,14 @@ enum source_demangle {
 struct source {
 	const struct source_ops *ops;	/* borrowed, static */
 	char *path;			/* owned; "-" for standard input */
-	const char *name;		/* display name: borrowed from path */
+	const char *name;		/* display name: path, or "<stdin>" */
+	/* what the probe found (source_probe()) */
+	char *open_path;		/* owned: the file the reader opens */
+	bool spooled;			/* open_path is our temporary copy */
+	int fd;				/* -1, or a stream (NULL open_path) */
+	bool own_fd;			/* close fd when done with it */
+	unsigned char *head;		/* owned: bytes read from fd already */
+	size_t head_len;
 	unsigned index;			/* input order, from 0 */
 	enum domain domain;
 	enum clock_kind clock;		/* set by open() */
@@ -121,6 +143,7 @@ struct source {
 	uint32_t ntypes;		/* event types handed out so far */
 	struct source_align align;
 	enum source_demangle demangle;	/* set before open() */
+	const struct symtab *guest_syms;	/* borrowed: --guest-syms */
 	void *priv;			/* owned by ops */
 };
 
@@ -132,14 +155,24 @@ extern const struct source_ops source_tracecmd_ops;
 extern const struct source_ops source_uftrace_ops;
 
 /*
- * What a path holds: fills *ops with the reader for it, or returns
- * -ENOENT / -EISDIR / -errno (diag filled). path NULL or "-": kvmtrace
- * on standard input.
+ * Recognise src->path by its content ("-": standard input) and set
+ * src->ops: the file is opened once; a stream's first bytes are kept for
+ * its reader, or the stream is copied to a temporary file when its reader
+ * needs to seek. Returns 0, or -errno with diag filled (missing,
+ * unreadable, a directory that is no uftrace data, text that looks like a
+ * rule file).
  */
+int source_probe(struct source *src, struct diag *d);
+/* The reader for path, as source_probe() finds it (tests, fuzzing). */
 int source_detect(const char *path, const struct source_ops **ops,
 		  struct diag *d);
-/* Is path recognisably an input (magic), not a rule file? */
-bool source_looks_like_input(const char *path);
+/*
+ * What kind of input path holds, as a phrase for messages ("a trace.dat
+ * file"), or NULL for anything that may be a rule file. With binary, any
+ * file with control bytes among its first ones is an input too (a
+ * kvmtrace stream has no magic word).
+ */
+const char *source_input_kind(const char *path, bool binary);
 
 /*
  * Host and guest as trace-cmd records them: a trace.dat whose TIME_SHIFT
@@ -164,8 +197,11 @@ static inline int source_pair(struct source **srcs, size_t n,
 }
 #endif
 
+/* ops NULL: source_open() calls source_probe() first. */
 struct source *source_create(const struct source_ops *ops, const char *path,
 			     unsigned index);
+/* A second reader of the same input (a file: not of a stream). */
+struct source *source_reopen(const struct source *src);
 int source_open(struct source *src, struct diag *d);
 void source_destroy(struct source *src);
 

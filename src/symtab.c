@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "event.h"
 #include "symtab.h"
 
 void symtab_destroy(struct symtab *t)
@@ -92,6 +93,16 @@ int64_t symtab_find(const struct symtab *t, uint64_t addr)
 	if (t->v[lo].size && addr - t->v[lo].addr >= t->v[lo].size)
 		return -1;
 	return (int64_t)lo;
+}
+
+int symtab_field(const struct symtab *t, uint64_t rip, struct value *out)
+{
+	int64_t i = t ? symtab_find(t, rip) : -1;
+
+	if (i < 0)
+		return -ENOENT;
+	value_set_str(out, t->v[i].name, strlen(t->v[i].name));
+	return 0;
 }
 
 /* Is this kallsyms/System.map type letter code (functions)? */

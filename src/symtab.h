@@ -9,10 +9,12 @@
 #define KTF_SYMTAB_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct diag;
+struct value;
 
 struct symtab_sym {
 	uint64_t addr;
@@ -47,6 +49,21 @@ static inline const char *symtab_name(const struct symtab *t, size_t i)
 {
 	return t->v[i].name;
 }
+
+/*
+ * The key guest_sym of exit events, for readers: bind() returns the index
+ * of the exit's RIP field with SYMTAB_FIELD set; field() of such an index
+ * reads the RIP through the index without it and names its function.
+ */
+#define SYMTAB_FIELD	(1 << 29)
+
+static inline bool symtab_is_field(int index)
+{
+	return index >= 0 && (index & SYMTAB_FIELD);
+}
+
+/* ev's function name for rip into out; -ENOENT if none (or no table). */
+int symtab_field(const struct symtab *t, uint64_t rip, struct value *out);
 
 #ifdef HAVE_LIBELF
 /* symtab-elf.c: the function symbols of an ELF file. 0 or -errno. */

@@ -1,64 +1,158 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The whole test suite, as the README and CI run it, from a fresh clone:
-# build, make check, make distcheck, the CLI cases under valgrind (make
-# check-valgrind), and make check again in a build with AddressSanitizer
-# and UBSan (--enable-sanitizers). Prints one closing line
-# "tests: N passed, N failed, N skipped".
-set -eu
+# The whole test suite, as the README and CI run it, from a fresh clone
+# (after the README's first command). Stages, each with a line of progress:
+#
+#   build      configure --enable-werror and make, in build/check
+#   distcheck  make distcheck: the tarball builds, `make check` passes on
+#              it (the only plain `make check` of this script: it is the
+#              same suite on the same sources), installs and uninstalls
+#   valgrind   the CLI cases and the hostile-input table under memcheck
+#              (make check-valgrind), in build/check
+#   asan       configure --enable-sanitizers, make, make check, in build/asan
+#
+# Details are printed for failures only (the logs stay in build/check and
+# build/asan). Ends with "tests: N passed, N failed, N skipped" and exits 1
+# when anything failed. For quick work, `make check` in a build directory.
+set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
-[ -x configure ] || autoreconf -fi
-pass=0 fail=0 skip=0
-# count FILE.trs...: add their TAP results to the totals
-count() {
+cd "$top" || exit 1
+pass=0 fail=0 skip=0 status=0
+t_all=$(date +%s)
+
+if [ -f config.status ]; then
+	echo "check-all: $top is configured in the tree (config.status): run 'make distclean' there first; build in build/DIR instead" >&2
+	exit 1
+fi
+if [ ! -x configure ]; then
+	autoreconf -fi > /dev/null 2>&1 || { echo "check-all: autoreconf -fi failed" >&2; exit 1; }
+fi
+
+# count_trs FILE...: add the TAP results of .trs files to the totals
+count_trs() {
 	for f in "$@"; do
-		pass=$((pass + $(grep -c '^:test-result: PASS' "$f" || true)))
-		fail=$((fail + $(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$f" || true)))
-		skip=$((skip + $(grep -c '^:test-result: SKIP' "$f" || true)))
+		pass=$((pass + $(grep -c '^:test-result: PASS' "$f")))
+		fail=$((fail + $(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$f")))
+		skip=$((skip + $(grep -c -E '^:test-result: (SKIP|XFAIL)' "$f")))
 	done
 }
+# count_log LOG: add the results a `make check` printed (one line each)
+count_log() {
+	pass=$((pass + $(grep -c '^PASS: ' "$1")))
+	fail=$((fail + $(grep -c -E '^(FAIL|XPASS|ERROR): ' "$1")))
+	skip=$((skip + $(grep -c -E '^(SKIP|XFAIL): ' "$1")))
+}
+# failures DIR: the failed results and their diagnostics, from the logs
+failures() {
+	find "$1" -name '*.log' ! -name config.log ! -name 'test-suite*.log' \
+		! -name '*build.log' ! -name 'check*.log' ! -name distcheck.log \
+		-exec grep -l -E '^(not ok|Bail out!)' {} + 2> /dev/null |
+	while read -r l; do
+		echo "  == ${l#"$top"/}"
+		grep -A8 -E '^(not ok|Bail out!)' "$l" | grep -v '^ok ' | head -40 |
+			sed 's/^/    /'
+	done
+}
+# stage NAME: start a stage's progress line
+stage() {
+	t0=$(date +%s)
+	printf '%-10s ... ' "$1"
+}
+# done_stage RESULT: finish it
+done_stage() {
+	echo "$1 ($(($(date +%s) - t0)) s)"
+}
+
+# ------------------------------------------------------------- build
 mkdir -p build/check
-cd build/check
-"$top/configure" --enable-werror --quiet
-make -j2 --no-print-directory
-status=0
-make -j2 --no-print-directory check || status=$?
-count $(find . -name '*.trs')
-if [ "$status" -ne 0 ]; then
-	find . -name '*.log' ! -name config.log ! -name test-suite.log \
-		-exec grep -l -E '^(not ok|ERROR)' {} + 2>/dev/null |
-		while read -r l; do echo "== $l"; grep -E '^(not ok|#)' "$l" | head -40; done
+cd build/check || exit 1
+stage build
+if "$top/configure" --enable-werror --quiet > build.log 2>&1 &&
+   make -j2 --no-print-directory >> build.log 2>&1; then
+	done_stage ok
+else
+	done_stage FAILED
+	tail -30 build.log | sed 's/^/  /'
+	echo "tests: $pass passed, $fail failed, $skip skipped (the build failed)"
+	exit 1
 fi
-if [ "$status" -eq 0 ]; then
-	make -j2 --no-print-directory distcheck \
-		DISTCHECK_CONFIGURE_FLAGS=--enable-werror > distcheck.log 2>&1 ||
-		{ tail -40 distcheck.log; echo "distcheck failed"; status=1; }
+
+# --------------------------------------------------------- distcheck
+stage distcheck
+make -j2 --no-print-directory distcheck \
+	DISTCHECK_CONFIGURE_FLAGS=--enable-werror > distcheck.log 2>&1
+rc=$?
+f0=$fail
+count_log distcheck.log
+if [ "$rc" -eq 0 ]; then
+	done_stage "ok, $(grep -c -E '^(PASS|SKIP|XFAIL): ' distcheck.log) tests"
+else
+	done_stage FAILED
+	status=1
+	if [ "$fail" -gt "$f0" ]; then
+		grep -E '^(FAIL|XPASS|ERROR): ' distcheck.log | sed 's/^/  /'
+		failures "$top/build/check/$(ls -d kvmtrace_format-*/ 2> /dev/null | head -1)"
+	else
+		grep -E -i 'error|missing|not found|failed' distcheck.log | tail -15 | sed 's/^/  /'
+		tail -10 distcheck.log | sed 's/^/  /'
+		[ "$fail" -gt 0 ] || fail=$((fail + 1))	# the stage itself
+	fi
+	echo "  (whole log: build/check/distcheck.log)"
 fi
-if [ "$status" -eq 0 ] && command -v valgrind > /dev/null; then
-	# the CLI cases and the hostile-input table again, under memcheck
-	make --no-print-directory check-valgrind > valgrind.log 2>&1 || {
-		grep -E '^(not ok|FAIL|ERROR|==|check-valgrind)' valgrind.log | head -60
-		echo "make check-valgrind failed"
+
+# ---------------------------------------------------------- valgrind
+stage valgrind
+if ! command -v valgrind > /dev/null; then
+	done_stage "FAILED: valgrind not found (apt-get install valgrind)"
+	status=1
+	fail=$((fail + 1))
+else
+	find tests -name '*.trs' -exec rm -f {} +
+	make -j2 --no-print-directory check-valgrind > valgrind.log 2>&1
+	rc=$?
+	f0=$fail
+	count_trs $(find tests -name '*.trs')
+	if [ "$rc" -eq 0 ]; then
+		done_stage "ok, $(tail -1 valgrind.log | sed 's/^check-valgrind: //')"
+	else
+		done_stage FAILED
 		status=1
-	}
-	tail -1 valgrind.log
-	count $(find tests/cli tests -maxdepth 1 -name '*.trs')
-fi
-if [ "$status" -eq 0 ]; then
-	mkdir -p "$top/build/asan"
-	cd "$top/build/asan"
-	"$top/configure" --enable-werror --enable-sanitizers --quiet
-	make -j2 --no-print-directory > build.log 2>&1 || { tail -20 build.log; status=1; }
-	if [ "$status" -eq 0 ]; then
-		make -j2 --no-print-directory check > check.log 2>&1 || {
-			grep -E '^(FAIL|ERROR)' check.log
-			echo "make check under the sanitizers failed"
-			status=1
-		}
-		count $(find . -name '*.trs')
+		failures "$top/build/check/tests"
+		grep -E '^(==|check-valgrind)' valgrind.log | head -40 | sed 's/^/  /'
+		[ "$fail" -gt "$f0" ] || fail=$((fail + 1))
+		echo "  (whole log: build/check/valgrind.log)"
 	fi
 fi
+
+# -------------------------------------------------------------- asan
+mkdir -p "$top/build/asan"
+cd "$top/build/asan" || exit 1
+stage asan
+if "$top/configure" --enable-werror --enable-sanitizers --quiet > build.log 2>&1 &&
+   make -j2 --no-print-directory >> build.log 2>&1; then
+	find . -name '*.trs' -exec rm -f {} +
+	make -j2 --no-print-directory check > check.log 2>&1
+	rc=$?
+	f0=$fail
+	count_trs $(find . -name '*.trs')
+	if [ "$rc" -eq 0 ]; then
+		done_stage "ok, $(grep -c -E '^(PASS|SKIP|XFAIL): ' check.log) tests"
+	else
+		done_stage FAILED
+		status=1
+		grep -E '^(FAIL|XPASS|ERROR): ' check.log | sed 's/^/  /'
+		failures "$top/build/asan"
+		[ "$fail" -gt "$f0" ] || fail=$((fail + 1))
+		echo "  (whole log: build/asan/check.log)"
+	fi
+else
+	done_stage FAILED
+	status=1
+	fail=$((fail + 1))
+	tail -30 build.log | sed 's/^/  /'
+fi
+
+echo "all stages: $(($(date +%s) - t_all)) s"
 echo "tests: $pass passed, $fail failed, $skip skipped"
-exit "$status"
+[ "$status" -eq 0 ] && [ "$fail" -eq 0 ]

@@ -210,7 +210,7 @@ static int render_bind_named(struct binding *b, struct source *src,
 		if (ret == 0)
 			ret = render_aux(b, lo, hi, &j);
 		if (ret == 0)
-			*slot = SLOT_JOIN_BASE - (int32_t)j;
+			*slot = SLOT_ALIAS_BASE - 2 * (int32_t)j;
 		return ret;
 	}
 	return render_field_slot(src, t, key, slot);
@@ -232,7 +232,7 @@ static int render_bind_key(struct binding *b, struct source *src,
 	if (ret == 0)
 		ret = render_aux(b, num, (int32_t)(a - b->rule->aliases), &j);
 	if (ret == 0)
-		*slot = SLOT_ENUM_BASE - (int32_t)j;
+		*slot = SLOT_ALIAS_BASE - 2 * (int32_t)j - 1;
 	return ret;
 }
 
@@ -490,7 +490,9 @@ int render_binding(struct render *r, const struct event *ev,
 	return 0;
 }
 
-static inline int render_value_inline(const struct render *r,
+#define RENDER_INLINE static inline __attribute__((always_inline))
+
+RENDER_INLINE int render_value_inline(const struct render *r,
 				      const struct binding *b,
 				      const struct event *ev, int32_t slot,
 				      struct value *v)
@@ -552,11 +554,11 @@ static inline int render_value_inline(const struct render *r,
 	default:
 		if (slot >= 0)
 			return ev->src->ops->field(ev->src, ev, slot, v);
-		if (slot <= SLOT_ENUM_BASE && slot > SLOT_ENUM_BASE - SLOT_AUX_MAX)
+		if (render_slot_is_enum(slot))
 			return render_value(r, b, ev,
-					    b->aux[2 * (SLOT_ENUM_BASE - slot)], v);
-		if (slot <= SLOT_JOIN_BASE && slot > SLOT_JOIN_BASE - SLOT_AUX_MAX) {
-			const int32_t *p = &b->aux[2 * (SLOT_JOIN_BASE - slot)];
+					    b->aux[2 * render_slot_aux(slot)], v);
+		if (render_slot_is_join(slot)) {
+			const int32_t *p = &b->aux[2 * render_slot_aux(slot)];
 			struct value hi;
 			int ret;
 
@@ -590,7 +592,7 @@ static void render_enum(const struct binding *b, int32_t slot, char conv,
 		return;
 	if (v->kind != VALUE_INT || v->neg)
 		return;
-	a = &b->rule->aliases[b->aux[2 * (SLOT_ENUM_BASE - slot) + 1]];
+	a = &b->rule->aliases[b->aux[2 * render_slot_aux(slot) + 1]];
 	sym = a->table ? rules_enum_symbol(a->table, v->u) : NULL;
 	if (sym)
 		value_set_str(v, sym, strlen(sym));
@@ -607,8 +609,6 @@ static inline void render_fill(char *p, char c, size_t n)
 	for (size_t k = 0; k < n; k += 8)
 		memcpy(p + k, &w, 8);
 }
-
-#define RENDER_INLINE static inline __attribute__((always_inline))
 
 
 /*
@@ -793,7 +793,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		ret = render_value_inline(r, b, ev, slot, &v);
 		if (ret < 0)
 			v.kind = VALUE_NONE;
-		else if (slot <= SLOT_ENUM_BASE)
+		else if (render_slot_is_enum(slot))
 			render_enum(b, slot, op->spec.conv, &v);
 		if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg) {
 			p = render_fast(p, op, v.u);

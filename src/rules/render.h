@@ -30,11 +30,33 @@ enum render_slot {
 	SLOT_SOURCE = -7,
 	SLOT_GUEST_TS = -8,
 	SLOT_SYSTEM = -9,
-	/* rule aliases (YAML): SLOT_x_BASE - j, with aux[2j], aux[2j + 1] */
-	SLOT_JOIN_BASE = -1000,	/* lo | hi << 32: aux = slots of lo, hi */
-	SLOT_ENUM_BASE = -2000,	/* aux = slot of the number, alias index */
-	SLOT_AUX_MAX = 1000,
+	/*
+	 * rule aliases (YAML), any number of them: SLOT_ALIAS_BASE - 2j for
+	 * a join (lo | hi << 32: aux[2j], aux[2j + 1] = slots of lo, hi),
+	 * SLOT_ALIAS_BASE - 2j - 1 for an enum (aux[2j] = slot of the number,
+	 * aux[2j + 1] = alias index)
+	 */
+	SLOT_ALIAS_BASE = -1000,
 };
+
+/* Pairs of aux a binding may hold: every alias slot fits an int32_t. */
+#define SLOT_AUX_MAX ((uint32_t)1 << 28)
+
+static inline bool render_slot_is_enum(int32_t slot)
+{
+	return slot <= SLOT_ALIAS_BASE && ((SLOT_ALIAS_BASE - slot) & 1);
+}
+
+static inline bool render_slot_is_join(int32_t slot)
+{
+	return slot <= SLOT_ALIAS_BASE && !((SLOT_ALIAS_BASE - slot) & 1);
+}
+
+/* The aux pair of an alias slot. */
+static inline uint32_t render_slot_aux(int32_t slot)
+{
+	return (uint32_t)(SLOT_ALIAS_BASE - slot) / 2;
+}
 
 /* How the renderer reads a key: the common cases without a call. */
 enum fetch_kind {

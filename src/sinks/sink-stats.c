@@ -28,8 +28,8 @@
 #include "outbuf.h"
 #include "pyfmt.h"
 #include "render.h"
-#include "stats-calls.h"
 #include "stats.h"
+#include "stats-func.h"
 
 /* ------------------------------------------------------------- events */
 
@@ -150,7 +150,7 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 	int ret = 0;
 
 	if (!st || stats_count(c, st, ev) < 0 ||
-	    stats_calls_event(c->calls, ev) < 0)
+	    stats_func_event(c->func, ev) < 0)
 		return stats_nomem(d);
 	c->events++;
 	ss->events++;
@@ -171,6 +171,9 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 	case SINK_ENTRY:
 		ret = stats_entry(c, st, ev);
 		break;
+	case SINK_CALL:
+		ret = stats_guest_call(c, st, ev);
+		break;
 	default:
 		ret = stats_kind_event(c, st, ev);
 		break;
@@ -190,6 +193,10 @@ static int sink_stats_begin(struct sink *s, struct source **srcs, size_t n,
 		return stats_nomem(d);
 	sink_time_init(&c->time, s->render ? s->render->timeline : CLOCK_TSC,
 		       c->mhz);
+	/* without --guest-syms, a guest input's own symbols (kallsyms) */
+	for (size_t i = 0; !c->syms && !c->sym_src && i < n; i++)
+		if (srcs[i]->domain == DOMAIN_GUEST && srcs[i]->ops->func_at)
+			c->sym_src = srcs[i];
 	return 0;
 }
 static int sink_stats_end(struct sink *s, struct diag *d)
@@ -215,8 +222,9 @@ static void sink_stats_destroy(struct sink *s)
 	free(c->counters);
 	sink_map_fini(&c->id_map);
 	stats_exits_fini(c);
+	stats_guest_fini(c);
 	sink_pairs_fini(&c->pairs);
-	stats_calls_destroy(c->calls);
+	stats_func_destroy(c->func);
 	free(c);
 }
 
@@ -250,8 +258,8 @@ struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 	c->mhz = mhz;
 	c->syms = syms;
 	c->counter_other = SINK_MAP_EMPTY;
-	c->calls = stats_calls_create();
-	if (!c->calls) {
+	c->func = stats_func_create();
+	if (!c->func) {
 		free(c);
 		return NULL;
 	}

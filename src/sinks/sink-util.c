@@ -202,6 +202,7 @@ void sink_type_init(struct sink_type *st, struct source *src,
 	st->call = SINK_NOSLOT;
 	st->tid = SINK_NOSLOT;
 	st->symbol = SINK_NOSLOT;
+	st->addr = SINK_NOSLOT;
 	st->kind = SINK_KIND_NONE;
 	st->value = SINK_NOSLOT;
 	st->rip = SINK_NOSLOT;
@@ -225,11 +226,20 @@ void sink_type_init(struct sink_type *st, struct source *src,
 		return;
 	}
 	if (sink_is_kvm(t, "kvm_exit")) {
+		/* x86; arm64: the exception class and PC; riscv: scause, pc */
 		st->role = SINK_EXIT;
 		st->reason = sink_bind(src, t, "exit_reason");
+		if (st->reason == SINK_NOSLOT)
+			st->reason = sink_bind(src, t, "esr_ec");
+		if (st->reason == SINK_NOSLOT)
+			st->reason = sink_bind(src, t, "scause");
 		st->vcpu = sink_bind(src, t, "vcpu_id");
 		st->info = sink_bind(src, t, "info");
 		st->rip = sink_bind(src, t, "guest_rip");
+		if (st->rip == SINK_NOSLOT)
+			st->rip = sink_bind(src, t, "vcpu_pc");
+		if (st->rip == SINK_NOSLOT)
+			st->rip = sink_bind(src, t, "pc");
 		return;
 	}
 	if (sink_is_kvm(t, "kvm_entry")) {
@@ -244,6 +254,7 @@ void sink_type_init(struct sink_type *st, struct source *src,
 	if (st->symbol != SINK_NOSLOT && st->call != SINK_NOSLOT) {
 		st->role = SINK_CALL;
 		st->tid = sink_bind(src, t, "tid");
+		st->addr = sink_bind(src, t, "addr");
 	}
 }
 
@@ -352,6 +363,30 @@ size_t sink_reason_default(char *p, uint64_t reason)
 	return 7 + n;
 }
 
+/* arm64's kvm_exit text: "…: HSR_EC: 0x0016 (HVC64), PC: …" */
+static bool sink_reason_arm64(const char *s, const char *end, char *buf,
+			      size_t len)
+{
+	const char *p, *q;
+
+	for (p = s; p + 8 <= end; p++)
+		if (!memcmp(p, "HSR_EC: ", 8))
+			break;
+	if (p + 8 > end)
+		return false;
+	for (p += 8; p < end && *p != '(' && *p != ','; p++)
+		;
+	if (p == end || *p != '(')
+		return false;
+	for (q = ++p; q < end && *q != ')'; q++)
+		;
+	if (q == end || q == p || (size_t)(q - p) >= len)
+		return false;
+	memcpy(buf, p, (size_t)(q - p));
+	buf[q - p] = '\0';
+	return true;
+}
+
 bool sink_reason_name(struct render *r, const struct event *ev,
 		      const struct sink_type *st, uint64_t reason, char *buf,
 		      size_t len)
@@ -375,7 +410,7 @@ bool sink_reason_name(struct render *r, const struct event *ev,
 		if (!memcmp(p, "reason ", 7))
 			break;
 	if (p + 7 > end)
-		return false;
+		return sink_reason_arm64(v.s, end, buf, len);
 	p += 7;
 	for (q = p; q < end && *q != ' ' && *q != '\n'; q++)
 		;

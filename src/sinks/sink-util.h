@@ -148,6 +148,7 @@ struct sink_type {
 	int32_t call;		/* CALL: slot of "type" (entry|exit|…) */
 	int32_t tid;		/* CALL: slot of the thread id */
 	int32_t symbol;		/* CALL: slot of the function name */
+	int32_t addr;		/* CALL: slot of the function's address */
 	int32_t comm;		/* the task's name, for thread names */
 	int32_t vm;		/* the VM's name (host/guest map), or NOSLOT */
 	int32_t host_tid;	/* guest events: the host thread of the vCPU */
@@ -297,7 +298,7 @@ struct sink_vcpu {
 	uint64_t rip;		/* the guest RIP of the exit */
 	int64_t host_tid;	/* the host thread seen last */
 	uint32_t ref;		/* the sink's index for that reason */
-	uint32_t sym;		/* the sink's index of the RIP's function */
+	const char *sym;	/* the RIP's function, borrowed; or NULL */
 	uint8_t kind;		/* enum sink_kind seen during the exit */
 	bool has_rip;
 	bool pending;		/* an exit waits for its entry */

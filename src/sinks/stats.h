@@ -102,11 +102,19 @@ struct stats_kind {
 };
 
 /* Exits at one guest function, of one reason. */
-struct stats_func {
-	uint32_t sym;		/* symtab index; UINT32_MAX: other */
+struct stats_gfunc {
+	const char *sym;	/* borrowed (symtab or a guest input); NULL: other */
 	uint32_t reason;	/* index into reasons */
 	uint64_t count;
 	uint64_t total;
+};
+
+#define STATS_GSTACK	64	/* guest call depth followed per vCPU */
+
+/* The guest functions open on one guest vCPU (a uftrace guest's calls). */
+struct stats_gcpu {
+	uint32_t top;			/* entries open (may exceed the stack) */
+	uint64_t stack[STATS_GSTACK];	/* their addresses */
 };
 
 enum stats_mode {
@@ -116,13 +124,24 @@ enum stats_mode {
 	STATS_JSON,
 };
 
+struct stats_func;
+
 struct sink_stats {
 	struct sink sink;
+	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
 	bool csv;			/* cells as CSV and JSON write them */
 	enum stats_mode mode;
 	double mhz;
 	struct sink_time time;
 	const struct symtab *syms;	/* borrowed; may be NULL */
+	struct source *sym_src;		/* else a guest input's kallsyms */
+	/* else the guest function open on the vCPU (stats-guest.c) */
+	struct sink_map gcpu_map;	/* (VM, vCPU) -> index into gcpus */
+	struct stats_gcpu *gcpus;	/* owned */
+	size_t ngcpus, cap_gcpus;
+	struct sink_map gname_map;	/* address -> index into gnames */
+	char **gnames;			/* owned, each owned */
+	size_t ngnames, cap_gnames;
 	struct source **srcs;		/* borrowed (begin) */
 	size_t nsrcs;
 	struct stats_src *ssrcs;	/* owned, by source.index */
@@ -134,7 +153,7 @@ struct sink_stats {
 	struct stats_rows reasons;	/* struct stats_reason */
 	struct stats_rows cross;	/* struct stats_cross */
 	struct stats_rows kinds;	/* struct stats_kind */
-	struct stats_rows funcs;	/* struct stats_func */
+	struct stats_rows funcs;	/* struct stats_gfunc */
 	struct stats_dist *vcpus;	/* owned: by index into pairs.v */
 	uint32_t nvcpus;
 	struct stats_dist *vms;		/* owned: by VM index */
@@ -145,7 +164,6 @@ struct sink_stats {
 	uint64_t events;
 	uint64_t entries_unpaired;	/* an entry without an exit before */
 	bool any_id;			/* the events table has an id column */
-	struct stats_calls *calls;	/* owned: uftrace functions */
 	bool json_any;			/* a JSON member was written */
 	const char *json_name;		/* the next table's JSON member */
 	/* filled by the report for its row callbacks */
@@ -184,7 +202,22 @@ int stats_entry(struct sink_stats *c, const struct stats_type *st,
 		const struct event *ev);
 int stats_kind_event(struct sink_stats *c, const struct stats_type *st,
 		     const struct event *ev);
-/* The exit tables, in order. 0 or -ENOMEM. */
+/* At the end: exits still waiting met no entry. 0 or -ENOMEM. */
+int stats_exits_finish(struct sink_stats *c);
+
+/* ------------------------------------------- stats-guest.c */
+
+/* A guest's function entry or exit (uftrace): follows what is open. */
+int stats_guest_call(struct sink_stats *c, const struct stats_type *st,
+		     const struct event *ev);
+/* The guest function open on v's vCPU, borrowed; or NULL. */
+const char *stats_guest_func(const struct sink_stats *c,
+			     const struct sink_vcpu *v);
+void stats_guest_fini(struct sink_stats *c);
+
+/* ------------------------------------------- stats-exit-tables.c */
+
+/* The exit tables, in order (after stats_exits_finish). 0 or -ENOMEM. */
 int stats_exits_report(struct sink_stats *c);
 void stats_exits_fini(struct sink_stats *c);
 

@@ -25,6 +25,7 @@
 #include "outbuf.h"
 #include "pyfmt.h"
 #include "source.h"
+#include "symtab.h"
 
 #define KVMTRACE_MAGIC		0x12345678u
 #define KVMTRACE_HEAD		12
@@ -128,8 +129,14 @@ static int kvmtrace_open(struct source *src, const char *path,
 	k->buf = malloc(KVMTRACE_BUF);
 	if (!k->buf)
 		goto nomem;
-	if (!path || !strcmp(path, "-")) {
-		k->fd = STDIN_FILENO;
+	if (!path) {
+		/* a stream: the probe's bytes first, then the rest of it */
+		k->fd = src->fd >= 0 ? src->fd : STDIN_FILENO;
+		k->own_fd = src->fd >= 0 && src->own_fd;
+		src->fd = -1;
+		if (src->head_len)
+			memcpy(k->buf, src->head, src->head_len);
+		k->len = src->head_len;
 	} else {
 		k->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (k->fd < 0) {
@@ -258,6 +265,9 @@ static int kvmtrace_bind(struct source *src, const struct event_type *t,
 {
 	size_t i;
 
+	/* guest_sym: VMEXIT's RIP, words 2 and 3, named (symtab.h) */
+	if (src->guest_syms && !strcmp(key, "guest_sym"))
+		return SYMTAB_FIELD | (KF_DATA + 1);
 	for (i = 0; i < KVMTRACE_NFIELDS; i++)
 		if (!strcmp(kvmtrace_names[i], key))
 			return (int)i;
@@ -269,6 +279,11 @@ static int kvmtrace_field(struct source *src, const struct event *ev,
 {
 	const struct kvmtrace *k = ev->rec;
 
+	if (symtab_is_field(index))
+		return ev->type->id == 0x00010002 ?	/* VMEXIT */
+			       symtab_field(src->guest_syms,
+					    k->data[1] | (uint64_t)k->data[2] << 32, out)
+					   : -ENOENT;
 	switch (index) {
 	case KF_EVENT:
 		value_set_u64(out, ev->type->id);
@@ -367,6 +382,7 @@ static int kvmtrace_render_args(struct source *src, const struct event *ev,
 
 const struct source_ops source_kvmtrace_ops = {
 	.kind = "kvmtrace",
+	.stream = true,
 	.probe = kvmtrace_probe,
 	.open = kvmtrace_open,
 	.next = kvmtrace_next,

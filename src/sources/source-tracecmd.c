@@ -9,10 +9,8 @@
  * `trace-cmd report -t` prints: nanoseconds for the nanosecond clocks, the
  * raw counter for x86-tsc.
  *
- * Keys bind once per (event type, key) to a slot of a per-source table
- * holding the resolved tep_format_field; reading a field is a bounds check
- * and a load. The text libtraceevent prints for an event (`info`) is only
- * made when a template asks for it.
+ * Fields: tracecmd-fields.c; the line trace-cmd report prints:
+ * tracecmd-text.c; host and guest: tracecmd-vm.c.
  *
  * Only functions the installed headers declare. None of them tells the
  * trace clock, so tracedat-file.c reads it from the file's options. Around
@@ -28,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,7 +39,9 @@
 #include "outbuf.h"
 #include "source.h"
 #include "tracecmd.h"
+#include "symtab.h"
 #include "tracedat-file.h"
+#include "tracedat-guard.h"
 
 static bool tc_probe(const char *path, const unsigned char *head, size_t len,
 		     bool is_dir)
@@ -81,6 +82,37 @@ static void tc_layout(struct tc *tc)
 	}
 }
 
+/* Event ids past this are looked up in a sorted list, not a table. */
+#define TC_DENSE_IDS 65536u
+
+static int tc_id_cmp(const void *a, const void *b)
+{
+	const struct tc_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The type index of an event id, or -1. */
+static int32_t tc_type_of(const struct tc *tc, uint64_t id)
+{
+	uint32_t lo = 0, hi = tc->nsparse;
+
+	if (id < tc->nids)
+		return tc->by_id[id];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t m = tc->sparse[mid].id;
+
+		if (m == id)
+			return (int32_t)tc->sparse[mid].index;
+		if (m < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 static int tc_load_types(struct tc *tc)
 {
 	int n = tep_get_events_count(tc->tep), i;
@@ -103,13 +135,21 @@ static int tc_load_types(struct tc *tc)
 		if ((uint32_t)ev->id > max_id)
 			max_id = (uint32_t)ev->id;
 	}
-	tc->nids = max_id + 1;
+	/* a table sized by the ids the file claims: at most TC_DENSE_IDS */
+	tc->nids = max_id < TC_DENSE_IDS ? max_id + 1 : TC_DENSE_IDS;
 	tc->by_id = malloc(tc->nids * sizeof(*tc->by_id));
-	if (!tc->by_id)
+	tc->sparse = malloc((size_t)(n > 0 ? n : 1) * sizeof(*tc->sparse));
+	if (!tc->by_id || !tc->sparse)
 		return -ENOMEM;
 	memset(tc->by_id, 0xff, tc->nids * sizeof(*tc->by_id));
-	for (i = 0; i < (int)tc->ntypes; i++)
-		tc->by_id[tc->types[i].t.id] = i;
+	for (i = 0; i < (int)tc->ntypes; i++) {
+		if (tc->types[i].t.id < tc->nids)
+			tc->by_id[tc->types[i].t.id] = i;
+		else
+			tc->sparse[tc->nsparse++] = (struct tc_id){
+				tc->types[i].t.id, (uint32_t)i };
+	}
+	qsort(tc->sparse, tc->nsparse, sizeof(*tc->sparse), tc_id_cmp);
 	/* records of an id without a format */
 	tc->unknown.index = tc->ntypes;
 	return 0;
@@ -310,55 +350,140 @@ static int tc_guard_diag(struct source *src, const char *path,
 }
 
 /*
- * A version 7 file compressed with an algorithm this libtracecmd lacks
- * (Debian's decompresses zstd only; trace-cmd can also write zlib): read
- * an uncompressed copy of it instead, made by tracedat_inflate() in
- * $TMPDIR and unlinked as soon as libtracecmd holds it open.
+ * An empty file for an uncompressed copy, with no name anyone sees: an
+ * O_TMPFILE in $TMPDIR (or /tmp), else a mkstemp() file unlinked at once.
+ * So the copy goes away with the process however it ends, signals
+ * included. libtracecmd opens it as "/proc/self/fd/N" (its public API
+ * takes a path or a descriptor it then owns); so does the guard child.
  */
-static int tc_inflate_copy(struct source *src, struct tc *tc,
-			   const char *path, struct diag *d)
+static int tc_copy_file(struct tc *tc, const char **dir)
 {
-	const char *dir = getenv("TMPDIR");
-	int fd, ret;
+	char *name = NULL;
+	int fd;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (asprintf(&tc->copy, "%s/kvmtrace_format-XXXXXX", dir) < 0) {
+	*dir = getenv("TMPDIR");
+	if (!*dir || !**dir)
+		*dir = "/tmp";
+#ifdef O_TMPFILE
+	fd = open(*dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		goto named;
+#endif
+	if (asprintf(&name, "%s/kvmtrace_format-XXXXXX", *dir) < 0)
+		return -ENOMEM;
+	fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		free(name);
+		return fd;
+	}
+	unlink(name);
+	free(name);
+#ifdef O_TMPFILE
+named:
+#endif
+	if (asprintf(&tc->copy, "/proc/self/fd/%d", fd) < 0) {
 		tc->copy = NULL;
-		diag_set(d, "%s: out of memory", src->name);
+		close(fd);
 		return -ENOMEM;
 	}
-	fd = mkstemp(tc->copy);
-	if (fd < 0) {
-		ret = -errno;
+	tc->copy_fd = fd;
+	return 0;
+}
+
+/*
+ * An uncompressed copy of a compressed version 7 file, made by
+ * tracedat_inflate(), for two reasons: an algorithm this libtracecmd lacks
+ * (Debian's decompresses zstd only; trace-cmd can also write zlib), and
+ * zstd itself: libtracecmd 1.3.1 keeps every chunk it decompressed (its
+ * free_zpage() never frees them), so its memory grows with the file and
+ * its chunk lookups turn quadratic; from a copy it reads plain pages.
+ */
+static int tc_inflate_copy(struct source *src, struct tc *tc,
+			   const char *path, bool lean, struct diag *d)
+{
+	const char *dir;
+	int ret;
+
+	ret = tc_copy_file(tc, &dir);
+	if (ret < 0) {
 		diag_set(d, "%s: compressed with '%s', which libtracecmd cannot read, and no room for an uncompressed copy in %s: %s",
-			 src->name, tc->file.compression, dir, strerror(errno));
-		free(tc->copy);
-		tc->copy = NULL;
+			 src->name, tc->file.compression, dir, strerror(-ret));
 		return ret;
 	}
-	ret = tracedat_inflate(src->name, path, fd, d);
-	if (close(fd) < 0 && !ret) {
-		diag_set(d, "%s: cannot write its uncompressed copy: %s",
-			 src->name, strerror(errno));
-		ret = -EIO;
-	}
-	return ret;
+	if (lean)
+		return tracedat_inflate_lean(src->name, path, tc->copy_fd,
+					     &tc->kallsyms, d);
+	return tracedat_inflate(src->name, path, tc->copy_fd, d);
+}
+
+/*
+ * A copy holds no kallsyms (tracedat_inflate_lean()): parsing them is most
+ * of what opening a small file costs, and only libtraceevent's text of an
+ * event (info) looks symbols up. libtracecmd's public API cannot defer
+ * them (tracecmd_open_head() reads every header, and it has no flag to
+ * skip one), so the copy leaves them out and they are parsed here, with
+ * the call libtracecmd makes, before the first tep_print_event().
+ */
+void tc_need_kallsyms(struct tc *tc)
+{
+	if (!tc->kallsyms)
+		return;
+	tep_parse_kallsyms(tc->tep, tc->kallsyms);
+	free(tc->kallsyms);
+	tc->kallsyms = NULL;
 }
 
 static void tc_drop_copy(struct tc *tc)
 {
-	if (!tc->copy)
-		return;
-	unlink(tc->copy);
+	if (tc->copy_fd >= 0)
+		close(tc->copy_fd);
+	tc->copy_fd = -1;
 	free(tc->copy);
 	tc->copy = NULL;
+}
+
+static void tc_drop_kallsyms(struct tc *tc)
+{
+	free(tc->kallsyms);
+	tc->kallsyms = NULL;
+}
+
+/*
+ * For a zstd file, the guard's verdict on an uncompressed copy of it
+ * (*path becomes the copy's), when one can be made and read; any
+ * trouble with the copy (no room, a damaged file) leaves the file to
+ * libtracecmd as it is, so what is said about a damaged file stays the
+ * same. Returns the verdict, or -2: no copy.
+ */
+static int tc_zstd_copy(struct source *src, struct tc *tc, const char **path)
+{
+	struct diag scratch;
+	int verdict;
+
+	if (tc->file.version != 7 || strcmp(tc->file.compression, "zstd"))
+		return -2;
+	diag_init(&scratch);
+	if (tc_inflate_copy(src, tc, *path, true, &scratch) < 0) {
+		tc_drop_copy(tc);
+		tc_drop_kallsyms(tc);
+		return -2;
+	}
+	verdict = tc_guard_run(tc->copy);
+	if (verdict != TC_GUARD_OK) {
+		tc_drop_copy(tc);
+		tc_drop_kallsyms(tc);
+		return -2;
+	}
+	*path = tc->copy;
+	return verdict;
 }
 
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
 	int saved, verdict, ret = -ENOMEM;
+	bool copied;
 
 	if (!path) {
 		diag_set(d, "<stdin>: trace.dat files cannot be read from standard input; name the file");
@@ -373,6 +498,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (!tc)
 		goto nomem;
 	src->priv = tc;
+	tc->copy_fd = -1;
 	trace_seq_init(&tc->info);
 
 	/* our messages say what is wrong; the libraries' would not say where */
@@ -386,12 +512,14 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	ret = tracedat_file_read(src->name, path, &tc->file, d);
 	if (ret < 0)
 		goto error;
-	verdict = tc_guard_run(path);
+	verdict = tc_zstd_copy(src, tc, &path);
+	if (verdict == -2)
+		verdict = tc_guard_run(path);
 	/* zstd is what Debian's libtracecmd reads: a copy would fail alike */
 	if (verdict == TC_GUARD_NO_HEADERS && tc->file.version == 7 &&
 	    strcmp(tc->file.compression, "none") &&
 	    strcmp(tc->file.compression, "zstd")) {
-		ret = tc_inflate_copy(src, tc, path, d);
+		ret = tc_inflate_copy(src, tc, path, false, d);
 		if (ret < 0)
 			goto error;
 		verdict = tc_guard_run(tc->copy);
@@ -406,6 +534,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	saved = tc_mute_stdout();
 	tc->handle = tracecmd_open_head(path, 0);
 	tc_unmute_stdout(saved);
+	copied = tc->copy != NULL;
 	tc_drop_copy(tc);	/* libtracecmd holds it open */
 	if (!tc->handle) {
 		tc_explain(src, path, &tc->file, d);
@@ -445,9 +574,22 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	tc->heap = calloc(tc->ncpus ? (size_t)tc->ncpus : 1, sizeof(*tc->heap));
 	if (!tc->next || !tc->heap)
 		goto nomem;
+	if (tc->file.version == 6 || !strcmp(tc->file.compression, "none") ||
+	    copied) {
+		long ps = sysconf(_SC_PAGESIZE);
+
+		tc->sys_page = ps > 0 ? (uintptr_t)ps : 4096;
+		tc->behind = calloc(tc->ncpus ? (size_t)tc->ncpus : 1,
+				    sizeof(*tc->behind));
+		if (!tc->behind)
+			goto nomem;
+	}
 
 	src->clock = tc->file.tsc2nsec ? CLOCK_NS : tc_clock_kind(tc->clock);
 	src->ntypes = tc->ntypes + 1;
+	tc->guard = tdguard_create(src->name);
+	if (!tc->guard)
+		goto nomem;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);
@@ -478,11 +620,15 @@ static void tc_close(struct source *src)
 	free(tc->slots);
 	free(tc->next);
 	free(tc->heap);
+	free(tc->behind);
 	free(tc->by_id);
+	free(tc->sparse);
 	free(tc->types);
 	trace_seq_destroy(&tc->info);
+	tdguard_destroy(tc->guard);
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
+	tc_drop_kallsyms(tc);
 	free(tc);
 	src->priv = NULL;
 }
@@ -545,6 +691,53 @@ static void tc_start(struct tc *tc)
 		tc_sift_down(tc, i);
 }
 
+/*
+ * libtracecmd 1.3.1 maps a CPU's data with mmap() in one piece (its
+ * page_map_size, meant as "about a meg of pages", is the size of the
+ * largest CPU's data): every page read stays resident, and the process's
+ * RSS grows to the size of the uncompressed file. So the pages a CPU's
+ * records have moved past are handed back with madvise(MADV_PAGEOUT),
+ * TC_PAGEOUT bytes at a time. MADV_PAGEOUT never changes what memory
+ * holds: a file page read again comes again from the file, anonymous
+ * memory would only go to swap; so a page libtracecmd still uses, or an
+ * address it has unmapped or reused meanwhile, costs time, never data.
+ * Only for files libtracecmd reads as plain pages (not its in-memory
+ * zstd pages): version 6, uncompressed version 7, our copies.
+ */
+static void tc_pageout(struct tc_behind *b)
+{
+#ifdef MADV_PAGEOUT
+	if (b->hi > b->lo)
+		madvise((void *)b->lo, b->hi - b->lo, MADV_PAGEOUT);
+#endif
+	b->lo = b->hi = 0;
+}
+
+/* rec (about to be freed) is the latest record of its CPU */
+static void tc_release(struct tc *tc, const struct tep_record *rec)
+{
+	struct tc_behind *b;
+	uintptr_t page;
+
+	if (!tc->behind || rec->cpu < 0 || rec->cpu >= tc->ncpus)
+		return;
+	b = &tc->behind[rec->cpu];
+	page = (uintptr_t)rec->data & ~(tc->sys_page - 1);
+	if (page == b->page)
+		return;
+	/* the CPU has left b->page: it joins the pages done */
+	if (b->page) {
+		if (b->hi != b->page)
+			tc_pageout(b);
+		if (!b->lo)
+			b->lo = b->page;
+		b->hi = b->page + tc->sys_page;
+		if (b->hi - b->lo >= TC_PAGEOUT)
+			tc_pageout(b);
+	}
+	b->page = page;
+}
+
 static int tc_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct tc *tc = src->priv;
@@ -552,6 +745,9 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	uint64_t id = 0;
 	int cpu;
 
+	/* tracedat-guard: a fault printing the last event ends this input */
+	if (tdguard_failed(tc->guard, d))
+		return -EIO;
 	if (!tc->started)
 		tc_start(tc);
 	/*
@@ -562,6 +758,7 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	 * (2.5x slower on 23M events). trace-cmd report frees first too.
 	 */
 	if (tc->cur) {
+		tc_release(tc, tc->cur);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
 	}
@@ -594,9 +791,16 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	ev->type = &tc->unknown;
 	if (tc->type_size && tc->type_off + tc->type_size <= rec->size) {
 		id = tc_read(tc, (char *)rec->data + tc->type_off, tc->type_size);
-		if (id < tc->nids && tc->by_id[id] >= 0)
-			ev->type = &tc->types[tc->by_id[id]].t;
+		int32_t ti = tc_type_of(tc, id);
+
+		if (ti >= 0)
+			ev->type = &tc->types[ti].t;
 	}
+	/* tracedat-guard: every field of its format inside the record */
+	if (ev->type != &tc->unknown &&
+	    tdguard_record(tc->guard, tc->tep, tc->types[ev->type->index].ev,
+			   rec, d) < 0)
+		return -EIO;
 	if (tc->pid_size && tc->pid_off + tc->pid_size <= rec->size)
 		ev->pid = tc_sext(tc_read(tc, (char *)rec->data + tc->pid_off,
 					  tc->pid_size), tc->pid_size);
@@ -607,264 +811,16 @@ static int tc_next(struct source *src, struct event *ev, struct diag *d)
 	return 1;
 }
 
-/* ---------------------------------------------------------- fields */
-
-/* Text, or bytes? char arrays are text; u8, unsigned char and the rest hex. */
-static bool tc_is_text(const struct tep_format_field *f)
-{
-	return (f->flags & TEP_FIELD_IS_STRING) && strstr(f->type, "char") &&
-	       !strstr(f->type, "unsigned char");
-}
-
-static enum tc_kind tc_field_kind(const struct tep_format_field *f)
-{
-	if (f->flags & TEP_FIELD_IS_DYNAMIC)
-		return tc_is_text(f) ? TK_DYN_TEXT : TK_DYN_HEX;
-	if (f->flags & TEP_FIELD_IS_ARRAY)
-		return tc_is_text(f) ? TK_TEXT : TK_HEX;
-	if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)
-		return (f->flags & TEP_FIELD_IS_SIGNED) ? TK_SINT : TK_UINT;
-	return TK_HEX;
-}
-
-static int tc_slot(struct tc *tc, enum tc_kind kind,
-		   const struct tep_format_field *f)
-{
-	struct tc_slot *s;
-	size_t i, cap;
-
-	for (i = 0; i < tc->nslots; i++)
-		if (tc->slots[i].kind == kind && tc->slots[i].f == f)
-			return (int)i;
-	if (tc->nslots == tc->capslots) {
-		cap = tc->capslots ? 2 * tc->capslots : 16;
-		s = realloc(tc->slots, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		tc->slots = s;
-		tc->capslots = cap;
-	}
-	s = &tc->slots[tc->nslots];
-	memset(s, 0, sizeof(*s));
-	s->kind = kind;
-	s->f = f;
-	if (kind == TK_HEX || kind == TK_DYN_HEX) {
-		/* the most a record can hold, so that no read allocates */
-		s->hexcap = 2 * (kind == TK_HEX && f->size ? (size_t)f->size
-							   : tc->rec_max) + 1;
-		s->hex = malloc(s->hexcap);
-		if (!s->hex)
-			return -ENOMEM;
-	}
-	return (int)tc->nslots++;
-}
-
-/*
- * The fields of the event's format shadow the pseudo-fields comm, id and
- * info, as they shadow cpu, pid and name (sched_wakeup has a comm and a
- * pid of its own, irq_handler_entry a name). common_comm, common_cpu and
- * common_name are never shadowed: the task's comm, the record's CPU, the
- * event's name (common_pid is the format's own).
- */
-static int tc_bind(struct source *src, const struct event_type *t,
-		   const char *key)
+/* A guest's kallsyms names the functions its exits interrupt (sinks). */
+static const char *tc_func_at(struct source *src, uint64_t addr)
 {
 	struct tc *tc = src->priv;
-	struct tep_format_field *f = NULL;
-	struct tep_event *ev = NULL;
 
-	if (t && t != &tc->unknown && t->index < tc->ntypes)
-		ev = tc->types[t->index].ev;
-	if (ev)
-		f = tep_find_field(ev, key);
-	if (!f && tc->ntypes)
-		f = tep_find_common_field(ev ? ev : tc->types[0].ev, key);
-	if (f)
-		return tc_slot(tc, tc_field_kind(f), f);
-	if (!strcmp(key, "comm") || !strcmp(key, "common_comm"))
-		return tc_slot(tc, TK_COMM, NULL);
-	if (!strcmp(key, "common_cpu"))
-		return tc_slot(tc, TK_CPU, NULL);
-	if (!strcmp(key, "common_name"))
-		return tc_slot(tc, TK_NAME, NULL);
-	if (!strcmp(key, "id"))
-		return tc_slot(tc, TK_ID, NULL);
-	if (!strcmp(key, "info"))
-		return tc_slot(tc, TK_INFO, NULL);
-	/* host and guest (tracecmd-vm.c) */
-	if (!strcmp(key, "vm"))
-		return tc_slot(tc, TK_VM, NULL);
-	if (!strcmp(key, "host_tid"))
-		return tc_slot(tc, TK_HOST_TID, NULL);
-	if (!strcmp(key, "vcpu"))
-		return tc_slot(tc, TK_VCPU, NULL);
-	return -ENOENT;
-}
-
-static const char tc_hexdig[] = "0123456789abcdef";
-
-static void tc_hex(struct tc_slot *s, const unsigned char *p, size_t n,
-		   struct value *out)
-{
-	size_t i;
-
-	if (2 * n + 1 > s->hexcap)
-		n = (s->hexcap - 1) / 2;
-	for (i = 0; i < n; i++) {
-		s->hex[2 * i] = tc_hexdig[p[i] >> 4];
-		s->hex[2 * i + 1] = tc_hexdig[p[i] & 15];
-	}
-	value_set_str(out, s->hex, 2 * n);
-}
-
-/* The text of a NUL-terminated string in at most n bytes. */
-static void tc_text(const char *p, size_t n, struct value *out)
-{
-	const char *z = memchr(p, '\0', n);
-
-	value_set_str(out, p, z ? (size_t)(z - p) : n);
-}
-
-/* libtraceevent's text of rec, without the newline some formats end in. */
-const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
-{
-	trace_seq_reset(&tc->info);
-	tep_print_event(tc->tep, &tc->info, rec, "%s", TEP_PRINT_INFO);
-	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {
-		*len = 0;
-		return "";
-	}
-	*len = tc->info.len;
-	if (*len && tc->info.buffer[*len - 1] == '\n')
-		(*len)--;
-	return tc->info.buffer;
-}
-
-static int tc_field(struct source *src, const struct event *ev, int index,
-		    struct value *out)
-{
-	struct tep_record *rec = (struct tep_record *)ev->rec;
-	struct tc *tc = src->priv;
-	const struct tep_format_field *f;
-	const char *data = rec->data, *comm;
-	struct tc_slot *s;
-	size_t size = rec->size > 0 ? (size_t)rec->size : 0, len;
-	uint64_t loc, off, n;
-
-	if (index < 0 || (size_t)index >= tc->nslots)
-		return -ENOENT;
-	s = &tc->slots[index];
-	f = s->f;
-	if (f && (size_t)f->offset + (size_t)f->size > size)
-		return -ENOENT;
-	switch (s->kind) {
-	case TK_UINT:
-		value_set_u64(out, tc_read(tc, data + f->offset, f->size));
-		return 0;
-	case TK_SINT:
-		value_set_s64(out, tc_sext(tc_read(tc, data + f->offset, f->size),
-					   f->size));
-		return 0;
-	case TK_TEXT:
-	case TK_HEX:
-		/* size 0: a flexible array (ftrace:print's buf[]) to the end */
-		len = f->size ? (size_t)f->size : size - (size_t)f->offset;
-		if (s->kind == TK_TEXT)
-			tc_text(data + f->offset, len, out);
-		else
-			tc_hex(s, (const unsigned char *)data + f->offset, len,
-			       out);
-		return 0;
-	case TK_DYN_TEXT:
-	case TK_DYN_HEX:
-		/* u32: offset in the low half, length in the high half */
-		loc = tc_read(tc, data + f->offset, f->size < 4 ? f->size : 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += (uint64_t)f->offset + (uint64_t)f->size;
-		if (off > size || n > size - off)
-			return -ENOENT;
-		if (s->kind == TK_DYN_TEXT)
-			tc_text(data + off, (size_t)n, out);
-		else
-			tc_hex(s, (const unsigned char *)data + off, (size_t)n, out);
-		return 0;
-	case TK_COMM:
-		comm = tep_data_comm_from_pid(tc->tep, (int)ev->pid);
-		value_set_str(out, comm, strlen(comm));
-		return 0;
-	case TK_CPU:
-		value_set_u64(out, ev->cpu);
-		return 0;
-	case TK_NAME:
-		comm = ev->type->name ? ev->type->name : "UNKNOWN";
-		value_set_str(out, comm, strlen(comm));
-		return 0;
-	case TK_ID:
-		if (ev->type == &tc->unknown && tc->type_size &&
-		    tc->type_off + tc->type_size <= rec->size)
-			value_set_u64(out, tc_read(tc, data + tc->type_off,
-						   tc->type_size));
-		else
-			value_set_u64(out, ev->type->id);
-		return 0;
-	case TK_INFO:
-		comm = tc_info(tc, rec, &len);
-		value_set_str(out, comm, len);
-		return 0;
-	case TK_VM:
-	case TK_HOST_TID:
-	case TK_VCPU:
-		return tc_vm_field(tc, s->kind, ev, out);
-	}
-	return -ENOENT;
-}
-
-static int tc_each_type(struct source *src,
-			int (*fn)(const struct event_type *t, void *arg),
-			void *arg)
-{
-	struct tc *tc = src->priv;
-	uint32_t i;
-	int ret;
-
-	for (i = 0; i < tc->ntypes; i++) {
-		ret = fn(&tc->types[i].t, arg);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
-static size_t tc_fields(struct source *src, const struct event_type *t,
-			const char **names, size_t max)
-{
-	static const char *const pseudo[] = {
-		"comm", "id", "info", "common_comm", "common_cpu", "common_name",
-		"vm", "host_tid", "vcpu",
-	};
-	struct tc *tc = src->priv;
-	const struct tep_format_field *f;
-	struct tep_event *ev = NULL;
-	size_t n = 0, i, npseudo;
-
-	if (t && t != &tc->unknown && t->index < tc->ntypes)
-		ev = tc->types[t->index].ev;
-	if (ev)
-		for (f = ev->format.fields; f && n < max; f = f->next)
-			names[n++] = f->name;
-	/* vm, host_tid and vcpu last: only a host or guest has them */
-	npseudo = sizeof(pseudo) / sizeof(pseudo[0]);
-	if (!tc->vm.name && !tc->vm.nthreads)
-		npseudo -= 3;
-	for (i = 0; i < npseudo && n < max; i++)
-		if (!ev || !tep_find_field(ev, pseudo[i]))	/* shadowed */
-			names[n++] = pseudo[i];
-	for (f = ev ? ev->format.common_fields : tc->any; f && n < max;
-	     f = f->next)
-		names[n++] = f->name;
-	return n;
+	if (tc)
+		tc_need_kallsyms(tc);
+	return tc && tc->tep && tep_find_function_address(tc->tep, addr)
+		       ? tep_find_function(tc->tep, addr)
+		       : NULL;
 }
 
 const struct source_ops source_tracecmd_ops = {
@@ -878,4 +834,5 @@ const struct source_ops source_tracecmd_ops = {
 	.each_type = tc_each_type,
 	.fields = tc_fields,
 	.render_default = tc_render_default,
+	.func_at = tc_func_at,
 };

@@ -48,9 +48,9 @@ int tc_render_default(struct source *src, const struct event *ev,
 {
 	struct tep_record *rec = (struct tep_record *)ev->rec;
 	struct tc *tc = src->priv;
-	const char *comm = tep_data_comm_from_pid(tc->tep, (int)ev->pid);
 	const char *name = ev->type->name ? ev->type->name : "UNKNOWN";
-	size_t clen = strlen(comm), nlen = strlen(name), ilen, i;
+	size_t clen, nlen = strlen(name), ilen, i;
+	const char *comm = tc_comm(tc, ev->pid, &clen);
 	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0;
 	const char *info = tc_info(tc, rec, &ilen);
 	uint64_t pidmag;

@@ -11,7 +11,9 @@
  *    mapping (tracedat-shift.c);
  *  - the host's GUEST (id 13) names each guest, its trace id and the host
  *    thread of each vCPU: guest events get `vm`, `host_tid` and `vcpu`
- *    (their CPU), host events of a vCPU thread `vm` and `vcpu`.
+ *    (their CPU), host events of a vCPU thread `vm` and `vcpu`, and
+ *    `guest_sym`, their guest RIP (guest_rip, rip) named from the guest's
+ *    kallsyms when that guest is an input.
  *
  * `trace-cmd report -i HOST -i GUEST` also names guest RIPs of the host's
  * kvm events with the guest's kallsyms: the kvm plugin of libtraceevent
@@ -72,6 +74,7 @@ const char *tep_plugin_kvm_get_func(struct tep_event *event,
 	e = bsearch(&key, tc_kvm_map.v, tc_kvm_map.n, sizeof(key), tc_kvm_cmp);
 	if (!e)
 		return NULL;
+	tc_need_kallsyms(e->guest);
 	tep = e->guest->tep;
 	func = tep_find_function(tep, *val);
 	if (func)
@@ -94,6 +97,8 @@ void tc_vm_close(struct tc *tc)
 	free(tc->vm.threads);
 	tc->vm.threads = NULL;
 	tc->vm.nthreads = 0;
+	free(tc->vm.sym);
+	tc->vm.sym = NULL;
 }
 
 static int tc_thread_cmp(const void *a, const void *b)
@@ -123,6 +128,7 @@ static int tc_vm_threads(struct tc *tc)
 			tc->vm.threads[tc->vm.nthreads++] = (struct tc_thread){
 				.pid = f->guests[i].pids[v], .vcpu = v,
 				.vm = f->guests[i].name,
+				.traceid = f->guests[i].traceid,
 			};
 	/* sort by pid; of equal pids keep the first (the latest option) */
 	for (i = 1; i < n; i++) {
@@ -178,12 +184,52 @@ void tc_vm_event(struct tc *tc, struct event *ev)
 	}
 }
 
-int tc_vm_field(struct tc *tc, enum tc_kind kind, const struct event *ev,
+/* A host event's guest RIP as the kvm plugin names it: func or func+0xN. */
+static int tc_vm_sym(struct tc *tc, const struct tc_thread *t,
+		     const struct tep_format_field *f, const struct event *ev,
+		     struct value *out)
+{
+	const struct tep_record *rec = ev->rec;
+	unsigned long long rip, start;
+	const char *func;
+	int n;
+
+	if (!t->guest || !f || f->size != 8 ||
+	    (size_t)f->offset + 8 > (size_t)(rec->size > 0 ? rec->size : 0))
+		return -ENOENT;
+	rip = tc_read(tc, (const char *)rec->data + f->offset, 8);
+	tc_need_kallsyms(t->guest);
+	func = tep_find_function(t->guest->tep, rip);
+	if (!func)
+		return -ENOENT;
+	start = tep_find_function_address(t->guest->tep, rip);
+	for (;;) {
+		n = rip != start ? snprintf(tc->vm.sym, tc->vm.symcap, "%s+0x%llx",
+					    func, rip - start)
+				 : snprintf(tc->vm.sym, tc->vm.symcap, "%s", func);
+		if (n >= 0 && (size_t)n < tc->vm.symcap)
+			break;
+		if (n < 0)
+			return -ENOENT;
+		free(tc->vm.sym);
+		tc->vm.symcap = (size_t)n + 32;
+		tc->vm.sym = malloc(tc->vm.symcap);
+		if (!tc->vm.sym) {
+			tc->vm.symcap = 0;
+			return -ENOENT;
+		}
+	}
+	value_set_str(out, tc->vm.sym, (size_t)n);
+	return 0;
+}
+
+int tc_vm_field(struct tc *tc, enum tc_kind kind,
+		const struct tep_format_field *f, const struct event *ev,
 		struct value *out)
 {
 	const struct tc_thread *t = NULL;
 
-	if (!tc->vm.name) {
+	if (!tc->vm.name || kind == TK_GUEST_SYM) {
 		t = tc_vm_thread(tc, ev->pid);
 		if (!t)
 			return -ENOENT;
@@ -204,6 +250,8 @@ int tc_vm_field(struct tc *tc, enum tc_kind kind, const struct event *ev,
 		/* a guest event's vCPU is its CPU */
 		value_set_u64(out, t ? t->vcpu : ev->cpu);
 		return 0;
+	case TK_GUEST_SYM:
+		return tc_vm_sym(tc, t, f, ev, out);
 	default:
 		return -ENOENT;
 	}
@@ -249,7 +297,7 @@ static const char *tc_basename(const char *path)
 int source_pair(struct source **srcs, size_t n, struct diag *note)
 {
 	struct source *first = NULL;
-	size_t i, j, ndat = 0;
+	size_t i, j, k, ndat = 0;
 	int width = 0, ret;
 
 	for (i = 0; i < n; i++) {
@@ -262,6 +310,21 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 		if ((int)j > width)
 			width = (int)j;
 	}
+	/* every input: its name in front of its lines; a host: its threads */
+	for (i = 0; i < n; i++) {
+		struct tc *tc = srcs[i]->priv;
+
+		if (srcs[i]->ops != &source_tracecmd_ops || !tc)
+			continue;
+		if (ndat > 1) {
+			tc->vm.prefix = tc_basename(srcs[i]->path);
+			tc->vm.width = width;
+		}
+		ret = tc_vm_threads(tc);
+		if (ret < 0)
+			return ret;
+	}
+	/* a guest: libtracecmd shifted it onto its host's clock */
 	for (i = 0; i < n; i++) {
 		struct tc *tc = srcs[i]->priv, *host = NULL;
 		const struct tracedat_guest *g;
@@ -269,21 +332,17 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 
 		if (src->ops != &source_tracecmd_ops || !tc)
 			continue;
-		if (ndat > 1) {
-			tc->vm.prefix = tc_basename(src->path);
-			tc->vm.width = width;
-		}
-		ret = tc_vm_threads(tc);
-		if (ret < 0)
-			return ret;
 		if (!tc->file.shift)
 			continue;
-		/* a guest: libtracecmd shifted it onto its host's clock */
 		src->domain = DOMAIN_GUEST;
 		src->align.self_shifted = true;
 		src->align.host_traceid = tc->file.shift->peer;
 		src->align.spread = tc_vm_spread(tc->file.shift,
 						 &src->align.ncpus);
+		if (tc->file.tsc2nsec)	/* in ns, as its time stamps */
+			src->align.spread = (int64_t)(((unsigned __int128)
+				src->align.spread * tc->file.tsc2nsec_mult) >>
+				tc->file.tsc2nsec_shift);
 		tc->vm.invert = !tc->file.tsc2nsec;
 		for (j = 0; j < n; j++)
 			if (j != i && srcs[j]->ops == &source_tracecmd_ops &&
@@ -298,8 +357,18 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 			continue;
 		}
 		src->align.host = srcs[j];
-		src->clock = srcs[j]->clock;
 		host = srcs[j]->priv;
+		/* on the host's clock, in ns when TSC2NSEC converted it */
+		if (tc->file.tsc2nsec)
+			src->clock = CLOCK_NS;
+		else if (host->file.tsc2nsec)
+			src->clock = CLOCK_TSC;
+		else
+			src->clock = srcs[j]->clock;
+		for (k = 0; k < host->vm.nthreads; k++)
+			if (host->vm.threads[k].traceid ==
+			    tracecmd_get_traceid(tc->handle))
+				host->vm.threads[k].guest = tc;
 		g = tc_vm_guest(host, tracecmd_get_traceid(tc->handle));
 		if (g) {
 			tc->vm.name = g->name;
@@ -314,8 +383,8 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 	for (i = 0; i < n; i++) {
 		struct tc *hc = first->priv, *gc = srcs[i]->priv;
 		const struct tracedat_guest *g;
-		struct tc_kvm_entry *v;
-		uint32_t k;
+		struct tc_kvm_entry *e;
+		uint32_t v;
 
 		if (srcs[i] == first || srcs[i]->ops != &source_tracecmd_ops ||
 		    !gc)
@@ -323,13 +392,13 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 		g = tc_vm_guest(hc, tracecmd_get_traceid(gc->handle));
 		if (!g || !g->nvcpus)
 			continue;
-		v = realloc(tc_kvm_map.v, (tc_kvm_map.n + g->nvcpus) * sizeof(*v));
-		if (!v)
+		e = realloc(tc_kvm_map.v, (tc_kvm_map.n + g->nvcpus) * sizeof(*e));
+		if (!e)
 			return -ENOMEM;
-		tc_kvm_map.v = v;
-		for (k = 0; k < g->nvcpus; k++)
-			v[tc_kvm_map.n++] = (struct tc_kvm_entry){
-				.pid = g->pids[k], .guest = gc, .host = hc,
+		tc_kvm_map.v = e;
+		for (v = 0; v < g->nvcpus; v++)
+			tc_kvm_map.v[tc_kvm_map.n++] = (struct tc_kvm_entry){
+				.pid = g->pids[v], .guest = gc, .host = hc,
 			};
 	}
 	if (tc_kvm_map.n)

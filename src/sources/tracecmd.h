@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The trace.dat reader's own state, shared by its files:
- * source-tracecmd.c (open, the merge of the CPUs, fields),
- * tracecmd-text.c (the line `trace-cmd report` prints) and tracecmd-vm.c
+ * source-tracecmd.c (open, the merge of the CPUs), tracecmd-fields.c
+ * (the keys of templates), tracecmd-text.c (the line `trace-cmd report` prints) and tracecmd-vm.c
  * (host and guest: TIME_SHIFT, GUEST, the kvm plugin's guest symbols).
  */
 #ifndef KTF_TRACECMD_H
@@ -26,6 +26,8 @@ struct tc_thread {
 	int32_t pid;
 	uint32_t vcpu;
 	const char *vm;		/* borrowed from the host's tracedat_file */
+	uint64_t traceid;	/* the guest's */
+	struct tc *guest;	/* borrowed: that guest when it is an input */
 };
 
 /* Host and guest (tracecmd-vm.c). */
@@ -41,10 +43,14 @@ struct tc_vm {
 	const int32_t *pids;	/* borrowed from the host: per vCPU */
 	uint32_t nvcpus;
 	bool invert;		/* libtracecmd shifted it: find guest_ts back */
+	char *sym;		/* owned: the last guest_sym made */
+	size_t symcap;
 };
 
 #define TC_MAGIC_LEN	10
 #define TC_HEAD_LEN	64
+#define TC_COMM_CACHE	256	/* pid -> comm entries, direct-mapped */
+#define TC_PAGEOUT	(4u << 20)	/* pages read, handed back at once */
 
 enum tc_kind {
 	TK_UINT = 0,	/* an integer of f->size bytes */
@@ -61,9 +67,12 @@ enum tc_kind {
 	TK_VM,		/* the VM's name (guest events, vCPU threads) */
 	TK_HOST_TID,	/* a guest event's vCPU thread on the host */
 	TK_VCPU,	/* the vCPU a host thread runs */
+	TK_GUEST_SYM,	/* f: a host event's guest RIP, named from the guest */
 };
 
 /* A key resolved for the events of one type; indices are ops->field()'s. */
+struct tdguard;
+
 struct tc_slot {
 	enum tc_kind kind;
 	const struct tep_format_field *f;	/* borrowed from tep; NULL: pseudo */
@@ -71,16 +80,38 @@ struct tc_slot {
 	size_t hexcap;
 };
 
+struct tc_id {
+	uint64_t id;
+	uint32_t index;		/* into tc->types */
+};
+
 struct tc_type {
 	struct event_type t;
 	struct tep_event *ev;	/* borrowed from tep */
+};
+
+/* The pages one CPU's records have left behind (see tc_release()) */
+struct tc_behind {
+	uintptr_t page;		/* of the latest record */
+	uintptr_t lo, hi;	/* pages done, not yet handed back */
+};
+
+/* A pid's comm as tep_data_comm_from_pid() gave it */
+struct tc_comm {
+	int64_t pid;
+	const char *comm;	/* borrowed from tep; NULL: empty entry */
+	size_t len;
 };
 
 struct tc {
 	struct tracecmd_input *handle;	/* owned */
 	struct tep_handle *tep;		/* borrowed from handle */
 	struct tracedat_file file;	/* what we read from the file ourselves */
-	char *copy;			/* an uncompressed copy, until opened */
+	char *copy;			/* "/proc/self/fd/N" of an uncompressed
+					 * copy (unlinked), until opened */
+	int copy_fd;			/* its descriptor, or -1 */
+	char *kallsyms;			/* owned: the table the copy lacks,
+					 * until something needs a symbol */
 	const char *clock;		/* file.clock; may be NULL */
 	bool usecs;			/* trace-cmd report prints sec.usec */
 	bool swap;			/* the file's byte order is not ours */
@@ -89,7 +120,9 @@ struct tc {
 	struct tc_type *types;		/* owned */
 	uint32_t ntypes;
 	int32_t *by_id;			/* owned: event id -> type index or -1 */
-	uint32_t nids;
+	uint32_t nids;			/* ids below TC_DENSE_IDS at most */
+	struct tc_id *sparse;		/* owned: higher ids, sorted */
+	uint32_t nsparse;
 	struct event_type unknown;
 	struct tep_format_field *any;	/* borrowed: common fields of every event */
 	int type_off, type_size;	/* common_type */
@@ -108,6 +141,10 @@ struct tc {
 	struct tep_record *cur;		/* owned: the current event's record */
 	uint64_t seq;
 	struct trace_seq info;		/* owned: reset for each use */
+	struct tdguard *guard;		/* owned: see tracedat-guard.h */
+	struct tc_comm comms[TC_COMM_CACHE];
+	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
+	uintptr_t sys_page;		/* the system's page size */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
 };
@@ -145,16 +182,31 @@ static inline int64_t tc_sext(uint64_t v, int size)
 
 /* Bind the host/guest keys vm, host_tid, vcpu; -ENOENT for others. */
 int tc_vm_bind(struct tc *tc, const char *key);
-/* Fetch a TK_VM, TK_HOST_TID or TK_VCPU of ev. Returns 0 or -ENOENT. */
-int tc_vm_field(struct tc *tc, enum tc_kind kind, const struct event *ev,
+/* Fetch a TK_VM, TK_HOST_TID, TK_VCPU or TK_GUEST_SYM (its RIP field f)
+ * of ev. Returns 0 or -ENOENT. */
+int tc_vm_field(struct tc *tc, enum tc_kind kind,
+		const struct tep_format_field *f, const struct event *ev,
 		struct value *out);
 /* Set ev's vCPU and guest_ts from what the pairing learned. */
 void tc_vm_event(struct tc *tc, struct event *ev);
 /* Forget tc: the kvm plugin's map must not outlive it. */
 void tc_vm_close(struct tc *tc);
 
+/* Fields (tracecmd-fields.c): the source_ops of the same names. */
+int tc_bind(struct source *src, const struct event_type *t, const char *key);
+int tc_field(struct source *src, const struct event *ev, int index,
+	     struct value *out);
+int tc_each_type(struct source *src,
+		 int (*fn)(const struct event_type *t, void *arg), void *arg);
+size_t tc_fields(struct source *src, const struct event_type *t,
+		 const char **names, size_t max);
+
 /* libtraceevent's text of rec, without the newline some formats end in. */
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len);
+/* pid's comm through a small cache (tracecmd-fields.c) */
+const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
+/* Parse the kallsyms a lean copy left out, once (source-tracecmd.c). */
+void tc_need_kallsyms(struct tc *tc);
 /* The line `trace-cmd report` prints for ev (tracecmd-text.c). */
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *out);

@@ -686,6 +686,7 @@ void tracedat_file_free(struct tracedat_file *f)
 enum {
 	TD_SEC_OPTIONS = 0,
 	TD_SEC_FLYRECORD = 3,
+	TD_SEC_KALLSYMS = 19,
 	TD_SEC_LATENCY = 22,
 };
 
@@ -713,6 +714,7 @@ struct td_copy {
 	uint32_t page;
 	int out;
 	struct diag *d;
+	char **kallsyms;	/* non-NULL: take kallsyms out (see below) */
 };
 
 static void td_put(unsigned char *p, uint64_t v, size_t n, bool big)
@@ -1015,6 +1017,8 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 			}
 			free(order);
 			s->nsize = at - (pos + 16);
+		} else if (s->id == TD_SEC_KALLSYMS && c->kallsyms) {
+			s->nsize = 4;	/* an empty table */
 		} else if (s->flags & TD_SEC_COMPRESSED) {
 			uint64_t usize;
 
@@ -1033,10 +1037,65 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 	return 0;
 }
 
+/*
+ * The kallsyms section's table (u32 size, then the text) to *c->kallsyms,
+ * NUL-terminated; an empty table in the copy.
+ */
+static int td_take_kallsyms(struct td_copy *c, const struct td_sec *s)
+{
+	static const unsigned char none[4];
+	unsigned char *buf = NULL;
+	uint64_t n = 0;
+	size_t len;
+	int ret;
+
+	ret = td_section_read(&c->r, &c->f, s->off, -1, "kallsyms section",
+			      TD_OPTIONS_MAX * 4ull, &buf, &len, c->d);
+	if (ret < 0)
+		return ret;
+	if (len >= 4)
+		n = td_get(buf, 4, c->r.big);
+	if (n > len - 4 || len < 4) {
+		diag_set(c->d, "%s: corrupt trace.dat (version 7): the kallsyms section at offset 0x%" PRIx64 " claims %" PRIu64 " bytes of %zu",
+			 c->r.name, s->off, n, len < 4 ? 0 : len - 4);
+		free(buf);
+		return -EIO;
+	}
+	/* the text moves to the front, NUL-terminated, as libtracecmd has it */
+	memmove(buf, buf + 4, (size_t)n);
+	buf[n] = '\0';
+	*c->kallsyms = (char *)buf;
+	return td_write(c, none, sizeof(none), s->noff + 16);
+}
+
+static int td_inflate_copy(const char *name, const char *path, int out,
+			   char **kallsyms, struct diag *d);
+
 int tracedat_inflate(const char *name, const char *path, int out,
 		     struct diag *d)
 {
-	struct td_copy c = { .r = { .name = name }, .out = out, .d = d };
+	return td_inflate_copy(name, path, out, NULL, d);
+}
+
+int tracedat_inflate_lean(const char *name, const char *path, int out,
+			  char **kallsyms, struct diag *d)
+{
+	int ret;
+
+	*kallsyms = NULL;
+	ret = td_inflate_copy(name, path, out, kallsyms, d);
+	if (ret < 0) {
+		free(*kallsyms);
+		*kallsyms = NULL;
+	}
+	return ret;
+}
+
+static int td_inflate_copy(const char *name, const char *path, int out,
+			   char **kallsyms, struct diag *d)
+{
+	struct td_copy c = { .r = { .name = name }, .out = out, .d = d,
+			     .kallsyms = kallsyms };
 	unsigned char head[TD_MAGIC_LEN + 2 + 2 + 4], sh[16];
 	uint64_t pos, opt_off;
 	struct stat st;
@@ -1147,6 +1206,8 @@ int tracedat_inflate(const char *name, const char *path, int out,
 		} else if (s->id == TD_SEC_FLYRECORD) {
 			for (j = 0; j < s->ncpus && ret == 0; j++)
 				ret = td_copy_cpu(&c, s, &s->cpus[j]);
+		} else if (s->id == TD_SEC_KALLSYMS && c.kallsyms) {
+			ret = td_take_kallsyms(&c, s);
 		} else {
 			ret = td_section_read(&c.r, &c.f, s->off, -1, "section",
 					      TD_OPTIONS_MAX * 4ull, &buf, &len,

@@ -32,6 +32,8 @@ struct tracedat_shift {
 	bool fractions;		/* the file has the fraction arrays */
 	uint32_t *n;		/* owned: per CPU its number of samples */
 	struct tracedat_sample **s;	/* owned: per CPU its samples */
+	uint64_t **start;	/* owned: per CPU per piece (pair of samples
+				 * libtracecmd takes) the host time it starts at */
 };
 
 /* A host's GUEST option (id 13): a guest and the host threads of its vCPUs. */
@@ -96,6 +98,15 @@ uint64_t tracedat_shift_invert(const struct tracedat_shift *s, uint32_t cpu,
 struct tracedat_shift *tracedat_shift_parse(const unsigned char *p, size_t n,
 					    bool big);
 void tracedat_shift_free(struct tracedat_shift *s);
+/*
+ * The same copy without the kallsyms table (an empty one in its place):
+ * *kallsyms gets the text (caller frees; NULL when the file has none),
+ * for tep_parse_kallsyms() when something first needs a symbol. Parsing
+ * the table is most of the cost of opening a small file, and the fields
+ * of events never need it.
+ */
+int tracedat_inflate_lean(const char *name, const char *path, int out,
+			  char **kallsyms, struct diag *d);
 
 /* The clock name in the text of tracefs' trace_clock ("local [x86-tsc]"). */
 char *tracedat_parse_clock(const char *text, size_t len);

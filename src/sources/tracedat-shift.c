@@ -37,6 +37,12 @@ static uint64_t ts_get(const unsigned char *p, size_t n, bool big)
 	return v;
 }
 
+static uint64_t ts_calc(uint64_t ts, bool interpolate,
+			const struct tracedat_sample *lo,
+			const struct tracedat_sample *hi);
+static void ts_piece_range(const struct tracedat_sample *v, uint32_t n,
+			   uint32_t k, uint64_t *lo, uint64_t *hi);
+
 static int ts_cmp(const void *a, const void *b)
 {
 	const struct tracedat_sample *x = a, *y = b;
@@ -52,6 +58,9 @@ void tracedat_shift_free(struct tracedat_shift *s)
 		return;
 	for (i = 0; s->s && i < s->ncpus; i++)
 		free(s->s[i]);
+	for (i = 0; s->start && i < s->ncpus; i++)
+		free(s->start[i]);
+	free(s->start);
 	free(s->s);
 	free(s->n);
 	free(s);
@@ -117,6 +126,22 @@ struct tracedat_shift *tracedat_shift_parse(const unsigned char *p, size_t n,
 			if (j == 0 || s->s[c][j].time != s->s[c][j - 1].time)
 				s->s[c][k++] = s->s[c][j];
 		s->n[c] = k;
+	}
+	/* where each piece starts on the host clock, for the inversion */
+	s->start = calloc(s->ncpus ? s->ncpus : 1, sizeof(*s->start));
+	if (!s->start)
+		goto bad;
+	for (c = 0; c < s->ncpus; c++) {
+		uint64_t lo, hi;
+
+		s->start[c] = calloc(s->n[c] ? s->n[c] : 1, sizeof(**s->start));
+		if (!s->start[c])
+			goto bad;
+		for (j = 0; j + 1 < s->n[c]; j++) {
+			ts_piece_range(s->s[c], s->n[c], j, &lo, &hi);
+			s->start[c][j] = ts_calc(lo, s->flags & 1, &s->s[c][j],
+						 &s->s[c][j + 1]);
+		}
 	}
 	return s;
 bad:
@@ -192,13 +217,16 @@ static void ts_piece_range(const struct tracedat_sample *v, uint32_t n,
 	*hi = k + 2 >= n ? UINT64_MAX : v[k + 1].time - 1;
 }
 
+/* f(g) of piece k: the host time of guest time g. */
+#define TS_F(g) ts_calc((g), interp, &v[k], &v[k + 1])
+
 uint64_t tracedat_shift_invert(const struct tracedat_shift *s, uint32_t cpu,
 			       uint64_t host)
 {
 	const struct tracedat_sample *v;
-	long double slope, guess;
-	uint64_t lo, hi, a, b, w, h0;
-	uint32_t n, k;
+	double slope, guess;
+	uint64_t lo, hi, a, b, w, g;
+	uint32_t n, k, l, r;
 	bool interp;
 	int i;
 
@@ -209,48 +237,65 @@ uint64_t tracedat_shift_invert(const struct tracedat_shift *s, uint32_t cpu,
 	if (n == 1)
 		return host - (uint64_t)v[0].offset;
 	interp = s->flags & 1;
-	/* the last piece that starts at or below host */
-	for (k = n - 2; k > 0; k--) {
-		ts_piece_range(v, n, k, &lo, &hi);
-		if (ts_calc(lo, interp, &v[k], &v[k + 1]) <= host)
-			break;
+	/* the last piece that starts at or below host (the mapping rises) */
+	for (l = 0, r = n - 2; l < r;) {
+		uint32_t m = l + (r - l + 1) / 2;
+
+		if (s->start[cpu][m] <= host)
+			l = m;
+		else
+			r = m - 1;
 	}
+	k = l;
 	ts_piece_range(v, n, k, &lo, &hi);
 	/* a first guess on the straight line through the piece */
-	slope = (long double)v[k].scaling /
-		(long double)((uint64_t)1 << (v[k].fraction & 63));
+	slope = (double)v[k].scaling /
+		(double)((uint64_t)1 << (v[k].fraction & 63));
 	if (interp && v[k + 1].time != v[k].time)
-		slope += ((long double)v[k + 1].offset - (long double)v[k].offset) /
-			 ((long double)v[k + 1].time - (long double)v[k].time);
+		slope += ((double)v[k + 1].offset - (double)v[k].offset) /
+			 ((double)v[k + 1].time - (double)v[k].time);
 	if (slope <= 0)
 		slope = 1;
-	h0 = ts_calc(v[k].time, interp, &v[k], &v[k + 1]);
-	guess = (long double)v[k].time +
-		((long double)host - (long double)h0) / slope;
-	if (guess < (long double)lo)
-		guess = (long double)lo;
-	if (guess > (long double)hi)
-		guess = (long double)hi;
-	/* a bracket around it with f(a) < host <= f(b), then bisection */
+	/* from the sample's own time, in differences: exact enough in double */
+	guess = ((double)(int64_t)(host - TS_F(v[k].time))) / slope;
+	if (guess > 9e18 || guess < -9e18)
+		guess = guess > 0 ? 9e18 : -9e18;
+	g = v[k].time + (int64_t)guess;
+	if (guess < 0 && v[k].time - lo < (uint64_t)-(int64_t)guess)
+		g = lo;
+	else if (guess > 0 && hi - v[k].time < (uint64_t)(int64_t)guess)
+		g = hi;
+	/* mostly the guess or a step beside it: the smallest g with f(g) == host */
+	for (i = 0; i < 4; i++) {
+		uint64_t h = TS_F(g);
+
+		if (h == host && (g == lo || TS_F(g - 1) < host))
+			return g;
+		if (h < host && g < hi)
+			g++;
+		else if (h >= host && g > lo)
+			g--;
+		else
+			break;
+	}
+	/* else a bracket around it with f(a) < host <= f(b), and bisection */
 	w = 4096 + (uint64_t)(4 / slope);
-	a = (uint64_t)guess;
-	b = a;
+	a = b = g;
 	for (i = 0; i < 48; i++, w *= 2) {
 		a = a - lo > w ? a - w : lo;
 		b = hi - b > w ? b + w : hi;
-		if ((a == lo || ts_calc(a, interp, &v[k], &v[k + 1]) < host) &&
-		    (b == hi || ts_calc(b, interp, &v[k], &v[k + 1]) >= host))
+		if ((a == lo || TS_F(a) < host) && (b == hi || TS_F(b) >= host))
 			break;
 	}
-	if (ts_calc(a, interp, &v[k], &v[k + 1]) >= host)
+	if (TS_F(a) >= host)
 		return a;
 	while (b - a > 1) {
 		uint64_t m = a + (b - a) / 2;
 
-		if (ts_calc(m, interp, &v[k], &v[k + 1]) < host)
+		if (TS_F(m) < host)
 			a = m;
 		else
 			b = m;
 	}
-	return ts_calc(b, interp, &v[k], &v[k + 1]) == host ? b : a;
+	return TS_F(b) == host ? b : a;
 }

@@ -5,7 +5,8 @@
 #
 #   tests/fuzz/run-fuzz.sh TARGET SECONDS
 #
-# TARGET: kvmtrace, classic, yaml, render or uftrace (tests/fuzz/fuzz-TARGET.c).
+# TARGET: kvmtrace, classic, yaml, render, uftrace or tdformat
+# (tests/fuzz/fuzz-TARGET.c).
 # Needs clang with libFuzzer (Debian: clang-14, libclang-rt-14-dev).
 # Environment: BUILD_DIR (default /tmp/build-fuzz) holds config.h (configured
 # there if missing), the binary and the working corpus; CC (default clang).
@@ -20,7 +21,7 @@ usage() {
 [ $# -eq 2 ] || usage
 target=$1
 seconds=$2
-case $target in kvmtrace|classic|yaml|render|uftrace) ;; *) usage ;; esac
+case $target in kvmtrace|classic|yaml|render|uftrace|tdformat) ;; *) usage ;; esac
 case $seconds in ''|*[!0-9]*) usage ;; esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,6 +38,10 @@ if [ ! -f "$build/config.h" ]; then
 	}
 fi
 
+if [ "$target" = tdformat ] && ! grep -q '^#define HAVE_TRACECMD 1' "$build/config.h"; then
+	echo "$0: built without libtracecmd: skipping the tdformat target" >&2
+	exit 77
+fi
 if [ "$target" = yaml ] && ! grep -q '^#define HAVE_YAML 1' "$build/config.h"; then
 	echo "$0: built without libyaml: skipping the yaml target" >&2
 	exit 77
@@ -46,7 +51,7 @@ srcs=
 for f in "$top"/src/*.c "$top"/src/*/*.c; do
 	case $f in
 	*/main.c | */default-rules.c) ;;
-	*/source-tracecmd.c | */tracedat-file.c)
+	*/source-tracecmd.c | */tracedat-file.c | */tracedat-guard.c)
 		grep -q '^#define HAVE_TRACECMD 1' "$build/config.h" &&
 			srcs="$srcs $f" ;;
 	*) srcs="$srcs $f" ;;
@@ -77,6 +82,8 @@ echo "$0: building $bin"
 	-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm -pthread
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+# leaks inside libtraceevent and libtracecmd are theirs (tests/lsan.supp)
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$top/tests/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 if [ "$seconds" -eq 0 ]; then
@@ -158,6 +165,9 @@ uftrace)
 			done
 		} >"$seeds/u$n"
 	done ;;
+tdformat)
+	# the event formats of the fixtures, with records (fuzz-tdformat.c)
+	python3 "$here/seed-tdformat.py" "$seeds" "$fix"/tracedat/*.dat ;;
 esac
 
 crashes=$here/crashes/$target

@@ -535,12 +535,12 @@ def main():
     random_case(r, "crlf", crlf=True)
     random_case(r, "no-final-newline", final_nl=False)
 
-    # -c with a float of more than 64 bits (1e-7 MHz: 10 ticks a second)
-    ctx = Ctx(r, "0.0000001")
+    # -c at the slowest clock it takes (1 kHz): floats far beyond 2**53
+    ctx = Ctx(r, "0.001")
     rules = [(0, "%(tsc)d %(ts)s %(tsc).3f %(ts)r %(tsc)e %(relts)d"),
              (2, template(ctx, False))]
     d, _ = make_trace(r, 60, [1, 2], set())
-    add_case("tiny-mhz", d, rule_file(r, rules), mhz="0.0000001", how="stdin", rules=rules)
+    add_case("tiny-mhz", d, rule_file(r, rules), mhz="0.001", how="stdin", rules=rules)
 
     # edge values through a fixed grid of specs
     edge_ints = [0, 1, 7, 8, 9, 10, 15, 16, 255, 0x7fffffff, 0x80000000,
@@ -555,7 +555,7 @@ def main():
                100000, 950000, 9500000, 99995000, 10**16, 10**15, 10**19,
                2**64 - 1, 123456789, 0],
               edge_ints, "diueEfFgGsra", ["tsc"])
-    edge_case(r, "edges-float-exact", "0.000001",
+    edge_case(r, "edges-float-exact", "0.001",
               [10**16, 10**16 - 2, 2**53 + 2, 10**15, 123456789012345678,
                2**64 - 1, 10**17, 1, 999999999999999999, 9999999999999998],
               edge_ints, "diueEfFgGsra", ["tsc"])

@@ -24,6 +24,8 @@ tests/fixtures/hostguest. The files:
                  interpolated, scaling 1, no fraction arrays, CPU 1's
                  offset steps by 500; one record lands on a host record's
                  time
+  host7n.dat     host7.dat with TSC2NSEC (2600 MHz)
+  guest-b7n.dat  guest-b7.dat with TSC2NSEC (2600 MHz)
   host6.dat      v6, host-kvm-v6.dat: GUEST vm-c (2 vCPUs: 29978 4242)
   guest-c7.dat   v7, tc-syscalls.dat: TIME_SHIFT onto host6, one offset per
                  CPU, 5M ticks apart; mostly outside host6's span
@@ -54,6 +56,9 @@ REPORTS = {
     "b7-host7": ["guest-b7.dat", "host7.dat"],
     "host6-c7": ["host6.dat", "guest-c7.dat"],
     "host6-host7-a6": ["host6.dat", "host7.dat", "guest-a6.dat"],
+    "host7n-b7n": ["host7n.dat", "guest-b7n.dat"],
+    # split7.dat prints seconds, host-kvm-v7.dat ticks; both are x86-tsc
+    "split7-kvm7": ["split7.dat", "../tracedat/host-kvm-v7.dat"],
 }
 SINGLES = ["guest-a6.dat", "orphan7.dat", "split7.dat"]
 
@@ -153,6 +158,11 @@ def main():
     if target not in first_ts(b7):
         sys.exit("guest-b7.dat: no record on host time %d" % target)
 
+    # both converted to ns as trace-cmd record --tsc2nsec does: 2600 MHz
+    n2 = T.tsc2nsec(6452775, 24, 0)
+    put("host7n.dat", T.v7_append(open(os.path.join(out, "host7.dat"), "rb").read(), n2))
+    put("guest-b7n.dat", T.v7_append(open(b7, "rb").read(), n2))
+
     # host6 and guest-c7: one offset per CPU, mostly outside the host span
     v6 = T.v6_parse(open(REC + "/host-kvm-v6.dat", "rb").read())
     put("host6.dat", T.v6_write(v6, drop=(T.OPT_TRACEID,),
@@ -232,6 +242,15 @@ def main():
                        if not re.match(rb"^\s*(\S+: )?cpus=\d+$", l))
         with open(os.path.join(CLI, name + ".out"), "wb") as f:
             f.write(res)
+
+    # guest_sym: the names the kvm plugin gives the guest RIPs
+    emul = re.compile(rb"kvm_emulate_insn: +[0-9a-f]+:([0-9a-f]+) (\S+):")
+    with open(os.path.join(CLI, "host7-a6-b7.out"), "rb") as f:
+        syms = ["vm-a vcpu=0 rip=0x%s %s\n" % (m.group(1).decode(),
+                                             m.group(2).decode())
+                for m in map(emul.search, f) if m]
+    with open(os.path.join(CLI, "guest-sym.out"), "w") as f:
+        f.writelines(syms)
 
 
 if __name__ == "__main__":

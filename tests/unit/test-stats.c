@@ -26,9 +26,10 @@
 
 /* ---------------------------------------------------------- the mock */
 
-enum mock_type { M_EXIT = 0, M_ENTRY, M_EXIT_OLD, M_PIO, M_GUEST, M_NTYPES };
+enum mock_type { M_EXIT = 0, M_ENTRY, M_EXIT_OLD, M_PIO, M_GUEST, M_EXIT_ARM,
+		 M_CALL, M_NTYPES };
 enum mock_field { F_REASON = 0, F_VCPU, F_INFO, F_PORT, F_VM, F_HOST_TID,
-		  F_RIP, F_NFIELDS };
+		  F_RIP, F_ESR_EC, F_PC, F_SYMBOL, F_TYPE, F_ADDR, F_NFIELDS };
 
 struct mock_rec {
 	uint64_t reason;
@@ -45,6 +46,8 @@ static const struct event_type mock_types[M_NTYPES] = {
 	{ .index = M_EXIT_OLD, .id = 12, .system = "kvm", .name = "kvm_exit" },
 	{ .index = M_PIO, .id = 13, .system = "kvm", .name = "kvm_pio" },
 	{ .index = M_GUEST, .id = 14, .system = "sched", .name = "sched_switch" },
+	{ .index = M_EXIT_ARM, .id = 15, .system = "kvm", .name = "kvm_exit" },
+	{ .index = M_CALL, .id = 16, .system = "uftrace", .name = "entry" },
 };
 
 static bool mock_has(const struct event_type *t, enum mock_field f)
@@ -59,13 +62,18 @@ static bool mock_has(const struct event_type *t, enum mock_field f)
 		return f == F_REASON || f == F_INFO;
 	case M_GUEST:
 		return f == F_VM || f == F_HOST_TID;
+	case M_EXIT_ARM:
+		return f == F_ESR_EC || f == F_INFO || f == F_PC;
+	case M_CALL:
+		return f == F_SYMBOL || f == F_TYPE || f == F_ADDR;
 	default:
 		return f == F_PORT;
 	}
 }
 
 static const char *const mock_names[F_NFIELDS] = {
-	"exit_reason", "vcpu_id", "info", "port", "vm", "host_tid", "guest_rip"
+	"exit_reason", "vcpu_id", "info", "port", "vm", "host_tid", "guest_rip",
+	"esr_ec", "vcpu_pc", "symbol", "type", "addr"
 };
 
 static int mock_bind(struct source *src, const struct event_type *t,
@@ -87,6 +95,7 @@ static int mock_field(struct source *src, const struct event *ev, int index,
 
 	switch (index) {
 	case F_REASON:
+	case F_ESR_EC:
 		value_set_u64(out, r->reason);
 		return 0;
 	case F_VCPU:
@@ -106,7 +115,15 @@ static int mock_field(struct source *src, const struct event *ev, int index,
 	case F_HOST_TID:
 		value_set_u64(out, r->host_tid);
 		return 0;
+	case F_SYMBOL:	/* uftrace: the function in info, entry or exit in vm */
+		value_set_str(out, r->info, strlen(r->info));
+		return 0;
+	case F_TYPE:
+		value_set_str(out, r->vm, strlen(r->vm));
+		return 0;
+	case F_ADDR:
 	case F_RIP:
+	case F_PC:
 		value_set_u64(out, r->rip);
 		return 0;
 	}
@@ -596,11 +613,79 @@ static void test_guest_syms(struct tap *t)
 	symtab_destroy(syms);
 }
 
+/* arm64: kvm_exit with esr_ec and vcpu_pc, the EC's name in its text */
+static void test_arm64(struct tap *t)
+{
+	struct mock_rec x = { .reason = 0x16, .rip = 0xffffffff81000100ull,
+			      .info = "kvm_exit: TRAP: HSR_EC: 0x0016 (HVC64), PC: 0xffffffff81000100" },
+			n = { .vcpu = 2, .info = "" };
+	struct symtab *syms = calloc(1, sizeof(*syms));
+	struct run r;
+	char *out;
+	int ret = syms ? symtab_add(syms, 0xffffffff81000100ull, 0x40, "psci_hvc", 8) : -1;
+
+	ret |= run_open_syms(&r, 0, syms);
+	ret |= run_event(&r, M_EXIT_ARM, 1000, 300, &x);
+	ret |= run_event(&r, M_ENTRY, 1250, 300, &n);
+	out = ret == 0 ? run_close(&r) : NULL;
+	tap_ok(t, out && strstr(out, "\nhost,HVC64,22,1,100.00,0.250,") &&
+		       strstr(out, "\npsci_hvc,HVC64,1,0.250,0.250\n"),
+	       "arm64 kvm_exit: the exception class named, vcpu_pc resolved");
+	if (out && t->failed)
+		tap_diag("%s", out);
+	free(out);
+	symtab_destroy(syms);
+}
+
+/* A uftrace guest's call on vCPU vcpu. */
+static int guest_call(struct run *r, uint64_t ts, uint32_t vcpu,
+		      const struct mock_rec *rec)
+{
+	struct event ev = {
+		.ts = ts, .raw_ts = ts, .has_ts = true, .pid = 7,
+		.has_vcpu = true, .vcpu = vcpu,
+		.type = &mock_types[M_CALL], .src = r->guest, .rec = rec,
+	};
+	struct diag d;
+
+	diag_init(&d);
+	return r->sink->ops->event(r->sink, &ev, &d);
+}
+
+/* No symbols: the function a uftrace guest has open on the vCPU. */
+static void test_guest_calls(struct tap *t)
+{
+	struct mock_rec idle = { .info = "do_idle", .vm = "entry", .rip = 0x1000 },
+			halt = { .info = "native_safe_halt", .vm = "entry", .rip = 0x2000 },
+			halt_x = { .info = "native_safe_halt", .vm = "exit", .rip = 0x2000 },
+			x = { .reason = 12, .info = "reason HLT" },
+			n = { .info = "" };
+	struct run r;
+	char *out;
+	int ret = run_open(&r, 0);
+
+	ret |= guest_call(&r, 100, 0, &idle);
+	ret |= guest_call(&r, 200, 0, &halt);
+	ret |= run_event(&r, M_EXIT, 1000, 100, &x);	/* in native_safe_halt */
+	ret |= run_event(&r, M_ENTRY, 1500, 100, &n);
+	ret |= guest_call(&r, 1600, 0, &halt_x);
+	ret |= run_event(&r, M_EXIT, 2000, 100, &x);	/* back in do_idle */
+	ret |= run_event(&r, M_ENTRY, 2100, 100, &n);
+	ret |= guest_call(&r, 2200, 1, &halt);		/* another vCPU */
+	out = ret == 0 ? run_close(&r) : NULL;
+	tap_ok(t, out && strstr(out, "\nnative_safe_halt,HLT,1,0.500,0.500\n") &&
+		       strstr(out, "\ndo_idle,HLT,1,0.100,0.100\n"),
+	       "without symbols, the guest function open on the vCPU at the exit");
+	if (out && t->failed)
+		tap_diag("%s", out);
+	free(out);
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
 
-	tap_plan(54);
+	tap_plan(56);
 	test_json(&t);
 	test_time(&t);
 	test_filter(&t);
@@ -609,5 +694,7 @@ int main(void)
 	test_vms(&t);
 	test_caps(&t);
 	test_guest_syms(&t);
+	test_arm64(&t);
+	test_guest_calls(&t);
 	return t.failed ? 1 : 0;
 }

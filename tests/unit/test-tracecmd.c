@@ -5,7 +5,8 @@
  *
  *   - order: the same records in the same order as tracecmd_iterate_events()
  *     (smallest time stamp first, ties to the lowest CPU: trace-cmd report's
- *     order), compared by (CPU, record offset, time stamp);
+ *     order), compared by (CPU, time stamp, size, a hash of the bytes): not
+ *     by offset, as the reader opens an uncompressed copy of a zstd file;
  *   - every field of every event's format, read through bind() and field(),
  *     equals what libtraceevent reads (tep_read_number_field() for integers,
  *     tep_get_field_raw() for strings, arrays and __data_loc data);
@@ -28,9 +29,22 @@
 
 struct rec_id {
 	int cpu;
-	unsigned long long offset;
+	int size;
 	unsigned long long ts;
+	uint64_t hash;
 };
+
+/* FNV-1a of the record's bytes */
+static uint64_t rec_hash(const struct tep_record *rec)
+{
+	const unsigned char *p = rec->data;
+	uint64_t h = 0xcbf29ce484222325ull;
+	int i;
+
+	for (i = 0; i < rec->size; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
 
 struct order {
 	struct rec_id *v;
@@ -53,8 +67,9 @@ static int collect(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 		o->cap = cap;
 	}
 	o->v[o->n].cpu = rec->cpu;
-	o->v[o->n].offset = rec->offset;
+	o->v[o->n].size = rec->size;
 	o->v[o->n].ts = rec->ts;
+	o->v[o->n].hash = rec_hash(rec);
 	o->n++;
 	return 0;
 }
@@ -210,8 +225,9 @@ static void check_file(struct tap *t, const char *path)
 		struct tep_record *rec = (struct tep_record *)ev.rec;
 
 		if (c.events >= o.n || o.v[c.events].cpu != rec->cpu ||
-		    o.v[c.events].offset != rec->offset ||
-		    o.v[c.events].ts != rec->ts)
+		    o.v[c.events].size != rec->size ||
+		    o.v[c.events].ts != rec->ts ||
+		    o.v[c.events].hash != rec_hash(rec))
 			c.bad_order++;
 		check_event(src, tep, &ev, &c, &s);
 		c.events++;

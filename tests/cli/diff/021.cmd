@@ -1,2 +1,2 @@
 # tiny-mhz
-$KTF -c 0.0000001 tests/fixtures/diff/021.formats < tests/fixtures/diff/021.bin
+$KTF -c 0.001 tests/fixtures/diff/021.formats < tests/fixtures/diff/021.bin

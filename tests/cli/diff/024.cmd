@@ -1,2 +1,2 @@
 # edges-float-exact
-$KTF -c 0.000001 tests/fixtures/diff/024.formats < tests/fixtures/diff/024.bin
+$KTF -c 0.001 tests/fixtures/diff/024.formats < tests/fixtures/diff/024.bin

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Fields of trace.dat events for templates: every field of the event's
+ * format, the pseudo-fields comm, id, info, common_comm, common_cpu,
+ * common_name, and the host/guest keys vm, host_tid, vcpu (tracecmd-vm.c).
+ *
+ * Keys bind once per (event type, key) to a slot of a per-source table
+ * holding the resolved tep_format_field; reading a field is a bounds check
+ * and a load. The text libtraceevent prints for an event (`info`) is only
+ * made when a template asks for it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symtab.h"
+#include "tracecmd.h"
+#include "tracedat-guard.h"
+
+/* Text, or bytes? char arrays are text; u8, unsigned char and the rest hex. */
+static bool tc_is_text(const struct tep_format_field *f)
+{
+	return (f->flags & TEP_FIELD_IS_STRING) && strstr(f->type, "char") &&
+	       !strstr(f->type, "unsigned char");
+}
+
+static enum tc_kind tc_field_kind(const struct tep_format_field *f)
+{
+	if (f->flags & TEP_FIELD_IS_DYNAMIC)
+		return tc_is_text(f) ? TK_DYN_TEXT : TK_DYN_HEX;
+	if (f->flags & TEP_FIELD_IS_ARRAY)
+		return tc_is_text(f) ? TK_TEXT : TK_HEX;
+	if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)
+		return (f->flags & TEP_FIELD_IS_SIGNED) ? TK_SINT : TK_UINT;
+	return TK_HEX;
+}
+
+static int tc_slot(struct tc *tc, enum tc_kind kind,
+		   const struct tep_format_field *f)
+{
+	struct tc_slot *s;
+	size_t i, cap;
+
+	for (i = 0; i < tc->nslots; i++)
+		if (tc->slots[i].kind == kind && tc->slots[i].f == f)
+			return (int)i;
+	if (tc->nslots == tc->capslots) {
+		cap = tc->capslots ? 2 * tc->capslots : 16;
+		s = realloc(tc->slots, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		tc->slots = s;
+		tc->capslots = cap;
+	}
+	s = &tc->slots[tc->nslots];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->f = f;
+	if (kind == TK_HEX || kind == TK_DYN_HEX) {
+		/* the most a record can hold, so that no read allocates */
+		s->hexcap = 2 * (kind == TK_HEX && f->size ? (size_t)f->size
+							   : tc->rec_max) + 1;
+		s->hex = malloc(s->hexcap);
+		if (!s->hex)
+			return -ENOMEM;
+	}
+	return (int)tc->nslots++;
+}
+
+/*
+ * The fields of the event's format shadow the pseudo-fields comm, id and
+ * info, as they shadow cpu, pid and name (sched_wakeup has a comm and a
+ * pid of its own, irq_handler_entry a name). common_comm, common_cpu and
+ * common_name are never shadowed: the task's comm, the record's CPU, the
+ * event's name (common_pid is the format's own).
+ */
+int tc_bind(struct source *src, const struct event_type *t,
+		   const char *key)
+{
+	struct tc *tc = src->priv;
+	struct tep_format_field *f = NULL;
+	struct tep_event *ev = NULL;
+	int ret;
+
+	if (t && t != &tc->unknown && t->index < tc->ntypes)
+		ev = tc->types[t->index].ev;
+	/*
+	 * guest_sym with --guest-syms: the exit's RIP field named from that
+	 * table (symtab.h); without it, from a paired guest's kallsyms below
+	 */
+	if (src->guest_syms && ev && !strcmp(key, "guest_sym")) {
+		f = tep_find_field(ev, "guest_rip");
+		f = f ? f : tep_find_field(ev, "vcpu_pc");	/* arm64 */
+		ret = f ? tc_slot(tc, tc_field_kind(f), f) : -ENOENT;
+		return ret < 0 ? ret : SYMTAB_FIELD | ret;
+	}
+	if (ev)
+		f = tep_find_field(ev, key);
+	if (!f && tc->ntypes)
+		f = tep_find_common_field(ev ? ev : tc->types[0].ev, key);
+	if (f)
+		return tc_slot(tc, tc_field_kind(f), f);
+	if (!strcmp(key, "comm") || !strcmp(key, "common_comm"))
+		return tc_slot(tc, TK_COMM, NULL);
+	if (!strcmp(key, "common_cpu"))
+		return tc_slot(tc, TK_CPU, NULL);
+	if (!strcmp(key, "common_name"))
+		return tc_slot(tc, TK_NAME, NULL);
+	if (!strcmp(key, "id"))
+		return tc_slot(tc, TK_ID, NULL);
+	if (!strcmp(key, "info"))
+		return tc_slot(tc, TK_INFO, NULL);
+	/* host and guest (tracecmd-vm.c) */
+	if (!strcmp(key, "vm"))
+		return tc_slot(tc, TK_VM, NULL);
+	if (!strcmp(key, "host_tid"))
+		return tc_slot(tc, TK_HOST_TID, NULL);
+	if (!strcmp(key, "vcpu"))
+		return tc_slot(tc, TK_VCPU, NULL);
+	if (!strcmp(key, "guest_sym")) {
+		/* kvm_exit's guest_rip; kvm_entry's, kvm_emulate_insn's rip */
+		if (ev)
+			f = tep_find_field(ev, "guest_rip");
+		if (ev && !f)
+			f = tep_find_field(ev, "rip");
+		return tc_slot(tc, TK_GUEST_SYM, f);
+	}
+	return -ENOENT;
+}
+
+static const char tc_hexdig[] = "0123456789abcdef";
+
+static void tc_hex(struct tc_slot *s, const unsigned char *p, size_t n,
+		   struct value *out)
+{
+	size_t i;
+
+	if (2 * n + 1 > s->hexcap)
+		n = (s->hexcap - 1) / 2;
+	for (i = 0; i < n; i++) {
+		s->hex[2 * i] = tc_hexdig[p[i] >> 4];
+		s->hex[2 * i + 1] = tc_hexdig[p[i] & 15];
+	}
+	value_set_str(out, s->hex, 2 * n);
+}
+
+/* The text of a NUL-terminated string in at most n bytes. */
+static void tc_text(const char *p, size_t n, struct value *out)
+{
+	const char *z = memchr(p, '\0', n);
+
+	value_set_str(out, p, z ? (size_t)(z - p) : n);
+}
+
+/* libtraceevent's text of rec, without the newline some formats end in. */
+/*
+ * The comm of pid through a small cache: tep_data_comm_from_pid() is a
+ * binary search per call. Its strings stay put: libtraceevent keeps each
+ * comm in its own allocation (or a static "<...>") for the handle's life.
+ */
+const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
+{
+	struct tc_comm *c = &tc->comms[(uint64_t)pid % TC_COMM_CACHE];
+
+	if (!c->comm || c->pid != pid) {
+		c->comm = tep_data_comm_from_pid(tc->tep, (int)pid);
+		c->len = strlen(c->comm);
+		c->pid = pid;
+	}
+	*len = c->len;
+	return c->comm;
+}
+
+const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
+{
+	tc_need_kallsyms(tc);
+	trace_seq_reset(&tc->info);
+	tdguard_info(tc->guard, tc->tep, NULL, &tc->info, rec);
+	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {
+		*len = 0;
+		return "";
+	}
+	*len = tc->info.len;
+	if (*len && tc->info.buffer[*len - 1] == '\n')
+		(*len)--;
+	return tc->info.buffer;
+}
+
+int tc_field(struct source *src, const struct event *ev, int index,
+		    struct value *out)
+{
+	struct tep_record *rec = (struct tep_record *)ev->rec;
+	struct tc *tc = src->priv;
+	const struct tep_format_field *f;
+	const char *data = rec->data, *comm;
+	struct tc_slot *s;
+	size_t size = rec->size > 0 ? (size_t)rec->size : 0, len;
+	uint64_t loc, off, n;
+	struct value rip;
+
+	if (symtab_is_field(index))
+		return tc_field(src, ev, index & ~SYMTAB_FIELD, &rip) == 0 &&
+				       rip.kind == VALUE_INT
+			       ? symtab_field(src->guest_syms, rip.u, out)
+			       : -ENOENT;
+	if (index < 0 || (size_t)index >= tc->nslots)
+		return -ENOENT;
+	s = &tc->slots[index];
+	f = s->f;
+	if (f && (size_t)f->offset + (size_t)f->size > size)
+		return -ENOENT;
+	switch (s->kind) {
+	case TK_UINT:
+		value_set_u64(out, tc_read(tc, data + f->offset, f->size));
+		return 0;
+	case TK_SINT:
+		value_set_s64(out, tc_sext(tc_read(tc, data + f->offset, f->size),
+					   f->size));
+		return 0;
+	case TK_TEXT:
+	case TK_HEX:
+		/* size 0: a flexible array (ftrace:print's buf[]) to the end */
+		len = f->size ? (size_t)f->size : size - (size_t)f->offset;
+		if (s->kind == TK_TEXT)
+			tc_text(data + f->offset, len, out);
+		else
+			tc_hex(s, (const unsigned char *)data + f->offset, len,
+			       out);
+		return 0;
+	case TK_DYN_TEXT:
+	case TK_DYN_HEX:
+		/* u32: offset in the low half, length in the high half */
+		loc = tc_read(tc, data + f->offset, f->size < 4 ? f->size : 4);
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (uint64_t)f->offset + (uint64_t)f->size;
+		if (off > size || n > size - off)
+			return -ENOENT;
+		if (s->kind == TK_DYN_TEXT)
+			tc_text(data + off, (size_t)n, out);
+		else
+			tc_hex(s, (const unsigned char *)data + off, (size_t)n, out);
+		return 0;
+	case TK_COMM:
+		comm = tc_comm(tc, ev->pid, &len);
+		value_set_str(out, comm, len);
+		return 0;
+	case TK_CPU:
+		value_set_u64(out, ev->cpu);
+		return 0;
+	case TK_NAME:
+		comm = ev->type->name ? ev->type->name : "UNKNOWN";
+		value_set_str(out, comm, strlen(comm));
+		return 0;
+	case TK_ID:
+		if (ev->type == &tc->unknown && tc->type_size &&
+		    tc->type_off + tc->type_size <= rec->size)
+			value_set_u64(out, tc_read(tc, data + tc->type_off,
+						   tc->type_size));
+		else
+			value_set_u64(out, ev->type->id);
+		return 0;
+	case TK_INFO:
+		comm = tc_info(tc, rec, &len);
+		value_set_str(out, comm, len);
+		return 0;
+	case TK_VM:
+	case TK_HOST_TID:
+	case TK_VCPU:
+	case TK_GUEST_SYM:
+		return tc_vm_field(tc, s->kind, f, ev, out);
+	}
+	return -ENOENT;
+}
+
+int tc_each_type(struct source *src,
+		 int (*fn)(const struct event_type *t, void *arg),
+		 void *arg)
+{
+	struct tc *tc = src->priv;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < tc->ntypes; i++) {
+		ret = fn(&tc->types[i].t, arg);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+size_t tc_fields(struct source *src, const struct event_type *t,
+		 const char **names, size_t max)
+{
+	static const char *const pseudo[] = {
+		"comm", "id", "info", "common_comm", "common_cpu", "common_name",
+		"vm", "host_tid", "vcpu", "guest_sym",
+	};
+	struct tc *tc = src->priv;
+	const struct tep_format_field *f;
+	struct tep_event *ev = NULL;
+	size_t n = 0, i, npseudo;
+
+	if (t && t != &tc->unknown && t->index < tc->ntypes)
+		ev = tc->types[t->index].ev;
+	if (ev)
+		for (f = ev->format.fields; f && n < max; f = f->next)
+			names[n++] = f->name;
+	/* vm, host_tid, vcpu, guest_sym last: only a host or guest has them */
+	npseudo = sizeof(pseudo) / sizeof(pseudo[0]);
+	if (!tc->vm.name && !tc->vm.nthreads)
+		npseudo -= 4;
+	for (i = 0; i < npseudo && n < max; i++)
+		if (!ev || !tep_find_field(ev, pseudo[i]))	/* shadowed */
+			names[n++] = pseudo[i];
+	for (f = ev ? ev->format.common_fields : tc->any; f && n < max;
+	     f = f->next)
+		names[n++] = f->name;
+	return n;
+}
+

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tracedat-guard: fields inside records, and libtraceevent's printing
+ * under a trap. See tracedat-guard.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "diag.h"
+#include "tracedat-guard.h"
+
+/* What one event format needs of its records, found once. */
+struct tdguard_fmt {
+	const struct tep_event *e;	/* borrowed; NULL: a free slot */
+	uint64_t need;			/* bytes its fixed fields span */
+	const struct tep_format_field *far;	/* the field ending there */
+	bool dynamic;			/* __data_loc / __rel_loc fields */
+};
+
+struct tdguard {
+	const char *name;		/* borrowed */
+	struct tdguard_fmt *fmts;	/* owned: open addressing by pointer */
+	size_t nfmts, capfmts;
+	bool installed;			/* counted in tdguard_users */
+	bool failed;
+	struct diag fault;
+};
+
+/* ------------------------------------------------------------ records */
+
+static size_t tdguard_hash(const struct tep_event *e, size_t cap)
+{
+	uintptr_t x = (uintptr_t)e;
+
+	x ^= x >> 17;
+	x *= (uintptr_t)0x9e3779b97f4a7c15ull;
+	return (size_t)(x >> 7) & (cap - 1);
+}
+
+static struct tdguard_fmt *tdguard_slot(struct tdguard_fmt *t, size_t cap,
+					const struct tep_event *e)
+{
+	size_t i = tdguard_hash(e, cap);
+
+	while (t[i].e && t[i].e != e)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static int tdguard_grow(struct tdguard *g)
+{
+	size_t cap = g->capfmts ? 2 * g->capfmts : 64, i;
+	struct tdguard_fmt *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < g->capfmts; i++)
+		if (g->fmts[i].e)
+			*tdguard_slot(t, cap, g->fmts[i].e) = g->fmts[i];
+	free(g->fmts);
+	g->fmts = t;
+	g->capfmts = cap;
+	return 0;
+}
+
+static void tdguard_span(struct tdguard_fmt *f,
+			 const struct tep_format_field *fld)
+{
+	for (; fld; fld = fld->next) {
+		uint64_t end = (uint64_t)(uint32_t)fld->offset +
+			       (uint64_t)(uint32_t)fld->size;
+
+		if (fld->offset < 0 || fld->size < 0)
+			end = UINT64_MAX;
+		if (end > f->need) {
+			f->need = end;
+			f->far = fld;
+		}
+		if (fld->flags & TEP_FIELD_IS_DYNAMIC)
+			f->dynamic = true;
+	}
+}
+
+static const struct tdguard_fmt *tdguard_fmt(struct tdguard *g,
+					     const struct tep_event *e)
+{
+	struct tdguard_fmt *f;
+
+	if (g->capfmts) {
+		f = tdguard_slot(g->fmts, g->capfmts, e);
+		if (f->e)
+			return f;
+	}
+	if ((g->nfmts + 1) * 2 > g->capfmts && tdguard_grow(g) < 0)
+		return NULL;
+	f = tdguard_slot(g->fmts, g->capfmts, e);
+	f->e = e;
+	tdguard_span(f, e->format.common_fields);
+	tdguard_span(f, e->format.fields);
+	g->nfmts++;
+	return f;
+}
+
+static bool tdguard_is_text(const struct tep_format_field *f)
+{
+	return f->type && strstr(f->type, "char") &&
+	       !strstr(f->type, "unsigned char");
+}
+
+static int tdguard_where(struct tdguard *g, const struct tep_event *e,
+			 const struct tep_record *rec, struct diag *d)
+{
+	diag_set(d, "%s: CPU %d: offset 0x%llx: event %s: ", g->name, rec->cpu,
+		 (unsigned long long)rec->offset,
+		 e->name ? e->name : "(no name)");
+	return -EIO;
+}
+
+int tdguard_record(struct tdguard *g, struct tep_handle *tep,
+		   struct tep_event *e, const struct tep_record *rec,
+		   struct diag *d)
+{
+	const struct tdguard_fmt *f = tdguard_fmt(g, e);
+	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
+	const struct tep_format_field *fld;
+
+	if (!f) {
+		diag_set(d, "%s: out of memory", g->name);
+		return -ENOMEM;
+	}
+	if (f->need > size) {
+		tdguard_where(g, e, rec, d);
+		diag_add(d, "a record of %" PRIu64 " bytes, but its format puts field '%s' at bytes %d..%" PRIu64 ": the record is shorter than its format (corrupt trace.dat)",
+			 size, f->far->name, f->far->offset,
+			 f->need == UINT64_MAX ? (uint64_t)UINT64_MAX
+					       : f->need - 1);
+		return -EIO;
+	}
+	if (!f->dynamic)
+		return 0;
+	for (fld = e->format.fields; fld; fld = fld->next) {
+		unsigned long long loc;
+		uint64_t off, len;
+		const char *p;
+
+		if (!(fld->flags & TEP_FIELD_IS_DYNAMIC))
+			continue;
+		loc = tep_read_number(tep, (const char *)rec->data + fld->offset,
+				      fld->size < 4 ? fld->size : 4);
+		off = loc & 0xffff;
+		len = (loc >> 16) & 0xffff;
+		if (fld->flags & TEP_FIELD_IS_RELATIVE)
+			off += (uint64_t)fld->offset + (uint64_t)fld->size;
+		if (off > size || len > size - off) {
+			tdguard_where(g, e, rec, d);
+			diag_add(d, "field '%s' points at bytes %" PRIu64 "..%" PRIu64 " of a record of %" PRIu64 " bytes (corrupt trace.dat)",
+				 fld->name, off, off + len - (len > 0), size);
+			return -EIO;
+		}
+		p = (const char *)rec->data + off;
+		/* libtraceevent prints text up to its NUL: one must be there */
+		if (tdguard_is_text(fld) && len && !memchr(p, '\0', len)) {
+			tdguard_where(g, e, rec, d);
+			diag_add(d, "the text of field '%s' (%" PRIu64 " bytes at %" PRIu64 ") has no terminating NUL (corrupt trace.dat)",
+				 fld->name, len, off);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* --------------------------------------------------------------- trap */
+
+/*
+ * Signal handler state, the one kind of file-scope mutable state allowed:
+ * the handler cannot be given an argument. tdguard_env is set only while
+ * a guarded call runs.
+ */
+static const int tdguard_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM };
+#define TDGUARD_NSIGS (sizeof(tdguard_sigs) / sizeof(tdguard_sigs[0]))
+static struct sigaction tdguard_old[TDGUARD_NSIGS];
+static struct itimerval tdguard_old_timer;
+static stack_t tdguard_old_stack;
+static void *tdguard_stack;
+static unsigned tdguard_users;
+static sigjmp_buf *volatile tdguard_env;
+static volatile sig_atomic_t tdguard_caught;
+static volatile sig_atomic_t tdguard_calls, tdguard_seen, tdguard_still;
+
+static void tdguard_handler(int sig, siginfo_t *si, void *uc)
+{
+	size_t i;
+
+	(void)si;
+	(void)uc;
+	if (sig == SIGALRM) {
+		/* the watchdog: a call that has not returned for a while */
+		if (!tdguard_env)
+			return;
+		if (tdguard_calls != tdguard_seen) {
+			tdguard_seen = tdguard_calls;
+			tdguard_still = 0;
+			return;
+		}
+		if (++tdguard_still < TDGUARD_STUCK_SECONDS)
+			return;
+	} else if (!tdguard_env) {
+		/*
+		 * Not in a guarded call: give the signal back to the handler
+		 * that was there before us (the default, or a sanitizer's);
+		 * the faulting instruction runs again and raises it there.
+		 */
+		for (i = 0; i < TDGUARD_NSIGS; i++)
+			if (tdguard_sigs[i] == sig)
+				sigaction(sig, &tdguard_old[i], NULL);
+		return;
+	}
+	tdguard_caught = sig;
+	siglongjmp(*tdguard_env, 1);
+}
+
+static int tdguard_install(void)
+{
+	struct itimerval tick = { { 1, 0 }, { 1, 0 } };
+	struct sigaction sa;
+	size_t size = SIGSTKSZ > 65536 ? SIGSTKSZ : 65536, i;
+	stack_t st;
+
+	if (tdguard_users++)
+		return 0;
+	tdguard_stack = malloc(size);
+	if (!tdguard_stack) {
+		tdguard_users--;
+		return -ENOMEM;
+	}
+	st.ss_sp = tdguard_stack;
+	st.ss_size = size;
+	st.ss_flags = 0;
+	sigaltstack(&st, &tdguard_old_stack);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = tdguard_handler;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < TDGUARD_NSIGS; i++) {
+		/* NODEFER: siglongjmp leaves nothing blocked */
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER |
+			      (tdguard_sigs[i] == SIGALRM ? SA_RESTART : 0);
+		sigaction(tdguard_sigs[i], &sa, &tdguard_old[i]);
+	}
+	setitimer(ITIMER_REAL, &tick, &tdguard_old_timer);
+	return 0;
+}
+
+static void tdguard_uninstall(void)
+{
+	size_t i;
+
+	if (!tdguard_users || --tdguard_users)
+		return;
+	setitimer(ITIMER_REAL, &tdguard_old_timer, NULL);
+	for (i = 0; i < TDGUARD_NSIGS; i++)
+		sigaction(tdguard_sigs[i], &tdguard_old[i], NULL);
+	sigaltstack(&tdguard_old_stack, NULL);
+	free(tdguard_stack);
+	tdguard_stack = NULL;
+}
+
+static const char *tdguard_signame(int sig)
+{
+	switch (sig) {
+	case SIGSEGV:
+		return "crashes (SIGSEGV)";
+	case SIGBUS:
+		return "crashes (SIGBUS)";
+	case SIGFPE:
+		return "crashes (SIGFPE: a division by zero)";
+	case SIGILL:
+		return "crashes (SIGILL)";
+	}
+	return "hangs";
+}
+
+/* "[FAILED TO PARSE]" and the integer fields, as trace-cmd falls back. */
+static void tdguard_fallback(struct tep_handle *tep, struct tep_event *e,
+			     struct trace_seq *s, struct tep_record *rec)
+{
+	const struct tep_format_field *f;
+
+	/* a call cut short may have left it failed: start it anew */
+	if (s->state != TRACE_SEQ__GOOD) {
+		trace_seq_destroy(s);
+		trace_seq_init(s);
+	}
+	trace_seq_reset(s);
+	if (!e)
+		e = tep_find_event_by_record(tep, rec);
+	trace_seq_puts(s, "[FAILED TO PARSE]");
+	for (f = e ? e->format.fields : NULL; f; f = f->next) {
+		if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+		    !(f->size == 1 || f->size == 2 || f->size == 4 ||
+		      f->size == 8))
+			continue;
+		trace_seq_printf(s, " %s=%llu", f->name,
+				 tep_read_number(tep, (char *)rec->data + f->offset,
+						 f->size));
+	}
+	trace_seq_terminate(s);
+}
+
+/* tep_print_event() under the trap: 0, or the signal that ended it. */
+static __attribute__((noinline)) int tdguard_call(struct tep_handle *tep,
+						  struct trace_seq *s,
+						  struct tep_record *rec)
+{
+	sigjmp_buf env;
+
+	tdguard_calls++;
+	if (sigsetjmp(env, 0)) {
+		tdguard_env = NULL;
+		return tdguard_caught;
+	}
+	tdguard_env = &env;
+	tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
+	tdguard_env = NULL;
+	return 0;
+}
+
+int tdguard_info(struct tdguard *g, struct tep_handle *tep,
+		 struct tep_event *e, struct trace_seq *s,
+		 struct tep_record *rec)
+{
+	int sig;
+
+	if (g->failed) {
+		tdguard_fallback(tep, e, s, rec);
+		return -EFAULT;
+	}
+	if (!g->installed) {
+		if (tdguard_install() < 0) {
+			/* no room for the trap: print unguarded */
+			tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
+			return 0;
+		}
+		g->installed = true;
+	}
+	sig = tdguard_call(tep, s, rec);
+	if (!sig)
+		return 0;
+	g->failed = true;
+	if (!e)
+		e = tep_find_event_by_record(tep, rec);
+	diag_set(&g->fault, "%s: CPU %d: offset 0x%llx: event %s: libtraceevent %s printing it: its print fmt is corrupt; this input stops here",
+		 g->name, rec->cpu, (unsigned long long)rec->offset,
+		 e && e->name ? e->name : "(the event of this record)",
+		 tdguard_signame(sig));
+	tdguard_fallback(tep, e, s, rec);
+	return -EFAULT;
+}
+
+bool tdguard_failed(const struct tdguard *g, struct diag *d)
+{
+	if (!g || !g->failed)
+		return false;
+	diag_set(d, "%s", g->fault.msg);
+	return true;
+}
+
+struct tdguard *tdguard_create(const char *name)
+{
+	struct tdguard *g = calloc(1, sizeof(*g));
+
+	if (g)
+		g->name = name;
+	return g;
+}
+
+void tdguard_destroy(struct tdguard *g)
+{
+	if (!g)
+		return;
+	if (g->installed)
+		tdguard_uninstall();
+	free(g->fmts);
+	free(g);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tracedat-guard: the trace.dat reader's defence against event formats
+ * that lie. Two checks:
+ *
+ * - tdguard_record(): before an event goes on, every field its format
+ *   names (and the text a __data_loc field points to) must lie inside the
+ *   record. A record shorter than its format is bad data, said with the
+ *   file, CPU, record offset and event name; nothing reads outside it.
+ * - tdguard_info(): libtraceevent's printing of an event (its print fmt
+ *   may divide by zero, index outside an array, recurse without end or
+ *   loop for ever) runs under a trap: SIGSEGV, SIGBUS, SIGFPE and SIGILL
+ *   on an alternate stack, and a watchdog (SIGALRM each second; a call
+ *   that makes no progress for TDGUARD_STUCK_SECONDS is abandoned), both
+ *   jumping back with siglongjmp. The event is reported, its text falls
+ *   back to "[FAILED TO PARSE]" and its fields, and the reader stops
+ *   there: libtraceevent is not called again for that input.
+ *
+ * The traps are installed while a guard exists and restored to what was
+ * there before (a sanitizer's handlers) when the last one goes; outside a
+ * guarded call a fault goes to those handlers as if we were not there.
+ */
+#ifndef KTF_TRACEDAT_GUARD_H
+#define KTF_TRACEDAT_GUARD_H
+
+#include <stdbool.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+struct diag;
+struct tdguard;
+
+#define TDGUARD_STUCK_SECONDS 5
+
+/* name: the input's display name, borrowed for the guard's lifetime. */
+struct tdguard *tdguard_create(const char *name);
+void tdguard_destroy(struct tdguard *g);
+
+/*
+ * Do the fields of e lie inside rec? Returns 0, or -EIO with diag filled
+ * ("NAME: CPU 1: offset 0x2a48: event kvm_exit: …").
+ */
+int tdguard_record(struct tdguard *g, struct tep_handle *tep,
+		   struct tep_event *e, const struct tep_record *rec,
+		   struct diag *d);
+
+/*
+ * tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO) under the trap; e
+ * is rec's event format (NULL: unknown), for the fallback text.
+ * Returns 0, or -EFAULT after a fault or a hang (s then holds the
+ * fallback text and the guard remembers what happened, see
+ * tdguard_failed()).
+ */
+int tdguard_info(struct tdguard *g, struct tep_handle *tep,
+		 struct tep_event *e, struct trace_seq *s,
+		 struct tep_record *rec);
+
+/*
+ * Did a guarded call fail? Then true, with diag filled: the reader stops
+ * with this message at its next event.
+ */
+bool tdguard_failed(const struct tdguard *g, struct diag *d);
+
+#endif

@@ -1,0 +1,2 @@
+# requires: tracecmd
+$KTF --stats=csv tests/fixtures/exits/host-exits.dat

@@ -1,0 +1,1 @@
+$KTF tests/fixtures/exits/guest-sym.formats tests/fixtures/exits/exits-elf.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --stats=json -c 1000 --guest-syms tests/fixtures/exits/guest.elf tests/fixtures/exits/exits-elf.kvmtrace

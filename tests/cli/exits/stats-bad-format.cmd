@@ -1,0 +1,1 @@
+$KTF --stats=xml tests/fixtures/exits/exits-elf.kvmtrace
