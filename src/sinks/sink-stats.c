@@ -28,8 +28,8 @@
 #include "outbuf.h"
 #include "pyfmt.h"
 #include "render.h"
-#include "stats-calls.h"
 #include "stats.h"
+#include "stats-func.h"
 
 /* ------------------------------------------------------------- events */
 
@@ -150,7 +150,7 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 	int ret = 0;
 
 	if (!st || stats_count(c, st, ev) < 0 ||
-	    stats_calls_event(c->calls, ev) < 0)
+	    stats_func_event(c->func, ev) < 0)
 		return stats_nomem(d);
 	c->events++;
 	ss->events++;
@@ -224,7 +224,7 @@ static void sink_stats_destroy(struct sink *s)
 	stats_exits_fini(c);
 	stats_guest_fini(c);
 	sink_pairs_fini(&c->pairs);
-	stats_calls_destroy(c->calls);
+	stats_func_destroy(c->func);
 	free(c);
 }
 
@@ -258,8 +258,8 @@ struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 	c->mhz = mhz;
 	c->syms = syms;
 	c->counter_other = SINK_MAP_EMPTY;
-	c->calls = stats_calls_create();
-	if (!c->calls) {
+	c->func = stats_func_create();
+	if (!c->func) {
 		free(c);
 		return NULL;
 	}

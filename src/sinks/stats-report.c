@@ -14,7 +14,7 @@
 #include "outbuf.h"
 #include "pyfmt.h"
 #include "render.h"
-#include "stats-calls.h"
+#include "stats-func.h"
 #include "stats.h"
 
 /* ------------------------------------------------------------ summary */
@@ -306,8 +306,10 @@ int stats_report(struct sink_stats *c)
 				   ",\n\"entries_unpaired\":%" PRIu64 ",\"exits_beyond_key_cap\":%" PRIu64,
 				   c->entries_unpaired, c->exits_over);
 	if (ret == 0)
-		ret = stats_calls_write(c->calls, c->sink.out, json ? STATS_CALLS_JSON :
-					c->csv ? STATS_CALLS_CSV : STATS_CALLS_TEXT, &c->time);
+		ret = stats_func_write(c->func, c->sink.out,
+				       json ? STATS_FUNC_JSON :
+				       c->csv ? STATS_FUNC_CSV : STATS_FUNC_TEXT,
+				       &c->time);
 	if (ret == 0 && c->csv && !json)
 		ret = stats_put(c->sink.out, "\n", 1);
 	if (ret == 0)

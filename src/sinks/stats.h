@@ -124,8 +124,11 @@ enum stats_mode {
 	STATS_JSON,
 };
 
+struct stats_func;
+
 struct sink_stats {
 	struct sink sink;
+	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
 	bool csv;			/* cells as CSV and JSON write them */
 	enum stats_mode mode;
 	double mhz;
@@ -161,7 +164,6 @@ struct sink_stats {
 	uint64_t events;
 	uint64_t entries_unpaired;	/* an entry without an exit before */
 	bool any_id;			/* the events table has an id column */
-	struct stats_calls *calls;	/* owned: uftrace functions */
 	bool json_any;			/* a JSON member was written */
 	const char *json_name;		/* the next table's JSON member */
 	/* filled by the report for its row callbacks */

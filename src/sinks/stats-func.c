@@ -30,7 +30,7 @@
 #include "outbuf.h"
 #include "sink-util.h"
 #include "source.h"
-#include "stats-calls.h"
+#include "stats-func.h"
 
 #define SF_EVENT_PERF		200000u
 #define SF_SCHED_IN		(SF_EVENT_PERF + 1)
@@ -74,7 +74,7 @@ struct sf_types {
 	size_t ntypes;
 };
 
-struct stats_calls {
+struct stats_func {
 	struct sf_row *rows;	/* owned */
 	size_t nrows;
 	size_t caprows;
@@ -87,12 +87,12 @@ struct stats_calls {
 	size_t nsrcs;
 };
 
-struct stats_calls *stats_calls_create(void)
+struct stats_func *stats_func_create(void)
 {
-	return calloc(1, sizeof(struct stats_calls));
+	return calloc(1, sizeof(struct stats_func));
 }
 
-void stats_calls_destroy(struct stats_calls *f)
+void stats_func_destroy(struct stats_func *f)
 {
 	size_t i;
 
@@ -144,7 +144,7 @@ static uint64_t sf_hash(const char *s, size_t len, uint64_t salt)
 }
 
 /* The row of a name, added at its first call. */
-static int sf_row(struct stats_calls *f, const char *s, size_t len,
+static int sf_row(struct stats_func *f, const char *s, size_t len,
 		  uint32_t *row)
 {
 	uint64_t salt = 0, key;
@@ -175,7 +175,7 @@ static int sf_row(struct stats_calls *f, const char *s, size_t len,
 }
 
 /* The slots of the fields we read, per (source, event type). */
-static const int32_t *sf_slots(struct stats_calls *f, const struct event *ev)
+static const int32_t *sf_slots(struct stats_func *f, const struct event *ev)
 {
 	static const char *const keys[SF_NSLOTS] = {
 		"type", "tid", "symbol", "addr", "depth",
@@ -221,7 +221,7 @@ static bool sf_get(const struct event *ev, int32_t slot, struct value *v)
 	return slot != SF_NOSLOT && ev->src->ops->field(ev->src, ev, slot, v) == 0;
 }
 
-static struct sf_task *sf_task(struct stats_calls *f, const struct event *ev,
+static struct sf_task *sf_task(struct stats_func *f, const struct event *ev,
 			       int64_t tid)
 {
 	uint64_t key = ((uint64_t)ev->src->index << 40) ^ (uint64_t)tid;
@@ -246,7 +246,7 @@ static int sf_push(struct sf_task *t, const struct sf_frame *fr)
 }
 
 /* A call of row that took total, self, recursive or not. */
-static void sf_account(struct stats_calls *f, uint32_t row, uint64_t total,
+static void sf_account(struct stats_func *f, uint32_t row, uint64_t total,
 		       uint64_t self, bool recursive)
 {
 	struct sf_row *r = &f->rows[row];
@@ -264,7 +264,7 @@ static void sf_account(struct stats_calls *f, uint32_t row, uint64_t total,
 }
 
 /* Close the top frame of t at ts (end: the times run to ts). */
-static void sf_pop(struct stats_calls *f, struct sf_task *t, uint64_t ts,
+static void sf_pop(struct stats_func *f, struct sf_task *t, uint64_t ts,
 		   bool at_end)
 {
 	struct sf_frame *fr = &t->stack[--t->depth];
@@ -300,7 +300,7 @@ static void sf_drop_sched(struct sf_task *t)
 		t->depth--;
 }
 
-static int sf_sched(struct stats_calls *f, struct sf_task *t, uint64_t id,
+static int sf_sched(struct stats_func *f, struct sf_task *t, uint64_t id,
 		    uint64_t ts)
 {
 	static const char sched[] = "linux:schedule";
@@ -329,7 +329,7 @@ static int sf_sched(struct stats_calls *f, struct sf_task *t, uint64_t id,
 	return sf_push(t, &fr);
 }
 
-int stats_calls_event(struct stats_calls *f, const struct event *ev)
+int stats_func_event(struct stats_func *f, const struct event *ev)
 {
 	struct value type, tid, sym, addr, dv;
 	const int32_t *slots;
@@ -456,7 +456,7 @@ static int sf_csv_str(struct outbuf *o, const char *s)
 }
 
 /* The rows as a JSON member (names escaped by sink_json_str()). */
-static int sf_json(struct stats_calls *f, struct outbuf *o, const char *unit)
+static int sf_json(struct stats_func *f, struct outbuf *o, const char *unit)
 {
 	size_t i;
 	int ret;
@@ -481,10 +481,10 @@ static int sf_json(struct stats_calls *f, struct outbuf *o, const char *unit)
 	return ret ? ret : outbuf_put(o, "]}", 2);
 }
 
-int stats_calls_write(struct stats_calls *f, struct outbuf *o,
-		      enum stats_calls_format fmt, const struct sink_time *t)
+int stats_func_write(struct stats_func *f, struct outbuf *o,
+		      enum stats_func_format fmt, const struct sink_time *t)
 {
-	bool csv = fmt == STATS_CALLS_CSV;
+	bool csv = fmt == STATS_FUNC_CSV;
 	const char *unit = t->timeline == CLOCK_TSC ? (t->ns ? "s" : "ticks")
 						    : "ns";
 	size_t i, n, w = 8;
@@ -509,7 +509,7 @@ int stats_calls_write(struct stats_calls *f, struct outbuf *o,
 	if (!f->nrows)
 		return 0;
 	qsort(f->rows, f->nrows, sizeof(*f->rows), sf_row_cmp);
-	if (fmt == STATS_CALLS_JSON)
+	if (fmt == STATS_FUNC_JSON)
 		return sf_json(f, o, unit);
 	for (i = 0; i < f->nrows; i++)
 		if (strlen(f->rows[i].name) > w)
