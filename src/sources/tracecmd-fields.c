@@ -171,24 +171,6 @@ const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
 }
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
-/*
- * The comm of pid through a small cache: tep_data_comm_from_pid() is a
- * binary search per call. Its strings stay put: libtraceevent keeps each
- * comm in its own allocation (or a static "<...>") for the handle's life.
- */
-const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
-{
-	struct tc_comm *c = &tc->comms[(uint64_t)pid % TC_COMM_CACHE];
-
-	if (!c->comm || c->pid != pid) {
-		c->comm = tep_data_comm_from_pid(tc->tep, (int)pid);
-		c->len = strlen(c->comm);
-		c->pid = pid;
-	}
-	*len = c->len;
-	return c->comm;
-}
-
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
 {
 	tc_need_kallsyms(tc);

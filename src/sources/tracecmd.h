@@ -145,9 +145,6 @@ struct tc {
 	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
 	uintptr_t sys_page;		/* the system's page size */
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
-	struct tc_comm comms[TC_COMM_CACHE];
-	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
-	uintptr_t sys_page;		/* the system's page size */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
 };
@@ -213,10 +210,6 @@ size_t tc_fields(struct source *src, const struct event_type *t,
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len);
-/* pid's comm through a small cache (tracecmd-fields.c) */
-const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
-/* Parse the kallsyms a lean copy left out, once (source-tracecmd.c). */
-void tc_need_kallsyms(struct tc *tc);
 /* The line `trace-cmd report` prints for ev (tracecmd-text.c). */
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *out);
