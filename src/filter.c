@@ -67,6 +67,7 @@ struct filter {
 	struct filter_src *srcs;	/* owned, by source.index */
 	size_t nsrcs;
 	bool sorted;			/* vcpus and pids: sorted, merged */
+	const struct rules *rules;	/* borrowed: YAML name: labels */
 	uint64_t events_passed;		/* events --events let through */
 };
 
@@ -296,12 +297,20 @@ static bool filter_events_eval(const struct filter *f,
 {
 	const char *name = t->has_id && !t->name ? sink_kvmtrace_name(t->id)
 						  : NULL;
+	const struct rule *own = f->rules ? rules_lookup(f->rules, t) : NULL;
+	const char *label = own ? own->label : NULL;
 	size_t i;
 
 	for (i = 0; i < f->nevents; i++) {
 		const struct rule *rule = &f->events[i];
 
 		if (rules_match(rule, t))
+			return true;
+		if (label && rule->match == RULE_NAME &&
+		    !strcmp(rule->name, label))
+			return true;
+		if (label && rule->match == RULE_GLOB &&
+		    !strchr(rule->pattern, ':') && fnmatch(rule->pattern, label, 0) == 0)
 			return true;
 		if (!name)
 			continue;
@@ -486,6 +495,11 @@ bool filter_match(struct filter *f, const struct event *ev)
 			  !filter_in(f->vcpus, f->nvcpus, vcpu)))
 		return false;
 	return true;
+}
+
+void filter_set_rules(struct filter *f, const struct rules *rules)
+{
+	f->rules = rules;
 }
 
 bool filter_events_unmatched(const struct filter *f)

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 
 #include "event.h"
+#include "rules.h"
 #include "source.h"
 
 struct diag;
@@ -46,6 +47,12 @@ int filter_option(struct filter *f, const char *name, const char *arg,
  * is in seconds when mhz > 0 and the timeline is TSC, else in ticks.
  */
 void filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz);
+
+/*
+ * The rule file, borrowed: --events also matches the name: a YAML rule
+ * gives its events (name: VMEXIT, name: read).
+ */
+void filter_set_rules(struct filter *f, const struct rules *rules);
 
 /* Was any filter given? (Without one, filter_match() is always true.) */
 bool filter_active(const struct filter *f);

@@ -986,8 +986,10 @@ static int run(struct run *r)
 	r->out = outbuf_create(fd);
 	if (!r->out)
 		goto nomem;
-	if (r->opt.filter)
+	if (r->opt.filter) {
 		filter_set_clock(r->opt.filter, r->clock->timeline, r->opt.mhz);
+		filter_set_rules(r->opt.filter, r->rules);
+	}
 	if (r->opt.chrome)
 		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
 	else if (r->opt.stats)
