@@ -120,12 +120,13 @@ int clock_timeline(struct clock *c, struct source **srcs, size_t n,
 		counter |= srcs[i]->clock == CLOCK_COUNTER;
 	}
 	c->timeline = tsc ? CLOCK_TSC : ns ? CLOCK_NS : CLOCK_COUNTER;
-	if ((int)tsc + (int)ns + (int)counter <= 1)
-		return 0;
-	if (tsc && ns && !counter && c->tsc_mhz > 0) {
+	/* --tsc-mhz puts TSC inputs on nanoseconds, alone or with others */
+	if (tsc && !counter && c->tsc_mhz > 0) {
 		c->timeline = CLOCK_NS;
 		return 0;
 	}
+	if ((int)tsc + (int)ns + (int)counter <= 1)
+		return 0;
 	diag_set(d, "inputs on different clocks:");
 	for (i = 0; i < n; i++)
 		diag_add(d, "%s %s (%s)", i ? "," : "", srcs[i]->name,

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # bench-sinks.sh — the cost of --chrome and --stats against plain text
-# output, on the same generated kvmtrace stream (gen-kvmtrace -n N), each
+# output (--chrome needs the TSC's rate: -c or --tsc-mhz), on the same
+# generated kvmtrace stream (gen-kvmtrace -n N), each
 # the best of RUNS runs, written to /dev/null. Target: both at most 1.5
 # times the text output's time.
 #
@@ -37,7 +38,7 @@ secs() { awk -v ns="$1" 'BEGIN { printf "%.3f", ns / 1e9 }'; }
 size() { "$ktf" "$@" "$tmp/trace.bin" | wc -c | awk '{ printf "%.1f MiB", $1 / 1048576 }'; }
 
 text=$(best)
-chrome=$(best --chrome)
+chrome=$(best --chrome --tsc-mhz 2400)
 stats=$(best --stats)
 chrome_c=$(best --chrome -c 2400)
 stats_c=$(best --stats -c 2400)
@@ -46,7 +47,7 @@ printf '%-26s %8s s   %-10s %s\n' "mode" "time" "output" "ratio to text"
 printf '%-26s %8s s   %-10s %s\n' "text (built-in rules)" "$(secs "$text")" "$(size)" "1.000"
 for m in chrome stats chrome_c stats_c; do
 	case $m in
-	chrome) args="--chrome" ;;
+	chrome) args="--chrome --tsc-mhz 2400" ;;
 	stats) args="--stats" ;;
 	chrome_c) args="--chrome -c 2400" ;;
 	stats_c) args="--stats -c 2400" ;;
