@@ -96,7 +96,9 @@ static bool source_is_binary(const unsigned char *head, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((head[i] < 0x20 && !strchr("\t\n\v\f\r", head[i])) ||
+		/* a NUL is binary (strchr() would find the terminator) */
+		if ((head[i] < 0x20 &&
+		     (!head[i] || !strchr("\t\n\v\f\r", head[i]))) ||
 		    head[i] == 0x7f)
 			return true;
 	return false;

@@ -122,6 +122,7 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 	pid = (uint32_t)dom + 1;
 	c->threads[i].key = key;
 	c->threads[i].open = 0;
+	c->threads[i].sched = false;
 	c->nthreads++;
 	*tid = i + 1;
 

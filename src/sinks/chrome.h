@@ -67,6 +67,7 @@ struct chrome_thread {
 	uint64_t key;		/* sink_thread_key() */
 	uint32_t pid;		/* its Chrome process */
 	uint32_t open;		/* function entries still open (B without E) */
+	bool sched;		/* uftrace: a linux:schedule slice is open */
 };
 
 struct chrome_reason {

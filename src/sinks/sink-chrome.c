@@ -231,6 +231,27 @@ static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 		sym.s = "?";
 		sym.len = 1;
 	}
+	/*
+	 * uftrace's perf events: from a sched-out to the next sched-in the
+	 * task is off the CPU, a "linux:schedule" slice as uftrace dump
+	 * --chrome shows it
+	 */
+	if (dir == 2 && sym.len >= 14 && !memcmp(sym.s, "linux:sched-", 12)) {
+		bool out = sym.len >= 15 && !memcmp(sym.s + 12, "out", 3);
+
+		if (chrome_thread(c, key, ev, &ct->st, &tid) < 0)
+			return chrome_nomem(d);
+		th = &c->threads[tid - 1];
+		if (out && !th->sched) {
+			th->sched = true;
+			dir = 1;
+			sym.s = "linux:schedule";
+			sym.len = 14;
+		} else if (!out && th->sched && th->open) {
+			th->sched = false;
+			dir = -1;
+		}
+	}
 	/* an event record: an instant named after the event; lost: "lost" */
 	if (dir != 1 && dir != -1)
 		return chrome_instant(c, ct, ev, key, dir == 2 ? &sym : NULL, d);

@@ -455,9 +455,36 @@ static int sf_csv_str(struct outbuf *o, const char *s)
 	return ret ? ret : outbuf_put(o, "\"", 1);
 }
 
-int stats_func_write(struct stats_func *f, struct outbuf *o, bool csv,
-		     const struct sink_time *t)
+/* The rows as a JSON member (names escaped by sink_json_str()). */
+static int sf_json(struct stats_func *f, struct outbuf *o, const char *unit)
 {
+	size_t i;
+	int ret;
+
+	ret = sf_printf(o, ",\n\"functions\":{\"time_unit\":\"%s\",\"rows\":[", unit);
+	for (i = 0; i < f->nrows && !ret; i++) {
+		const struct sf_row *r = &f->rows[i];
+		size_t len = strlen(r->name);
+		char *p = outbuf_reserve(o, SINK_JSON_BOUND(len) + 16);
+
+		if (!p)
+			return -ENOMEM;
+		memcpy(p, i ? ",\n{\"function\":" : "\n{\"function\":", i ? 14 : 13);
+		outbuf_commit(o, (i ? 14 : 13) + sink_json_str(p + (i ? 14 : 13),
+							       r->name, len));
+		ret = sf_printf(o, ",\"calls\":%" PRIu64 ",\"total\":%" PRIu64
+				",\"self\":%" PRIu64 ",\"min\":%" PRIu64
+				",\"avg\":%" PRIu64 ",\"max\":%" PRIu64 "}",
+				r->calls, r->total, r->self, r->min,
+				(r->total + r->rec) / r->calls, r->max);
+	}
+	return ret ? ret : outbuf_put(o, "]}", 2);
+}
+
+int stats_func_write(struct stats_func *f, struct outbuf *o,
+		      enum stats_func_format fmt, const struct sink_time *t)
+{
+	bool csv = fmt == STATS_FUNC_CSV;
 	const char *unit = t->timeline == CLOCK_TSC ? (t->ns ? "s" : "ticks")
 						    : "ns";
 	size_t i, n, w = 8;
@@ -482,6 +509,8 @@ int stats_func_write(struct stats_func *f, struct outbuf *o, bool csv,
 	if (!f->nrows)
 		return 0;
 	qsort(f->rows, f->nrows, sizeof(*f->rows), sf_row_cmp);
+	if (fmt == STATS_FUNC_JSON)
+		return sf_json(f, o, unit);
 	for (i = 0; i < f->nrows; i++)
 		if (strlen(f->rows[i].name) > w)
 			w = strlen(f->rows[i].name);

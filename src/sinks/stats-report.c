@@ -305,8 +305,11 @@ int stats_report(struct sink_stats *c)
 		ret = stats_printf(c->sink.out,
 				   ",\n\"entries_unpaired\":%" PRIu64 ",\"exits_beyond_key_cap\":%" PRIu64,
 				   c->entries_unpaired, c->exits_over);
-	if (ret == 0 && !json)
-		ret = stats_func_write(c->func, c->sink.out, c->csv, &c->time);
+	if (ret == 0)
+		ret = stats_func_write(c->func, c->sink.out,
+				       json ? STATS_FUNC_JSON :
+				       c->csv ? STATS_FUNC_CSV : STATS_FUNC_TEXT,
+				       &c->time);
 	if (ret == 0 && c->csv && !json)
 		ret = stats_put(c->sink.out, "\n", 1);
 	if (ret == 0)

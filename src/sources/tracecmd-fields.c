@@ -152,7 +152,6 @@ static void tc_text(const char *p, size_t n, struct value *out)
 	value_set_str(out, p, z ? (size_t)(z - p) : n);
 }
 
-/* libtraceevent's text of rec, without the newline some formats end in. */
 /*
  * The comm of pid through a small cache: tep_data_comm_from_pid() is a
  * binary search per call. Its strings stay put: libtraceevent keeps each
@@ -171,6 +170,7 @@ const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
 	return c->comm;
 }
 
+/* libtraceevent's text of rec, without the newline some formats end in. */
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
 {
 	tc_need_kallsyms(tc);

@@ -74,8 +74,8 @@ const char *tep_plugin_kvm_get_func(struct tep_event *event,
 	e = bsearch(&key, tc_kvm_map.v, tc_kvm_map.n, sizeof(key), tc_kvm_cmp);
 	if (!e)
 		return NULL;
-	tc_need_kallsyms(e->guest);
 	tep = e->guest->tep;
+	tc_need_kallsyms(e->guest);
 	func = tep_find_function(tep, *val);
 	if (func)
 		*val = tep_find_function_address(tep, *val);

@@ -141,10 +141,10 @@ struct tc {
 	struct tep_record *cur;		/* owned: the current event's record */
 	uint64_t seq;
 	struct trace_seq info;		/* owned: reset for each use */
-	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 	struct tc_comm comms[TC_COMM_CACHE];
 	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
 	uintptr_t sys_page;		/* the system's page size */
+	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
 };
@@ -192,6 +192,13 @@ void tc_vm_event(struct tc *tc, struct event *ev);
 /* Forget tc: the kvm plugin's map must not outlive it. */
 void tc_vm_close(struct tc *tc);
 
+/*
+ * Parse the kallsyms a copy left out (tracedat_inflate_lean()), if not yet:
+ * before anything looks a symbol up in tc->tep.
+ */
+void tc_need_kallsyms(struct tc *tc);
+/* The comm of pid (a small cache before tep_data_comm_from_pid()). */
+const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
 /* Fields (tracecmd-fields.c): the source_ops of the same names. */
 int tc_bind(struct source *src, const struct event_type *t, const char *key);
 int tc_field(struct source *src, const struct event *ev, int index,
@@ -203,10 +210,6 @@ size_t tc_fields(struct source *src, const struct event_type *t,
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
 const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len);
-/* pid's comm through a small cache (tracecmd-fields.c) */
-const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
-/* Parse the kallsyms a lean copy left out, once (source-tracecmd.c). */
-void tc_need_kallsyms(struct tc *tc);
 /* The line `trace-cmd report` prints for ev (tracecmd-text.c). */
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *out);

@@ -80,6 +80,16 @@ int tracedat_inflate(const char *name, const char *path, int out,
 		     struct diag *d);
 
 /*
+ * The same copy without the kallsyms table (an empty one in its place):
+ * *kallsyms gets the text (caller frees; NULL when the file has none),
+ * for tep_parse_kallsyms() when something first needs a symbol. Parsing
+ * the table is most of the cost of opening a small file, and the fields
+ * of events never need it.
+ */
+int tracedat_inflate_lean(const char *name, const char *path, int out,
+			  char **kallsyms, struct diag *d);
+
+/*
  * The host time libtracecmd 3.1.6 gives a guest record of CPU cpu at guest
  * time ts (trace-input.c: timestamp_host_sync(); its arithmetic, wrapping
  * included), before any TSC2NSEC conversion.
@@ -98,15 +108,6 @@ uint64_t tracedat_shift_invert(const struct tracedat_shift *s, uint32_t cpu,
 struct tracedat_shift *tracedat_shift_parse(const unsigned char *p, size_t n,
 					    bool big);
 void tracedat_shift_free(struct tracedat_shift *s);
-/*
- * The same copy without the kallsyms table (an empty one in its place):
- * *kallsyms gets the text (caller frees; NULL when the file has none),
- * for tep_parse_kallsyms() when something first needs a symbol. Parsing
- * the table is most of the cost of opening a small file, and the fields
- * of events never need it.
- */
-int tracedat_inflate_lean(const char *name, const char *path, int out,
-			  char **kallsyms, struct diag *d);
 
 /* The clock name in the text of tracefs' trace_clock ("local [x86-tsc]"). */
 char *tracedat_parse_clock(const char *text, size_t len);

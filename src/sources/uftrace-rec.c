@@ -16,6 +16,9 @@
 
 #include "uftrace-int.h"
 
+#define UFT_SKIP	(-2)	/* uft_payload(): skip this record */
+#define UFT_RESYNC	(64u << 10)	/* how far to look for the next */
+
 /* ------------------------------------------------------------ task data */
 
 /*
@@ -136,12 +139,11 @@ static int64_t uft_payload(struct uftrace *uf, struct uft_task *t,
 	}
 	sym = uft_resolve(uf, t, r->ts, r->addr, &mod);
 	if (!sym) {
-		uft_problem(uf, "%s: offset 0x%" PRIx64 ": the %s record of 0x%" PRIx64 " has %s, but no symbol tells their layout; the rest of task %" PRId64 " is skipped",
+		uft_problem(uf, "%s: offset 0x%" PRIx64 ": the %s record of 0x%" PRIx64 " has %s, but no symbol tells their layout; the record is skipped",
 			    t->path, off, r->type == UFT_ENTRY ? "entry" : "exit",
 			    r->addr,
-			    r->type == UFT_ENTRY ? "arguments" : "a return value",
-			    t->tid);
-		return -1;
+			    r->type == UFT_ENTRY ? "arguments" : "a return value");
+		return UFT_SKIP;
 	}
 	av = uft_args_of(uf, sym, mod);
 	if (!av) {
@@ -167,12 +169,11 @@ static int64_t uft_payload(struct uftrace *uf, struct uft_task *t,
 		}
 	}
 	if (!any) {
-		uft_problem(uf, "%s: offset 0x%" PRIx64 ": the %s record of %s has %s, but the recording's argument specs give it none; the rest of task %" PRId64 " is skipped",
+		uft_problem(uf, "%s: offset 0x%" PRIx64 ": the %s record of %s has %s, but the recording's argument specs give it none; the record is skipped",
 			    t->path, off, r->type == UFT_ENTRY ? "entry" : "exit",
 			    sym->name,
-			    r->type == UFT_ENTRY ? "arguments" : "a return value",
-			    t->tid);
-		return -1;
+			    r->type == UFT_ENTRY ? "arguments" : "a return value");
+		return UFT_SKIP;
 	}
 	*avp = av;
 	*arglen = (uint32_t)size;
@@ -181,6 +182,49 @@ truncated:
 	uft_problem(uf, "%s: offset 0x%" PRIx64 ": truncated record payload",
 		    t->path, off);
 	return -1;
+}
+
+/* Does a record (or the end of the file) follow n bytes on from t->pos? */
+static bool uft_follows(struct uftrace *uf, struct uft_task *t, size_t n)
+{
+	ssize_t have = uft_fill(uf, t, n + UFT_REC_SIZE);
+	uint64_t w;
+
+	if (have < 0 || (size_t)have < n)
+		return false;
+	if ((size_t)have < n + UFT_REC_SIZE)
+		return (size_t)have == n && t->eof;
+	w = uft_u64(uf, t->buf + t->pos + n + 8);
+	return (uf->swap ? (w >> 58) & 7 : (w >> 3) & 7) == UFT_REC_MAGIC;
+}
+
+/*
+ * After a record that disagrees with its argument specs: the next place
+ * within UFT_RESYNC bytes (8-byte aligned, as records are) that holds a
+ * record of a time from ts on, up to a minute later. Moves t->pos there
+ * and returns true, or returns false.
+ */
+static bool uft_resync(struct uftrace *uf, struct uft_task *t, uint64_t ts)
+{
+	ssize_t have = uft_fill(uf, t, UFT_RESYNC);
+	size_t at;
+
+	for (at = UFT_REC_SIZE; have > 0 && at + 2 * UFT_REC_SIZE <= (size_t)have;
+	     at += 8) {
+		const unsigned char *p = t->buf + t->pos + at;
+		uint64_t rts = uft_u64(uf, p), w = uft_u64(uf, p + 8);
+		unsigned magic = uf->swap ? (w >> 58) & 7 : (w >> 3) & 7;
+
+		/* one with values of its own cannot be checked further */
+		if (magic == UFT_REC_MAGIC && rts >= ts &&
+		    rts - ts < UINT64_C(60000000000) &&
+		    ((uf->swap ? w >> 61 : w >> 2) & 1 ||
+		     uft_follows(uf, t, at + UFT_REC_SIZE))) {
+			t->pos += at;
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -200,6 +244,7 @@ int uft_task_advance(struct uftrace *uf, struct uft_task *t)
 		return 0;
 	if (t->perf)
 		return uft_perf_advance(uf, t);
+again:
 	have = t->len - t->pos >= UFT_REC_SIZE ? (ssize_t)(t->len - t->pos)
 					       : uft_fill(uf, t, UFT_REC_SIZE);
 	if (have < 0)
@@ -243,6 +288,25 @@ int uft_task_advance(struct uftrace *uf, struct uft_task *t)
 	t->paylen = t->arglen = 0;
 	if (r.more) {
 		psize = uft_payload(uf, t, &r, off, &t->pay_av, &t->arglen);
+		if (psize >= 0 && !uft_follows(uf, t, UFT_REC_SIZE + (size_t)psize)) {
+			struct uft_symtab *mod;
+			struct uft_sym *sym = uft_resolve(uf, t, r.ts, r.addr,
+							  &mod);
+
+			uft_problem(uf, "%s: offset 0x%" PRIx64 ": the %s record of %s disagrees with its argument specs (no record follows its %" PRId64 " bytes of values); the record is skipped",
+				    t->path, off,
+				    r.type == UFT_ENTRY ? "entry" : "exit",
+				    sym ? sym->name : "a function without symbol",
+				    psize);
+			psize = UFT_SKIP;
+		}
+		if (psize == UFT_SKIP) {
+			if (uft_resync(uf, t, r.ts))
+				goto again;
+			uft_problem(uf, "%s: offset 0x%" PRIx64 ": no record follows within %u bytes; the rest of task %" PRId64 " is skipped",
+				    t->path, off, UFT_RESYNC, t->tid);
+			goto fail;
+		}
 		if (psize < 0)
 			goto fail;
 		have = uft_fill(uf, t, UFT_REC_SIZE + (size_t)psize);
@@ -397,9 +461,14 @@ int uft_track(struct uftrace *uf, struct uft_task *t,
 	}
 	i = found != SIZE_MAX ? found : unknown;
 	if (i == SIZE_MAX) {
-		/* an exit we never saw enter, below all we know */
-		t->depth = 0;
-		c->depth = 0;
+		/*
+		 * an exit we never saw enter (a skipped record): uftrace's own
+		 * depth says where; else it is below all we know
+		 */
+		i = uf->writer == UFT_WRITER_UFTRACE && r->depth <= t->depth ?
+			    r->depth : 0;
+		t->depth = i;
+		c->depth = i;
 		return 0;
 	}
 	c->depth = i;

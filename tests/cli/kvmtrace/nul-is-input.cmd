@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/nul-text.bin

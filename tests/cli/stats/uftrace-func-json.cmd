@@ -1,0 +1,1 @@
+$KTF --stats=json tests/fixtures/uftrace/ktf-statics
