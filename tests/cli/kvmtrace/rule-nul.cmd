@@ -1,1 +1,1 @@
-$KTF tests/fixtures/kvmtrace/nul.formats < tests/fixtures/kvmtrace/sample.bin
+$KTF -f tests/fixtures/kvmtrace/nul.formats < tests/fixtures/kvmtrace/sample.bin
