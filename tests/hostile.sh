@@ -370,8 +370,14 @@ row "-o: a file of a uftrace data directory" 2 \
 	'that is a file of the input directory' - \
 	'$KTF -o "$T/uf/20618.dat" "$T/uf"; rc=$?; cmp -s "$T/uf/20618.dat" "tests/fixtures/uftrace/plain/20618.dat" || exit 99; exit $rc'
 # closed standard streams: /dev/null holds their place
-row "stdout closed, no -o" 2 'standard output is closed; give -o' - \
-	'$KTF formats/kvmtrace "$T/whole.bin" >&-'
+if [ -n "${KTF_VALGRIND_BIN:-}" ]; then
+	# valgrind opens its --log-file first, and it lands on the closed 1
+	n=$((n + 1))
+	echo "ok $n - stdout closed, no -o # SKIP under valgrind, whose log file takes descriptor 1"
+else
+	row "stdout closed, no -o" 2 'standard output is closed; give -o' - \
+		'$KTF formats/kvmtrace "$T/whole.bin" >&-'
+fi
 row "stdout closed, -o" 0 - "$T/whole.ref" \
 	'$KTF -o "$T/closed.out" formats/kvmtrace "$T/whole.bin" >&- 2>&- <&- ; cat "$T/closed.out"'
 # clocks: 1 kHz to 1 THz, else refused before any output
