@@ -31,6 +31,7 @@
 #include "sink-util.h"
 #include "source.h"
 #include "stats-func.h"
+#include "stats.h"
 
 #define SF_EVENT_PERF		200000u
 #define SF_SCHED_IN		(SF_EVENT_PERF + 1)
@@ -424,24 +425,6 @@ static int sf_time(struct outbuf *o, const struct sink_time *t, uint64_t v,
 	return outbuf_put(o, buf, (size_t)n);
 }
 
-static int sf_printf(struct outbuf *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int sf_printf(struct outbuf *o, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -EINVAL;
-	return outbuf_put(o, buf, (size_t)n < sizeof(buf) ? (size_t)n
-							  : sizeof(buf) - 1);
-}
-
 /* A CSV field: quoted when it holds a comma, a quote or a line break. */
 static int sf_csv_str(struct outbuf *o, const char *s)
 {
@@ -461,7 +444,7 @@ static int sf_json(struct stats_func *f, struct outbuf *o, const char *unit)
 	size_t i;
 	int ret;
 
-	ret = sf_printf(o, ",\n\"functions\":{\"time_unit\":\"%s\",\"rows\":[", unit);
+	ret = stats_printf(o, ",\n\"functions\":{\"time_unit\":\"%s\",\"rows\":[", unit);
 	for (i = 0; i < f->nrows && !ret; i++) {
 		const struct sf_row *r = &f->rows[i];
 		size_t len = strlen(r->name);
@@ -472,7 +455,7 @@ static int sf_json(struct stats_func *f, struct outbuf *o, const char *unit)
 		memcpy(p, i ? ",\n{\"function\":" : "\n{\"function\":", i ? 14 : 13);
 		outbuf_commit(o, (i ? 14 : 13) + sink_json_str(p + (i ? 14 : 13),
 							       r->name, len));
-		ret = sf_printf(o, ",\"calls\":%" PRIu64 ",\"total\":%" PRIu64
+		ret = stats_printf(o, ",\"calls\":%" PRIu64 ",\"total\":%" PRIu64
 				",\"self\":%" PRIu64 ",\"min\":%" PRIu64
 				",\"avg\":%" PRIu64 ",\"max\":%" PRIu64 "}",
 				r->calls, r->total, r->self, r->min,
@@ -517,10 +500,10 @@ int stats_func_write(struct stats_func *f, struct outbuf *o,
 	if (w > 60)
 		w = 60;
 	if (csv)
-		ret = sf_printf(o, "\nfunction,calls,total_%s,self_%s,min_%s,avg_%s,max_%s\n",
+		ret = stats_printf(o, "\nfunction,calls,total_%s,self_%s,min_%s,avg_%s,max_%s\n",
 				unit, unit, unit, unit, unit);
 	else
-		ret = sf_printf(o, "\nFunctions: calls and time per call in %s, as uftrace report counts them\n"
+		ret = stats_printf(o, "\nFunctions: calls and time per call in %s, as uftrace report counts them\n"
 				"(total: not counting recursive calls; self: less the calls made; sorted by total)\n"
 				"%-*s  %10s  %16s  %16s  %16s  %16s  %16s\n",
 				unit, (int)w, "function", "calls", "total",
@@ -534,9 +517,9 @@ int stats_func_write(struct stats_func *f, struct outbuf *o,
 		if (csv) {
 			ret = sf_csv_str(o, r->name);
 			if (!ret)
-				ret = sf_printf(o, ",%" PRIu64 ",", r->calls);
+				ret = stats_printf(o, ",%" PRIu64 ",", r->calls);
 		} else {
-			ret = sf_printf(o, "%-*s  %10" PRIu64 "  ", (int)w,
+			ret = stats_printf(o, "%-*s  %10" PRIu64 "  ", (int)w,
 					r->name, r->calls);
 		}
 		if (!ret)

@@ -135,7 +135,7 @@ int stats_put(struct outbuf *o, const char *s, size_t n)
 
 int stats_printf(struct outbuf *o, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 	int n;
 
