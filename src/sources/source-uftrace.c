@@ -184,6 +184,7 @@ static void uft_close(struct source *src)
 		free(uf->autos[i].rets);
 	}
 	free(uf->autos);
+	uft_enums_free(&uf->enums);
 	for (i = 0; i < uf->nmods; i++)
 		uft_free_symtab(uf->mods[i]);
 	free(uf->mods);

@@ -7,6 +7,7 @@
  *                     events.txt), the tasks
  *   uftrace-sym.c     sessions, memory maps, symbol tables, names
  *   uftrace-args.c    argument and return value specs
+ *   uftrace-enum.c    enum definitions and the names of enum values
  *   uftrace-rec.c     the records of TID.dat, the heap, the call stacks
  *
  * The layout of the data directory is described in source-uftrace.c.
@@ -126,6 +127,24 @@ struct uft_auto {
 	char *rets;		/* owned: "retval/d32" or NULL */
 };
 
+/* One name of an enum definition. */
+struct uft_enumval {
+	long val;
+	char *name;		/* owned */
+};
+
+/* "enum NAME { ... }": its names by value, highest first. */
+struct uft_enum {
+	char *name;		/* owned */
+	struct uft_enumval *v;	/* owned */
+	size_t n;
+};
+
+struct uft_enums {
+	struct uft_enum *v;	/* owned */
+	size_t n;
+};
+
 #define UFT_OWN_NAME		1u	/* uft_sym.name is malloc'd */
 #define UFT_OWN_SNAME		2u	/* uft_sym.sname is malloc'd */
 
@@ -150,6 +169,7 @@ struct uft_symtab {
 	bool loaded;
 	struct uft_auto *dbg;	/* owned: A:/R: lines of NAME.dbg */
 	size_t ndbg;
+	struct uft_enums enums;	/* owned: E: lines of NAME.dbg */
 	bool dbg_loaded;
 };
 
@@ -310,6 +330,7 @@ struct uftrace {
 	size_t nspecs;
 	struct uft_auto *autos;		/* owned: argauto and retauto */
 	size_t nautos;
+	struct uft_enums enums;		/* owned: enumauto */
 	struct uft_symtab **mods;	/* owned */
 	size_t nmods;
 	struct uft_hash mod_hash;	/* mods by name */
@@ -429,6 +450,13 @@ int uft_parse_specs(struct uftrace *uf, const char *line, bool ret);
 int uft_parse_autos(struct uftrace *uf, const char *line, bool ret);
 const struct uft_argv *uft_args_of(struct uftrace *uf, struct uft_sym *sym,
 				   struct uft_symtab *mod);
+void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st);
+
+/* uftrace-enum.c: enum definitions */
+int uft_enums_parse(struct uft_enums *es, const char *s);
+void uft_enums_free(struct uft_enums *es);
+size_t uft_enum_text(const struct uftrace *uf, const struct uft_symtab *mod,
+		     const char *name, int val, char *buf, size_t size);
 
 /* uftrace-argval.c: argument values */
 struct outbuf;

@@ -206,6 +206,7 @@ void uft_free_symtab(struct uft_symtab *st)
 		free(st->dbg[i].rets);
 	}
 	free(st->dbg);
+	uft_enums_free(&st->enums);
 	free(st->v);
 	free(st->pool);
 	free(st->name);
