@@ -10,7 +10,7 @@
 #            events of perf-cpuN.dat included;
 #            names differ only where uftrace's demangler leaves junk
 #            (tests/gen/uftrace-dump-order.py); the data lines of events
-#            ("[data ]") are not written by kvmtrace_format
+#            ("[data ]") included
 #   replay   the keys args and retval equal the lists of `uftrace replay`
 #            (NAME.replay; tests/gen/uftrace-replay-args.py)
 #   full     --demangle=full equals c++filt on --demangle=no's names
@@ -54,7 +54,7 @@ for d in $plain $mangled; do
 	# dump
 	if $KTF "$fix/$d" > "$tmp/out" 2> "$tmp/log" &&
 		python3 "$gen/uftrace-dump-order.py" "$fix/$d.dump" \
-			--no-data --compare "$tmp/out" > "$tmp/log" 2>&1; then
+			--compare "$tmp/out" > "$tmp/log" 2>&1; then
 		ok "$d dump"
 	else
 		notok "$d dump"

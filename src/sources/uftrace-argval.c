@@ -130,11 +130,8 @@ static uint32_t uft_str_len(const struct uft_val *v)
 	return z ? (uint32_t)(z - v->p) : v->n;
 }
 
-/* A growing text in c->text. */
-static void uft_tadd(struct uft_cur *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void uft_tadd(struct uft_cur *c, const char *fmt, ...)
+/* A growing text in c->text (a failed allocation cuts it short). */
+void uft_tadd(struct uft_cur *c, const char *fmt, ...)
 {
 	va_list ap;
 	int n;

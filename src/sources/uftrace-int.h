@@ -8,6 +8,7 @@
  *   uftrace-sym.c     sessions, memory maps, symbol tables, names
  *   uftrace-args.c    argument and return value specs
  *   uftrace-enum.c    enum definitions and the names of enum values
+ *   uftrace-evdata.c  the data of event records
  *   uftrace-rec.c     the records of TID.dat, the heap, the call stacks
  *
  * The layout of the data directory is described in source-uftrace.c.
@@ -461,12 +462,38 @@ size_t uft_enum_text(const struct uftrace *uf, const struct uft_symtab *mod,
 /* uftrace-argval.c: argument values */
 struct outbuf;
 struct value;
+void uft_tadd(struct uft_cur *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int uft_args_text(struct uftrace *uf, struct uft_cur *c, bool retval,
 		  struct value *out);
 int uft_arg_value(struct uftrace *uf, struct uft_cur *c, size_t nth,
 		  struct value *out);
 int uft_dump_values(struct uftrace *uf, struct uft_cur *c, const char *time,
 		    size_t timelen, struct outbuf *o);
+
+/* uftrace-evdata.c: the data of events; the keys of their values */
+enum uft_evkey {
+	UFT_EV_DATA = 0,
+	UFT_EV_VMSIZE,
+	UFT_EV_VMRSS,
+	UFT_EV_SHARED,
+	UFT_EV_MAJOR,
+	UFT_EV_MINOR,
+	UFT_EV_CYCLES,
+	UFT_EV_INSTRS,
+	UFT_EV_REFERS,
+	UFT_EV_MISSES,
+	UFT_EV_BRANCH,
+	UFT_EV_MSG,
+	UFT_NEVKEYS,
+};
+
+int uft_evkey(const char *key);
+const char *uft_evkey_name(int key);
+int uft_dump_event_data(struct uftrace *uf, struct uft_cur *c,
+			const char *time, size_t timelen, struct outbuf *o);
+int uft_event_field(struct uftrace *uf, struct uft_cur *c, int key,
+		    struct value *out);
 
 /* uftrace-perf.c: perf-cpuN.dat */
 size_t uft_perf_count(const struct uftrace *uf);
