@@ -361,7 +361,8 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 		c->comm = c->prec.comm;
 
 	ev->ts = c->rec.ts;
-	ev->raw_ts = c->rec.ts;
+	/* the dump prints the 0 of libmcount's LOST records */
+	ev->raw_ts = c->rec.type == UFT_LOST ? c->rec.raw_ts : c->rec.ts;
 	ev->has_ts = true;
 	ev->seq = uf->seq++;
 	ev->cpu = t->cpu;
@@ -603,6 +604,17 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	char *p, *start, time[40];
 	size_t timelen;
 
+	/* dump_raw_inverted_time(): a time before the one before */
+	if (c->rec.inverted && !c->perf) {
+		static const char banner[] =
+			"\n*************************************\n"
+			"* inverted time - data seems broken *\n"
+			"*************************************\n\n";
+		int ret = outbuf_put(o, banner, sizeof(banner) - 1);
+
+		if (ret)
+			return ret;
+	}
 	/* 40 bytes of slack for the fixed-size copies of numbers */
 	p = outbuf_reserve(o, 96 + c->symlen + 40 + 40);
 	if (!p)

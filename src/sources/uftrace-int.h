@@ -224,11 +224,13 @@ struct uft_frame {
 };
 
 struct uft_rec {
-	uint64_t ts;
+	uint64_t ts;		/* LOST: the time of the record before */
+	uint64_t raw_ts;	/* LOST: as written (libmcount: 0) */
 	uint64_t addr;
 	uint32_t depth;		/* as written */
 	uint8_t type;
 	bool more;
+	bool inverted;		/* raw_ts before the task's record before */
 };
 
 /* The current record of a perf-cpuN.dat (uftrace-perf.c). */
@@ -257,6 +259,7 @@ struct uft_task {
 	bool done;			/* no more records */
 	bool resync;			/* at the start, or after LOST */
 	uint64_t last_ts;		/* of the record before rec */
+	uint64_t last_raw;		/* … as written */
 	struct uft_rec rec;		/* the next record (when !done) */
 	unsigned char *pay;		/* owned: rec's payload, if any */
 	size_t paycap;
