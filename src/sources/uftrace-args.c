@@ -347,16 +347,11 @@ void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st)
 {
 	struct uft_auto *cur = NULL;
 	struct uft_lines it;
-	char *path, *file, *buf, *line;
+	char *path, *buf, *line;
 	size_t len;
 
 	st->dbg_loaded = true;
-	if (asprintf(&file, "%s.dbg", st->name) < 0) {
-		uf->nomem = true;
-		return;
-	}
-	path = uft_path(uf, file);
-	free(file);
+	path = uft_pathf(uf, "%s.dbg", st->name);
 	if (!path || uft_read_file(path, &buf, &len) < 0) {
 		free(path);
 		return;

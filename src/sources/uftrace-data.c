@@ -117,6 +117,30 @@ char *uft_path(const struct uftrace *uf, const char *name)
 	return p;
 }
 
+/*
+ * DIR/NAME with NAME from fmt ("%s.sym", "sid-%s.map"); NULL with
+ * uf->nomem set when memory runs out.
+ */
+char *uft_pathf(struct uftrace *uf, const char *fmt, ...)
+{
+	char *name, *p;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&name, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		uf->nomem = true;
+		return NULL;
+	}
+	p = uft_path(uf, name);
+	free(name);
+	if (!p)
+		uf->nomem = true;
+	return p;
+}
+
 const char *uft_basename(const char *path)
 {
 	const char *s = strrchr(path, '/');

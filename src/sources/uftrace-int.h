@@ -411,6 +411,8 @@ void uft_problem(struct uftrace *uf, const char *fmt, ...)
 int uft_read_file(const char *path, char **out, size_t *lenp);
 char *uft_line(struct uft_lines *it);
 char *uft_path(const struct uftrace *uf, const char *name);
+char *uft_pathf(struct uftrace *uf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 const char *uft_basename(const char *path);
 int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 		  size_t *ntids, struct diag *d);
