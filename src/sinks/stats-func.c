@@ -499,6 +499,11 @@ static int sf_lost(struct stats_func *f, struct sf_task *t)
 	return 0;
 }
 
+/*
+ * cmds/report.c: build_function_tree() at a sched-in: the slot just left
+ * is a call of linux:schedule if a sched-out (or a pre-empting one)
+ * filled it.
+ */
 static int sf_sched_in(struct stats_func *f, struct sf_task *t)
 {
 	static const char sched[] = "linux:schedule";
@@ -574,7 +579,12 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 
 	/* build_function_tree() */
 	t->last_time = kind == 'l' ? 0 : ev->ts;
-	/* fstack_check_opts(): event_skip_out */
+	/*
+	 * utils/fstack.c: fstack_check_opts(): with event_skip_out (on unless
+	 * --event-full) no event counts while the user stack count is 0:
+	 * outside functions, and in a forked child's caller of fork() (the
+	 * count starts at 0 there and an exit does not take it below)
+	 */
 	if (kind == 'v' && !t->usc)
 		return 0;
 	/* fstack_check_filter() */

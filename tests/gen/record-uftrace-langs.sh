@@ -22,6 +22,10 @@
 #                     flags (the info file's enumauto)
 #   ktf-evdata/       gcc -pg, recorded with -T FUNC@read=proc/statm and
 #                     read=page-fault: read: and diff: events with data
+#   ktf-forksched/    gcc -pg: a forked child sleeping inside functions and
+#                     in the caller of fork(), the parent in waitpid(): the
+#                     sched-out/sched-in pairs uftrace report counts as
+#                     linux:schedule (user stack count above 0) and not
 #
 # For each NAME: NAME.dump (`uftrace dump`), NAME.replay (`uftrace replay`)
 # and NAME.report (`uftrace report`); `uftrace dump --demangle=full` cannot read C++ recorded with -a
@@ -33,7 +37,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 outdir=${1:-$here/../fixtures/uftrace}
 [ $# -gt 0 ] && shift
-names=${*:-ktf-cxx ktf-statics ktf-rust-legacy ktf-rust-v0 ktf-enum ktf-evdata}
+names=${*:-ktf-cxx ktf-statics ktf-rust-legacy ktf-rust-v0 ktf-enum ktf-evdata ktf-forksched}
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 tmp=$(mktemp -d)
@@ -221,7 +225,42 @@ int main(void)
 }
 SRC
 
-(cd "$tmp" && gcc -pg -O0 -g -o ktf-enum ktf-enum.c &&
+cat > "$tmp/ktf-forksched.c" <<'SRC'
+#include <sys/wait.h>
+#include <unistd.h>
+
+int nap(int us)
+{
+	return usleep(us);
+}
+
+int work(int n)
+{
+	int s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += nap(2000);
+	return s;
+}
+
+int main(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		work(2);
+		usleep(2000);
+		work(1);
+		_exit(0);
+	}
+	work(1);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+SRC
+
+(cd "$tmp" && gcc -pg -O0 -o ktf-forksched ktf-forksched.c &&
+	gcc -pg -O0 -g -o ktf-enum ktf-enum.c &&
 	gcc -pg -O0 -o ktf-evdata ktf-evdata.c &&
 	g++ -pg -O0 -g -o ktf-cxx ktf-cxx.cc &&
 	gcc -pg -O0 -g -o ktf-statics ktf-statics.c ktf-statics-a.c \
@@ -247,6 +286,8 @@ for name in $names; do
 	ktf-rust-*)
 		record $name $name -A 'fib@arg1/u32' -R 'fib@retval/u32' \
 			-A '^rs::total@arg1/p,arg2/u' -R 'total@retval' ;;
+	ktf-forksched)
+		record $name $name ;;
 	ktf-evdata)
 		record $name $name -T 'work@read=proc/statm,read=page-fault' \
 			-T 'main@read=page-fault' ;;
@@ -274,4 +315,4 @@ for name in $names; do
 	cp -r "$d" "$outdir/$name"
 	cp "$tmp/$name.dump" "$tmp/$name.report" "$tmp/$name.replay" "$outdir/"
 done
-du -a "$outdir" | grep -E 'ktf-(cxx|statics|rust|enum|evdata)' | sort -k2
+du -a "$outdir" | grep -E 'ktf-(cxx|statics|rust|enum|evdata|forksched)' | sort -k2
