@@ -73,44 +73,58 @@ void uft_enums_free(struct uft_enums *es)
 {
 	size_t i;
 
-	for (i = 0; i < es->n; i++)
-		uft_enum_free(&es->v[i]);
+	for (i = 0; i < es->n; i++) {
+		uft_enum_free(es->v[i]);
+		free(es->v[i]);
+	}
 	free(es->v);
-	es->v = NULL;
-	es->n = 0;
+	free(es->hash.v);
+	memset(es, 0, sizeof(*es));
+}
+
+static const char *uft_enum_key(const void *val)
+{
+	return ((const struct uft_enum *)val)->name;
 }
 
 static const struct uft_enum *uft_enum_find(const struct uft_enums *es,
 					    const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < es->n; i++)
-		if (!strcmp(es->v[i].name, name))
-			return &es->v[i];
-	return NULL;
+	return uft_hash_find(&es->hash, name, strlen(name), uft_enum_key);
 }
 
-/*
- * Add NAME = val to e, kept as uftrace keeps it: by value, highest first,
- * a later name before an earlier one of the same value.
- */
-static int uft_enum_add(struct uft_enum *e, const char *name, long val)
+/* Add NAME = val to e, in the order of the definition. */
+static int uft_enum_add(struct uft_enum *e, const char *name, long val,
+			size_t *cap)
 {
 	struct uft_enumval *n;
-	size_t i;
 
-	n = realloc(e->v, (e->n + 1) * sizeof(*n));
-	if (!n)
+	if (e->n == *cap) {
+		size_t c = *cap ? 2 * *cap : 8;
+
+		n = realloc(e->v, c * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		e->v = n;
+		*cap = c;
+	}
+	e->v[e->n].val = val;
+	e->v[e->n].name = strdup(name);
+	if (!e->v[e->n].name)
 		return -ENOMEM;
-	e->v = n;
-	for (i = 0; i < e->n && e->v[i].val > val; i++)
-		;
-	memmove(&e->v[i + 1], &e->v[i], (e->n - i) * sizeof(*n));
-	e->v[i].val = val;
-	e->v[i].name = strdup(name);
+	e->v[e->n].order = e->n;
 	e->n++;
-	return e->v[i].name ? 0 : -ENOMEM;
+	return 0;
+}
+
+/* uftrace's list order: by value, highest first, a later name first. */
+static int uft_enumval_cmp(const void *a, const void *b)
+{
+	const struct uft_enumval *x = a, *y = b;
+
+	if (x->val != y->val)
+		return x->val > y->val ? -1 : 1;
+	return x->order > y->order ? -1 : x->order < y->order;
 }
 
 /*
@@ -124,6 +138,7 @@ static int uft_enum_parse_one(struct uft_enums *es, const char *s)
 	char tok[UFT_ETOK_MAX], name[UFT_ETOK_MAX];
 	struct uft_enum e = { 0 }, *n;
 	enum uft_etok t;
+	size_t cap = 0;
 	long val = 0;
 	int ret = -EINVAL;
 
@@ -154,7 +169,7 @@ static int uft_enum_parse_one(struct uft_enums *es, const char *s)
 			if (uft_etok(&s, tok) != UFT_ETOK_SIGN)
 				goto end;
 		}
-		ret = uft_enum_add(&e, name, val);
+		ret = uft_enum_add(&e, name, val, &cap);
 		if (ret)
 			goto end;
 		ret = -EINVAL;
@@ -167,13 +182,19 @@ static int uft_enum_parse_one(struct uft_enums *es, const char *s)
 	ret = 0;
 	if (uft_enum_find(es, e.name))
 		goto end;
-	n = realloc(es->v, (es->n + 1) * sizeof(*n));
-	if (!n) {
-		ret = -ENOMEM;
+	qsort(e.v, e.n, sizeof(*e.v), uft_enumval_cmp);
+	ret = -ENOMEM;
+	if (uft_grow(&es->v, es->n, sizeof(*es->v)))
+		goto end;
+	n = malloc(sizeof(*n));
+	if (!n)
+		goto end;
+	*n = e;
+	if (uft_hash_add(&es->hash, n, uft_enum_key)) {
+		free(n);
 		goto end;
 	}
-	es->v = n;
-	es->v[es->n++] = e;
+	es->v[es->n++] = n;
 	return 0;
 end:
 	uft_enum_free(&e);

@@ -128,10 +128,24 @@ struct uft_auto {
 	char *rets;		/* owned: "retval/d32" or NULL */
 };
 
+/* A hash of values by a name they hold (open addressing). */
+struct uft_hent {
+	uint64_t h;
+	void *val;		/* borrowed; NULL: a free slot */
+};
+
+struct uft_hash {
+	struct uft_hent *v;	/* owned */
+	size_t cap;		/* a power of two, or 0 */
+	size_t n;
+	uint64_t seed;
+};
+
 /* One name of an enum definition. */
 struct uft_enumval {
 	long val;
 	char *name;		/* owned */
+	size_t order;		/* in the definition */
 };
 
 /* "enum NAME { ... }": its names by value, highest first. */
@@ -142,8 +156,9 @@ struct uft_enum {
 };
 
 struct uft_enums {
-	struct uft_enum *v;	/* owned */
+	struct uft_enum **v;	/* owned, each owned */
 	size_t n;
+	struct uft_hash hash;	/* by name */
 };
 
 #define UFT_OWN_NAME		1u	/* uft_sym.name is malloc'd */
@@ -187,19 +202,6 @@ struct uft_sidmap {
 	size_t n;
 	bool loaded;
 	size_t last_sess;	/* 1 + index of its latest session; 0: none */
-};
-
-/* A hash of values by a name they hold (open addressing). */
-struct uft_hent {
-	uint64_t h;
-	void *val;		/* borrowed; NULL: a free slot */
-};
-
-struct uft_hash {
-	struct uft_hent *v;	/* owned */
-	size_t cap;		/* a power of two, or 0 */
-	size_t n;
-	uint64_t seed;
 };
 
 struct uft_dlopen {
