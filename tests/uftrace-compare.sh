@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # uftrace-compare.sh — kvmtrace_format against uftrace itself, on the
-# recorded fixtures of tests/gen/record-uftrace.sh and
-# tests/gen/record-uftrace-langs.sh (TAP):
+# recorded fixtures of tests/gen/record-uftrace.sh,
+# tests/gen/record-uftrace-langs.sh, tests/gen/record-uftrace-lost.sh
+# (LOST records) and tests/gen/gen-uftrace-evpmu.sh (TAP):
 #
 #   dump     the default text equals `uftrace dump` (NAME.dump) merged into
 #            one time order, argument and return value lines and the perf
