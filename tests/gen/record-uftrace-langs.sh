@@ -21,7 +21,8 @@
 #                     enumerator, and open() with uftrace's own enum of
 #                     flags (the info file's enumauto)
 #   ktf-evdata/       gcc -pg, recorded with -T FUNC@read=proc/statm and
-#                     read=page-fault: read: and diff: events with data
+#                     read=page-fault, and --watch cpu: read:, diff: and
+#                     watch:cpu events with data
 #   ktf-forksched/    gcc -pg: a forked child sleeping inside functions and
 #                     in the caller of fork(), the parent in waitpid(): the
 #                     sched-out/sched-in pairs uftrace report counts as
@@ -289,7 +290,8 @@ for name in $names; do
 	ktf-forksched)
 		record $name $name ;;
 	ktf-evdata)
-		record $name $name -T 'work@read=proc/statm,read=page-fault' \
+		record $name $name --watch cpu \
+			-T 'work@read=proc/statm,read=page-fault' \
 			-T 'main@read=page-fault' ;;
 	*)
 		echo "record-uftrace-langs.sh: no fixture $name" >&2
