@@ -9,7 +9,9 @@
 # (tests/fuzz/fuzz-TARGET.c).
 # Needs clang with libFuzzer (Debian: clang-14, libclang-rt-14-dev).
 # Environment: BUILD_DIR (default /tmp/build-fuzz) holds config.h (configured
-# there if missing), the binary and the working corpus; CC (default clang).
+# there if missing), the binary and the working corpus; CC (default clang);
+# FUZZ_RUNS, when set, stops the run after that many executions (SECONDS
+# then stays a cap on the time).
 # Crashes go to tests/fuzz/crashes/TARGET/. With SECONDS 0 the script only
 # builds the target and replays tests/fuzz/regress/TARGET-* through it.
 set -eu
@@ -172,7 +174,9 @@ esac
 
 crashes=$here/crashes/$target
 mkdir -p "$crashes"
-echo "$0: running $bin for ${seconds}s ($(ls "$seeds" | wc -l) seeds)"
-"$bin" -max_len=65536 -max_total_time="$seconds" -timeout=10 \
+runs=${FUZZ_RUNS:--1}
+case $runs in -1|[1-9]*) ;; *) usage ;; esac
+echo "$0: running $bin for ${seconds}s ($(ls "$seeds" | wc -l) seeds, runs $runs)"
+"$bin" -max_len=65536 -max_total_time="$seconds" -runs="$runs" -timeout=10 \
 	-print_final_stats=1 -artifact_prefix="$crashes/" \
 	"$corpus" "$seeds"
