@@ -53,14 +53,20 @@ srcs=
 for f in "$top"/src/*.c "$top"/src/*/*.c; do
 	case $f in
 	*/main.c | */default-rules.c) ;;
-	*/source-tracecmd.c | */tracedat-file.c | */tracedat-guard.c)
+	*/source-tracecmd.c | */tracecmd-*.c | */tracedat-*.c)
 		grep -q '^#define HAVE_TRACECMD 1' "$build/config.h" &&
+			srcs="$srcs $f" ;;
+	*/symtab-elf.c)
+		grep -q '^#define HAVE_LIBELF 1' "$build/config.h" &&
+			srcs="$srcs $f" ;;
+	*/rules-yaml.c)
+		grep -q '^#define HAVE_YAML 1' "$build/config.h" &&
 			srcs="$srcs $f" ;;
 	*) srcs="$srcs $f" ;;
 	esac
 done
 pkgs=
-for p in libtracecmd libtraceevent libzstd zlib yaml-0.1; do
+for p in libtracecmd libtraceevent libzstd zlib yaml-0.1 libelf; do
 	pkg-config --exists "$p" 2>/dev/null && pkgs="$pkgs $p"
 done
 pcflags=
@@ -69,6 +75,8 @@ if [ -n "$pkgs" ]; then
 	pcflags=$(pkg-config --cflags $pkgs)
 	pclibs=$(pkg-config --libs $pkgs)
 fi
+# libiberty ships no .pc file (configure.ac)
+grep -q '^#define HAVE_LIBIBERTY 1' "$build/config.h" && pclibs="$pclibs -liberty"
 
 mkdir -p "$build/fuzz"
 # the built-in rules, as the Makefile generates them
