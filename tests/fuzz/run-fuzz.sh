@@ -81,15 +81,28 @@ grep -q '^#define HAVE_LIBIBERTY 1' "$build/config.h" && pclibs="$pclibs -libert
 mkdir -p "$build/fuzz"
 # the built-in rules, as the Makefile generates them
 "${SHELL:-/bin/sh}" "$top/build-aux/text2c.sh" rules_default \
-	"$top/formats/kvmtrace" >"$build/fuzz/rules-default.c"
+	"$top/formats/kvmtrace" >"$build/fuzz/rules-default.c.new"
+# (kept when unchanged, so that a built target stays up to date)
+if cmp -s "$build/fuzz/rules-default.c.new" "$build/fuzz/rules-default.c"; then
+	rm -f "$build/fuzz/rules-default.c.new"
+else
+	mv "$build/fuzz/rules-default.c.new" "$build/fuzz/rules-default.c"
+fi
 srcs="$srcs $build/fuzz/rules-default.c"
 bin=$build/fuzz/fuzz-$target
-echo "$0: building $bin"
+# built again only when a source is newer than it
 # shellcheck disable=SC2086
-"$cc" -std=gnu11 -g -O1 -fno-omit-frame-pointer \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-include "$build/config.h" -I"$build" -I"$top/src" -I"$top/src/sources" -I"$top/src/rules" -I"$top/src/sinks" -I"$here" $pcflags \
-	-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm -pthread
+if [ -x "$bin" ] && [ -z "$(find $srcs "$here/fuzz-$target.c" "$here/fuzz-source.h" \
+	"$top"/src/*.h "$top"/src/*/*.h -newer "$bin" 2>/dev/null)" ]; then
+	echo "$0: $bin is up to date"
+else
+	echo "$0: building $bin"
+	# shellcheck disable=SC2086
+	"$cc" -std=gnu11 -g -O1 -fno-omit-frame-pointer \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-include "$build/config.h" -I"$build" -I"$top/src" -I"$top/src/sources" -I"$top/src/rules" -I"$top/src/sinks" -I"$here" $pcflags \
+		-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm -pthread
+fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 # leaks inside libtraceevent and libtracecmd are theirs (tests/lsan.supp)
