@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "event.h"
-#include "rules.h"
+#include "rules-table.h"
 #include "source.h"
 
 struct diag;

@@ -33,7 +33,7 @@
 #include <yaml.h>
 
 #include "diag.h"
-#include "rules.h"
+#include "rules-yaml.h"
 
 /* root > events > event > u64 > [lo, hi] */
 #define RYAML_DEPTH_MAX 5
