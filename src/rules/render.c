@@ -162,13 +162,7 @@ static const struct rule_alias *render_alias(const struct rule *rule,
 					     const char *key,
 					     enum alias_kind kind)
 {
-	size_t i;
-
-	for (i = 0; i < rule->naliases; i++)
-		if (rule->aliases[i].kind == kind &&
-		    !strcmp(rule->aliases[i].key, key))
-			return &rule->aliases[i];
-	return NULL;
+	return rules_alias(rule, key, kind);
 }
 
 static int render_aux(struct binding *b, int32_t x, int32_t y, uint32_t *j)

@@ -34,6 +34,7 @@ void rule_fini(struct rule *rule)
 		free(rule->aliases[i].b);
 	}
 	free(rule->aliases);
+	free(rule->alias_order);
 	free(rule->pattern);
 	free(rule->system);
 	free(rule->name);
@@ -186,8 +187,66 @@ int rules_parse_id(const char *s, size_t len, struct rule *rule,
 	return 0;
 }
 
+static int rules_alias_cmp(const void *a, const void *b)
+{
+	const struct rule_alias *x = *(const struct rule_alias *const *)a;
+	const struct rule_alias *y = *(const struct rule_alias *const *)b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	/* the same name twice: the first written wins, as a scan finds it */
+	return x < y ? -1 : x > y;
+}
+
+static int rules_index_aliases(struct rule *rule)
+{
+	size_t i;
+
+	free(rule->alias_order);
+	rule->alias_order = NULL;
+	if (!rule->naliases)
+		return 0;
+	rule->alias_order = malloc(rule->naliases * sizeof(*rule->alias_order));
+	if (!rule->alias_order)
+		return -ENOMEM;
+	for (i = 0; i < rule->naliases; i++)
+		rule->alias_order[i] = &rule->aliases[i];
+	qsort(rule->alias_order, rule->naliases, sizeof(*rule->alias_order),
+	      rules_alias_cmp);
+	return 0;
+}
+
+const struct rule_alias *rules_alias(const struct rule *rule, const char *key,
+				     enum alias_kind kind)
+{
+	size_t lo = 0, hi = rule->naliases;
+
+	if (!rule->alias_order)
+		return NULL;
+	/* the first entry not below (key, kind) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct rule_alias *a = rule->alias_order[mid];
+		int c = strcmp(a->key, key);
+
+		if (c < 0 || (c == 0 && a->kind < kind))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < rule->naliases && rule->alias_order[lo]->kind == kind &&
+	    !strcmp(rule->alias_order[lo]->key, key))
+		return rule->alias_order[lo];
+	return NULL;
+}
+
 int rules_add(struct rules *r, struct rule *rule)
 {
+	if (rules_index_aliases(rule) < 0)
+		return -ENOMEM;
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 32;
 		struct rule *nv = realloc(r->v, cap * sizeof(*nv));

@@ -61,6 +61,8 @@ struct rule {
 	struct tmpl *tmpl;	/* owned; NULL: skip, its events print nothing */
 	struct rule_alias *aliases;	/* owned */
 	size_t naliases;
+	/* owned array: the aliases by (key, kind), for rules_alias() */
+	const struct rule_alias **alias_order;
 	unsigned line;		/* where the template is: 1-based */
 	unsigned col;
 	char *line_text;	/* owned: that line, for carets */
@@ -85,6 +87,9 @@ const struct rule *rules_lookup(const struct rules *r,
 				const struct event_type *t);
 /* The symbol of x in an enum table (sorted by value), or NULL. */
 const char *rules_enum_symbol(const struct rule_enum *e, uint64_t x);
+/* The alias of rule naming key, of that kind, or NULL: log n. */
+const struct rule_alias *rules_alias(const struct rule *rule, const char *key,
+				     enum alias_kind kind);
 /* Could rule match events of type t at all (ignoring precedence)? */
 bool rules_match(const struct rule *rule, const struct event_type *t);
 
@@ -101,7 +106,7 @@ int rules_parse_id(const char *s, size_t len, struct rule *rule,
  * 42): 0, -EINVAL or -ERANGE.
  */
 int rules_parse_int(const char *s, size_t len, uint64_t *out);
-/* Append a rule (takes ownership of its members). */
+/* Append a rule (takes ownership of its members); indexes its aliases. */
 int rules_add(struct rules *r, struct rule *rule);
 void rule_fini(struct rule *rule);
 

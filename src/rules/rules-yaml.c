@@ -672,6 +672,13 @@ end:
 	return ret;
 }
 
+static int ryaml_enum_cmp(const void *a, const void *b)
+{
+	const struct rule_enum *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
 static int ryaml_enums(struct ryaml *y, const yaml_node_t *map)
 {
 	const yaml_node_pair_t *p;
@@ -694,18 +701,20 @@ static int ryaml_enums(struct ryaml *y, const yaml_node_t *map)
 		if (ret < 0)
 			return ret;
 	}
+	/* by name, for ryaml_find_enum(); the keys were distinct */
+	qsort(r->enums, r->nenums, sizeof(*r->enums), ryaml_enum_cmp);
 	return 0;
 }
 
 static const struct rule_enum *ryaml_find_enum(const struct rules *r,
 					       const char *name)
 {
-	size_t i;
+	struct rule_enum key = { .name = (char *)name };
 
-	for (i = 0; i < r->nenums; i++)
-		if (!strcmp(r->enums[i].name, name))
-			return &r->enums[i];
-	return NULL;
+	if (!r->nenums)
+		return NULL;
+	return bsearch(&key, r->enums, r->nenums, sizeof(*r->enums),
+		       ryaml_enum_cmp);
 }
 
 /* ---------------------------------------------------------------- aliases */
