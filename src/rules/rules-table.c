@@ -28,11 +28,8 @@ void rule_fini(struct rule *rule)
 {
 	size_t i;
 
-	for (i = 0; i < rule->naliases; i++) {
+	for (i = 0; i < rule->naliases; i++)
 		free(rule->aliases[i].key);
-		free(rule->aliases[i].a);
-		free(rule->aliases[i].b);
-	}
 	free(rule->aliases);
 	free(rule->alias_order);
 	free(rule->pattern);
@@ -46,15 +43,13 @@ void rule_fini(struct rule *rule)
 
 void rules_destroy(struct rules *r)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!r)
 		return;
 	for (i = 0; i < r->n; i++)
 		rule_fini(&r->v[i]);
 	for (i = 0; i < r->nenums; i++) {
-		for (j = 0; j < r->enums[i].n; j++)
-			free(r->enums[i].v[j].symbol);
 		free(r->enums[i].v);
 		free(r->enums[i].name);
 	}

@@ -34,20 +34,20 @@ enum alias_kind {
 
 struct rule_enum_entry {
 	uint64_t value;
-	char *symbol;	/* owned */
+	char *symbol;	/* borrowed: in the block of its table's name */
 };
 
 struct rule_enum {
-	char *name;	/* owned */
+	char *name;	/* owned: one block, the symbols follow the name */
 	struct rule_enum_entry *v;	/* owned, sorted by value */
 	size_t n;
 };
 
 struct rule_alias {
-	char *key;	/* owned: the name templates use */
+	char *key;	/* owned: the name templates use; a and b follow it */
 	enum alias_kind kind;
-	char *a;	/* owned: the key aliased, or the low word */
-	char *b;	/* owned: the high word (ALIAS_JOIN) */
+	char *a;	/* borrowed (key's block): the key aliased, or the low word */
+	char *b;	/* borrowed (key's block): the high word (ALIAS_JOIN) */
 	const struct rule_enum *table;	/* borrowed from rules (ALIAS_ENUM) */
 };
 

@@ -21,19 +21,19 @@ import sys
 def main():
     base = open(sys.argv[1]).read().split('\n')
     mb = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
-    # shares of the size, in bytes
+    # the shapes of issue 13, item 9: 50 k enum tables, a u64: map of
+    # 50 k entries (its template naming each), a template of 100 k keys;
+    # then one big enum table and ordinary rules up to the size asked
     total = int(mb * 1e6)
     out = sys.stdout
-    # each shape gets about a fifth of the bytes
-    part = total // 5
-    # ~36 bytes per small table, ~16 per big-table entry, ~95 per rule,
-    # ~22 per u64 entry, ~6 per template key
-    ntables = part // 36
-    nbig = part // 16
-    nrules = part // 95
-    nu64 = part // 22
-    nkeys = part // 6
-
+    scale = mb / 10.0
+    ntables = int(50000 * scale)
+    nu64 = int(50000 * scale)
+    nkeys = int(100000 * scale)
+    nbig = int(50000 * scale)
+    # what is left, at some 105 bytes per rule
+    used = 36 * ntables + 33 * nu64 + 6 * nkeys + 16 * nbig
+    nrules = max(total - used, 0) // 105
     for line in base:
         out.write(line + '\n')
         if line == 'enums:':
@@ -66,9 +66,7 @@ def main():
             out.write('    args: [a, b, c, d]\n')
             out.write('    format: "')
             keys = ('%(a)d ', '%(b)x ', '%(c)s ', '%(d)u ')
-            for i in range(nkeys // 1):
-                if i * 6 > part:
-                    break
+            for i in range(nkeys):
                 out.write(keys[i % 4])
             out.write('"\n')
 
