@@ -544,6 +544,9 @@ enum ryaml_kind ryaml_kind(const struct ryaml_node *n)
 		return RYAML_MAP;
 	if (n->style != YAML_PLAIN_SCALAR_STYLE)
 		return RYAML_STR;
+	/* most scalars are names: no null, boolean or number starts so */
+	if (n->len && !strchr("~nNtTfF0123456789+-.", n->value[0]))
+		return RYAML_STR;
 	if (ryaml_is_any(n, nulls))
 		return RYAML_NULL;
 	if (ryaml_is_any(n, bools))

@@ -70,6 +70,7 @@ struct ryaml {
 	const struct rule *names_rule;	/* borrowed: whose; NULL: none yet */
 	const char **names;	/* owned array; strings borrowed */
 	size_t nnames, capnames;
+	size_t capaliases;	/* room in the current rule's aliases */
 };
 
 /* Where a mark is, in bytes: its line (1-based), column and line text. */

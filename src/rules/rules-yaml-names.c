@@ -182,14 +182,14 @@ static int ryaml_alias(struct ryaml *y, struct rule *rule, enum alias_kind kind,
 	size_t k = rule->naliases, klen, alen, blen;
 	struct rule_alias *al;
 
-	/* the capacity doubles: it is the next power of two of naliases */
-	if (!(k & (k - 1))) {
-		struct rule_alias *n = realloc(rule->aliases,
-					       (k ? 2 * k : 1) * sizeof(*n));
+	if (k == y->capaliases) {
+		size_t cap = k ? 2 * k : 4;
+		struct rule_alias *n = realloc(rule->aliases, cap * sizeof(*n));
 
 		if (!n)
 			return ryaml_nomem(y);
 		rule->aliases = n;
+		y->capaliases = cap;
 	}
 	al = &rule->aliases[rule->naliases++];
 	memset(al, 0, sizeof(*al));

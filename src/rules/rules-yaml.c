@@ -254,6 +254,28 @@ static const char *const ryaml_event_keys[] = {
 	"match", "name", "args", "u64", "enum", "format", "skip", NULL,
 };
 
+/* Room for the aliases args:, u64: and enum: will give rule, at once. */
+static int ryaml_alias_room(struct ryaml *y, struct rule *rule,
+			    const struct ryaml_node *ev)
+{
+	static const char *const keys[] = { "args", "u64", "enum" };
+	size_t i, n = 0;
+
+	for (i = 0; i < 3; i++) {
+		const struct ryaml_node *v = ryaml_get(y, ev, keys[i]);
+
+		if (v && v->type != YAML_SCALAR_NODE)
+			n += v->n;
+	}
+	if (!n)
+		return 0;
+	rule->aliases = malloc(n * sizeof(*rule->aliases));
+	if (!rule->aliases)
+		return ryaml_nomem(y);
+	y->capaliases = n;
+	return 0;
+}
+
 static int ryaml_event(struct ryaml *y, const struct ryaml_node *ev)
 {
 	const struct ryaml_node *match, *n;
@@ -265,6 +287,7 @@ static int ryaml_event(struct ryaml *y, const struct ryaml_node *ev)
 
 	/* each rule is made here, at one address: its names start over */
 	y->names_rule = NULL;
+	y->capaliases = 0;
 	if (ev->type != YAML_MAPPING_NODE)
 		return ryaml_error(y, ev, "events: expected an event (a mapping with match: and format:), found %s",
 				   ryaml_kind_name[ryaml_kind(ev)]);
@@ -320,6 +343,9 @@ static int ryaml_event(struct ryaml *y, const struct ryaml_node *ev)
 			goto error;
 		}
 	}
+	ret = ryaml_alias_room(y, &rule, ev);
+	if (ret < 0)
+		goto error;
 	n = ryaml_get(y, ev, "args");
 	if (n && (ret = ryaml_args(y, &rule, n)) < 0)
 		goto error;
