@@ -77,8 +77,15 @@ static int ryaml_index_lines(struct ryaml *y)
 		return -ENOMEM;
 	y->lines[y->nlines++] = 0;
 	while (i < y->len) {
-		size_t b = ryaml_break(y->buf + i, y->len - i);
+		unsigned char c = (unsigned char)y->buf[i];
+		size_t b;
 
+		/* only these bytes start a line break */
+		if (c != '\n' && c != '\r' && c != 0xc2 && c != 0xe2) {
+			i++;
+			continue;
+		}
+		b = ryaml_break(y->buf + i, y->len - i);
 		if (!b) {
 			i++;
 			continue;
