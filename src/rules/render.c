@@ -508,7 +508,8 @@ static int render_globs_src(const struct render *r, struct source *src,
 		ret = render_globs_add(&a, NULL, &r->rules->v[r->id_fallback]);
 	if (ret < 0)
 		goto nomem;
-	qsort(a.v, a.n, sizeof(*a.v), render_glob_cmp);
+	if (a.n)
+		qsort(a.v, a.n, sizeof(*a.v), render_glob_cmp);
 	for (g = 0; g < a.n; g = e) {
 		const struct rule *rule = &r->rules->v[a.v[g].rule];
 		const struct render_glob *at = &a.v[g];

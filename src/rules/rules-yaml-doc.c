@@ -285,7 +285,8 @@ static int ryaml_new_node(struct ryaml *y, const yaml_event_t *ev,
 		/* the value goes to strs; ryaml_build() points at it */
 		if (ryaml_grow(&y->strs, &y->capstrs, y->nstrs + len + 1, 1) < 0)
 			return -ENOMEM;
-		memcpy(y->strs + y->nstrs, ev->data.scalar.value, len);
+		if (len)
+			memcpy(y->strs + y->nstrs, ev->data.scalar.value, len);
 		y->strs[y->nstrs + len] = '\0';
 		n->style = (uint8_t)ev->data.scalar.style;
 		n->len = (uint32_t)len;
@@ -311,7 +312,7 @@ static int ryaml_walk(struct ryaml *y, yaml_parser_t *p)
 {
 	struct ryaml_open open[RYAML_DEPTH_MAX];
 	uint32_t *pend = NULL;	/* children of the open containers */
-	size_t npend = 0, cappend = 0;
+	size_t npend = 0, cappend = 0, kids;
 	unsigned depth = 0, docs = 0;
 	yaml_event_t ev;
 	int ret = 0;
@@ -367,21 +368,22 @@ static int ryaml_walk(struct ryaml *y, yaml_parser_t *p)
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
 			depth--;
+			kids = npend - open[depth].base;
 			n = &y->nodes[open[depth].node];
 			n->end_line = (uint32_t)ev.end_mark.line;
 			n->first = (uint32_t)y->nkids;
-			n->n = (uint32_t)(npend - open[depth].base);
-			if (n->type == YAML_MAPPING_NODE)
-				n->n /= 2;
-			if (ryaml_grow(&y->kids, &y->capkids,
-				       y->nkids + npend - open[depth].base,
+			n->n = (uint32_t)(n->type == YAML_MAPPING_NODE ? kids / 2
+								 : kids);
+			if (!kids)
+				break;
+			if (ryaml_grow(&y->kids, &y->capkids, y->nkids + kids,
 				       sizeof(*y->kids)) < 0) {
 				ret = ryaml_nomem(y);
 				break;
 			}
 			memcpy(y->kids + y->nkids, pend + open[depth].base,
-			       (npend - open[depth].base) * sizeof(*pend));
-			y->nkids += npend - open[depth].base;
+			       kids * sizeof(*pend));
+			y->nkids += kids;
 			npend = open[depth].base;
 			break;
 		default:
