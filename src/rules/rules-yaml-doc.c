@@ -406,11 +406,11 @@ int ryaml_build(struct ryaml *y)
 	if (ryaml_index_lines(y) < 0)
 		return ryaml_nomem(y);
 	/*
-	 * Room for the nodes of a typical file at once (a node takes some 8
-	 * bytes of text): growing by copies would cost more than the walk.
-	 * Pages not written are never touched.
+	 * Room for the nodes of a dense file at once (a node takes 5 bytes
+	 * of text or more, "a: 1\n" two): growing by copies would cost more
+	 * than the walk. Pages not written are never touched.
 	 */
-	y->capnodes = y->len / 8 + 64;
+	y->capnodes = y->len / 5 + 64;
 	y->nodes = malloc(y->capnodes * sizeof(*y->nodes));
 	y->capstrs = y->len + 64;
 	y->strs = malloc(y->capstrs);
