@@ -75,7 +75,9 @@ struct source_ops {
 		     struct value *out);
 	/*
 	 * Call fn for every event type known before reading (trace.dat
-	 * formats), so that rules can be checked at load time. May be NULL.
+	 * formats), so that rules can be checked at load time. A type the
+	 * input may hold but does not declare is marked possible (event.h).
+	 * May be NULL.
 	 */
 	int (*each_type)(struct source *src,
 			 int (*fn)(const struct event_type *t, void *arg),

@@ -162,13 +162,7 @@ static const struct rule_alias *render_alias(const struct rule *rule,
 					     const char *key,
 					     enum alias_kind kind)
 {
-	size_t i;
-
-	for (i = 0; i < rule->naliases; i++)
-		if (rule->aliases[i].kind == kind &&
-		    !strcmp(rule->aliases[i].key, key))
-			return &rule->aliases[i];
-	return NULL;
+	return rules_alias(rule, key, kind);
 }
 
 static int render_aux(struct binding *b, int32_t x, int32_t y, uint32_t *j)
@@ -266,6 +260,22 @@ static void render_type_desc(char *buf, size_t len, struct source *src,
 		snprintf(buf, len, "%s events", src->ops->kind);
 }
 
+/* The rule-file error of key i of rule, which events of type t lack. */
+static void render_unknown_key(const struct render *r, struct source *src,
+			       const struct event_type *t,
+			       const struct rule *rule, size_t i,
+			       struct diag *d)
+{
+	const struct tmpl *tm = rule->tmpl;
+	char what[160];
+
+	render_type_desc(what, sizeof(what), src, t);
+	diag_at(d, r->rules->file, rule->line, rule->col + tm->key_col[i] - 1,
+		rule->line_text, rule->line_len, "unknown key '%s': rule '%s' meets %s of %s, which have no such field",
+		tm->keys[i], rule->pattern, what, src->name);
+	render_list_fields(d, src, t);
+}
+
 /*
  * Bind rule to events of type t of src: every key of its template to a
  * slot. A key the events cannot have is a rule-file error.
@@ -292,17 +302,10 @@ static int render_bind(const struct render *r, struct source *src,
 	if (!b->slots)
 		goto nomem;
 	for (i = 0; i < tm->nkeys; i++) {
-		char what[160];
-
 		ret = render_bind_key(b, src, t, tm->keys[i], &b->slots[i]);
 		if (ret == 0)
 			continue;
-		render_type_desc(what, sizeof(what), src, t);
-		diag_at(d, r->rules->file, rule->line,
-			rule->col + tm->key_col[i] - 1, rule->line_text,
-			rule->line_len, "unknown key '%s': rule '%s' meets %s of %s, which have no such field",
-			tm->keys[i], rule->pattern, what, src->name);
-		render_list_fields(d, src, t);
+		render_unknown_key(r, src, t, rule, i, d);
 		ret = -EINVAL;
 		goto error;
 	}
@@ -404,7 +407,148 @@ int render_check(struct render *r, struct source **srcs, size_t n,
 			render_binding_free(b);
 		}
 	}
+	r->globs_srcs = srcs;
+	r->globs_n = n;
 	return 0;
+}
+
+/*
+ * Glob rules, at the first event: the types of src a glob rule (or "*")
+ * is the rule for, among the formats src is sure of and the first
+ * event's. A key of the rule that none of them has is a typo that the
+ * run would meet only after output: reported now, naming the first
+ * event's type when the rule is its rule, else the first such type.
+ */
+struct render_glob {
+	const struct event_type *t;	/* borrowed; NULL: kvmtrace events */
+	size_t rule;			/* index in rules */
+	size_t order;			/* as listed */
+};
+
+struct render_globs_arg {
+	const struct render *r;
+	const struct event *first;
+	struct source *src;
+	struct render_glob *v;		/* owned */
+	size_t n, cap;
+};
+
+static int render_globs_add(struct render_globs_arg *a,
+			    const struct event_type *t, const struct rule *rule)
+{
+	if (!rule || !rule->tmpl ||
+	    (rule->match != RULE_GLOB && rule->match != RULE_ANY))
+		return 0;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		struct render_glob *v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n].t = t;
+	a->v[a->n].rule = (size_t)(rule - a->r->rules->v);
+	a->v[a->n].order = a->n;
+	a->n++;
+	return 0;
+}
+
+static int render_globs_type(const struct event_type *t, void *arg)
+{
+	struct render_globs_arg *a = arg;
+
+	if (t->possible && !(a->first->src == a->src && a->first->type == t))
+		return 0;
+	return render_globs_add(a, t, rules_lookup(a->r->rules, t));
+}
+
+static int render_glob_cmp(const void *x, const void *y)
+{
+	const struct render_glob *p = x, *q = y;
+
+	if (p->rule != q->rule)
+		return p->rule < q->rule ? -1 : 1;
+	return p->order < q->order ? -1 : p->order > q->order;
+}
+
+/* Does some type of v[0..n) (all of one rule) have key i? 0, 1, -ENOMEM. */
+static int render_glob_has(struct source *src, const struct render_glob *v,
+			   size_t n, const struct rule *rule, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		struct binding b = { .rule = rule };
+		int32_t slot;
+		int ret = render_bind_key(&b, src, v[j].t, rule->tmpl->keys[i],
+					  &slot);
+
+		free(b.aux);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int render_globs_src(const struct render *r, struct source *src,
+			    const struct event *first, struct diag *d)
+{
+	struct render_globs_arg a = { .r = r, .first = first, .src = src };
+	size_t g, e, i;
+	int ret = 0;
+
+	if (src->ops->each_type)
+		ret = src->ops->each_type(src, render_globs_type, &a);
+	else if (r->id_fallback >= 0)
+		/* one schema for all events (kvmtrace): "*" takes the rest */
+		ret = render_globs_add(&a, NULL, &r->rules->v[r->id_fallback]);
+	if (ret < 0)
+		goto nomem;
+	if (a.n)
+		qsort(a.v, a.n, sizeof(*a.v), render_glob_cmp);
+	for (g = 0; g < a.n; g = e) {
+		const struct rule *rule = &r->rules->v[a.v[g].rule];
+		const struct render_glob *at = &a.v[g];
+
+		for (e = g; e < a.n && a.v[e].rule == a.v[g].rule; e++)
+			if (first->src == src && a.v[e].t == first->type)
+				at = &a.v[e];
+		for (i = 0; i < rule->tmpl->nkeys; i++) {
+			ret = render_glob_has(src, a.v + g, e - g, rule, i);
+			if (ret < 0)
+				goto nomem;
+			if (ret)
+				continue;
+			render_unknown_key(r, src, at->t, rule, i, d);
+			ret = -EINVAL;
+			goto end;
+		}
+	}
+	ret = 0;
+	goto end;
+nomem:
+	diag_set(d, "out of memory");
+	ret = -ENOMEM;
+end:
+	free(a.v);
+	return ret;
+}
+
+static int render_check_globs(struct render *r, const struct event *first,
+			      struct diag *d)
+{
+	struct source **srcs = r->globs_srcs;
+	size_t i;
+	int ret = 0;
+
+	r->globs_srcs = NULL;	/* once */
+	for (i = 0; i < r->globs_n && ret == 0; i++)
+		ret = render_globs_src(r, srcs[i], first, d);
+	return ret;
 }
 
 static long render_rule_for_id(const struct render *r, uint64_t id)
@@ -722,6 +866,11 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	char *p;
 	int ret;
 
+	if (__builtin_expect(r->globs_srcs != NULL, 0)) {
+		ret = render_check_globs(r, ev, d);
+		if (ret < 0)
+			return ret;
+	}
 	if (ev->type->has_id) {
 		uint64_t id = ev->type->id;
 		const struct render_idcache *c =

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "event.h"
-#include "rules.h"
+#include "rules-table.h"
 #include "source.h"
 
 struct diag;
@@ -122,6 +122,9 @@ struct render {
 	struct render_id *ids;		/* owned: exact id rules, sorted */
 	size_t nids;
 	long id_fallback;		/* rule for other ids, or -1 */
+	/* borrowed: the inputs whose glob rules the first event checks */
+	struct source **globs_srcs;	/* NULL: checked (render_event) */
+	size_t globs_n;
 };
 
 struct render *render_create(const struct rules *rules, double mhz,
@@ -131,6 +134,9 @@ void render_destroy(struct render *r);
 /*
  * Check every rule against what the inputs can hold, before any output.
  * Returns 0 or a negative errno with diag filled (a rule-file error).
+ * Glob rules ("kvm:*", "*") are checked at the first event, before it is
+ * printed (render_event): a key that no format they are the rule for has
+ * is a typo; srcs must stay open until then.
  */
 int render_check(struct render *r, struct source **srcs, size_t n,
 		 struct diag *d);

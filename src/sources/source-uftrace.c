@@ -100,6 +100,8 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		et->system = "linux";
 		et->name = uft_perf_name((unsigned)i) ? uft_perf_name((unsigned)i)
 						      : "unknown";
+		/* listed by each_type whether perf events were recorded or not */
+		et->possible = true;
 	}
 	src->ntypes = UFT_NTYPES + UFT_NPERF;
 
