@@ -67,6 +67,86 @@ static int render_index_ids(struct render *r)
 	return 0;
 }
 
+/* Rules with more aliases than this hash them (render_index_aliases). */
+#define RENDER_ALIAS_LINEAR	8
+
+static size_t render_alias_hash(const char *key, enum alias_kind kind)
+{
+	size_t h = 5381 + (size_t)kind;
+
+	while (*key)
+		h = h * 33 + (unsigned char)*key++;
+	return h;
+}
+
+/*
+ * Hash the aliases of each rule that has many, so that binding a template
+ * of n keys to a rule of m aliases costs n + m, not n * m (a YAML rule may
+ * name tens of thousands of args). The first of equal (kind, key) wins, as
+ * it did when they were searched in turn.
+ */
+static int render_index_aliases(struct render *r)
+{
+	const struct rules *rules = r->rules;
+	size_t i, j, h;
+
+	r->aliases = calloc(rules->n ? rules->n : 1, sizeof(*r->aliases));
+	if (!r->aliases)
+		return -ENOMEM;
+	for (i = 0; i < rules->n; i++) {
+		const struct rule *rule = &rules->v[i];
+		struct render_aliases *ra = &r->aliases[i];
+
+		if (rule->naliases <= RENDER_ALIAS_LINEAR)
+			continue;
+		for (ra->cap = 16; ra->cap < 2 * rule->naliases; ra->cap *= 2)
+			;
+		ra->slot = calloc(ra->cap, sizeof(*ra->slot));
+		if (!ra->slot)
+			return -ENOMEM;
+		for (j = 0; j < rule->naliases; j++) {
+			const struct rule_alias *a = &rule->aliases[j];
+
+			for (h = render_alias_hash(a->key, a->kind) & (ra->cap - 1);
+			     ra->slot[h]; h = (h + 1) & (ra->cap - 1)) {
+				const struct rule_alias *o =
+					&rule->aliases[ra->slot[h] - 1];
+
+				if (o->kind == a->kind && !strcmp(o->key, a->key))
+					break;
+			}
+			if (!ra->slot[h])
+				ra->slot[h] = (uint32_t)j + 1;
+		}
+	}
+	return 0;
+}
+
+static const struct rule_alias *render_alias(const struct render *r,
+					     const struct rule *rule,
+					     const char *key,
+					     enum alias_kind kind)
+{
+	const struct render_aliases *ra = &r->aliases[rule - r->rules->v];
+	size_t i;
+
+	if (!ra->slot) {
+		for (i = 0; i < rule->naliases; i++)
+			if (rule->aliases[i].kind == kind &&
+			    !strcmp(rule->aliases[i].key, key))
+				return &rule->aliases[i];
+		return NULL;
+	}
+	for (i = render_alias_hash(key, kind) & (ra->cap - 1); ra->slot[i];
+	     i = (i + 1) & (ra->cap - 1)) {
+		const struct rule_alias *a = &rule->aliases[ra->slot[i] - 1];
+
+		if (a->kind == kind && !strcmp(a->key, key))
+			return a;
+	}
+	return NULL;
+}
+
 struct render *render_create(const struct rules *rules, double mhz,
 			     size_t nsources)
 {
@@ -79,7 +159,7 @@ struct render *render_create(const struct rules *rules, double mhz,
 	r->mhz = mhz;
 	r->nsrcs = nsources;
 	r->srcs = calloc(nsources ? nsources : 1, sizeof(*r->srcs));
-	if (!r->srcs || render_index_ids(r) < 0)
+	if (!r->srcs || render_index_ids(r) < 0 || render_index_aliases(r) < 0)
 		goto error;
 	for (i = 0; i < nsources; i++) {
 		r->srcs[i].by_rule = calloc(rules->n + 1, sizeof(struct binding *));
@@ -119,6 +199,9 @@ void render_destroy(struct render *r)
 	}
 	free(r->srcs);
 	free(r->ids);
+	for (i = 0; r->aliases && i < r->rules->n; i++)
+		free(r->aliases[i].slot);
+	free(r->aliases);
 	free(r);
 }
 
@@ -158,19 +241,6 @@ int render_field_slot(struct source *src, const struct event_type *t,
 	return -ENOENT;
 }
 
-static const struct rule_alias *render_alias(const struct rule *rule,
-					     const char *key,
-					     enum alias_kind kind)
-{
-	size_t i;
-
-	for (i = 0; i < rule->naliases; i++)
-		if (rule->aliases[i].kind == kind &&
-		    !strcmp(rule->aliases[i].key, key))
-			return &rule->aliases[i];
-	return NULL;
-}
-
 static int render_aux(struct binding *b, int32_t x, int32_t y, uint32_t *j)
 {
 	int32_t *n;
@@ -188,9 +258,9 @@ static int render_aux(struct binding *b, int32_t x, int32_t y, uint32_t *j)
 }
 
 /* A key through the rule's names (args, 64-bit joins), then the event's. */
-static int render_bind_named(struct binding *b, struct source *src,
-			     const struct event_type *t, const char *key,
-			     int32_t *slot, unsigned depth)
+static int render_bind_named(const struct render *r, struct binding *b,
+			     struct source *src, const struct event_type *t,
+			     const char *key, int32_t *slot, unsigned depth)
 {
 	const struct rule_alias *a;
 	int32_t lo, hi;
@@ -199,14 +269,14 @@ static int render_bind_named(struct binding *b, struct source *src,
 
 	if (depth > 8)
 		return -ELOOP;
-	a = b->rule ? render_alias(b->rule, key, ALIAS_KEY) : NULL;
+	a = b->rule ? render_alias(r, b->rule, key, ALIAS_KEY) : NULL;
 	if (a)
-		return render_bind_named(b, src, t, a->a, slot, depth + 1);
-	a = b->rule ? render_alias(b->rule, key, ALIAS_JOIN) : NULL;
+		return render_bind_named(r, b, src, t, a->a, slot, depth + 1);
+	a = b->rule ? render_alias(r, b->rule, key, ALIAS_JOIN) : NULL;
 	if (a) {
-		ret = render_bind_named(b, src, t, a->a, &lo, depth + 1);
+		ret = render_bind_named(r, b, src, t, a->a, &lo, depth + 1);
 		if (ret == 0)
-			ret = render_bind_named(b, src, t, a->b, &hi, depth + 1);
+			ret = render_bind_named(r, b, src, t, a->b, &hi, depth + 1);
 		if (ret == 0)
 			ret = render_aux(b, lo, hi, &j);
 		if (ret == 0)
@@ -216,19 +286,19 @@ static int render_bind_named(struct binding *b, struct source *src,
 	return render_field_slot(src, t, key, slot);
 }
 
-static int render_bind_key(struct binding *b, struct source *src,
-			   const struct event_type *t, const char *key,
-			   int32_t *slot)
+static int render_bind_key(const struct render *r, struct binding *b,
+			   struct source *src, const struct event_type *t,
+			   const char *key, int32_t *slot)
 {
 	const struct rule_alias *a;
 	int32_t num;
 	uint32_t j;
 	int ret;
 
-	a = b->rule ? render_alias(b->rule, key, ALIAS_ENUM) : NULL;
+	a = b->rule ? render_alias(r, b->rule, key, ALIAS_ENUM) : NULL;
 	if (!a)
-		return render_bind_named(b, src, t, key, slot, 0);
-	ret = render_bind_named(b, src, t, a->a, &num, 0);
+		return render_bind_named(r, b, src, t, key, slot, 0);
+	ret = render_bind_named(r, b, src, t, a->a, &num, 0);
 	if (ret == 0)
 		ret = render_aux(b, num, (int32_t)(a - b->rule->aliases), &j);
 	if (ret == 0)
@@ -294,7 +364,7 @@ static int render_bind(const struct render *r, struct source *src,
 	for (i = 0; i < tm->nkeys; i++) {
 		char what[160];
 
-		ret = render_bind_key(b, src, t, tm->keys[i], &b->slots[i]);
+		ret = render_bind_key(r, b, src, t, tm->keys[i], &b->slots[i]);
 		if (ret == 0)
 			continue;
 		render_type_desc(what, sizeof(what), src, t);

@@ -113,6 +113,15 @@ struct render_id {
 	uint32_t rule;
 };
 
+/*
+ * A rule's aliases by (kind, key): open addressing, cap a power of two,
+ * each slot an index into rule->aliases plus 1 (0: empty).
+ */
+struct render_aliases {
+	uint32_t *slot;		/* owned; NULL: few aliases, searched in turn */
+	size_t cap;
+};
+
 struct render {
 	const struct rules *rules;	/* borrowed */
 	double mhz;			/* -c MHZ; 0: time stamps in ticks */
@@ -122,6 +131,8 @@ struct render {
 	struct render_id *ids;		/* owned: exact id rules, sorted */
 	size_t nids;
 	long id_fallback;		/* rule for other ids, or -1 */
+	struct render_aliases *aliases;	/* owned: per rule, its aliases
+					 * hashed (NULL for few) */
 };
 
 struct render *render_create(const struct rules *rules, double mhz,
