@@ -199,6 +199,9 @@ void tc_vm_close(struct tc *tc);
 void tc_need_kallsyms(struct tc *tc);
 /* The comm of pid (a small cache before tep_data_comm_from_pid()). */
 const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
+
+/* tracecmd-read.c: the next record of all CPUs, in time order */
+int tc_next(struct source *src, struct event *ev, struct diag *d);
 /* Fields (tracecmd-fields.c): the source_ops of the same names. */
 int tc_bind(struct source *src, const struct event_type *t, const char *key);
 int tc_field(struct source *src, const struct event *ev, int index,
