@@ -462,6 +462,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
 	int saved, err, verdict, ret = -ENOMEM;
+	struct stat st;
 	bool copied;
 
 	if (!path) {
@@ -509,6 +510,11 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		/* what is wrong is said of the user's file, not of our copy */
 		ret = tc_guard_diag(src, path, &tc->file, verdict, d);
 		goto error;
+	}
+	if (stat(path, &st) == 0) {
+		/* which mappings are the file's (tc_pageout()) */
+		tc->map_dev = (uint64_t)st.st_dev;
+		tc->map_ino = (uint64_t)st.st_ino;
 	}
 	saved = tc_mute_stdout();
 	tc->handle = tracecmd_open_head(path, 0);

@@ -144,6 +144,8 @@ struct tc {
 	struct tc_comm comms[TC_COMM_CACHE];
 	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
 	uintptr_t sys_page;		/* the system's page size */
+	uint64_t map_dev, map_ino;	/* the file libtracecmd maps (see
+					 * tc_pageout()) */
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
