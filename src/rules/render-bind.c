@@ -183,6 +183,7 @@ static void render_binding_free(struct binding *b)
 		return;
 	free(b->slots);
 	free(b->fetch);
+	free(b->step);
 	free(b->aux);
 	free(b);
 }
@@ -341,6 +342,32 @@ static void render_type_desc(char *buf, size_t len, struct source *src,
 		snprintf(buf, len, "%s events", src->ops->kind);
 }
 
+/* Which of render_event()'s steps writes op (enum render_step). */
+static uint8_t render_step_of(const struct tmpl_op *op,
+			      const struct fetch *fetch)
+{
+	const struct pyfmt_spec *sp = &op->spec;
+
+	if (op->kind == TMPL_LIT)
+		return RSTEP_LIT;
+	switch (fetch[op->key].kind) {
+	case FETCH_REC_U32:
+		/* a u32 has at most 8 digits: zero padding to 8 is all 8 */
+		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
+		    sp->flags == PYFMT_ZERO && sp->width == 8 && sp->prec < 0)
+			return op->fast == TMPL_HEX ? RSTEP_U32_HEX8
+						    : RSTEP_U32_HEX8_UP;
+		break;
+	case FETCH_TS_INT:
+		if (op->fast == TMPL_DEC && sp->width <= 0)
+			return RSTEP_TS_DEC;
+		break;
+	default:
+		break;
+	}
+	return RSTEP_GENERIC;
+}
+
 /*
  * Bind rule to events of type t of src: every key of its template to a
  * slot. A key the events cannot have is a rule-file error.
@@ -397,6 +424,11 @@ static int render_bind(const struct render *r, struct source *src,
 			b->fetch[i].off = (uint32_t)off;
 		}
 	}
+	b->step = calloc(tm->nops ? tm->nops : 1, sizeof(*b->step));
+	if (!b->step)
+		goto nomem;
+	for (i = 0; i < tm->nops; i++)
+		b->step[i] = render_step_of(&tm->ops[i], b->fetch);
 	/* Python raises TypeError for %x, %o, %c of a float (ts with -c) */
 	for (i = 0; i < tm->nops; i++) {
 		const struct tmpl_op *op = &tm->ops[i];

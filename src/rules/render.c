@@ -285,12 +285,29 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		struct value v;
 		int32_t slot;
 		ssize_t n;
+		uint64_t x;
+		uint32_t w;
 
-		if (op->kind == TMPL_LIT) {
+		switch (b->step[i]) {
+		case RSTEP_LIT:
 			/* whole 16-byte chunks: the text and the output have slack */
 			for (size_t k = 0; k < op->len; k += 16)
 				memcpy(p + k, tm->text + op->off + k, 16);
 			p += op->len;
+			continue;
+		case RSTEP_U32_HEX8:
+		case RSTEP_U32_HEX8_UP:
+			memcpy(&w, (const char *)ev->rec + b->fetch[op->key].off, 4);
+			x = pyfmt_hex8(w, b->step[i] == RSTEP_U32_HEX8
+						  ? 'a' - '0' - 10 : 'A' - '0' - 10);
+			memcpy(p, &x, 8);
+			p += 8;
+			continue;
+		case RSTEP_TS_DEC:
+			x = ev->has_ts ? ev->ts : 0;
+			n = (ssize_t)pyfmt_dec_len(x);
+			pyfmt_dec_back(p + n, x);
+			p += n;
 			continue;
 		}
 		f = &b->fetch[op->key];

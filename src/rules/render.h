@@ -71,10 +71,25 @@ struct fetch {
 	uint32_t off;
 };
 
+/*
+ * How render_event() writes one op of a template for a binding: the
+ * commonest conversions each have their own few instructions; the rest
+ * take the general path (the value through its slot, then pyfmt or the
+ * inline integer formats).
+ */
+enum render_step {
+	RSTEP_GENERIC = 0,
+	RSTEP_LIT,		/* the literal text */
+	RSTEP_U32_HEX8,		/* %08x of a record word (FETCH_REC_U32) */
+	RSTEP_U32_HEX8_UP,	/* %08X of one */
+	RSTEP_TS_DEC,		/* %d, no width, of the time stamp in ticks */
+};
+
 struct binding {
 	const struct rule *rule;	/* borrowed; NULL: no rule */
 	int32_t *slots;			/* owned: one per key of rule->tmpl */
 	struct fetch *fetch;		/* owned: one per key */
+	uint8_t *step;			/* owned: one enum render_step per op */
 	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
 	uint32_t naux;			/* pairs used */
 	bool typeerror;			/* a float met %x: the 2008 fallback */
