@@ -85,9 +85,17 @@ struct tc_id {
 	uint32_t index;		/* into tc->types */
 };
 
+/* Whether printing an event of a type may look a function up (tc_info()) */
+enum tc_syms {
+	TC_SYMS_UNKNOWN = 0,	/* not yet asked */
+	TC_SYMS_NO,
+	TC_SYMS_YES,
+};
+
 struct tc_type {
 	struct event_type t;
 	struct tep_event *ev;	/* borrowed from tep */
+	enum tc_syms syms;
 };
 
 /* The pages one CPU's records have left behind (see tc_release()) */
@@ -214,7 +222,7 @@ size_t tc_fields(struct source *src, const struct event_type *t,
 		 const char **names, size_t max);
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
-const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len);
+const char *tc_info(struct tc *tc, const struct event *ev, size_t *len);
 /* The line `trace-cmd report` prints for ev (tracecmd-text.c). */
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *out);
