@@ -362,6 +362,10 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 		if (op->fast == TMPL_DEC && sp->width <= 0)
 			return RSTEP_TS_DEC;
 		break;
+	case FETCH_REC_STR:
+		if (op->fast == TMPL_STR)
+			return RSTEP_STR;
+		break;
 	default:
 		break;
 	}
@@ -422,6 +426,20 @@ static int render_bind(const struct render *r, struct source *src,
 			 src->ops->field_u32(src, b->slots[i], &off)) {
 			b->fetch[i].kind = FETCH_REC_U32;
 			b->fetch[i].off = (uint32_t)off;
+		} else if (b->slots[i] >= 0 && src->ops->field_at) {
+			size_t off2 = 0;
+
+			switch (src->ops->field_at(src, b->slots[i], &off, &off2)) {
+			case SOURCE_AT_U64:
+				b->fetch[i].kind = FETCH_REC_U64;
+				b->fetch[i].off = (uint32_t)off;
+				break;
+			case SOURCE_AT_STR:
+				b->fetch[i].kind = FETCH_REC_STR;
+				b->fetch[i].off = (uint32_t)off;
+				b->fetch[i].off2 = (uint32_t)off2;
+				break;
+			}
 		}
 	}
 	b->step = calloc(tm->nops ? tm->nops : 1, sizeof(*b->step));

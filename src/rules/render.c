@@ -309,6 +309,26 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			pyfmt_dec_back(p + n, x);
 			p += n;
 			continue;
+		case RSTEP_STR: {
+			const char *s;
+			size_t len;
+
+			f = &b->fetch[op->key];
+			memcpy(&s, (const char *)ev->rec + f->off, sizeof(s));
+			memcpy(&len, (const char *)ev->rec + f->off2, sizeof(len));
+			/* the bytes, with room for them and the rest */
+			if ((size_t)(o->buf + o->cap - p) <
+			    len + tm->bound + 1 + TMPL_SLACK) {
+				outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+				p = outbuf_reserve(o, len + tm->bound + 1 +
+							      TMPL_SLACK);
+				if (!p)
+					goto nomem;
+			}
+			memcpy(p, s, len);
+			p += len;
+			continue;
+		}
 		}
 		f = &b->fetch[op->key];
 		if (tmpl_fast_int(op)) {
@@ -327,6 +347,11 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 					break;
 				p = render_fast(p, op, ev->relts);
 				continue;
+			case FETCH_REC_U64:
+				memcpy(&x, (const char *)ev->rec + f->off, 8);
+				p = render_fast(p, op, x);
+				continue;
+			case FETCH_REC_STR:
 			case FETCH_SLOT:
 				break;
 			}

@@ -62,6 +62,8 @@ static inline uint32_t render_slot_aux(int32_t slot)
 enum fetch_kind {
 	FETCH_SLOT = 0,		/* render_value() */
 	FETCH_REC_U32,		/* a u32 at a byte offset of ev->rec */
+	FETCH_REC_U64,		/* a u64 at a byte offset of ev->rec */
+	FETCH_REC_STR,		/* a const char * at off, its size_t at off2 */
 	FETCH_TS_INT,		/* ev->ts, 0 without a time stamp */
 	FETCH_RELTS,
 };
@@ -69,6 +71,7 @@ enum fetch_kind {
 struct fetch {
 	enum fetch_kind kind;
 	uint32_t off;
+	uint32_t off2;
 };
 
 /*
@@ -83,6 +86,7 @@ enum render_step {
 	RSTEP_U32_HEX8,		/* %08x of a record word (FETCH_REC_U32) */
 	RSTEP_U32_HEX8_UP,	/* %08X of one */
 	RSTEP_TS_DEC,		/* %d, no width, of the time stamp in ticks */
+	RSTEP_STR,		/* plain %s of a FETCH_REC_STR */
 };
 
 struct binding {
