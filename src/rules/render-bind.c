@@ -183,7 +183,7 @@ static void render_binding_free(struct binding *b)
 		return;
 	free(b->slots);
 	free(b->fetch);
-	free(b->step);
+	free(b->rops);
 	free(b->aux);
 	free(b);
 }
@@ -348,8 +348,6 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 {
 	const struct pyfmt_spec *sp = &op->spec;
 
-	if (op->kind == TMPL_LIT)
-		return RSTEP_LIT;
 	switch (fetch[op->key].kind) {
 	case FETCH_REC_U32:
 		/* a u32 has at most 8 digits: zero padding to 8 is all 8 */
@@ -370,6 +368,44 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 		break;
 	}
 	return RSTEP_GENERIC;
+}
+
+/*
+ * The steps of tm for a binding: each conversion with the literal before
+ * it (two literals not next to each other in the text take two steps).
+ */
+static struct render_op *render_ops(const struct tmpl *tm,
+				    const struct fetch *fetch, size_t *n)
+{
+	struct render_op *v = calloc(tm->nops ? tm->nops : 1, sizeof(*v));
+	struct render_op *cur = NULL;
+	size_t i;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < tm->nops; i++) {
+		const struct tmpl_op *op = &tm->ops[i];
+
+		if (!cur) {
+			cur = &v[(*n)++];
+			cur->step = RSTEP_NONE;
+		}
+		if (op->kind == TMPL_LIT) {
+			if (cur->lit_len && cur->lit_off + cur->lit_len != op->off) {
+				cur = &v[(*n)++];
+				cur->step = RSTEP_NONE;
+			}
+			if (!cur->lit_len)
+				cur->lit_off = op->off;
+			cur->lit_len += op->len;
+			continue;
+		}
+		cur->conv = (uint32_t)i;
+		cur->step = render_step_of(op, fetch);
+		cur = NULL;
+	}
+	return v;
 }
 
 /*
@@ -442,11 +478,9 @@ static int render_bind(const struct render *r, struct source *src,
 			}
 		}
 	}
-	b->step = calloc(tm->nops ? tm->nops : 1, sizeof(*b->step));
-	if (!b->step)
+	b->rops = render_ops(tm, b->fetch, &b->nrops);
+	if (!b->rops)
 		goto nomem;
-	for (i = 0; i < tm->nops; i++)
-		b->step[i] = render_step_of(&tm->ops[i], b->fetch);
 	/* Python raises TypeError for %x, %o, %c of a float (ts with -c) */
 	for (i = 0; i < tm->nops; i++) {
 		const struct tmpl_op *op = &tm->ops[i];

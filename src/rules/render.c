@@ -243,7 +243,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 {
 	const struct binding *b;
 	const struct tmpl *tm;
-	size_t i;
+	const struct render_op *ro, *rend;
 	char *p;
 	int ret;
 
@@ -279,8 +279,8 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	p = outbuf_reserve(o, tm->bound + 1 + TMPL_SLACK);
 	if (!p)
 		goto nomem;
-	for (i = 0; i < tm->nops; i++) {
-		const struct tmpl_op *op = &tm->ops[i];
+	for (ro = b->rops, rend = ro + b->nrops; ro < rend; ro++) {
+		const struct tmpl_op *op;
 		const struct fetch *f;
 		struct value v;
 		int32_t slot;
@@ -288,17 +288,18 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		uint64_t x;
 		uint32_t w;
 
-		switch (b->step[i]) {
-		case RSTEP_LIT:
-			/* whole 16-byte chunks: the text and the output have slack */
-			for (size_t k = 0; k < op->len; k += 16)
-				memcpy(p + k, tm->text + op->off + k, 16);
-			p += op->len;
+		/* whole 16-byte chunks: the text and the output have slack */
+		for (size_t k = 0; k < ro->lit_len; k += 16)
+			memcpy(p + k, tm->text + ro->lit_off + k, 16);
+		p += ro->lit_len;
+		op = &tm->ops[ro->conv];
+		switch (ro->step) {
+		case RSTEP_NONE:
 			continue;
 		case RSTEP_U32_HEX8:
 		case RSTEP_U32_HEX8_UP:
 			memcpy(&w, (const char *)ev->rec + b->fetch[op->key].off, 4);
-			x = pyfmt_hex8(w, b->step[i] == RSTEP_U32_HEX8
+			x = pyfmt_hex8(w, ro->step == RSTEP_U32_HEX8
 						  ? 'a' - '0' - 10 : 'A' - '0' - 10);
 			memcpy(p, &x, 8);
 			p += 8;

@@ -82,18 +82,27 @@ struct fetch {
  */
 enum render_step {
 	RSTEP_GENERIC = 0,
-	RSTEP_LIT,		/* the literal text */
+	RSTEP_NONE,		/* a literal alone (the template's last) */
 	RSTEP_U32_HEX8,		/* %08x of a record word (FETCH_REC_U32) */
 	RSTEP_U32_HEX8_UP,	/* %08X of one */
 	RSTEP_TS_DEC,		/* %d, no width, of the time stamp in ticks */
 	RSTEP_STR,		/* plain %s of a FETCH_REC_STR */
 };
 
+/* One step: the literal text before a conversion, then the conversion. */
+struct render_op {
+	uint32_t lit_off;	/* the literal: tmpl text [lit_off, +lit_len) */
+	uint32_t lit_len;
+	uint32_t conv;		/* the conversion: index of its tmpl_op */
+	uint8_t step;		/* enum render_step; RSTEP_NONE: no conversion */
+};
+
 struct binding {
 	const struct rule *rule;	/* borrowed; NULL: no rule */
 	int32_t *slots;			/* owned: one per key of rule->tmpl */
 	struct fetch *fetch;		/* owned: one per key */
-	uint8_t *step;			/* owned: one enum render_step per op */
+	struct render_op *rops;		/* owned: the template's ops as steps */
+	size_t nrops;
 	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
 	uint32_t naux;			/* pairs used */
 	bool typeerror;			/* a float met %x: the 2008 fallback */
