@@ -364,6 +364,10 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 		if (op->fast == TMPL_STR)
 			return RSTEP_STR;
 		break;
+	case FETCH_CONST_STR:
+		if (op->fast == TMPL_STR)
+			return RSTEP_CONST_STR;
+		break;
 	default:
 		break;
 	}
@@ -458,6 +462,18 @@ static int render_bind(const struct render *r, struct source *src,
 			b->fetch[i].kind = FETCH_TS_INT;
 		else if (b->slots[i] == SLOT_RELTS)
 			b->fetch[i].kind = FETCH_RELTS;
+		else if (b->slots[i] == SLOT_CPU)
+			b->fetch[i].kind = FETCH_CPU;
+		else if (b->slots[i] == SLOT_PID)
+			b->fetch[i].kind = FETCH_PID;
+		else if ((b->slots[i] == SLOT_NAME && t && t->name) ||
+			 (b->slots[i] == SLOT_SYSTEM && t && t->system)) {
+			/* the type's: the same for all its events */
+			b->fetch[i].kind = FETCH_CONST_STR;
+			b->fetch[i].str = b->slots[i] == SLOT_NAME ? t->name
+								   : t->system;
+			b->fetch[i].len = strlen(b->fetch[i].str);
+		}
 		else if (b->slots[i] >= 0 && src->ops->field_u32 &&
 			 src->ops->field_u32(src, b->slots[i], &off)) {
 			b->fetch[i].kind = FETCH_REC_U32;

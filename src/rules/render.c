@@ -310,13 +310,21 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			pyfmt_dec_back(p + n, x);
 			p += n;
 			continue;
-		case RSTEP_STR: {
+		case RSTEP_STR:
+		case RSTEP_CONST_STR: {
 			const char *s;
 			size_t len;
 
 			f = &b->fetch[op->key];
-			memcpy(&s, (const char *)ev->rec + f->off, sizeof(s));
-			memcpy(&len, (const char *)ev->rec + f->off2, sizeof(len));
+			if (ro->step == RSTEP_CONST_STR) {
+				s = f->str;
+				len = f->len;
+			} else {
+				memcpy(&s, (const char *)ev->rec + f->off,
+				       sizeof(s));
+				memcpy(&len, (const char *)ev->rec + f->off2,
+				       sizeof(len));
+			}
 			/* the bytes, with room for them and the rest */
 			if ((size_t)(o->buf + o->cap - p) <
 			    len + tm->bound + 1 + TMPL_SLACK) {
@@ -352,6 +360,15 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 				memcpy(&x, (const char *)ev->rec + f->off, 8);
 				p = render_fast(p, op, x);
 				continue;
+			case FETCH_CPU:
+				p = render_fast(p, op, ev->cpu);
+				continue;
+			case FETCH_PID:
+				if (ev->pid < 0)
+					break;
+				p = render_fast(p, op, (uint64_t)ev->pid);
+				continue;
+			case FETCH_CONST_STR:
 			case FETCH_REC_STR:
 			case FETCH_SLOT:
 				break;

@@ -64,6 +64,9 @@ enum fetch_kind {
 	FETCH_REC_U32,		/* a u32 at a byte offset of ev->rec */
 	FETCH_REC_U64,		/* a u64 at a byte offset of ev->rec */
 	FETCH_REC_STR,		/* a const char * at off, its size_t at off2 */
+	FETCH_CPU,		/* ev->cpu */
+	FETCH_PID,		/* ev->pid */
+	FETCH_CONST_STR,	/* str: the same for every event of the binding */
 	FETCH_TS_INT,		/* ev->ts, 0 without a time stamp */
 	FETCH_RELTS,
 };
@@ -72,6 +75,8 @@ struct fetch {
 	enum fetch_kind kind;
 	uint32_t off;
 	uint32_t off2;
+	const char *str;	/* FETCH_CONST_STR: borrowed */
+	size_t len;
 };
 
 /*
@@ -87,6 +92,7 @@ enum render_step {
 	RSTEP_U32_HEX8_UP,	/* %08X of one */
 	RSTEP_TS_DEC,		/* %d, no width, of the time stamp in ticks */
 	RSTEP_STR,		/* plain %s of a FETCH_REC_STR */
+	RSTEP_CONST_STR,	/* plain %s of a FETCH_CONST_STR */
 };
 
 /* One step: the literal text before a conversion, then the conversion. */
