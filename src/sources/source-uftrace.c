@@ -100,6 +100,8 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		et->system = "linux";
 		et->name = uft_perf_name((unsigned)i) ? uft_perf_name((unsigned)i)
 						      : "unknown";
+		/* listed by each_type whether perf events were recorded or not */
+		et->possible = true;
 	}
 	src->ntypes = UFT_NTYPES + UFT_NPERF;
 
@@ -500,6 +502,28 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 	return -ENOENT;
 }
 
+/* The fields render.c reads straight from our uf->cur (source_ops.field_at) */
+static int uft_field_at(struct source *src, int index, size_t *offset,
+			size_t *len_offset)
+{
+	switch (index) {
+	case UF_DEPTH:
+		*offset = offsetof(struct uft_cur, depth);
+		return SOURCE_AT_U64;
+	case UF_DURATION:
+		*offset = offsetof(struct uft_cur, duration);
+		return SOURCE_AT_U64;
+	case UF_ADDR:
+		*offset = offsetof(struct uft_cur, rec.addr);
+		return SOURCE_AT_U64;
+	case UF_SYMBOL:
+		*offset = offsetof(struct uft_cur, symbol);
+		*len_offset = offsetof(struct uft_cur, symlen);
+		return SOURCE_AT_STR;
+	}
+	return SOURCE_AT_NONE;
+}
+
 static int uft_each_type(struct source *src,
 			 int (*fn)(const struct event_type *t, void *arg),
 			 void *arg)
@@ -690,6 +714,7 @@ const struct source_ops source_uftrace_ops = {
 	.close = uft_close,
 	.bind = uft_bind,
 	.field = uft_field,
+	.field_at = uft_field_at,
 	.each_type = uft_each_type,
 	.fields = uft_fields,
 	.render_default = uft_render_default,
