@@ -1,32 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * kvmtrace_format: command line and wiring. The only place that exits.
+ * kvmtrace_format: the top-level wiring, and the only place that exits.
+ * The command line is read by options.c, checked against the output by
+ * clobber.c, and the inputs are opened by inputs.c; here: rules, clock,
+ * render, sink, the merge loop and the exit status.
  *
  *   kvmtrace_format [OPTIONS] [FORMATS] [INPUT...]
  *   kvmtrace_format formats < trace.bin
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "clobber.h"
 #include "clock.h"
 #include "diag.h"
 #include "filter.h"
 #include "formats-path.h"
+#include "inputs.h"
 #include "merge.h"
+#include "options.h"
 #include "outbuf.h"
 #include "render.h"
 #include "rules.h"
@@ -37,84 +39,6 @@
 
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
-
-struct input {
-	const char *path;	/* borrowed from argv */
-	enum domain domain;
-};
-
-/* --clock=INPUT=tsc|ns */
-struct clock_decl {
-	const char *path;	/* borrowed from argv */
-	size_t len;
-	enum clock_kind clock;
-};
-
-struct options {
-	const char *rules_path;	/* NULL: the built-in rules */
-	double mhz;
-	const char *output;
-	bool chrome;
-	bool stats;
-	const char *stats_format;
-	enum source_demangle demangle;	/* uftrace names */
-	const char *guest_syms;	/* --guest-syms */
-	bool have_offset;
-	bool auto_offset;
-	int64_t offset;
-	double tsc_mhz;
-	struct filter *filter;	/* owned */
-	struct input *inputs;	/* owned */
-	size_t ninputs;
-	struct clock_decl *clocks;	/* owned */
-	size_t nclocks;
-	bool stdout_closed;	/* it was; /dev/null holds its place */
-};
-
-static void usage(FILE *f)
-{
-	fputs("Usage: kvmtrace_format [OPTIONS] [FORMATS] [INPUT...]\n"
-	      "       kvmtrace_format FORMATS < trace.bin\n"
-	      "\n"
-	      "Render kvmtrace streams, trace-cmd trace.dat files and uftrace data\n"
-	      "directories as text through the templates of a rule file, on one\n"
-	      "host timeline.\n"
-	      "\n"
-	      "  FORMATS            a classic rule file ('ID TEMPLATE' lines) or YAML\n"
-	      "                     (.yaml/.yml); omitted: the built-in kvmtrace rules\n"
-	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
-	      "                     files, uftrace data directories; none: standard input\n"
-	      "\n"
-	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
-	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
-	      "                         $KVMTRACE_FORMAT_PATH and the shipped formats\n"
-	      "      --list-formats     the shipped formats, each with its summary\n"
-	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
-	      "      --guest=INPUT      an input recorded on the guest's clock\n"
-	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
-	      "                         kvm:kvm_write_tsc_offset in the host trace.dat\n"
-	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
-	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
-	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
-	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
-	      "                         kind, guest function; inputs. FORMAT: table,\n"
-	      "                         hist (and log2 histograms), csv, json\n"
-	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
-	      "                         --stats' exits by guest function\n"
-	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
-	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
-	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
-	      "      --pid=LIST         only these processes\n"
-	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
-	      "  -o, --output=FILE      write to FILE instead of standard output\n"
-	      "  -h, --help             this help\n"
-	      "  -V, --version          the version\n"
-	      "\n"
-	      "Exit status: 0 done, 1 bad data (after every good event before it),\n"
-	      "2 bad usage or rule file (before any output).\n"
-	      "See kvmtrace_format(1) and kvmtrace_format-formats(5).\n",
-	      f);
-}
 
 /*
  * Every message goes out here, with control bytes other than new lines
@@ -145,411 +69,42 @@ static void warn(void *arg, const char *msg)
 	say("%s", msg);
 }
 
-static int add_input(struct options *o, const char *path, enum domain dom)
-{
-	struct input *n = realloc(o->inputs, (o->ninputs + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	o->inputs = n;
-	o->inputs[o->ninputs].path = path;
-	o->inputs[o->ninputs].domain = dom;
-	o->ninputs++;
-	return 0;
-}
-
-static int add_clock(struct options *o, const char *arg)
-{
-	const char *eq = strrchr(arg, '=');
-	struct clock_decl *n;
-	enum clock_kind k;
-
-	if (!eq || eq == arg)
-		return -EINVAL;
-	if (!strcmp(eq + 1, "tsc"))
-		k = CLOCK_TSC;
-	else if (!strcmp(eq + 1, "ns"))
-		k = CLOCK_NS;
-	else
-		return -EINVAL;
-	n = realloc(o->clocks, (o->nclocks + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	o->clocks = n;
-	n[o->nclocks].path = arg;
-	n[o->nclocks].len = (size_t)(eq - arg);
-	n[o->nclocks].clock = k;
-	o->nclocks++;
-	return 0;
-}
-
 /*
- * The frequencies a clock can have: 1 kHz to 1 THz. Outside them a scaled
- * time is all zeros or overflows, and a tick rate of 0 divides by zero.
+ * The command line (options.h), then what it asks for: --help, --version
+ * and --list-formats are done here (-1), a run goes on (0), or an exit
+ * status.
  */
-#define MHZ_MIN 0.001
-#define MHZ_MAX 1000000.0
-
-static int parse_mhz(const char *s, double *out)
+static int parse(struct options *o, int argc, char **argv)
 {
-	char *end;
-	double v;
+	struct diag d;
+	int ret;
 
-	/* a decimal number, as Python's float() reads one; no hex floats */
-	if (strpbrk(s, "xX"))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0)
-		return -EINVAL;
-	if (v < MHZ_MIN || v > MHZ_MAX)
-		return -ERANGE;
-	*out = v;
+	diag_init(&d);
+	ret = options_parse(o, argc, argv, &d);
+	if (ret == -ENOMEM) {
+		error("out of memory");
+		return EXIT_DATA;
+	}
+	if (ret < 0) {
+		error(d.msg);
+		return EXIT_USAGE;
+	}
+	switch (ret) {
+	case OPTIONS_HELP:
+		options_usage(stdout);
+		return -1;
+	case OPTIONS_VERSION:
+		printf("kvmtrace_format %s\n", PACKAGE_VERSION);
+		return -1;
+	case OPTIONS_LIST_FORMATS:
+		return formats_path_list(stdout) < 0 ? EXIT_DATA : -1;
+	}
+	diag_init(&d);
+	if (clobber_check(o, &d) < 0) {
+		error(d.msg);
+		return EXIT_USAGE;
+	}
 	return 0;
-}
-
-/* decimal, or hexadecimal with 0x: never octal (010 is ten) */
-static int parse_s64(const char *s, int64_t *out)
-{
-	const char *digits = s + (*s == '-' || *s == '+');
-	bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
-	char *end;
-	long long v;
-
-	if (!*digits || *digits == ' ' || (hex && !digits[2]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, hex ? 16 : 10);
-	if (errno || end == s || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static int mhz_option(const char *opt, const char *arg, double *out)
-{
-	int ret = parse_mhz(arg, out);
-
-	if (ret == -ERANGE)
-		say("%s: %s MHz is no clock's frequency (%g to %g MHz)", opt,
-		    arg, MHZ_MIN, MHZ_MAX);
-	else if (ret < 0)
-		say("%s: '%s' is not a frequency in MHz (a positive number such as 2400 or 2394.5)",
-		    opt, arg);
-	return ret;
-}
-
-/* Is st (a file that exists) the output's file? Devices may be shared. */
-static bool same_file(const struct stat *out, const struct stat *st)
-{
-	return out->st_dev == st->st_dev && out->st_ino == st->st_ino &&
-	       !S_ISCHR(out->st_mode);
-}
-
-/* A file of directory dir (depth: levels below it) that is the output. */
-static const char *dir_holds(const char *dir, const struct stat *out,
-			     int depth, char *buf, size_t len)
-{
-	const char *hit = NULL;
-	struct dirent *e;
-	DIR *dp;
-
-	dp = opendir(dir);
-	if (!dp)
-		return NULL;
-	while (!hit && (e = readdir(dp))) {
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if ((size_t)snprintf(buf, len, "%s/%s", dir, e->d_name) >= len)
-			continue;
-		if (stat(buf, &st) < 0)
-			continue;
-		if (same_file(out, &st))
-			hit = buf;
-		else if (S_ISDIR(st.st_mode) && depth > 0) {
-			char *sub = strdup(buf);
-
-			if (sub)
-				hit = dir_holds(sub, out, depth - 1, buf, len);
-			free(sub);
-		}
-	}
-	closedir(dp);
-	return hit;
-}
-
-/*
- * -o must not name a file the run reads: the rule file, an input, a file
- * in an input's directory, or standard input; it would be truncated before
- * it is read. Same inode: links, symlinks and /dev/fd/N count.
- */
-static int check_output(const struct options *o)
-{
-	char buf[4096];
-	struct stat out, st;
-	bool reads_stdin = !o->ninputs;
-	const char *what = NULL, *hit = NULL;
-	size_t i;
-
-	if (!o->output || stat(o->output, &out) < 0)
-		return 0;
-	if (o->rules_path && stat(o->rules_path, &st) == 0 &&
-	    same_file(&out, &st)) {
-		what = "the rule file";
-		hit = o->rules_path;
-	}
-	for (i = 0; !what && i < o->ninputs; i++) {
-		const char *p = o->inputs[i].path;
-
-		if (!strcmp(p, "-")) {
-			reads_stdin = true;
-			continue;
-		}
-		if (stat(p, &st) < 0)
-			continue;
-		if (same_file(&out, &st)) {
-			what = "an input";
-			hit = p;
-		} else if (S_ISDIR(st.st_mode) &&
-			   (hit = dir_holds(p, &out, 2, buf, sizeof(buf)))) {
-			what = "a file of the input directory";
-		}
-	}
-	if (!what && reads_stdin && fstat(STDIN_FILENO, &st) == 0 &&
-	    same_file(&out, &st)) {
-		what = "standard input";
-		hit = "-";
-	}
-	if (!what)
-		return 0;
-	say("-o %s: that is %s (%s); it would be destroyed before it is read: write the output elsewhere",
-	    o->output, what, hit);
-	return EXIT_USAGE;
-}
-
-/* What parse_args() cannot check one option at a time. */
-static int check_args(struct options *o)
-{
-	const char *kind;
-	size_t i, j, nstdin = 0;
-
-	for (i = 0; i < o->ninputs; i++)
-		nstdin += !strcmp(o->inputs[i].path, "-");
-	if (nstdin > 1) {
-		say("'-' (standard input) is given %zu times; it can be read once",
-		    nstdin);
-		return EXIT_USAGE;
-	}
-	for (i = 0; i < o->nclocks; i++) {
-		const struct clock_decl *c = &o->clocks[i];
-		bool found = false;
-
-		for (j = 0; j < o->ninputs && !found; j++)
-			found = strlen(o->inputs[j].path) == c->len &&
-				!strncmp(o->inputs[j].path, c->path, c->len);
-		if (!found && !o->ninputs && c->len == 1 && *c->path == '-')
-			found = true;
-		if (!found) {
-			say("--clock=%s: '%.*s' is not an input of this run",
-			    c->path, (int)c->len, c->path);
-			return EXIT_USAGE;
-		}
-	}
-	if (o->rules_path &&
-	    (kind = source_input_kind(o->rules_path, false))) {
-		say("%s: this looks like %s, not a rule file; give the rule file with -f and the inputs after it",
-		    o->rules_path, kind);
-		return EXIT_USAGE;
-	}
-	if (!o->output && o->stdout_closed) {
-		say("standard output is closed; give -o FILE");
-		return EXIT_USAGE;
-	}
-	return check_output(o);
-}
-
-enum {
-	OPT_GUEST = 256,
-	OPT_TSC_OFFSET,
-	OPT_CLOCK,
-	OPT_TSC_MHZ,
-	OPT_FILTER_EVENTS,
-	OPT_FILTER_VCPU,
-	OPT_FILTER_PID,
-	OPT_FILTER_TIME,
-	OPT_CHROME,
-	OPT_STATS,
-	OPT_DEMANGLE,
-	OPT_GUEST_SYMS,
-	OPT_LIST_FORMATS,
-};
-
-static const struct option long_options[] = {
-	{ "formats", required_argument, NULL, 'f' },
-	{ "mhz", required_argument, NULL, 'c' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "guest", required_argument, NULL, OPT_GUEST },
-	{ "tsc-offset", required_argument, NULL, OPT_TSC_OFFSET },
-	{ "clock", required_argument, NULL, OPT_CLOCK },
-	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
-	{ "chrome", no_argument, NULL, OPT_CHROME },
-	{ "stats", optional_argument, NULL, OPT_STATS },
-	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
-	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
-	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
-	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
-	{ "pid", required_argument, NULL, OPT_FILTER_PID },
-	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
-	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* Returns 0, or an exit status (with the message printed). */
-static int parse_args(int argc, char **argv, struct options *o)
-{
-	bool have_f = false, first = true;
-	int c;
-
-	opterr = 0;
-	/* "-": positionals come back in order (c == 1), mixed with options */
-	while ((c = getopt_long(argc, argv, "-:f:c:o:hV", long_options,
-				NULL)) != -1) {
-		switch (c) {
-		case 1:
-			/* the first positional is FORMATS unless it is an input */
-			if (first && !have_f &&
-			    !source_input_kind(optarg, true))
-				o->rules_path = optarg;
-			else if (add_input(o, optarg, DOMAIN_HOST) < 0)
-				goto nomem;
-			first = false;
-			break;
-		case 'f':
-			if (!have_f && !first && o->rules_path) {
-				/* an earlier positional was taken for FORMATS */
-				if (add_input(o, o->rules_path, DOMAIN_HOST) < 0)
-					goto nomem;
-			}
-			o->rules_path = optarg;
-			have_f = true;
-			break;
-		case 'c':
-			if (mhz_option("-c", optarg, &o->mhz) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_GUEST:
-			if (add_input(o, optarg, DOMAIN_GUEST) < 0)
-				goto nomem;
-			break;
-		case OPT_TSC_OFFSET:
-			if (!strcmp(optarg, "auto")) {
-				o->auto_offset = true;
-			} else if (parse_s64(optarg, &o->offset) < 0) {
-				say("--tsc-offset: '%s' is neither a signed 64-bit number (decimal, or hexadecimal with 0x) nor 'auto'",
-				    optarg);
-				return EXIT_USAGE;
-			} else {
-				o->have_offset = true;
-			}
-			break;
-		case OPT_CLOCK:
-			if (add_clock(o, optarg) < 0) {
-				say("--clock: '%s' is not INPUT=tsc or INPUT=ns",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_TSC_MHZ:
-			if (mhz_option("--tsc-mhz", optarg, &o->tsc_mhz) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_CHROME:
-			o->chrome = true;
-			break;
-		case OPT_STATS:
-			o->stats = true;
-			o->stats_format = optarg;
-			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table") &&
-			    strcmp(optarg, "hist") && strcmp(optarg, "json")) {
-				say("--stats: '%s' is none of table, hist, csv, json",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_DEMANGLE:
-			if (!strcmp(optarg, "full"))
-				o->demangle = SOURCE_DEMANGLE_FULL;
-			else if (!strcmp(optarg, "no"))
-				o->demangle = SOURCE_DEMANGLE_NO;
-			else if (strcmp(optarg, "simple")) {
-				fprintf(stderr, "kvmtrace_format: --demangle: '%s' is not simple, full or no\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_GUEST_SYMS:
-			o->guest_syms = optarg;
-			break;
-		case OPT_FILTER_EVENTS:
-		case OPT_FILTER_VCPU:
-		case OPT_FILTER_PID:
-		case OPT_FILTER_TIME: {
-			static const char *const names[] = {
-				"events", "vcpu", "pid", "time-range",
-			};
-			struct diag d;
-
-			if (!o->filter)
-				o->filter = filter_create();
-			if (!o->filter)
-				goto nomem;
-			diag_init(&d);
-			if (filter_option(o->filter, names[c - OPT_FILTER_EVENTS],
-					  optarg, &d) < 0) {
-				error(d.msg);
-				return EXIT_USAGE;
-			}
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			return -1;
-		case OPT_LIST_FORMATS:
-			return formats_path_list(stdout) < 0 ? EXIT_DATA : -1;
-		case 'V':
-			printf("kvmtrace_format %s\n", PACKAGE_VERSION);
-			return -1;
-		case ':':
-			say("%s needs an argument", argv[optind - 1]);
-			fputs("Try 'kvmtrace_format --help'.\n", stderr);
-			return EXIT_USAGE;
-		default:
-			if (optopt)
-				say("unknown option -%c", optopt);
-			else
-				say("unknown option %s", argv[optind - 1]);
-			fputs("Try 'kvmtrace_format --help'.\n", stderr);
-			return EXIT_USAGE;
-		}
-	}
-	for (; optind < argc; optind++)		/* after "--" */
-		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
-			goto nomem;
-	if (o->chrome && o->stats) {
-		say("--chrome and --stats are two outputs; choose one");
-		return EXIT_USAGE;
-	}
-	return check_args(o);
-nomem:
-	error("out of memory");
-	return EXIT_DATA;
 }
 
 struct run {
@@ -566,34 +121,6 @@ struct run {
 	struct clock_span *spans;	/* owned: per input, for report_alignment() */
 	struct symtab *syms;	/* --guest-syms */
 };
-
-/* --clock declarations. */
-static void declare_clock(struct run *r, struct source *src, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < r->opt.nclocks; i++) {
-		const struct clock_decl *c = &r->opt.clocks[i];
-
-		if (strlen(path) == c->len && !strncmp(path, c->path, c->len)) {
-			src->clock = c->clock;
-			src->clock_user_set = true;
-		}
-	}
-}
-
-/* What a library wrote while opening src, each line with its name. */
-static void note(const struct source *src)
-{
-	const char *p = src->note, *nl;
-
-	while (p && *p) {
-		nl = strchr(p, '\n');
-		say("%s: %.*s", src->name,
-		    (int)(nl ? nl - p : (ptrdiff_t)strlen(p)), p);
-		p = nl ? nl + 1 : NULL;
-	}
-}
 
 /*
  * A guest input with a TSC offset is on the TSC. One on nanoseconds (a
@@ -622,59 +149,6 @@ static int guest_clocks(struct run *r)
 			src->clock = CLOCK_TSC;
 	}
 	return 0;
-}
-
-/*
- * Every input is recognised and opened before anything is written: one
- * that is missing, unreadable or of no known kind stops the run with
- * EXIT_USAGE (a merged timeline with a hole would be wrong); one whose
- * reader finds it corrupt, with EXIT_DATA.
- */
-static int open_inputs(struct run *r, struct diag *d)
-{
-	static const struct input stdin_input = { .path = "-" };
-	const struct input *in = r->opt.ninputs ? r->opt.inputs : &stdin_input;
-	size_t n = r->opt.ninputs ? r->opt.ninputs : 1, i;
-	int ret;
-
-	r->srcs = calloc(n, sizeof(*r->srcs));
-	if (!r->srcs)
-		goto nomem;
-	for (i = 0; i < n; i++) {
-		struct source *src = source_create(NULL, in[i].path,
-						   (unsigned)i);
-
-		if (!src)
-			goto nomem;
-		r->srcs[r->nsrcs++] = src;
-		src->domain = in[i].domain;
-		src->demangle = r->opt.demangle;
-		/* the exits of host inputs name guest functions */
-		if (in[i].domain == DOMAIN_HOST)
-			src->guest_syms = r->syms;
-		ret = source_probe(src, d);
-		if (ret == -ENOMEM)
-			goto nomem;
-		if (ret < 0) {
-			error(d->msg);
-			return EXIT_USAGE;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		ret = source_open(r->srcs[i], d);
-		if (ret == -ENOMEM)
-			goto nomem;
-		if (ret < 0) {
-			error(d->msg);
-			return EXIT_DATA;
-		}
-		declare_clock(r, r->srcs[i], in[i].path);
-		note(r->srcs[i]);
-	}
-	return 0;
-nomem:
-	error("out of memory");
-	return EXIT_DATA;
 }
 
 /* Each line of d on stderr after "kvmtrace_format: " and what. */
@@ -735,76 +209,6 @@ static int pair_inputs(struct run *r)
 			shifted->name, shifted->align.host_traceid);
 		return EXIT_USAGE;
 	}
-	return 0;
-}
-
-/*
- * The guest TSC offsets of --tsc-offset auto: every kvm_write_tsc_offset
- * in the host inputs, read in a pass of their own before the merge.
- */
-static int collect_offsets(struct run *r, struct diag *d)
-{
-	size_t i, found = 0;
-	int ret = 0;
-
-	for (i = 0; i < r->nsrcs; i++) {
-		const struct event_type *last = NULL;
-		int32_t s_off = 0, s_vcpu = 0;
-		bool have_vcpu = false;
-		struct source *src;
-		struct event ev;
-
-		if (r->srcs[i]->domain != DOMAIN_HOST ||
-		    !r->srcs[i]->ops->each_type)
-			continue;
-		src = source_reopen(r->srcs[i]);
-		if (!src)
-			return -ENOMEM;
-		ret = source_open(src, d);
-		while (ret >= 0 && (ret = src->ops->next(src, &ev, d)) > 0) {
-			struct value off, vcpu;
-
-			if (!ev.type->name ||
-			    strcmp(ev.type->name, "kvm_write_tsc_offset"))
-				continue;
-			if (ev.type != last) {
-				last = ev.type;
-				if (render_field_slot(src, ev.type, "next_tsc_offset",
-						      &s_off) < 0)
-					continue;
-				have_vcpu = render_field_slot(src, ev.type, "vcpu_id",
-							      &s_vcpu) == 0;
-			}
-			if (render_value(r->render, NULL, &ev, s_off, &off) < 0 ||
-			    off.kind != VALUE_INT)
-				continue;
-			if (have_vcpu && (render_value(r->render, NULL, &ev, s_vcpu,
-						       &vcpu) < 0 ||
-					  vcpu.kind != VALUE_INT))
-				have_vcpu = false;
-			/* next_tsc_offset is a u64 holding a signed offset */
-			ret = clock_add_offset(r->clock, ev.ts,
-					       (int64_t)(off.neg ? -off.u : off.u),
-					       have_vcpu ? (uint32_t)vcpu.u : 0,
-					       !have_vcpu);
-			if (ret < 0)
-				break;
-			found++;
-			ret = 1;
-		}
-		source_destroy(src);
-		if (ret < 0)
-			return ret;
-	}
-	if (!found) {
-		diag_set(d, "--tsc-offset auto: no kvm:kvm_write_tsc_offset events in the host trace.dat inputs");
-		for (i = 0; i < r->nsrcs; i++)
-			if (r->srcs[i]->domain == DOMAIN_HOST)
-				diag_add(d, " %s", r->srcs[i]->name);
-		diag_add(d, "; record them (events/kvm/kvm_write_tsc_offset) or give --tsc-offset=N");
-		return -ENOENT;
-	}
-	clock_finish(r->clock);
 	return 0;
 }
 
@@ -941,9 +345,18 @@ static int run(struct run *r)
 			return EXIT_USAGE;
 		}
 	}
-	status = open_inputs(r, &d);
-	if (!status)
-		status = pair_inputs(r);
+	r->srcs = calloc(inputs_count(&r->opt), sizeof(*r->srcs));
+	if (!r->srcs)
+		goto nomem;
+	ret = inputs_open(&r->opt, r->syms, r->srcs, &r->nsrcs, warn, NULL,
+			  &d);
+	if (ret == -ENOMEM)
+		goto nomem;
+	if (ret < 0) {
+		error(d.msg);
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_DATA;
+	}
+	status = pair_inputs(r);
 	if (!status)
 		status = guest_clocks(r);
 	if (status)
@@ -959,7 +372,8 @@ static int run(struct run *r)
 		goto nomem;
 	r->render->timeline = r->clock->timeline;
 	if (r->opt.auto_offset) {
-		ret = collect_offsets(r, &d);
+		ret = inputs_collect_offsets(r->srcs, r->nsrcs, r->render,
+					     r->clock, &d);
 		if (ret == -ENOMEM)
 			goto nomem;
 		if (ret < 0) {
@@ -1045,9 +459,7 @@ static void run_fini(struct run *r)
 	clock_destroy(r->clock);
 	rules_destroy(r->rules);
 	free(r->rules_file);
-	free(r->opt.inputs);
-	free(r->opt.clocks);
-	filter_destroy(r->opt.filter);
+	options_fini(&r->opt);
 }
 
 /*
@@ -1084,7 +496,7 @@ int main(int argc, char **argv)
 
 	/* a closed pipe shows up as EPIPE from write(2): end quietly */
 	signal(SIGPIPE, SIG_IGN);
-	status = parse_args(argc, argv, &r.opt);
+	status = parse(&r.opt, argc, argv);
 	if (status == 0)
 		status = run(&r);
 	else if (status < 0)

@@ -62,14 +62,77 @@ static size_t stats_dist_cells(const struct sink_stats *c,
 	return col;
 }
 
-#define STATS_DIST_TEXT	"count", "share%", "total", "mean", "min", "p50", \
-			"p90", "p99", "p99.9", "max", "unpaired"
-#define STATS_DIST_US	"count", "share_pct", "total_us", "mean_us", \
-			"min_us", "p50_us", "p90_us", "p99_us", \
-			"p99_9_us", "max_us", "unpaired"
-#define STATS_DIST_TICKS "count", "share_pct", "total_ticks", "mean_ticks", \
-			"min_ticks", "p50_ticks", "p90_ticks", "p99_ticks", \
-			"p99_9_ticks", "max_ticks", "unpaired"
+/* ----------------------------------------------------------- tables */
+
+/* A column of an exit table. */
+struct stats_col {
+	const char *text;	/* heading in text; NULL: a csv and JSON column */
+	const char *csv;	/* heading in csv and JSON; NULL: as in text */
+	bool timed;		/* csv and JSON add _us or _ticks */
+	bool right;		/* aligned right (in JSON: a number) */
+};
+
+/* text on the left, a number, a time */
+#define STATS_COL_L(t)	{ .text = (t) }
+#define STATS_COL_N(t)	{ .text = (t), .right = true }
+#define STATS_COL_T(t)	{ .text = (t), .timed = true, .right = true }
+
+/* the columns of stats_dist_cells() */
+#define STATS_DIST_COLS							\
+	STATS_COL_N("count"),						\
+	{ .text = "share%", .csv = "share_pct", .right = true },	\
+	STATS_COL_T("total"), STATS_COL_T("mean"), STATS_COL_T("min"),	\
+	STATS_COL_T("p50"), STATS_COL_T("p90"), STATS_COL_T("p99"),	\
+	{ .text = "p99.9", .csv = "p99_9", .timed = true, .right = true }, \
+	STATS_COL_T("max"), STATS_COL_N("unpaired")
+
+/* An exit table: its JSON member, its columns, how a row is made. */
+struct stats_exit_table {
+	const char *name;
+	const struct stats_col *cols;
+	size_t ncols;
+	void (*row)(const struct sink_stats *c, size_t i,
+		    struct stats_cell *cells);
+};
+
+#define STATS_EXIT_TABLE(name_, cols_, row_)				\
+	{ .name = (name_), .cols = (cols_),				\
+	  .ncols = sizeof(cols_) / sizeof((cols_)[0]), .row = (row_) }
+
+/* Table x with nrows rows (c->order), its headings as c asks. */
+static int stats_exit_table_out(struct sink_stats *c,
+				const struct stats_exit_table *x, size_t nrows)
+{
+	const char *unit = c->time.ns ? "_us" : "_ticks";
+	char names[STATS_MAXCOLS][32];
+	const char *head[STATS_MAXCOLS];
+	char right[STATS_MAXCOLS + 1];
+	struct stats_table t = {
+		.name = x->name,
+		.head = head,
+		.right = right,
+		.nrows = nrows,
+		.row = x->row,
+	};
+	size_t i;
+
+	for (i = 0; i < x->ncols && t.ncols < STATS_MAXCOLS; i++) {
+		const struct stats_col *col = &x->cols[i];
+		const char *name = c->csv && col->csv ? col->csv : col->text;
+
+		if (!c->csv && !col->text)
+			continue;
+		if (c->csv && col->timed) {
+			snprintf(names[t.ncols], sizeof(names[0]), "%s%s",
+				 name, unit);
+			name = names[t.ncols];
+		}
+		head[t.ncols] = name;
+		right[t.ncols++] = col->right ? 'r' : 'l';
+	}
+	right[t.ncols] = '\0';
+	return stats_table_out(c, &t);
+}
 
 /* ------------------------------------------------------------ sorting */
 
@@ -215,26 +278,21 @@ static int stats_log2_bars(struct sink_stats *c)
 	return ret;
 }
 
+static const struct stats_col stats_reason_cols[] = {
+	STATS_COL_L("domain"), STATS_COL_L("reason"),
+	{ .csv = "value", .right = true },	/* the reason's number */
+	STATS_DIST_COLS,
+};
+
+static const struct stats_exit_table stats_reasons =
+	STATS_EXIT_TABLE("exits_by_reason", stats_reason_cols, stats_reason_row);
+
 static int stats_reasons_table(struct sink_stats *c)
 {
-	static const char *const head_text[] = { "domain", "reason",
-						 STATS_DIST_TEXT };
-	static const char *const head_us[] = { "domain", "reason", "value",
-					       STATS_DIST_US };
-	static const char *const head_ticks[] = { "domain", "reason", "value",
-						  STATS_DIST_TICKS };
-	struct stats_table t = {
-		.name = "exits_by_reason",
-		.ncols = c->csv ? 14 : 13,
-		.head = c->csv ? (c->time.ns ? head_us : head_ticks) : head_text,
-		.right = c->csv ? "llrrrrrrrrrrrr" : "llrrrrrrrrrrr",
-		.row = stats_reason_row,
-	};
 	int ret = 0;
 
 	if (stats_order_reasons(c) < 0)
 		return -ENOMEM;
-	t.nrows = c->norder + (c->reasons.n ? 1 : 0);
 	if (!c->csv)
 		ret = stats_printf(c->sink.out,
 				   "\nExits: host time from an exit to the next entry of the same vCPU of the same VM, in %s%s\n"
@@ -245,7 +303,8 @@ static int stats_reasons_table(struct sink_stats *c)
 	if (ret == 0 && !c->reasons.n && !c->csv)
 		ret = stats_printf(c->sink.out, "no exits\n");
 	else if (ret == 0)
-		ret = stats_table_out(c, &t);
+		ret = stats_exit_table_out(c, &stats_reasons,
+					   c->norder + (c->reasons.n ? 1 : 0));
 	if (ret == 0 && !c->csv && c->reasons.beyond)
 		ret = stats_printf(c->sink.out, "(more than %u distinct reasons: the rest are counted together as \"(other reasons)\")\n",
 				   SINK_MAXKEYS);
@@ -326,26 +385,20 @@ static int stats_order_vcpus(struct sink_stats *c)
 	return stats_order(c, keys, k);
 }
 
+static const struct stats_col stats_vcpu_cols[] = {
+	STATS_COL_L("vm"), STATS_COL_N("vcpu"), STATS_COL_N("host_tid"),
+	STATS_DIST_COLS,
+};
+
+static const struct stats_exit_table stats_vcpus =
+	STATS_EXIT_TABLE("exits_by_vcpu", stats_vcpu_cols, stats_vcpu_row);
+
 static int stats_vcpus_table(struct sink_stats *c)
 {
-	static const char *const head_text[] = { "vm", "vcpu", "host_tid",
-						 STATS_DIST_TEXT };
-	static const char *const head_us[] = { "vm", "vcpu", "host_tid",
-					       STATS_DIST_US };
-	static const char *const head_ticks[] = { "vm", "vcpu", "host_tid",
-						  STATS_DIST_TICKS };
-	struct stats_table t = {
-		.name = "exits_by_vcpu",
-		.ncols = 14,
-		.head = c->csv ? (c->time.ns ? head_us : head_ticks) : head_text,
-		.right = "lrrrrrrrrrrrrr",
-		.row = stats_vcpu_row,
-	};
 	int ret = 0;
 
 	if (stats_order_vcpus(c) < 0)
 		return -ENOMEM;
-	t.nrows = c->norder;
 	if (!c->norder && c->mode != STATS_JSON)
 		return 0;
 	if (c->csv && c->mode != STATS_JSON)
@@ -354,7 +407,7 @@ static int stats_vcpus_table(struct sink_stats *c)
 		ret = stats_printf(c->sink.out,
 				   "\nExits per VM and vCPU (VM: as the input names it, else the pid of the vCPU's host thread)\n");
 	if (ret == 0)
-		ret = stats_table_out(c, &t);
+		ret = stats_exit_table_out(c, &stats_vcpus, c->norder);
 	if (ret == 0 && !c->csv && c->exits_over)
 		ret = stats_printf(c->sink.out, "(%" PRIu64 " exits of vCPUs beyond the first %u are not paired nor counted above)\n",
 				   c->exits_over, SINK_MAXKEYS);
@@ -408,21 +461,17 @@ static int stats_order_cross(struct sink_stats *c)
 	return stats_order(c, keys, c->cross.n);
 }
 
+static const struct stats_col stats_cross_cols[] = {
+	STATS_COL_L("vm"), STATS_COL_N("vcpu"), STATS_COL_L("reason"),
+	STATS_DIST_COLS,
+};
+
+static const struct stats_exit_table stats_cross =
+	STATS_EXIT_TABLE("exits_by_vcpu_and_reason", stats_cross_cols,
+			 stats_cross_row);
+
 static int stats_cross_table(struct sink_stats *c)
 {
-	static const char *const head_text[] = { "vm", "vcpu", "reason",
-						 STATS_DIST_TEXT };
-	static const char *const head_us[] = { "vm", "vcpu", "reason",
-					       STATS_DIST_US };
-	static const char *const head_ticks[] = { "vm", "vcpu", "reason",
-						  STATS_DIST_TICKS };
-	struct stats_table t = {
-		.name = "exits_by_vcpu_and_reason",
-		.ncols = 14,
-		.head = c->csv ? (c->time.ns ? head_us : head_ticks) : head_text,
-		.right = "lrlrrrrrrrrrrr",
-		.row = stats_cross_row,
-	};
 	int ret = 0;
 
 	/* one vCPU: the reasons table says it all */
@@ -430,12 +479,11 @@ static int stats_cross_table(struct sink_stats *c)
 		return 0;
 	if (stats_order_cross(c) < 0)
 		return -ENOMEM;
-	t.nrows = c->norder;
 	if (c->csv && c->mode != STATS_JSON)
 		ret = stats_put(c->sink.out, "\n", 1);
 	else if (!c->csv)
 		ret = stats_printf(c->sink.out, "\nExits per VM, vCPU and reason\n");
-	return ret ? ret : stats_table_out(c, &t);
+	return ret ? ret : stats_exit_table_out(c, &stats_cross, c->norder);
 }
 
 /* ------------------------------------------------------------ kinds */
@@ -469,22 +517,16 @@ static void stats_kind_row(const struct sink_stats *c, size_t i,
 	stats_dur(c, &cells[5], k->max);
 }
 
+static const struct stats_col stats_kind_cols[] = {
+	STATS_COL_L("kind"), STATS_COL_L("key"), STATS_COL_N("count"),
+	STATS_COL_T("total"), STATS_COL_T("mean"), STATS_COL_T("max"),
+};
+
+static const struct stats_exit_table stats_kinds =
+	STATS_EXIT_TABLE("exits_by_kind", stats_kind_cols, stats_kind_row);
+
 static int stats_kinds_table(struct sink_stats *c)
 {
-	static const char *const head_text[] = { "kind", "key", "count",
-						 "total", "mean", "max" };
-	static const char *const head_us[] = { "kind", "key", "count",
-					       "total_us", "mean_us", "max_us" };
-	static const char *const head_ticks[] = { "kind", "key", "count",
-						  "total_ticks", "mean_ticks",
-						  "max_ticks" };
-	struct stats_table t = {
-		.name = "exits_by_kind",
-		.ncols = 6,
-		.head = c->csv ? (c->time.ns ? head_us : head_ticks) : head_text,
-		.right = "llrrrr",
-		.row = stats_kind_row,
-	};
 	struct stats_sort *keys = malloc((c->kinds.n + 1) * sizeof(*keys));
 	size_t i, k = 0, j, shown[SINK_NKINDS + 1] = { 0 };
 	int ret = 0;
@@ -513,7 +555,6 @@ static int stats_kinds_table(struct sink_stats *c)
 		}
 		c->norder = j;
 	}
-	t.nrows = c->norder;
 	if (!c->norder && c->mode != STATS_JSON)
 		return 0;
 	if (c->csv && c->mode != STATS_JSON)
@@ -524,7 +565,7 @@ static int stats_kinds_table(struct sink_stats *c)
 				   STATS_TOPKINDS, c->time.ns ? "µs" : "ticks");
 	for (i = 0; i <= SINK_NKINDS; i++)
 		k += shown[i] > STATS_TOPKINDS ? shown[i] - STATS_TOPKINDS : 0;
-	ret = ret ? ret : stats_table_out(c, &t);
+	ret = ret ? ret : stats_exit_table_out(c, &stats_kinds, c->norder);
 	if (ret == 0 && k && !c->csv)
 		ret = stats_printf(c->sink.out, "(%zu more not shown)\n", k);
 	return ret;
@@ -548,22 +589,18 @@ static void stats_gfunc_row(const struct sink_stats *c, size_t i,
 	stats_mean(c, &cells[4], f->total, f->count);
 }
 
+static const struct stats_col stats_gfunc_cols[] = {
+	{ .text = "guest function", .csv = "guest_function" },
+	STATS_COL_L("reason"), STATS_COL_N("count"), STATS_COL_T("total"),
+	STATS_COL_T("mean"),
+};
+
+static const struct stats_exit_table stats_gfuncs =
+	STATS_EXIT_TABLE("exits_by_guest_function", stats_gfunc_cols,
+			 stats_gfunc_row);
+
 static int stats_gfuncs_table(struct sink_stats *c)
 {
-	static const char *const head_text[] = { "guest function", "reason",
-						 "count", "total", "mean" };
-	static const char *const head_us[] = { "guest_function", "reason",
-					       "count", "total_us", "mean_us" };
-	static const char *const head_ticks[] = { "guest_function", "reason",
-						  "count", "total_ticks",
-						  "mean_ticks" };
-	struct stats_table t = {
-		.name = "exits_by_guest_function",
-		.ncols = 5,
-		.head = c->csv ? (c->time.ns ? head_us : head_ticks) : head_text,
-		.right = "llrrr",
-		.row = stats_gfunc_row,
-	};
 	struct stats_sort *keys;
 	size_t i, more = 0;
 	int ret = 0;
@@ -587,14 +624,13 @@ static int stats_gfuncs_table(struct sink_stats *c)
 		more = c->norder - STATS_TOPFUNCS;
 		c->norder = STATS_TOPFUNCS;
 	}
-	t.nrows = c->norder;
 	if (c->csv && c->mode != STATS_JSON)
 		ret = stats_put(c->sink.out, "\n", 1);
 	else if (!c->csv)
 		ret = stats_printf(c->sink.out,
 				   "\nExits by guest function (the function holding the exit's guest RIP, else the one a uftrace guest has open on the vCPU; by host time, in %s)\n",
 				   c->time.ns ? "µs" : "ticks");
-	ret = ret ? ret : stats_table_out(c, &t);
+	ret = ret ? ret : stats_exit_table_out(c, &stats_gfuncs, c->norder);
 	if (ret == 0 && more)
 		ret = stats_printf(c->sink.out, "(%zu more not shown)\n", more);
 	return ret;

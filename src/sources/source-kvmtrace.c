@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -31,7 +32,14 @@
 #define KVMTRACE_HEAD		12
 #define KVMTRACE_MAX_DATA	7
 #define KVMTRACE_MAX_REC	(KVMTRACE_HEAD + 8 + 4 * KVMTRACE_MAX_DATA)
-#define KVMTRACE_BUF		(1u << 20)
+/*
+ * The read buffer starts at what the input holds (a regular file smaller
+ * than the cap: its size, rounded up to a page) or at a page (a pipe), and
+ * doubles while reads fill it, up to the cap: a thousand small per-CPU
+ * files cost a page each, a big one reads in large blocks.
+ */
+#define KVMTRACE_BUF_MIN	4096u
+#define KVMTRACE_BUF_MAX	(1u << 20)
 
 enum kvmtrace_field {
 	KF_EVENT = 0,
@@ -43,10 +51,12 @@ struct kvmtrace {
 	int fd;
 	bool own_fd;
 	unsigned char *buf;	/* owned */
+	size_t cap;		/* bytes allocated at buf */
 	size_t pos;		/* next unread byte */
 	size_t len;		/* bytes held */
 	uint64_t off;		/* file offset of buf[0] */
 	bool eof;
+	bool full;		/* the last read filled the buffer */
 	bool started;
 	bool swap;		/* the stream is big-endian */
 	uint64_t last_ts;	/* place of a record without TSC */
@@ -91,11 +101,28 @@ static bool kvmtrace_probe(const char *path, const unsigned char *head,
 	return !is_dir;
 }
 
+/* Double the buffer (up to the cap); it holds k->len bytes. */
+static int kvmtrace_grow(struct kvmtrace *k)
+{
+	size_t cap = k->cap * 2 < KVMTRACE_BUF_MAX ? k->cap * 2 : KVMTRACE_BUF_MAX;
+	unsigned char *buf;
+
+	if (cap <= k->cap)
+		return 0;
+	buf = realloc(k->buf, cap);
+	if (!buf)
+		return -ENOMEM;
+	k->buf = buf;
+	k->cap = cap;
+	return 0;
+}
+
 /* Have at least need bytes buffered, unless the stream ends first. */
 static int kvmtrace_fill(struct kvmtrace *k, size_t need, struct source *src,
 			 struct diag *d)
 {
 	while (k->len - k->pos < need && !k->eof) {
+		size_t room;
 		ssize_t n;
 
 		if (k->pos) {
@@ -104,7 +131,13 @@ static int kvmtrace_fill(struct kvmtrace *k, size_t need, struct source *src,
 			k->len -= k->pos;
 			k->pos = 0;
 		}
-		n = read(k->fd, k->buf + k->len, KVMTRACE_BUF - k->len);
+		/* the last read filled the buffer: there is more to come */
+		if (k->full && kvmtrace_grow(k) < 0) {
+			diag_set(d, "%s: out of memory", src->name);
+			return -ENOMEM;
+		}
+		room = k->cap - k->len;
+		n = read(k->fd, k->buf + k->len, room);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -114,9 +147,34 @@ static int kvmtrace_fill(struct kvmtrace *k, size_t need, struct source *src,
 		}
 		if (n == 0)
 			k->eof = true;
+		k->full = k->len + (size_t)n == k->cap;
 		k->len += (size_t)n;
 	}
 	return 0;
+}
+
+/*
+ * The first size of the buffer: a regular file's remaining bytes (and one
+ * more, so that the read meeting its end needs no room) rounded up to a
+ * page, else a page; never less than what the probe read (head).
+ */
+static size_t kvmtrace_buf_size(int fd, size_t head)
+{
+	size_t size = KVMTRACE_BUF_MIN;
+	struct stat st;
+	off_t at;
+
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		at = lseek(fd, 0, SEEK_CUR);
+		if (at >= 0 && st.st_size >= at &&
+		    (uint64_t)(st.st_size - at) < KVMTRACE_BUF_MAX)
+			size = (size_t)(st.st_size - at) + 1;
+		else
+			size = KVMTRACE_BUF_MAX;
+	}
+	size += head;
+	size = (size + KVMTRACE_BUF_MIN - 1) & ~(size_t)(KVMTRACE_BUF_MIN - 1);
+	return size < KVMTRACE_BUF_MAX ? size : KVMTRACE_BUF_MAX;
 }
 
 static int kvmtrace_open(struct source *src, const char *path,
@@ -126,17 +184,11 @@ static int kvmtrace_open(struct source *src, const char *path,
 
 	if (!k)
 		goto nomem;
-	k->buf = malloc(KVMTRACE_BUF);
-	if (!k->buf)
-		goto nomem;
 	if (!path) {
 		/* a stream: the probe's bytes first, then the rest of it */
 		k->fd = src->fd >= 0 ? src->fd : STDIN_FILENO;
 		k->own_fd = src->fd >= 0 && src->own_fd;
 		src->fd = -1;
-		if (src->head_len)
-			memcpy(k->buf, src->head, src->head_len);
-		k->len = src->head_len;
 	} else {
 		k->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (k->fd < 0) {
@@ -144,11 +196,18 @@ static int kvmtrace_open(struct source *src, const char *path,
 
 			diag_set(d, "%s: cannot open: %s", src->name,
 				 strerror(err));
-			free(k->buf);
 			free(k);
 			return -err;
 		}
 		k->own_fd = true;
+	}
+	k->cap = kvmtrace_buf_size(k->fd, path ? 0 : src->head_len);
+	k->buf = malloc(k->cap);
+	if (!k->buf)
+		goto nomem;
+	if (!path && src->head_len) {
+		memcpy(k->buf, src->head, src->head_len);
+		k->len = src->head_len;
 	}
 	k->type.has_id = true;
 	src->ntypes = 1;
@@ -156,8 +215,8 @@ static int kvmtrace_open(struct source *src, const char *path,
 	src->priv = k;
 	return 0;
 nomem:
-	if (k)
-		free(k->buf);
+	if (k && k->own_fd)
+		close(k->fd);
 	free(k);
 	diag_set(d, "%s: out of memory", src->name);
 	return -ENOMEM;

@@ -9,7 +9,9 @@
 # (tests/fuzz/fuzz-TARGET.c).
 # Needs clang with libFuzzer (Debian: clang-14, libclang-rt-14-dev).
 # Environment: BUILD_DIR (default /tmp/build-fuzz) holds config.h (configured
-# there if missing), the binary and the working corpus; CC (default clang).
+# there if missing), the binary and the working corpus; CC (default clang);
+# FUZZ_RUNS, when set, stops the run after that many executions (SECONDS
+# then stays a cap on the time).
 # Crashes go to tests/fuzz/crashes/TARGET/. With SECONDS 0 the script only
 # builds the target and replays tests/fuzz/regress/TARGET-* through it.
 set -eu
@@ -51,14 +53,20 @@ srcs=
 for f in "$top"/src/*.c "$top"/src/*/*.c; do
 	case $f in
 	*/main.c | */default-rules.c) ;;
-	*/source-tracecmd.c | */tracedat-file.c | */tracedat-guard.c)
+	*/source-tracecmd.c | */tracecmd-*.c | */tracedat-*.c)
 		grep -q '^#define HAVE_TRACECMD 1' "$build/config.h" &&
+			srcs="$srcs $f" ;;
+	*/symtab-elf.c)
+		grep -q '^#define HAVE_LIBELF 1' "$build/config.h" &&
+			srcs="$srcs $f" ;;
+	*/rules-yaml.c)
+		grep -q '^#define HAVE_YAML 1' "$build/config.h" &&
 			srcs="$srcs $f" ;;
 	*) srcs="$srcs $f" ;;
 	esac
 done
 pkgs=
-for p in libtracecmd libtraceevent libzstd zlib yaml-0.1; do
+for p in libtracecmd libtraceevent libzstd zlib yaml-0.1 libelf; do
 	pkg-config --exists "$p" 2>/dev/null && pkgs="$pkgs $p"
 done
 pcflags=
@@ -67,19 +75,34 @@ if [ -n "$pkgs" ]; then
 	pcflags=$(pkg-config --cflags $pkgs)
 	pclibs=$(pkg-config --libs $pkgs)
 fi
+# libiberty ships no .pc file (configure.ac)
+grep -q '^#define HAVE_LIBIBERTY 1' "$build/config.h" && pclibs="$pclibs -liberty"
 
 mkdir -p "$build/fuzz"
 # the built-in rules, as the Makefile generates them
 "${SHELL:-/bin/sh}" "$top/build-aux/text2c.sh" rules_default \
-	"$top/formats/kvmtrace" >"$build/fuzz/rules-default.c"
+	"$top/formats/kvmtrace" >"$build/fuzz/rules-default.c.new"
+# (kept when unchanged, so that a built target stays up to date)
+if cmp -s "$build/fuzz/rules-default.c.new" "$build/fuzz/rules-default.c"; then
+	rm -f "$build/fuzz/rules-default.c.new"
+else
+	mv "$build/fuzz/rules-default.c.new" "$build/fuzz/rules-default.c"
+fi
 srcs="$srcs $build/fuzz/rules-default.c"
 bin=$build/fuzz/fuzz-$target
-echo "$0: building $bin"
+# built again only when a source is newer than it
 # shellcheck disable=SC2086
-"$cc" -std=gnu11 -g -O1 -fno-omit-frame-pointer \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-include "$build/config.h" -I"$build" -I"$top/src" -I"$top/src/sources" -I"$top/src/rules" -I"$top/src/sinks" -I"$here" $pcflags \
-	-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm -pthread
+if [ -x "$bin" ] && [ -z "$(find $srcs "$here/fuzz-$target.c" "$here/fuzz-source.h" \
+	"$top"/src/*.h "$top"/src/*/*.h -newer "$bin" 2>/dev/null)" ]; then
+	echo "$0: $bin is up to date"
+else
+	echo "$0: building $bin"
+	# shellcheck disable=SC2086
+	"$cc" -std=gnu11 -g -O1 -fno-omit-frame-pointer \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-include "$build/config.h" -I"$build" -I"$top/src" -I"$top/src/sources" -I"$top/src/rules" -I"$top/src/sinks" -I"$here" $pcflags \
+		-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm -pthread
+fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 # leaks inside libtraceevent and libtracecmd are theirs (tests/lsan.supp)
@@ -172,7 +195,9 @@ esac
 
 crashes=$here/crashes/$target
 mkdir -p "$crashes"
-echo "$0: running $bin for ${seconds}s ($(ls "$seeds" | wc -l) seeds)"
-"$bin" -max_len=65536 -max_total_time="$seconds" -timeout=10 \
+runs=${FUZZ_RUNS:--1}
+case $runs in -1|[1-9]*) ;; *) usage ;; esac
+echo "$0: running $bin for ${seconds}s ($(ls "$seeds" | wc -l) seeds, runs $runs)"
+"$bin" -max_len=65536 -max_total_time="$seconds" -runs="$runs" -timeout=10 \
 	-print_final_stats=1 -artifact_prefix="$crashes/" \
 	"$corpus" "$seeds"

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The command line into a struct options (options.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter.h"
+#include "options.h"
+#include "source.h"
+
+/* the second line of a message about an unknown or incomplete option */
+static const char try_help[] = "Try 'kvmtrace_format --help'.";
+
+void options_usage(FILE *f)
+{
+	fputs("Usage: kvmtrace_format [OPTIONS] [FORMATS] [INPUT...]\n"
+	      "       kvmtrace_format FORMATS < trace.bin\n"
+	      "\n"
+	      "Render kvmtrace streams, trace-cmd trace.dat files and uftrace data\n"
+	      "directories as text through the templates of a rule file, on one\n"
+	      "host timeline.\n"
+	      "\n"
+	      "  FORMATS            a classic rule file ('ID TEMPLATE' lines) or YAML\n"
+	      "                     (.yaml/.yml); omitted: the built-in kvmtrace rules\n"
+	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
+	      "                     files, uftrace data directories; none: standard input\n"
+	      "\n"
+	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
+	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
+	      "                         $KVMTRACE_FORMAT_PATH and the shipped formats\n"
+	      "      --list-formats     the shipped formats, each with its summary\n"
+	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
+	      "      --guest=INPUT      an input recorded on the guest's clock\n"
+	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
+	      "                         kvm:kvm_write_tsc_offset in the host trace.dat\n"
+	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
+	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
+	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
+	      "                         kind, guest function; inputs. FORMAT: table,\n"
+	      "                         hist (and log2 histograms), csv, json\n"
+	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
+	      "                         --stats' exits by guest function\n"
+	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
+	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
+	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
+	      "      --pid=LIST         only these processes\n"
+	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
+	      "  -o, --output=FILE      write to FILE instead of standard output\n"
+	      "  -h, --help             this help\n"
+	      "  -V, --version          the version\n"
+	      "\n"
+	      "Exit status: 0 done, 1 bad data (after every good event before it),\n"
+	      "2 bad usage or rule file (before any output).\n"
+	      "See kvmtrace_format(1) and kvmtrace_format-formats(5).\n",
+	      f);
+}
+
+static int add_input(struct options *o, const char *path, enum domain dom)
+{
+	struct options_input *n;
+
+	n = realloc(o->inputs, (o->ninputs + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	o->inputs = n;
+	o->inputs[o->ninputs].path = path;
+	o->inputs[o->ninputs].domain = dom;
+	o->ninputs++;
+	return 0;
+}
+
+static int add_clock(struct options *o, const char *arg)
+{
+	const char *eq = strrchr(arg, '=');
+	struct options_clock *n;
+	enum clock_kind k;
+
+	if (!eq || eq == arg)
+		return -EINVAL;
+	if (!strcmp(eq + 1, "tsc"))
+		k = CLOCK_TSC;
+	else if (!strcmp(eq + 1, "ns"))
+		k = CLOCK_NS;
+	else
+		return -EINVAL;
+	n = realloc(o->clocks, (o->nclocks + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	o->clocks = n;
+	n[o->nclocks].path = arg;
+	n[o->nclocks].len = (size_t)(eq - arg);
+	n[o->nclocks].clock = k;
+	o->nclocks++;
+	return 0;
+}
+
+/*
+ * The frequencies a clock can have: 1 kHz to 1 THz. Outside them a scaled
+ * time is all zeros or overflows, and a tick rate of 0 divides by zero.
+ */
+#define MHZ_MIN 0.001
+#define MHZ_MAX 1000000.0
+
+static int parse_mhz(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	/* a decimal number, as Python's float() reads one; no hex floats */
+	if (strpbrk(s, "xX"))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0)
+		return -EINVAL;
+	if (v < MHZ_MIN || v > MHZ_MAX)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* decimal, or hexadecimal with 0x: never octal (010 is ten) */
+static int parse_s64(const char *s, int64_t *out)
+{
+	const char *digits = s + (*s == '-' || *s == '+');
+	bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+	char *end;
+	long long v;
+
+	if (!*digits || *digits == ' ' || (hex && !digits[2]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, hex ? 16 : 10);
+	if (errno || end == s || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int mhz_option(const char *opt, const char *arg, double *out,
+		      struct diag *d)
+{
+	int ret = parse_mhz(arg, out);
+
+	if (ret == -ERANGE)
+		diag_set(d, "%s: %s MHz is no clock's frequency (%g to %g MHz)", opt,
+			 arg, MHZ_MIN, MHZ_MAX);
+	else if (ret < 0)
+		diag_set(d, "%s: '%s' is not a frequency in MHz (a positive number such as 2400 or 2394.5)",
+			 opt, arg);
+	return ret;
+}
+
+/* What options_parse() cannot check one option at a time. */
+static int check_args(struct options *o, struct diag *d)
+{
+	const char *kind;
+	size_t i, j, nstdin = 0;
+
+	for (i = 0; i < o->ninputs; i++)
+		nstdin += !strcmp(o->inputs[i].path, "-");
+	if (nstdin > 1) {
+		diag_set(d, "'-' (standard input) is given %zu times; it can be read once",
+			 nstdin);
+		return -EINVAL;
+	}
+	for (i = 0; i < o->nclocks; i++) {
+		const struct options_clock *c = &o->clocks[i];
+		bool found = false;
+
+		for (j = 0; j < o->ninputs && !found; j++)
+			found = strlen(o->inputs[j].path) == c->len &&
+				!strncmp(o->inputs[j].path, c->path, c->len);
+		if (!found && !o->ninputs && c->len == 1 && *c->path == '-')
+			found = true;
+		if (!found) {
+			diag_set(d, "--clock=%s: '%.*s' is not an input of this run",
+				 c->path, (int)c->len, c->path);
+			return -EINVAL;
+		}
+	}
+	if (o->rules_path &&
+	    (kind = source_input_kind(o->rules_path, false))) {
+		diag_set(d, "%s: this looks like %s, not a rule file; give the rule file with -f and the inputs after it",
+			 o->rules_path, kind);
+		return -EINVAL;
+	}
+	if (!o->output && o->stdout_closed) {
+		diag_set(d, "standard output is closed; give -o FILE");
+		return -EINVAL;
+	}
+	return OPTIONS_RUN;
+}
+
+enum {
+	OPT_GUEST = 256,
+	OPT_TSC_OFFSET,
+	OPT_CLOCK,
+	OPT_TSC_MHZ,
+	OPT_FILTER_EVENTS,
+	OPT_FILTER_VCPU,
+	OPT_FILTER_PID,
+	OPT_FILTER_TIME,
+	OPT_CHROME,
+	OPT_STATS,
+	OPT_DEMANGLE,
+	OPT_GUEST_SYMS,
+	OPT_LIST_FORMATS,
+};
+
+static const struct option long_options[] = {
+	{ "formats", required_argument, NULL, 'f' },
+	{ "mhz", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "guest", required_argument, NULL, OPT_GUEST },
+	{ "tsc-offset", required_argument, NULL, OPT_TSC_OFFSET },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
+	{ "chrome", no_argument, NULL, OPT_CHROME },
+	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
+	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
+	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
+	{ "vcpu", required_argument, NULL, OPT_FILTER_VCPU },
+	{ "pid", required_argument, NULL, OPT_FILTER_PID },
+	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
+	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int options_parse(struct options *o, int argc, char **argv, struct diag *d)
+{
+	bool have_f = false, first = true;
+	int c;
+
+	opterr = 0;
+	/* "-": positionals come back in order (c == 1), mixed with options */
+	while ((c = getopt_long(argc, argv, "-:f:c:o:hV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 1:
+			/* the first positional is FORMATS unless it is an input */
+			if (first && !have_f &&
+			    !source_input_kind(optarg, true))
+				o->rules_path = optarg;
+			else if (add_input(o, optarg, DOMAIN_HOST) < 0)
+				goto nomem;
+			first = false;
+			break;
+		case 'f':
+			if (!have_f && !first && o->rules_path) {
+				/* an earlier positional was taken for FORMATS */
+				if (add_input(o, o->rules_path, DOMAIN_HOST) < 0)
+					goto nomem;
+			}
+			o->rules_path = optarg;
+			have_f = true;
+			break;
+		case 'c':
+			if (mhz_option("-c", optarg, &o->mhz, d) < 0)
+				return -EINVAL;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_GUEST:
+			if (add_input(o, optarg, DOMAIN_GUEST) < 0)
+				goto nomem;
+			break;
+		case OPT_TSC_OFFSET:
+			if (!strcmp(optarg, "auto")) {
+				o->auto_offset = true;
+			} else if (parse_s64(optarg, &o->offset) < 0) {
+				diag_set(d, "--tsc-offset: '%s' is neither a signed 64-bit number (decimal, or hexadecimal with 0x) nor 'auto'",
+					 optarg);
+				return -EINVAL;
+			} else {
+				o->have_offset = true;
+			}
+			break;
+		case OPT_CLOCK:
+			if (add_clock(o, optarg) < 0) {
+				diag_set(d, "--clock: '%s' is not INPUT=tsc or INPUT=ns",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_TSC_MHZ:
+			if (mhz_option("--tsc-mhz", optarg, &o->tsc_mhz, d) < 0)
+				return -EINVAL;
+			break;
+		case OPT_CHROME:
+			o->chrome = true;
+			break;
+		case OPT_STATS:
+			o->stats = true;
+			o->stats_format = optarg;
+			if (optarg && strcmp(optarg, "csv") && strcmp(optarg, "table") &&
+			    strcmp(optarg, "hist") && strcmp(optarg, "json")) {
+				diag_set(d, "--stats: '%s' is none of table, hist, csv, json",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_DEMANGLE:
+			if (!strcmp(optarg, "full"))
+				o->demangle = SOURCE_DEMANGLE_FULL;
+			else if (!strcmp(optarg, "no"))
+				o->demangle = SOURCE_DEMANGLE_NO;
+			else if (strcmp(optarg, "simple")) {
+				diag_set(d, "--demangle: '%s' is not simple, full or no",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_GUEST_SYMS:
+			o->guest_syms = optarg;
+			break;
+		case OPT_FILTER_EVENTS:
+		case OPT_FILTER_VCPU:
+		case OPT_FILTER_PID:
+		case OPT_FILTER_TIME: {
+			static const char *const names[] = {
+				"events", "vcpu", "pid", "time-range",
+			};
+			if (!o->filter)
+				o->filter = filter_create();
+			if (!o->filter)
+				goto nomem;
+			diag_init(d);
+			if (filter_option(o->filter, names[c - OPT_FILTER_EVENTS],
+					  optarg, d) < 0)
+				return -EINVAL;
+			break;
+		}
+		case 'h':
+			return OPTIONS_HELP;
+		case OPT_LIST_FORMATS:
+			return OPTIONS_LIST_FORMATS;
+		case 'V':
+			return OPTIONS_VERSION;
+		case ':':
+			diag_set(d, "%s needs an argument\n%s", argv[optind - 1],
+				 try_help);
+			return -EINVAL;
+		default:
+			if (optopt)
+				diag_set(d, "unknown option -%c\n%s", optopt,
+					 try_help);
+			else
+				diag_set(d, "unknown option %s\n%s",
+					 argv[optind - 1], try_help);
+			return -EINVAL;
+		}
+	}
+	for (; optind < argc; optind++)		/* after "--" */
+		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
+			goto nomem;
+	if (o->chrome && o->stats) {
+		diag_set(d, "--chrome and --stats are two outputs; choose one");
+		return -EINVAL;
+	}
+	return check_args(o, d);
+nomem:
+	diag_set(d, "out of memory");
+	return -ENOMEM;
+}
+
+void options_fini(struct options *o)
+{
+	free(o->inputs);
+	free(o->clocks);
+	filter_destroy(o->filter);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The command line: getopt_long over argv into a struct options, every
+ * value checked on the way (frequencies, offsets, --clock, --stats, the
+ * filters), and what only the whole line can tell (standard input given
+ * twice, a --clock naming no input, a first argument that is no rule file).
+ * Nothing here opens an input or writes a line.
+ */
+#ifndef KTF_OPTIONS_H
+#define KTF_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "event.h"
+#include "source.h"
+
+struct filter;
+
+struct options_input {
+	const char *path;	/* borrowed from argv */
+	enum domain domain;
+};
+
+/* --clock=INPUT=tsc|ns */
+struct options_clock {
+	const char *path;	/* borrowed from argv: INPUT is its first len bytes */
+	size_t len;
+	enum clock_kind clock;
+};
+
+struct options {
+	const char *rules_path;	/* NULL: the built-in rules */
+	double mhz;
+	const char *output;
+	bool chrome;
+	bool stats;
+	const char *stats_format;
+	enum source_demangle demangle;	/* uftrace names */
+	const char *guest_syms;	/* --guest-syms */
+	bool have_offset;
+	bool auto_offset;
+	int64_t offset;
+	double tsc_mhz;
+	struct filter *filter;	/* owned */
+	struct options_input *inputs;	/* owned */
+	size_t ninputs;
+	struct options_clock *clocks;	/* owned */
+	size_t nclocks;
+	bool stdout_closed;	/* set by the caller: it was; /dev/null holds its place */
+};
+
+/* What the command line asks for once it is read. */
+enum options_action {
+	OPTIONS_RUN,
+	OPTIONS_HELP,		/* --help: options_usage(stdout) */
+	OPTIONS_VERSION,	/* --version */
+	OPTIONS_LIST_FORMATS,	/* --list-formats */
+};
+
+/*
+ * Read argv into o (zeroed by the caller but for stdout_closed). Returns an
+ * enum options_action, -EINVAL for a usage error (d says which, possibly
+ * over several lines) or -ENOMEM. o owns what it holds either way:
+ * options_fini() frees it.
+ */
+int options_parse(struct options *o, int argc, char **argv, struct diag *d);
+void options_usage(FILE *f);
+void options_fini(struct options *o);
+
+#endif
