@@ -5,6 +5,7 @@
  * build the table with rules-table.h and never call back up here.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,8 @@ extern const size_t rules_default_len;
 static int rules_read_file(const char *path, char **buf, size_t *len,
 		    struct diag *d)
 {
+	size_t cap = 0, n = 0, first = 65536;
 	struct stat st;
-	size_t cap = 0, n = 0;
 	char *b = NULL;
 	int fd, ret = 0;
 
@@ -37,11 +38,18 @@ static int rules_read_file(const char *path, char **buf, size_t *len,
 			 strerror(errno));
 		return ret;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st) < 0)
+		st.st_mode = 0;	/* nothing known: read as a stream */
+	if (S_ISDIR(st.st_mode)) {
 		diag_set(d, "%s: is a directory, not a rule file", path);
 		ret = -EISDIR;
 		goto end;
 	}
+	/* a regular file: its size at once (room for one byte more, to see
+	 * the end), not 64 KiB doubled to it */
+	if (S_ISREG(st.st_mode) && st.st_size > 0)
+		first = (uint64_t)st.st_size < RULES_FILE_MAX ?
+				(size_t)st.st_size + 1 : RULES_FILE_MAX;
 	for (;;) {
 		ssize_t got;
 
@@ -54,7 +62,9 @@ static int rules_read_file(const char *path, char **buf, size_t *len,
 				ret = -EFBIG;
 				goto end;
 			}
-			cap = cap ? cap * 2 : 65536;
+			cap = cap ? cap * 2 : first;
+			if (cap > RULES_FILE_MAX)
+				cap = RULES_FILE_MAX;
 			nb = realloc(b, cap + 1);
 			if (!nb) {
 				ret = -ENOMEM;
