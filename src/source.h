@@ -34,6 +34,7 @@ enum {
 	SOURCE_AT_NONE = 0,
 	SOURCE_AT_U64,
 	SOURCE_AT_STR,
+	SOURCE_AT_S64,
 };
 
 struct source_ops {
@@ -79,7 +80,8 @@ struct source_ops {
 	bool (*field_u32)(struct source *src, int index, size_t *offset);
 	/*
 	 * Is field index, for every event, a value at a fixed byte offset
-	 * of ev->rec: SOURCE_AT_U64, a uint64_t at *offset; SOURCE_AT_STR,
+	 * of ev->rec: SOURCE_AT_U64, a uint64_t at *offset; SOURCE_AT_S64,
+	 * an int64_t at *offset; SOURCE_AT_STR,
 	 * a const char * at *offset and its size_t length at *len_offset?
 	 * Then the renderer reads it directly. 0: ask field(). May be NULL.
 	 */

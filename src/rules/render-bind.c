@@ -422,6 +422,10 @@ static int render_bind(const struct render *r, struct source *src,
 				b->fetch[i].kind = FETCH_REC_U64;
 				b->fetch[i].off = (uint32_t)off;
 				break;
+			case SOURCE_AT_S64:
+				b->fetch[i].kind = FETCH_REC_S64;
+				b->fetch[i].off = (uint32_t)off;
+				break;
 			case SOURCE_AT_STR:
 				b->fetch[i].kind = FETCH_REC_STR;
 				b->fetch[i].off = (uint32_t)off;

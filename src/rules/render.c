@@ -365,6 +365,12 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 				memcpy(&x, (const char *)ev->rec + f->off, 8);
 				p = render_fast(p, op, x);
 				continue;
+			case FETCH_REC_S64:
+				memcpy(&x, (const char *)ev->rec + f->off, 8);
+				if ((int64_t)x < 0)
+					break;	/* the sign: the general path */
+				p = render_fast(p, op, x);
+				continue;
 			case FETCH_CPU:
 				p = render_fast(p, op, ev->cpu);
 				continue;

@@ -63,6 +63,7 @@ enum fetch_kind {
 	FETCH_SLOT = 0,		/* render_value() */
 	FETCH_REC_U32,		/* a u32 at a byte offset of ev->rec */
 	FETCH_REC_U64,		/* a u64 at a byte offset of ev->rec */
+	FETCH_REC_S64,		/* an s64 at a byte offset of ev->rec */
 	FETCH_REC_STR,		/* a const char * at off, its size_t at off2 */
 	FETCH_CPU,		/* ev->cpu */
 	FETCH_PID,		/* ev->pid */

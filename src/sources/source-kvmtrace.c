@@ -45,6 +45,8 @@ enum kvmtrace_field {
 	KF_EVENT = 0,
 	KF_VCPU,
 	KF_DATA,	/* KF_DATA + i: data word i + 1 */
+	/* the record's pid word: bound by name ahead of the common ev->pid */
+	KF_PID = KF_DATA + KVMTRACE_MAX_DATA,
 };
 
 struct kvmtrace {
@@ -64,6 +66,7 @@ struct kvmtrace {
 	struct event_type type;	/* re-stamped with each record's id */
 	/* the current record */
 	uint32_t vcpu;
+	uint32_t pid;		/* also ev->pid; here for the renderer */
 	uint32_t ndata;
 	uint32_t data[KVMTRACE_MAX_DATA];
 };
@@ -272,7 +275,8 @@ static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
 	size = KVMTRACE_HEAD + ((hdr >> 31) ? 8 : 0) + 4 * k->ndata;
 	if (k->len - k->pos < size)
 		return kvmtrace_truncated(src, k, size, d);
-	ev->pid = kvmtrace_u32(k, p + 4);
+	k->pid = kvmtrace_u32(k, p + 4);
+	ev->pid = k->pid;
 	k->vcpu = kvmtrace_u32(k, p + 8);
 	ev->vcpu = k->vcpu;
 	ev->has_vcpu = true;
@@ -330,6 +334,9 @@ static int kvmtrace_bind(struct source *src, const struct event_type *t,
 	for (i = 0; i < KVMTRACE_NFIELDS; i++)
 		if (!strcmp(kvmtrace_names[i], key))
 			return (int)i;
+	/* the same value as the common pid key, but a fixed record word */
+	if (!strcmp(key, "pid"))
+		return KF_PID;
 	return -ENOENT;
 }
 
@@ -350,6 +357,9 @@ static int kvmtrace_field(struct source *src, const struct event *ev,
 	case KF_VCPU:
 		value_set_u64(out, k->vcpu);
 		return 0;
+	case KF_PID:
+		value_set_u64(out, k->pid);
+		return 0;
 	default:
 		if (index >= KF_DATA && index < KF_DATA + KVMTRACE_MAX_DATA) {
 			value_set_u64(out, k->data[index - KF_DATA]);
@@ -365,12 +375,27 @@ static bool kvmtrace_field_u32(struct source *src, int index, size_t *offset)
 		*offset = offsetof(struct kvmtrace, vcpu);
 		return true;
 	}
+	if (index == KF_PID) {
+		*offset = offsetof(struct kvmtrace, pid);
+		return true;
+	}
 	if (index >= KF_DATA && index < KF_DATA + KVMTRACE_MAX_DATA) {
 		*offset = offsetof(struct kvmtrace, data) +
 			  sizeof(uint32_t) * (size_t)(index - KF_DATA);
 		return true;
 	}
 	return false;
+}
+
+/* The event id: the u64 of the type each record re-stamps */
+static int kvmtrace_field_at(struct source *src, int index, size_t *offset,
+			     size_t *len_offset)
+{
+	if (index != KF_EVENT)
+		return SOURCE_AT_NONE;
+	*offset = offsetof(struct kvmtrace, type) +
+		  offsetof(struct event_type, id);
+	return SOURCE_AT_U64;
 }
 
 static size_t kvmtrace_fields(struct source *src, const struct event_type *t,
@@ -449,6 +474,7 @@ const struct source_ops source_kvmtrace_ops = {
 	.bind = kvmtrace_bind,
 	.field = kvmtrace_field,
 	.field_u32 = kvmtrace_field_u32,
+	.field_at = kvmtrace_field_at,
 	.fields = kvmtrace_fields,
 	.render_args = kvmtrace_render_args,
 };

@@ -322,6 +322,7 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	t = &uf->tasks[ti];
 	/* a perf event belongs to the task it names (uft_perf_advance) */
 	c->task = t->perf ? uft_task_of(uf, t->prec.tid) : t;
+	c->tid = c->task->tid;
 	c->perf = t->perf;
 	c->prec = t->prec;
 	c->rec = t->rec;
@@ -329,6 +330,8 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 		diag_set(d, "%s: out of memory", src->name);
 		return -ENOMEM;
 	}
+	c->type = uft_type_names[c->rec.type];
+	c->typelen = strlen(c->type);
 	c->resolved = false;
 	c->comm = NULL;
 	c->symbol = c->buf;
@@ -465,11 +468,10 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 	case UF_RETVAL:
 		return uft_arg_value(uf, c, 0, out);
 	case UF_TID:
-		value_set_s64(out, c->task->tid);
+		value_set_s64(out, c->tid);
 		return 0;
 	case UF_TYPE:
-		value_set_str(out, uft_type_names[c->rec.type],
-			      strlen(uft_type_names[c->rec.type]));
+		value_set_str(out, c->type, c->typelen);
 		return 0;
 	case UF_DEPTH:
 		value_set_u64(out, c->depth);
@@ -507,6 +509,13 @@ static int uft_field_at(struct source *src, int index, size_t *offset,
 			size_t *len_offset)
 {
 	switch (index) {
+	case UF_TID:
+		*offset = offsetof(struct uft_cur, tid);
+		return SOURCE_AT_S64;
+	case UF_TYPE:
+		*offset = offsetof(struct uft_cur, type);
+		*len_offset = offsetof(struct uft_cur, typelen);
+		return SOURCE_AT_STR;
 	case UF_DEPTH:
 		*offset = offsetof(struct uft_cur, depth);
 		return SOURCE_AT_U64;

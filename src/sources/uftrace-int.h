@@ -306,6 +306,9 @@ struct uft_cur {
 	uint64_t duration;
 	const char *symbol;		/* borrowed, or buf */
 	size_t symlen;
+	int64_t tid;			/* task->tid, for the renderer */
+	const char *type;		/* static: "entry", "exit" … */
+	size_t typelen;
 	bool resolved;
 	const char *comm;		/* borrowed */
 	unsigned char *pay;		/* owned: swapped with the task's */

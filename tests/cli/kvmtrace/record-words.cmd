@@ -1,0 +1,1 @@
+$KTF tests/fixtures/kvmtrace/record-words.formats < tests/fixtures/kvmtrace/words.bin

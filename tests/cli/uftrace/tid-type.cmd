@@ -1,0 +1,1 @@
+$KTF tests/cli/uftrace/tid-type.formats tests/fixtures/uftrace/args
