@@ -3,7 +3,8 @@
 #
 # tracedat-fixtures.sh - (re)make tests/fixtures/tracedat/ on this machine.
 #
-# usage: contrib/tracedat-fixtures.sh [OUTDIR]   (default tests/fixtures/tracedat)
+# usage: contrib/tracedat-fixtures.sh [OUTDIR [symbols]]
+#        (default tests/fixtures/tracedat; "symbols": only step 5)
 #
 # Needs root, /dev/kvm, tracefs, trace-cmd (3.1.6 was used), cc.
 # Every recording is made by contrib/record-host.sh; see contrib/README.
@@ -21,6 +22,12 @@
 #   mixed-sched.dat          kvm:*, sched_switch/wakeup, irq:*, ftrace:print
 #                            (trace_marker) with load on both CPUs, v7
 #                            uncompressed
+#   timer-symbols-v6.dat     timer and workqueue events, whose text names
+#   timer-symbols-v7-zstd.dat  a kernel function (%ps), no guest; kallsyms
+#                            holds the functions a first recording of
+#                            the same load named (found with trace-cmd
+#                            report), so the files stay small; v6 and v7
+#                            zstd. Only this step: `$0 OUTDIR symbols`
 # and for each .dat: .report (`trace-cmd report`) and .report-t
 # (`trace-cmd report -t`).
 #
@@ -38,15 +45,53 @@ outdir=$(cd "$outdir" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-cc -O2 -Wall -o "$tmp/tinyguest" "$here/tinyguest.c"
-rec() {
-	"$here/record-host.sh" -g "$tmp/tinyguest" "$@"
-}
 convert() {
 	# trace-cmd convert prints "Cannot find description for buffer" and
 	# per-CPU notes on stderr even when it works.
 	trace-cmd convert "$@" > "$tmp/convert.log" 2>&1 ||
 		{ cat "$tmp/convert.log" >&2; exit 1; }
+}
+reports() {
+	for f; do
+		trace-cmd report -i "$f" > "$f.report" 2> /dev/null
+		trace-cmd report -t -i "$f" > "$f.report-t" 2> /dev/null
+	done
+}
+
+# 5. events whose text names a kernel function (libtraceevent looks it up
+# in the file's kallsyms): timers and work items while a shell sleeps. No
+# guest (/bin/true stands in for tinyguest). A first recording with the
+# whole kallsyms tells which functions such a load names; the fixture
+# keeps only those (a function missing from it would print as its
+# neighbour, alike in both tools).
+symbols() {
+	ev='-e timer:hrtimer_start -e timer:hrtimer_expire_entry -e timer:timer_start -e workqueue:workqueue_execute_start'
+	# shellcheck disable=SC2086 # ev is a list of options
+	"$here/record-host.sh" -g /bin/true -n 1 -K full $ev \
+		-W 'sleep 0.05' -o "$tmp/pilot.dat"
+	trace-cmd report -i "$tmp/pilot.dat" 2> /dev/null |
+		sed -n 's/.*function[= ]\([A-Za-z0-9_.]*\).*/\1/p' | sort -u \
+		> "$tmp/names"
+	awk 'NR == FNR { want[$1] = 1; next }
+	     $3 in want || $3 == "_text" || $3 == "_stext" || $3 == "_etext"' \
+		"$tmp/names" /proc/kallsyms > "$tmp/kallsyms"
+	# shellcheck disable=SC2086
+	"$here/record-host.sh" -g /bin/true -n 1 -K "$tmp/kallsyms" $ev \
+		-W 'sleep 0.05' -o "$tmp/symbols.dat"
+	convert -i "$tmp/symbols.dat" -o "$outdir/timer-symbols-v7-zstd.dat" \
+		--file-version 7 --compression zstd
+	convert -i "$tmp/symbols.dat" -o "$outdir/timer-symbols-v6.dat" \
+		--file-version 6
+	reports "$outdir/timer-symbols-v7-zstd.dat" "$outdir/timer-symbols-v6.dat"
+}
+if [ "${2:-}" = symbols ]; then
+	symbols
+	exit 0
+fi
+
+cc -O2 -Wall -o "$tmp/tinyguest" "$here/tinyguest.c"
+rec() {
+	"$here/record-host.sh" -g "$tmp/tinyguest" "$@"
 }
 
 # 1. the main recording, in three file versions
@@ -92,8 +137,6 @@ rec -o "$tmp/mixed.dat" -n $nsamples \
 convert -i "$tmp/mixed.dat" -o "$outdir/mixed-sched.dat" \
 	--file-version 7 --compression none
 
-for f in "$outdir"/*.dat; do
-	trace-cmd report -i "$f" > "$f.report" 2> /dev/null
-	trace-cmd report -t -i "$f" > "$f.report-t" 2> /dev/null
-done
+symbols
+reports "$outdir"/*.dat
 ls -l "$outdir"

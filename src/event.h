@@ -70,6 +70,12 @@ struct event_type {
 	uint64_t id;		/* kvmtrace event id, trace.dat event id */
 	const char *system;	/* owned by the source; may be NULL */
 	const char *name;	/* owned by the source; may be NULL */
+	/*
+	 * Listed by source_ops.each_type as a type the input may hold,
+	 * though nothing in it says so (uftrace's perf events): checks that
+	 * must be sure of an input's formats pass over it.
+	 */
+	bool possible;
 };
 
 enum domain {

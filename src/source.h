@@ -29,6 +29,13 @@ struct source_field {
 	int index;	/* passed back to ops->field() */
 };
 
+/* What source_ops.field_at() finds */
+enum {
+	SOURCE_AT_NONE = 0,
+	SOURCE_AT_U64,
+	SOURCE_AT_STR,
+};
+
 struct source_ops {
 	const char *kind;	/* "kvmtrace", "trace.dat", "uftrace" */
 	/*
@@ -70,12 +77,22 @@ struct source_ops {
 	 * be NULL.
 	 */
 	bool (*field_u32)(struct source *src, int index, size_t *offset);
+	/*
+	 * Is field index, for every event, a value at a fixed byte offset
+	 * of ev->rec: SOURCE_AT_U64, a uint64_t at *offset; SOURCE_AT_STR,
+	 * a const char * at *offset and its size_t length at *len_offset?
+	 * Then the renderer reads it directly. 0: ask field(). May be NULL.
+	 */
+	int (*field_at)(struct source *src, int index, size_t *offset,
+			size_t *len_offset);
 	/* Fetch field index (from bind) of ev. Returns 0 or -ENOENT. */
 	int (*field)(struct source *src, const struct event *ev, int index,
 		     struct value *out);
 	/*
 	 * Call fn for every event type known before reading (trace.dat
-	 * formats), so that rules can be checked at load time. May be NULL.
+	 * formats), so that rules can be checked at load time. A type the
+	 * input may hold but does not declare is marked possible (event.h).
+	 * May be NULL.
 	 */
 	int (*each_type)(struct source *src,
 			 int (*fn)(const struct event_type *t, void *arg),

@@ -268,6 +268,38 @@ head -c 40 "$fix/uftrace/plain/info" >"$T/uf/info.cut" && mv "$T/uf/info.cut" "$
 row "uftrace: info cut at byte 40 (the header only)" 1 \
 	"uf/info: offset 0x28: no 'exename' section, which the header announces" \
 	"$T/uf.ref" '$KTF "$T/uf"'
+# enum definitions uftrace cannot parse are skipped, as it skips them;
+# 300 000 names in one and 100 000 definitions load in linear time
+rm -rf "$T/ue" && cp -R "$fix/uftrace/ktf-enum" "$T/ue"
+python3 -c 'import sys
+p = sys.argv[1]
+s = open(p).read()
+big = "E: enum big {" + ",".join("V%d" % i for i in range(300000)) + "}\n"
+many = "".join("E: enum e%d {A,B=%d}\n" % (i, i) for i in range(100000))
+junk = ("E: enum mode {RED=,=,GREEN=0x, ,\xff}\nE: enum\nE: enum x {\n"
+        "E: enum y { A = -5 B }\nE: enum z {A,A,A,\n")
+open(p, "w").write(s.replace("E: enum mode", big + many + junk + "E: enum mode", 1))' "$T/ue/ktf-enum.dbg"
+$KTF "$fix/uftrace/ktf-enum" >"$T/ue.ref" 2>/dev/null
+row "uftrace: garbled and huge enum definitions in a .dbg" 0 '' "$T/ue.ref" \
+	'$KTF "$T/ue"'
+# an event whose data is shorter than its kind's: the name alone
+rm -rf "$T/ud" && cp -R "$fix/uftrace/ktf-evdata" "$T/ud"
+python3 -c 'import struct, sys
+p = sys.argv[1]
+d = bytearray(open(p, "rb").read())
+off = 0
+while off < len(d):
+    w = struct.unpack_from("<Q", d, off + 8)[0]
+    off += 16
+    if w & 4:
+        n = struct.unpack_from("<H", d, off)[0]
+        if w >> 16 == 100001 and n == 24:
+            struct.pack_into("<H", d, off, 23)
+            break
+        off += (n + 2 + 7) & ~7
+open(p, "wb").write(bytes(d))' "$T/ud"/[0-9]*.dat
+row "uftrace: event data shorter than its kind's" 0 '' - \
+	'$KTF "$T/ud" | grep -A1 "length = 23" | grep -qx "  read:proc/statm"'
 
 # ------------------------------------------------------------ trace.dat
 if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then

@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # uftrace-compare.sh — kvmtrace_format against uftrace itself, on the
-# recorded fixtures of tests/gen/record-uftrace.sh and
-# tests/gen/record-uftrace-langs.sh (TAP):
+# recorded fixtures of tests/gen/record-uftrace.sh,
+# tests/gen/record-uftrace-langs.sh, tests/gen/record-uftrace-lost.sh
+# (LOST records) and tests/gen/gen-uftrace-evpmu.sh (TAP):
 #
 #   dump     the default text equals `uftrace dump` (NAME.dump) merged into
 #            one time order, argument and return value lines and the perf
 #            events of perf-cpuN.dat included;
 #            names differ only where uftrace's demangler leaves junk
 #            (tests/gen/uftrace-dump-order.py); the data lines of events
-#            ("[data ]") are not written by kvmtrace_format
+#            ("[data ]") included
 #   replay   the keys args and retval equal the lists of `uftrace replay`
 #            (NAME.replay; tests/gen/uftrace-replay-args.py)
 #   full     --demangle=full equals c++filt on --demangle=no's names
@@ -26,7 +27,7 @@ gen=$KTF_SRCDIR/tests/gen
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-uftcmp.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-plain="args events plain ktf-strargs ktf-autoargs ktf-forkexec ktf-statics"
+plain="args events plain ktf-strargs ktf-autoargs ktf-forkexec ktf-statics ktf-enum ktf-evdata ktf-lost ktf-forksched ktf-evpmu"
 mangled="ktf-cxx ktf-rust-legacy ktf-rust-v0"
 printf '%s\n' '* %(tid)d %(type)s %(symbol)s(%(args)s) %(retval)s' \
 	> "$tmp/replay.formats"
@@ -54,7 +55,7 @@ for d in $plain $mangled; do
 	# dump
 	if $KTF "$fix/$d" > "$tmp/out" 2> "$tmp/log" &&
 		python3 "$gen/uftrace-dump-order.py" "$fix/$d.dump" \
-			--no-data --compare "$tmp/out" > "$tmp/log" 2>&1; then
+			--compare "$tmp/out" > "$tmp/log" 2>&1; then
 		ok "$d dump"
 	else
 		notok "$d dump"

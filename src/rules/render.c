@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rendering an event through the binding of its rule (render-bind.c):
+ * the template's literals and conversions into the output buffer.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,485 +14,6 @@
 #include "pyfmt.h"
 #include "render.h"
 #include "source.h"
-
-/* Fields every event has. The first group cannot be shadowed. */
-static const struct {
-	const char *key;
-	int32_t slot;
-	bool shadowable;
-} render_common[] = {
-	{ "ts", SLOT_TS, false },
-	{ "tsc", SLOT_TS, false },
-	{ "relts", SLOT_RELTS, false },
-	{ "reltsc", SLOT_RELTS, false },
-	{ "domain", SLOT_DOMAIN, false },
-	{ "source", SLOT_SOURCE, false },
-	{ "guest_ts", SLOT_GUEST_TS, false },
-	{ "cpu", SLOT_CPU, true },
-	{ "pid", SLOT_PID, true },
-	{ "name", SLOT_NAME, true },
-	{ "system", SLOT_SYSTEM, true },
-};
-
-#define RENDER_NCOMMON (sizeof(render_common) / sizeof(render_common[0]))
-
-static int render_id_cmp(const void *a, const void *b)
-{
-	const struct render_id *x = a, *y = b;
-
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	/* the later definition first: it wins */
-	return x->rule > y->rule ? -1 : x->rule < y->rule;
-}
-
-/* Index the exact id rules; the last definition of an id wins. */
-static int render_index_ids(struct render *r)
-{
-	const struct rules *rules = r->rules;
-	size_t i, n = 0;
-
-	r->ids = calloc(rules->n ? rules->n : 1, sizeof(*r->ids));
-	if (!r->ids)
-		return -ENOMEM;
-	for (i = 0; i < rules->n; i++) {
-		if (rules->v[i].match != RULE_ID || rules->v[i].id == 0)
-			continue;
-		r->ids[n].id = rules->v[i].id;
-		r->ids[n].rule = (uint32_t)i;
-		n++;
-	}
-	qsort(r->ids, n, sizeof(*r->ids), render_id_cmp);
-	r->nids = 0;
-	for (i = 0; i < n; i++)
-		if (!r->nids || r->ids[r->nids - 1].id != r->ids[i].id)
-			r->ids[r->nids++] = r->ids[i];
-	r->id_fallback = rules->zero >= 0 ? rules->zero : rules->any;
-	return 0;
-}
-
-struct render *render_create(const struct rules *rules, double mhz,
-			     size_t nsources)
-{
-	struct render *r = calloc(1, sizeof(*r));
-	size_t i;
-
-	if (!r)
-		return NULL;
-	r->rules = rules;
-	r->mhz = mhz;
-	r->nsrcs = nsources;
-	r->srcs = calloc(nsources ? nsources : 1, sizeof(*r->srcs));
-	if (!r->srcs || render_index_ids(r) < 0)
-		goto error;
-	for (i = 0; i < nsources; i++) {
-		r->srcs[i].by_rule = calloc(rules->n + 1, sizeof(struct binding *));
-		if (!r->srcs[i].by_rule)
-			goto error;
-	}
-	return r;
-error:
-	render_destroy(r);
-	return NULL;
-}
-
-static void render_binding_free(struct binding *b)
-{
-	if (!b)
-		return;
-	free(b->slots);
-	free(b->fetch);
-	free(b->aux);
-	free(b);
-}
-
-void render_destroy(struct render *r)
-{
-	size_t i;
-	uint32_t j;
-
-	if (!r)
-		return;
-	for (i = 0; r->srcs && i < r->nsrcs; i++) {
-		for (j = 0; j < r->srcs[i].n; j++)
-			render_binding_free(r->srcs[i].by_type[j]);
-		free(r->srcs[i].by_type);
-		for (j = 0; r->srcs[i].by_rule && j <= r->rules->n; j++)
-			render_binding_free(r->srcs[i].by_rule[j]);
-		free(r->srcs[i].by_rule);
-	}
-	free(r->srcs);
-	free(r->ids);
-	free(r);
-}
-
-static int32_t render_common_slot(const char *key, bool shadowable)
-{
-	size_t i;
-
-	for (i = 0; i < RENDER_NCOMMON; i++)
-		if (render_common[i].shadowable == shadowable &&
-		    !strcmp(render_common[i].key, key))
-			return render_common[i].slot;
-	return 0;
-}
-
-/* Bind key for events of type t (NULL: any event of src). */
-int render_field_slot(struct source *src, const struct event_type *t,
-			     const char *key, int32_t *slot)
-{
-	int32_t s;
-	int idx;
-
-	s = render_common_slot(key, false);
-	if (s) {
-		*slot = s;
-		return 0;
-	}
-	idx = src->ops->bind(src, t, key);
-	if (idx >= 0) {
-		*slot = idx;
-		return 0;
-	}
-	s = render_common_slot(key, true);
-	if (s) {
-		*slot = s;
-		return 0;
-	}
-	return -ENOENT;
-}
-
-static const struct rule_alias *render_alias(const struct rule *rule,
-					     const char *key,
-					     enum alias_kind kind)
-{
-	size_t i;
-
-	for (i = 0; i < rule->naliases; i++)
-		if (rule->aliases[i].kind == kind &&
-		    !strcmp(rule->aliases[i].key, key))
-			return &rule->aliases[i];
-	return NULL;
-}
-
-static int render_aux(struct binding *b, int32_t x, int32_t y, uint32_t *j)
-{
-	int32_t *n;
-
-	if (b->naux >= SLOT_AUX_MAX)
-		return -E2BIG;
-	n = realloc(b->aux, 2 * (b->naux + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	b->aux = n;
-	n[2 * b->naux] = x;
-	n[2 * b->naux + 1] = y;
-	*j = b->naux++;
-	return 0;
-}
-
-/* A key through the rule's names (args, 64-bit joins), then the event's. */
-static int render_bind_named(struct binding *b, struct source *src,
-			     const struct event_type *t, const char *key,
-			     int32_t *slot, unsigned depth)
-{
-	const struct rule_alias *a;
-	int32_t lo, hi;
-	uint32_t j;
-	int ret;
-
-	if (depth > 8)
-		return -ELOOP;
-	a = b->rule ? render_alias(b->rule, key, ALIAS_KEY) : NULL;
-	if (a)
-		return render_bind_named(b, src, t, a->a, slot, depth + 1);
-	a = b->rule ? render_alias(b->rule, key, ALIAS_JOIN) : NULL;
-	if (a) {
-		ret = render_bind_named(b, src, t, a->a, &lo, depth + 1);
-		if (ret == 0)
-			ret = render_bind_named(b, src, t, a->b, &hi, depth + 1);
-		if (ret == 0)
-			ret = render_aux(b, lo, hi, &j);
-		if (ret == 0)
-			*slot = SLOT_ALIAS_BASE - 2 * (int32_t)j;
-		return ret;
-	}
-	return render_field_slot(src, t, key, slot);
-}
-
-static int render_bind_key(struct binding *b, struct source *src,
-			   const struct event_type *t, const char *key,
-			   int32_t *slot)
-{
-	const struct rule_alias *a;
-	int32_t num;
-	uint32_t j;
-	int ret;
-
-	a = b->rule ? render_alias(b->rule, key, ALIAS_ENUM) : NULL;
-	if (!a)
-		return render_bind_named(b, src, t, key, slot, 0);
-	ret = render_bind_named(b, src, t, a->a, &num, 0);
-	if (ret == 0)
-		ret = render_aux(b, num, (int32_t)(a - b->rule->aliases), &j);
-	if (ret == 0)
-		*slot = SLOT_ALIAS_BASE - 2 * (int32_t)j - 1;
-	return ret;
-}
-
-static void render_list_fields(struct diag *d, struct source *src,
-			       const struct event_type *t)
-{
-	const char *names[256];
-	size_t i, n = 0;
-
-	if (src->ops->fields)
-		n = src->ops->fields(src, t, names, 256);
-	diag_add(d, "\n  fields:");
-	for (i = 0; i < RENDER_NCOMMON; i++)
-		diag_add(d, " %s", render_common[i].key);
-	for (i = 0; i < n && i < 256; i++)
-		diag_add(d, " %s", names[i]);
-}
-
-static void render_type_desc(char *buf, size_t len, struct source *src,
-			     const struct event_type *t)
-{
-	if (!t)
-		snprintf(buf, len, "%s events", src->ops->kind);
-	else if (t->system && t->name)
-		snprintf(buf, len, "event %s:%s", t->system, t->name);
-	else if (t->name)
-		snprintf(buf, len, "event %s", t->name);
-	else if (t->has_id)
-		snprintf(buf, len, "event 0x%08" PRIx64, t->id);
-	else
-		snprintf(buf, len, "%s events", src->ops->kind);
-}
-
-/*
- * Bind rule to events of type t of src: every key of its template to a
- * slot. A key the events cannot have is a rule-file error.
- */
-static int render_bind(const struct render *r, struct source *src,
-		       const struct event_type *t, const struct rule *rule,
-		       struct binding **out, struct diag *d)
-{
-	struct binding *b = calloc(1, sizeof(*b));
-	const struct tmpl *tm;
-	size_t i;
-	int ret = -ENOMEM;
-
-	*out = NULL;
-	if (!b)
-		goto nomem;
-	b->rule = rule;
-	if (!rule || !rule->tmpl) {
-		*out = b;
-		return 0;
-	}
-	tm = rule->tmpl;
-	b->slots = calloc(tm->nkeys ? tm->nkeys : 1, sizeof(*b->slots));
-	if (!b->slots)
-		goto nomem;
-	for (i = 0; i < tm->nkeys; i++) {
-		char what[160];
-
-		ret = render_bind_key(b, src, t, tm->keys[i], &b->slots[i]);
-		if (ret == 0)
-			continue;
-		render_type_desc(what, sizeof(what), src, t);
-		diag_at(d, r->rules->file, rule->line,
-			rule->col + tm->key_col[i] - 1, rule->line_text,
-			rule->line_len, "unknown key '%s': rule '%s' meets %s of %s, which have no such field",
-			tm->keys[i], rule->pattern, what, src->name);
-		render_list_fields(d, src, t);
-		ret = -EINVAL;
-		goto error;
-	}
-	b->fetch = calloc(tm->nkeys ? tm->nkeys : 1, sizeof(*b->fetch));
-	if (!b->fetch)
-		goto nomem;
-	for (i = 0; i < tm->nkeys; i++) {
-		size_t off;
-
-		if (b->slots[i] == SLOT_TS && !(r->mhz > 0))
-			b->fetch[i].kind = FETCH_TS_INT;
-		else if (b->slots[i] == SLOT_RELTS)
-			b->fetch[i].kind = FETCH_RELTS;
-		else if (b->slots[i] >= 0 && src->ops->field_u32 &&
-			 src->ops->field_u32(src, b->slots[i], &off)) {
-			b->fetch[i].kind = FETCH_REC_U32;
-			b->fetch[i].off = (uint32_t)off;
-		}
-	}
-	/* Python raises TypeError for %x, %o, %c of a float (ts with -c) */
-	for (i = 0; i < tm->nops; i++) {
-		const struct tmpl_op *op = &tm->ops[i];
-
-		if (op->kind == TMPL_CONV && b->slots[op->key] == SLOT_TS &&
-		    r->mhz > 0 && tmpl_conv_int_only(op->spec.conv))
-			b->typeerror = true;
-	}
-	if (b->typeerror && !src->ops->render_args) {
-		diag_at(d, r->rules->file, rule->line, rule->col, rule->line_text,
-			rule->line_len, "%%x, %%X, %%o and %%c need an integer, but with -c the time stamp is a float");
-		ret = -EINVAL;
-		goto error;
-	}
-	*out = b;
-	return 0;
-nomem:
-	diag_set(d, "out of memory");
-	ret = -ENOMEM;
-error:
-	render_binding_free(b);
-	return ret;
-}
-
-struct render_check_arg {
-	const struct render *r;
-	struct source *src;
-	struct diag *d;
-};
-
-static int render_check_type(const struct event_type *t, void *arg)
-{
-	struct render_check_arg *a = arg;
-	const struct rules *rules = a->r->rules;
-	struct binding *b;
-	size_t i;
-	int ret;
-
-	for (i = 0; i < rules->n; i++) {
-		const struct rule *rule = &rules->v[i];
-
-		if (rule->match != RULE_NAME && rule->match != RULE_SYSNAME)
-			continue;
-		if (!rules_match(rule, t))
-			continue;
-		ret = render_bind(a->r, a->src, t, rule, &b, a->d);
-		if (ret < 0)
-			return ret;
-		render_binding_free(b);
-	}
-	return 0;
-}
-
-int render_check(struct render *r, struct source **srcs, size_t n,
-		 struct diag *d)
-{
-	struct render_check_arg a = { .r = r, .d = d };
-	struct binding *b;
-	size_t i, j;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		a.src = srcs[i];
-		if (srcs[i]->ops->each_type) {
-			ret = srcs[i]->ops->each_type(srcs[i],
-						      render_check_type, &a);
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		/* one schema for all events (kvmtrace): check numeric rules */
-		for (j = 0; j < r->rules->n; j++) {
-			const struct rule *rule = &r->rules->v[j];
-
-			if (rule->match != RULE_ID)
-				continue;
-			ret = render_bind(r, srcs[i], NULL, rule, &b, d);
-			if (ret < 0)
-				return ret;
-			render_binding_free(b);
-		}
-	}
-	return 0;
-}
-
-static long render_rule_for_id(const struct render *r, uint64_t id)
-{
-	size_t lo = 0, hi = r->nids;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->ids[mid].id == id)
-			return r->ids[mid].rule;
-		if (r->ids[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return r->id_fallback;
-}
-
-static int render_binding_by_id(struct render *r, const struct event *ev,
-				const struct binding **out, struct diag *d)
-{
-	struct render_src *rs = &r->srcs[ev->src->index];
-	uint64_t id = ev->type->id;
-	struct render_idcache *c = &rs->idcache[render_idhash(id)];
-	struct binding **slot;
-	long ri;
-	int ret;
-
-	if (c->b && c->id == id) {
-		*out = c->b;
-		return 0;
-	}
-	ri = render_rule_for_id(r, id);
-	slot = &rs->by_rule[ri + 1];
-	if (!*slot) {
-		ret = render_bind(r, ev->src, NULL,
-				  ri >= 0 ? &r->rules->v[ri] : NULL, slot, d);
-		if (ret < 0)
-			return ret;
-	}
-	c->id = id;
-	c->b = *slot;
-	*out = *slot;
-	return 0;
-}
-
-int render_binding(struct render *r, const struct event *ev,
-		   const struct binding **out, struct diag *d)
-{
-	struct render_src *rs = &r->srcs[ev->src->index];
-	uint32_t ti = ev->type->index;
-	struct binding *b;
-	int ret;
-
-	if (ev->type->has_id)
-		return render_binding_by_id(r, ev, out, d);
-
-	if (ti >= rs->n) {
-		uint32_t n = rs->n ? rs->n : 16;
-		struct binding **nb;
-
-		while (n <= ti)
-			n *= 2;
-		nb = realloc(rs->by_type, n * sizeof(*nb));
-		if (!nb) {
-			diag_set(d, "out of memory");
-			return -ENOMEM;
-		}
-		memset(nb + rs->n, 0, (n - rs->n) * sizeof(*nb));
-		rs->by_type = nb;
-		rs->n = n;
-	}
-	b = rs->by_type[ti];
-	if (!b) {
-		ret = render_bind(r, ev->src, ev->type,
-				  rules_lookup(r->rules, ev->type), &b, d);
-		if (ret < 0)
-			return ret;
-		rs->by_type[ti] = b;
-	}
-	*out = b;
-	return 0;
-}
 
 #define RENDER_INLINE static inline __attribute__((always_inline))
 
@@ -718,10 +243,15 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 {
 	const struct binding *b;
 	const struct tmpl *tm;
-	size_t i;
+	const struct render_op *ro, *rend;
 	char *p;
 	int ret;
 
+	if (__builtin_expect(r->globs_srcs != NULL, 0)) {
+		ret = render_check_globs(r, ev, d);
+		if (ret < 0)
+			return ret;
+	}
 	if (ev->type->has_id) {
 		uint64_t id = ev->type->id;
 		const struct render_idcache *c =
@@ -754,19 +284,65 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	p = outbuf_reserve(o, tm->bound + 1 + TMPL_SLACK);
 	if (!p)
 		goto nomem;
-	for (i = 0; i < tm->nops; i++) {
-		const struct tmpl_op *op = &tm->ops[i];
+	for (ro = b->rops, rend = ro + b->nrops; ro < rend; ro++) {
+		const struct tmpl_op *op;
 		const struct fetch *f;
 		struct value v;
 		int32_t slot;
 		ssize_t n;
+		uint64_t x;
+		uint32_t w;
 
-		if (op->kind == TMPL_LIT) {
-			/* whole 16-byte chunks: the text and the output have slack */
-			for (size_t k = 0; k < op->len; k += 16)
-				memcpy(p + k, tm->text + op->off + k, 16);
-			p += op->len;
+		/* whole 16-byte chunks: the text and the output have slack */
+		for (size_t k = 0; k < ro->lit_len; k += 16)
+			memcpy(p + k, tm->text + ro->lit_off + k, 16);
+		p += ro->lit_len;
+		op = &tm->ops[ro->conv];
+		switch (ro->step) {
+		case RSTEP_NONE:
 			continue;
+		case RSTEP_U32_HEX8:
+		case RSTEP_U32_HEX8_UP:
+			memcpy(&w, (const char *)ev->rec + b->fetch[op->key].off, 4);
+			x = pyfmt_hex8(w, ro->step == RSTEP_U32_HEX8
+						  ? 'a' - '0' - 10 : 'A' - '0' - 10);
+			memcpy(p, &x, 8);
+			p += 8;
+			continue;
+		case RSTEP_TS_DEC:
+			x = ev->has_ts ? ev->ts : 0;
+			n = (ssize_t)pyfmt_dec_len(x);
+			pyfmt_dec_back(p + n, x);
+			p += n;
+			continue;
+		case RSTEP_STR:
+		case RSTEP_CONST_STR: {
+			const char *s;
+			size_t len;
+
+			f = &b->fetch[op->key];
+			if (ro->step == RSTEP_CONST_STR) {
+				s = f->str;
+				len = f->len;
+			} else {
+				memcpy(&s, (const char *)ev->rec + f->off,
+				       sizeof(s));
+				memcpy(&len, (const char *)ev->rec + f->off2,
+				       sizeof(len));
+			}
+			/* the bytes, with room for them and the rest */
+			if ((size_t)(o->buf + o->cap - p) <
+			    len + tm->bound + 1 + TMPL_SLACK) {
+				outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+				p = outbuf_reserve(o, len + tm->bound + 1 +
+							      TMPL_SLACK);
+				if (!p)
+					goto nomem;
+			}
+			memcpy(p, s, len);
+			p += len;
+			continue;
+		}
 		}
 		f = &b->fetch[op->key];
 		if (tmpl_fast_int(op)) {
@@ -785,6 +361,20 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 					break;
 				p = render_fast(p, op, ev->relts);
 				continue;
+			case FETCH_REC_U64:
+				memcpy(&x, (const char *)ev->rec + f->off, 8);
+				p = render_fast(p, op, x);
+				continue;
+			case FETCH_CPU:
+				p = render_fast(p, op, ev->cpu);
+				continue;
+			case FETCH_PID:
+				if (ev->pid < 0)
+					break;
+				p = render_fast(p, op, (uint64_t)ev->pid);
+				continue;
+			case FETCH_CONST_STR:
+			case FETCH_REC_STR:
 			case FETCH_SLOT:
 				break;
 			}

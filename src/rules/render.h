@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "event.h"
-#include "rules.h"
+#include "rules-table.h"
 #include "source.h"
 
 struct diag;
@@ -62,6 +62,11 @@ static inline uint32_t render_slot_aux(int32_t slot)
 enum fetch_kind {
 	FETCH_SLOT = 0,		/* render_value() */
 	FETCH_REC_U32,		/* a u32 at a byte offset of ev->rec */
+	FETCH_REC_U64,		/* a u64 at a byte offset of ev->rec */
+	FETCH_REC_STR,		/* a const char * at off, its size_t at off2 */
+	FETCH_CPU,		/* ev->cpu */
+	FETCH_PID,		/* ev->pid */
+	FETCH_CONST_STR,	/* str: the same for every event of the binding */
 	FETCH_TS_INT,		/* ev->ts, 0 without a time stamp */
 	FETCH_RELTS,
 };
@@ -69,12 +74,41 @@ enum fetch_kind {
 struct fetch {
 	enum fetch_kind kind;
 	uint32_t off;
+	uint32_t off2;
+	const char *str;	/* FETCH_CONST_STR: borrowed */
+	size_t len;
+};
+
+/*
+ * How render_event() writes one op of a template for a binding: the
+ * commonest conversions each have their own few instructions; the rest
+ * take the general path (the value through its slot, then pyfmt or the
+ * inline integer formats).
+ */
+enum render_step {
+	RSTEP_GENERIC = 0,
+	RSTEP_NONE,		/* a literal alone (the template's last) */
+	RSTEP_U32_HEX8,		/* %08x of a record word (FETCH_REC_U32) */
+	RSTEP_U32_HEX8_UP,	/* %08X of one */
+	RSTEP_TS_DEC,		/* %d, no width, of the time stamp in ticks */
+	RSTEP_STR,		/* plain %s of a FETCH_REC_STR */
+	RSTEP_CONST_STR,	/* plain %s of a FETCH_CONST_STR */
+};
+
+/* One step: the literal text before a conversion, then the conversion. */
+struct render_op {
+	uint32_t lit_off;	/* the literal: tmpl text [lit_off, +lit_len) */
+	uint32_t lit_len;
+	uint32_t conv;		/* the conversion: index of its tmpl_op */
+	uint8_t step;		/* enum render_step; RSTEP_NONE: no conversion */
 };
 
 struct binding {
 	const struct rule *rule;	/* borrowed; NULL: no rule */
 	int32_t *slots;			/* owned: one per key of rule->tmpl */
 	struct fetch *fetch;		/* owned: one per key */
+	struct render_op *rops;		/* owned: the template's ops as steps */
+	size_t nrops;
 	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
 	uint32_t naux;			/* pairs used */
 	bool typeerror;			/* a float met %x: the 2008 fallback */
@@ -122,6 +156,9 @@ struct render {
 	struct render_id *ids;		/* owned: exact id rules, sorted */
 	size_t nids;
 	long id_fallback;		/* rule for other ids, or -1 */
+	/* borrowed: the inputs whose glob rules the first event checks */
+	struct source **globs_srcs;	/* NULL: checked (render_event) */
+	size_t globs_n;
 };
 
 struct render *render_create(const struct rules *rules, double mhz,
@@ -131,9 +168,16 @@ void render_destroy(struct render *r);
 /*
  * Check every rule against what the inputs can hold, before any output.
  * Returns 0 or a negative errno with diag filled (a rule-file error).
+ * Glob rules ("kvm:*", "*") are checked at the first event, before it is
+ * printed (render_event): a key that no format they are the rule for has
+ * is a typo; srcs must stay open until then.
  */
 int render_check(struct render *r, struct source **srcs, size_t n,
 		 struct diag *d);
+
+/* The glob-rule check of render_check, run by render_event once. */
+int render_check_globs(struct render *r, const struct event *first,
+		       struct diag *d);
 
 /*
  * Render ev. Returns 1 if something was written, 0 if no rule applies and

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "rules.h"
+#include "rules-classic.h"
 
 static bool classic_space(char c)
 {

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "rules.h"
+#include "rules-table.h"
 #include "source.h"
 
 /*

@@ -15,918 +15,24 @@
  *     - match: "*"
  *       skip: true		# no template: render.c prints nothing
  *
- * Two passes over the text. The first streams libyaml's events and refuses
- * what no rule file needs before anything is built: aliases, nesting deeper
+ * One pass over the text builds a compact tree (rules-yaml-doc.c), which
+ * refuses what no rule file needs as it reads: aliases, nesting deeper
  * than the schema, more than one document, and whatever libyaml refuses.
- * The second loads the document and walks it against the schema.
+ * This file then walks the tree against the schema, top-down; what an
+ * event names (enums, args, u64, enum) is read in rules-yaml-names.c.
  *
- * libyaml counts columns in characters; messages count bytes, so marks go
- * through ryaml_locate(). Templates are compiled here: an error inside one
- * points into the scalar as written (quotes, '' and escapes accounted for).
+ * Templates are compiled here: an error inside one points into the
+ * scalar as written (quotes, '' and escapes accounted for).
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "diag.h"
-#include "rules.h"
-
-/* root > events > event > u64 > [lo, hi] */
-#define RYAML_DEPTH_MAX 5
-/* kvmtrace records carry at most 7 data words */
-#define RYAML_ARGS_MAX 7
-
-struct ryaml {
-	const char *name;	/* borrowed: the file, for messages */
-	const char *buf;	/* borrowed: its text */
-	size_t len;
-	size_t *lines;		/* owned: offset of each line's start */
-	size_t nlines;
-	yaml_document_t doc;
-	bool have_doc;
-	struct rules *r;	/* owned until handed to the caller */
-	struct diag *d;		/* borrowed */
-	/* the names args: and u64: gave in the current rule: a hash set */
-	const struct rule *names_rule;	/* borrowed: whose; NULL: none yet */
-	const char **names;	/* owned array; strings borrowed */
-	size_t nnames, capnames;
-};
-
-/* Where a mark is, in bytes: its line (1-based), column and line text. */
-struct ryaml_pos {
-	unsigned line;
-	unsigned col;
-	const char *text;
-	size_t text_len;
-};
-
-/* ------------------------------------------------------------ positions */
-
-/* Length of the line break at p (libyaml's: LF, CR, CRLF, NEL, LS, PS). */
-static size_t ryaml_break(const char *p, size_t left)
-{
-	const unsigned char *u = (const unsigned char *)p;
-
-	if (!left)
-		return 0;
-	if (u[0] == '\n')
-		return 1;
-	if (u[0] == '\r')
-		return left >= 2 && u[1] == '\n' ? 2 : 1;
-	if (left >= 2 && u[0] == 0xc2 && u[1] == 0x85)
-		return 2;
-	if (left >= 3 && u[0] == 0xe2 && u[1] == 0x80 &&
-	    (u[2] == 0xa8 || u[2] == 0xa9))
-		return 3;
-	return 0;
-}
-
-static int ryaml_index_lines(struct ryaml *y)
-{
-	size_t cap = 64, i = 0;
-
-	y->lines = malloc(cap * sizeof(*y->lines));
-	if (!y->lines)
-		return -ENOMEM;
-	y->lines[y->nlines++] = 0;
-	while (i < y->len) {
-		size_t b = ryaml_break(y->buf + i, y->len - i);
-
-		if (!b) {
-			i++;
-			continue;
-		}
-		i += b;
-		if (y->nlines == cap) {
-			size_t *n = realloc(y->lines, 2 * cap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			y->lines = n;
-			cap *= 2;
-		}
-		y->lines[y->nlines++] = i;
-	}
-	return 0;
-}
-
-/* The text of line (0-based), without its line break. */
-static void ryaml_line(const struct ryaml *y, size_t line, const char **text,
-		       size_t *len)
-{
-	size_t beg, end;
-
-	if (line >= y->nlines) {
-		*text = "";
-		*len = 0;
-		return;
-	}
-	beg = y->lines[line];
-	end = y->len;
-	if (line + 1 < y->nlines) {
-		/* drop the break that ends the line: the one at its end */
-		const unsigned char *u = (const unsigned char *)y->buf;
-
-		end = y->lines[line + 1];
-		if (u[end - 1] == '\n')
-			end -= end - beg >= 2 && u[end - 2] == '\r' ? 2 : 1;
-		else if (u[end - 1] == '\r')
-			end--;
-		else if (u[end - 1] == 0x85)
-			end -= 2;
-		else
-			end -= 3;
-	}
-	*text = y->buf + beg;
-	*len = end - beg;
-}
-
-static size_t ryaml_utf8_width(unsigned char c)
-{
-	if (c < 0xc0)
-		return 1;
-	if (c < 0xe0)
-		return 2;
-	if (c < 0xf0)
-		return 3;
-	return 4;
-}
-
-/* A libyaml mark (column in characters) as bytes. */
-static struct ryaml_pos ryaml_locate(const struct ryaml *y, yaml_mark_t m)
-{
-	struct ryaml_pos p = { .line = (unsigned)m.line + 1 };
-	size_t off = 0, c;
-
-	ryaml_line(y, m.line, &p.text, &p.text_len);
-	for (c = 0; c < m.column && off < p.text_len; c++)
-		off += ryaml_utf8_width((unsigned char)p.text[off]);
-	p.col = (unsigned)(off + (c < m.column ? m.column - c : 0)) + 1;
-	return p;
-}
-
-/* A byte offset into the file (libyaml's reader errors). */
-static struct ryaml_pos ryaml_locate_offset(const struct ryaml *y, size_t off)
-{
-	struct ryaml_pos p;
-	size_t lo = 0, hi = y->nlines;
-
-	/* the last line that starts at or before off */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (y->lines[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	p.line = (unsigned)lo + 1;
-	p.col = (unsigned)(off - y->lines[lo]) + 1;
-	ryaml_line(y, lo, &p.text, &p.text_len);
-	return p;
-}
-
-static int ryaml_error_pos(struct ryaml *y, struct ryaml_pos p,
-			   const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int ryaml_error_pos(struct ryaml *y, struct ryaml_pos p,
-			   const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	diag_at(y->d, y->name, p.line, p.col, p.text, p.text_len, "%s", msg);
-	return -EINVAL;
-}
-
-static int ryaml_error(struct ryaml *y, const yaml_node_t *n,
-		       const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* An error at node n (its first character). Returns -EINVAL. */
-static int ryaml_error(struct ryaml *y, const yaml_node_t *n,
-		       const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return ryaml_error_pos(y, ryaml_locate(y, n->start_mark), "%s", msg);
-}
-
-static int ryaml_nomem(struct ryaml *y)
-{
-	diag_set(y->d, "%s: out of memory", y->name);
-	return -ENOMEM;
-}
-
-/* ------------------------------------------------ pass 1: the event stream */
-
-/* What libyaml refused, at its mark, with a hint for the usual slips. */
-static int ryaml_parser_error(struct ryaml *y, const yaml_parser_t *p)
-{
-	struct ryaml_pos pos;
-	const char *problem = p->problem ? p->problem : "cannot parse";
-	const char *hint = "";
-	char ctx[160] = "";
-	size_t off;
-
-	if (p->error == YAML_MEMORY_ERROR)
-		return ryaml_nomem(y);
-	if (p->error == YAML_READER_ERROR) {
-		pos = ryaml_locate_offset(y, p->problem_offset);
-		return ryaml_error_pos(y, pos, "%s (a rule file is UTF-8 text)",
-				       problem);
-	}
-	pos = ryaml_locate(y, p->problem_mark);
-	off = pos.col - 1;
-	if (p->context && (strstr(p->context, "alias") ||
-			   strstr(p->context, "anchor"))) {
-		/* "match: *" reads as an alias: point at the '*' */
-		pos = ryaml_locate(y, p->context_mark);
-		hint = "; quote names that start with '*' or '&': match: \"*\"";
-	} else if (off < pos.text_len && pos.text[off] == '%') {
-		hint = "; quote templates: format: \"%(ts)d ...\"";
-	} else if (off < pos.text_len && pos.text[off] == '\t') {
-		hint = "; indent with spaces: YAML does not allow tabs there";
-	}
-	if (p->context && p->context_mark.line == p->problem_mark.line)
-		snprintf(ctx, sizeof(ctx), " (%s)", p->context);
-	else if (p->context)
-		snprintf(ctx, sizeof(ctx), " (%s at line %u)", p->context,
-			 (unsigned)p->context_mark.line + 1);
-	return ryaml_error_pos(y, pos, "%s%s%s", problem, ctx, hint);
-}
-
-static int ryaml_parser_init(struct ryaml *y, yaml_parser_t *p)
-{
-	if (!yaml_parser_initialize(p))
-		return ryaml_nomem(y);
-	yaml_parser_set_input_string(p, (const unsigned char *)y->buf, y->len);
-	yaml_parser_set_encoding(p, YAML_UTF8_ENCODING);
-	return 0;
-}
-
-/* Refuse aliases, deep nesting and extra documents before building a tree. */
-static int ryaml_scan(struct ryaml *y)
-{
-	yaml_parser_t p;
-	yaml_event_t ev;
-	unsigned depth = 0, docs = 0;
-	int ret;
-
-	ret = ryaml_parser_init(y, &p);
-	if (ret < 0)
-		return ret;
-	for (;;) {
-		yaml_event_type_t type;
-
-		if (!yaml_parser_parse(&p, &ev)) {
-			ret = ryaml_parser_error(y, &p);
-			break;
-		}
-		type = ev.type;
-		switch (type) {
-		case YAML_ALIAS_EVENT:
-			ret = ryaml_error_pos(y, ryaml_locate(y, ev.start_mark),
-					      "aliases (*name) are not allowed in rule files; write the value out");
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				ret = ryaml_error_pos(y, ryaml_locate(y, ev.start_mark),
-						      "a second YAML document: a rule file holds one");
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (++depth > RYAML_DEPTH_MAX)
-				ret = ryaml_error_pos(y, ryaml_locate(y, ev.start_mark),
-						      "nested deeper than a rule file can be (%u levels)",
-						      RYAML_DEPTH_MAX);
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		default:
-			break;
-		}
-		yaml_event_delete(&ev);
-		if (ret < 0 || type == YAML_STREAM_END_EVENT)
-			break;
-	}
-	yaml_parser_delete(&p);
-	return ret;
-}
-
-/* ------------------------------------------------------- pass 2: the tree */
-
-static yaml_node_t *ryaml_node(struct ryaml *y, int index)
-{
-	return yaml_document_get_node(&y->doc, index);
-}
-
-enum ryaml_kind {
-	RYAML_STR = 0,
-	RYAML_NULL,
-	RYAML_BOOL,
-	RYAML_INT,
-	RYAML_FLOAT,
-	RYAML_LIST,
-	RYAML_MAP,
-};
-
-static const char *const ryaml_kind_name[] = {
-	[RYAML_STR] = "a string",
-	[RYAML_NULL] = "nothing",
-	[RYAML_BOOL] = "a boolean",
-	[RYAML_INT] = "an integer",
-	[RYAML_FLOAT] = "a number",
-	[RYAML_LIST] = "a list",
-	[RYAML_MAP] = "a mapping",
-};
-
-static bool ryaml_is(const yaml_node_t *n, const char *s)
-{
-	return n->data.scalar.length == strlen(s) &&
-	       !memcmp(n->data.scalar.value, s, n->data.scalar.length);
-}
-
-static bool ryaml_is_any(const yaml_node_t *n, const char *const *v)
-{
-	for (; *v; v++)
-		if (ryaml_is(n, *v))
-			return true;
-	return false;
-}
-
-/* [-+]?(digits[.digits]|.digits)([eE][-+]?digits)?, .inf, .nan */
-static bool ryaml_is_float(const char *s, size_t len)
-{
-	static const char *const special[] = {
-		".inf", ".Inf", ".INF", "-.inf", "-.Inf", "-.INF", "+.inf",
-		"+.Inf", "+.INF", ".nan", ".NaN", ".NAN", NULL,
-	};
-	size_t i = 0, digits = 0;
-	const char *const *sp;
-
-	for (sp = special; *sp; sp++)
-		if (strlen(*sp) == len && !memcmp(s, *sp, len))
-			return true;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		i++;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		digits++;
-	if (i < len && s[i] == '.')
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			digits++;
-	if (!digits)
-		return false;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		size_t e = 0;
-
-		i++;
-		if (i < len && (s[i] == '-' || s[i] == '+'))
-			i++;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			e++;
-		if (!e)
-			return false;
-	}
-	return i == len;
-}
-
-/* What a node holds, resolving plain scalars as YAML's core schema does. */
-static enum ryaml_kind ryaml_kind(const yaml_node_t *n)
-{
-	static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
-	static const char *const bools[] = {
-		"true", "True", "TRUE", "false", "False", "FALSE", NULL,
-	};
-	const char *s;
-	size_t len;
-	uint64_t v;
-
-	if (n->type == YAML_SEQUENCE_NODE)
-		return RYAML_LIST;
-	if (n->type == YAML_MAPPING_NODE)
-		return RYAML_MAP;
-	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return RYAML_STR;
-	if (ryaml_is_any(n, nulls))
-		return RYAML_NULL;
-	if (ryaml_is_any(n, bools))
-		return RYAML_BOOL;
-	s = (const char *)n->data.scalar.value;
-	len = n->data.scalar.length;
-	if (len > 1 && (s[0] == '-' || s[0] == '+')) {
-		s++;
-		len--;
-	}
-	if (len && s[0] >= '0' && s[0] <= '9' && rules_parse_int(s, len, &v) != -EINVAL)
-		return RYAML_INT;
-	if (ryaml_is_float(s, len))
-		return RYAML_FLOAT;
-	return RYAML_STR;
-}
-
-static int ryaml_expect(struct ryaml *y, const yaml_node_t *n,
-			enum ryaml_kind want, const char *what)
-{
-	enum ryaml_kind k = ryaml_kind(n);
-
-	if (k == want)
-		return 0;
-	if (want == RYAML_STR && k != RYAML_LIST && k != RYAML_MAP &&
-	    k != RYAML_NULL)
-		return ryaml_error(y, n, "%s: expected a string, found %s (quote it)",
-				   what, ryaml_kind_name[k]);
-	return ryaml_error(y, n, "%s: expected %s, found %s", what,
-			   ryaml_kind_name[want], ryaml_kind_name[k]);
-}
-
-static const char *ryaml_str(const yaml_node_t *n)
-{
-	return (const char *)n->data.scalar.value;
-}
-
-/* A non-negative integer scalar. */
-static int ryaml_uint(struct ryaml *y, const yaml_node_t *n, const char *what,
-		      uint64_t *out)
-{
-	int ret = ryaml_expect(y, n, RYAML_INT, what);
-
-	if (ret < 0)
-		return ret;
-	ret = rules_parse_int(ryaml_str(n), n->data.scalar.length, out);
-	if (ret == -ERANGE)
-		return ryaml_error(y, n, "%s: %s is out of range (64 bits)",
-				   what, ryaml_str(n));
-	if (ret < 0)
-		return ryaml_error(y, n, "%s: expected a non-negative integer, found %s",
-				   what, ryaml_str(n));
-	return 0;
-}
-
-/*
- * The keys of a mapping must be distinct strings. Returns 0, or -EINVAL
- * at the second of two equal keys.
- */
-struct ryaml_key {
-	const yaml_node_t *k;	/* borrowed */
-	size_t at;		/* its place in the mapping */
-};
-
-static int ryaml_key_cmp(const void *a, const void *b)
-{
-	const struct ryaml_key *x = a, *y = b;
-	size_t lx = x->k->data.scalar.length, ly = y->k->data.scalar.length;
-	int c;
-
-	if (lx != ly)
-		return lx < ly ? -1 : 1;
-	c = memcmp(x->k->data.scalar.value, y->k->data.scalar.value, lx);
-	if (c)
-		return c;
-	return x->at < y->at ? -1 : x->at > y->at;
-}
-
-/*
- * Every key a scalar, none twice: sorted, so that a mapping of n keys
- * costs n log n. The duplicate reported is the first in file order that
- * repeats an earlier key, with the line of that key's first use.
- */
-static int ryaml_check_keys(struct ryaml *y, const yaml_node_t *map,
-			    const char *what)
-{
-	const yaml_node_pair_t *p, *start = map->data.mapping.pairs.start;
-	size_t n = (size_t)(map->data.mapping.pairs.top - start), i, g;
-	const struct ryaml_key *dup = NULL, *first = NULL;
-	struct ryaml_key *keys;
-
-	for (p = start; p < map->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = ryaml_node(y, p->key);
-
-		if (k->type != YAML_SCALAR_NODE)
-			return ryaml_error(y, k, "%s: expected a key, found %s",
-					   what, ryaml_kind_name[ryaml_kind(k)]);
-	}
-	if (n < 2)
-		return 0;
-	keys = malloc(n * sizeof(*keys));
-	if (!keys)
-		return ryaml_nomem(y);
-	for (i = 0; i < n; i++) {
-		keys[i].k = ryaml_node(y, start[i].key);
-		keys[i].at = i;
-	}
-	qsort(keys, n, sizeof(*keys), ryaml_key_cmp);
-	for (i = 1, g = 0; i < n; i++) {
-		if (ryaml_key_cmp(&(struct ryaml_key){ keys[i - 1].k, 0 },
-				  &(struct ryaml_key){ keys[i].k, 0 })) {
-			g = i;	/* a new group of equal keys */
-			continue;
-		}
-		/* the group's second (in file order) repeats its first */
-		if (i == g + 1 && (!dup || keys[i].at < dup->at)) {
-			dup = &keys[i];
-			first = &keys[g];
-		}
-	}
-	if (dup) {
-		const yaml_node_t *k = dup->k, *e = first->k;
-
-		free(keys);
-		return ryaml_error(y, k, "%s: duplicate key '%s' (first at line %u)",
-				   what, ryaml_str(k),
-				   (unsigned)e->start_mark.line + 1);
-	}
-	free(keys);
-	return 0;
-}
-
-/*
- * n must be a mapping of distinct keys; what (the key it is the value
- * of) and shape (what it maps, for the message) say so when it is not.
- */
-static int ryaml_mapping(struct ryaml *y, const yaml_node_t *n,
-			 const char *what, const char *shape)
-{
-	if (n->type != YAML_MAPPING_NODE)
-		return ryaml_error(y, n, "%s: expected a mapping of %s, found %s",
-				   what, shape, ryaml_kind_name[ryaml_kind(n)]);
-	return ryaml_check_keys(y, n, what);
-}
-
-/* A name templates may use: an identifier. */
-static bool ryaml_ident(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || (s[0] >= '0' && s[0] <= '9'))
-		return false;
-	for (i = 0; i < len; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
-			return false;
-	return true;
-}
-
-/* Keys every event has that no rule may rename (render.c, not shadowable). */
-static bool ryaml_reserved(const char *s)
-{
-	static const char *const reserved[] = {
-		"ts", "tsc", "relts", "reltsc", "domain", "source", "guest_ts", NULL,
-	};
-	const char *const *r;
-
-	for (r = reserved; *r; r++)
-		if (!strcmp(s, *r))
-			return true;
-	return false;
-}
-
-/* ------------------------------------------------------------------ enums */
-
-struct ryaml_entry {
-	uint64_t value;
-	const yaml_node_t *key;	/* borrowed from the document */
-	const yaml_node_t *sym;
-};
-
-static int ryaml_entry_cmp(const void *a, const void *b)
-{
-	const struct ryaml_entry *x = a, *y = b;
-
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	/* equal values: in file order */
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-static int ryaml_enum(struct ryaml *y, const yaml_node_t *key,
-		      const yaml_node_t *table, struct rule_enum *e)
-{
-	const yaml_node_pair_t *p;
-	struct ryaml_entry *v;
-	size_t n = 0, i;
-	char what[128];
-	int ret;
-
-	ret = ryaml_expect(y, key, RYAML_STR, "enums");
-	if (ret < 0)
-		return ret;
-	snprintf(what, sizeof(what), "enum '%s'", ryaml_str(key));
-	if (table->type != YAML_MAPPING_NODE)
-		return ryaml_error(y, table, "%s: expected a mapping of numbers to symbols, such as {0: EXCEPTION_NMI, 12: HLT}, found %s",
-				   what, ryaml_kind_name[ryaml_kind(table)]);
-	e->name = strdup(ryaml_str(key));
-	n = (size_t)(table->data.mapping.pairs.top - table->data.mapping.pairs.start);
-	v = calloc(n ? n : 1, sizeof(*v));
-	e->v = calloc(n ? n : 1, sizeof(*e->v));
-	if (!e->name || !v || !e->v) {
-		ret = ryaml_nomem(y);
-		goto end;
-	}
-	for (i = 0, p = table->data.mapping.pairs.start; i < n; i++, p++) {
-		v[i].key = ryaml_node(y, p->key);
-		v[i].sym = ryaml_node(y, p->value);
-		ret = ryaml_uint(y, v[i].key, what, &v[i].value);
-		if (ret < 0)
-			goto end;
-		ret = ryaml_expect(y, v[i].sym, RYAML_STR, what);
-		if (ret < 0)
-			goto end;
-	}
-	if (n)
-		qsort(v, n, sizeof(*v), ryaml_entry_cmp);
-	for (i = 1; i < n; i++) {
-		if (v[i].value != v[i - 1].value)
-			continue;
-		ret = ryaml_error(y, v[i].key, "%s: %" PRIu64 " has the symbol %s already (line %u)",
-				  what, v[i].value, ryaml_str(v[i - 1].sym),
-				  (unsigned)v[i - 1].key->start_mark.line + 1);
-		goto end;
-	}
-	for (i = 0; i < n; i++) {
-		e->v[i].value = v[i].value;
-		e->v[i].symbol = strdup(ryaml_str(v[i].sym));
-		if (!e->v[i].symbol) {
-			ret = ryaml_nomem(y);
-			goto end;
-		}
-		e->n++;
-	}
-	ret = 0;
-end:
-	free(v);
-	return ret;
-}
-
-static int ryaml_enums(struct ryaml *y, const yaml_node_t *map)
-{
-	const yaml_node_pair_t *p;
-	struct rules *r = y->r;
-	size_t n;
-	int ret;
-
-	ret = ryaml_mapping(y, map, "enums", "enum names to tables");
-	if (ret < 0)
-		return ret;
-	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
-	r->enums = calloc(n ? n : 1, sizeof(*r->enums));
-	if (!r->enums)
-		return ryaml_nomem(y);
-	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		/* counted first: rules_destroy() frees what is half built */
-		r->nenums++;
-		ret = ryaml_enum(y, ryaml_node(y, p->key), ryaml_node(y, p->value),
-				 &r->enums[r->nenums - 1]);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
-static const struct rule_enum *ryaml_find_enum(const struct rules *r,
-					       const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nenums; i++)
-		if (!strcmp(r->enums[i].name, name))
-			return &r->enums[i];
-	return NULL;
-}
-
-/* ---------------------------------------------------------------- aliases */
-
-static int ryaml_alias(struct ryaml *y, struct rule *rule, enum alias_kind kind,
-		       const char *key, const char *a, const char *b,
-		       const struct rule_enum *table)
-{
-	struct rule_alias *n, *al;
-
-	n = realloc(rule->aliases, (rule->naliases + 1) * sizeof(*n));
-	if (!n)
-		return ryaml_nomem(y);
-	rule->aliases = n;
-	al = &n[rule->naliases++];
-	memset(al, 0, sizeof(*al));
-	al->kind = kind;
-	al->table = table;
-	al->key = strdup(key);
-	al->a = strdup(a);
-	al->b = b ? strdup(b) : NULL;
-	if (!al->key || !al->a || (b && !al->b))
-		return ryaml_nomem(y);
-	return 0;
-}
-
-static size_t ryaml_name_hash(const char *s, size_t cap)
-{
-	size_t h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h & (cap - 1);
-}
-
-/* Into the set of names of the current rule: 0, -EEXIST or -ENOMEM. */
-static int ryaml_name_add(struct ryaml *y, const char *name)
-{
-	size_t i;
-
-	if ((y->nnames + 1) * 2 > y->capnames) {
-		size_t cap = y->capnames ? 2 * y->capnames : 64, j;
-		const char **v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		for (j = 0; j < y->capnames; j++) {
-			if (!y->names[j])
-				continue;
-			for (i = ryaml_name_hash(y->names[j], cap); v[i];
-			     i = (i + 1) & (cap - 1))
-				;
-			v[i] = y->names[j];
-		}
-		free(y->names);
-		y->names = v;
-		y->capnames = cap;
-	}
-	for (i = ryaml_name_hash(name, y->capnames); y->names[i];
-	     i = (i + 1) & (y->capnames - 1))
-		if (!strcmp(y->names[i], name))
-			return -EEXIST;
-	y->names[i] = name;
-	y->nnames++;
-	return 0;
-}
-
-/* A new name (args, u64): an identifier, not taken, not a fixed key. */
-static int ryaml_new_name(struct ryaml *y, const struct rule *rule,
-			  const yaml_node_t *n, const char *what)
-{
-	size_t i;
-	int ret;
-
-	ret = ryaml_expect(y, n, RYAML_STR, what);
-	if (ret < 0)
-		return ret;
-	if (!ryaml_ident(ryaml_str(n), n->data.scalar.length))
-		return ryaml_error(y, n, "%s: '%s' is not a name (letters, digits and '_', not starting with a digit)",
-				   what, ryaml_str(n));
-	if (ryaml_reserved(ryaml_str(n)))
-		return ryaml_error(y, n, "%s: '%s' is a key every event has; choose another name",
-				   what, ryaml_str(n));
-	if (y->names_rule != rule) {
-		/* a new rule: the set starts over from its aliases */
-		y->names_rule = rule;
-		y->nnames = 0;
-		if (y->capnames)
-			memset(y->names, 0, y->capnames * sizeof(*y->names));
-		for (i = 0; i < rule->naliases; i++)
-			if (rule->aliases[i].kind != ALIAS_ENUM &&
-			    ryaml_name_add(y, rule->aliases[i].key) < 0)
-				return ryaml_nomem(y);
-	}
-	ret = ryaml_name_add(y, ryaml_str(n));
-	if (ret == -EEXIST)
-		return ryaml_error(y, n, "%s: '%s' is named twice in this event",
-				   what, ryaml_str(n));
-	if (ret < 0)
-		return ryaml_nomem(y);
-	return 0;
-}
-
-/* A key an alias refers to: a name, or a data word number. */
-static int ryaml_ref(struct ryaml *y, const yaml_node_t *n, const char *what)
-{
-	enum ryaml_kind k = ryaml_kind(n);
-	const char *s;
-	size_t len, i;
-
-	if (k != RYAML_STR && k != RYAML_INT)
-		return ryaml_error(y, n, "%s: expected a key name, found %s",
-				   what, ryaml_kind_name[k]);
-	s = ryaml_str(n);
-	len = n->data.scalar.length;
-	if (ryaml_ident(s, len))
-		return 0;
-	for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		;
-	if (len && i == len)
-		return 0;
-	return ryaml_error(y, n, "%s: '%s' is not a key name", what, s);
-}
-
-/* args: [exitcode, rip_lo, rip_hi]: data words 1..n by name */
-static int ryaml_args(struct ryaml *y, struct rule *rule, const yaml_node_t *n)
-{
-	const yaml_node_item_t *it;
-	unsigned word = 0;
-	int ret;
-
-	if (n->type != YAML_SEQUENCE_NODE)
-		return ryaml_error(y, n, "args: expected a list of names of the data words, such as [exitcode, rip_lo, rip_hi], found %s",
-				   ryaml_kind_name[ryaml_kind(n)]);
-	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
-		const yaml_node_t *e = ryaml_node(y, *it);
-		char num[4];
-
-		if (++word > RYAML_ARGS_MAX)
-			return ryaml_error(y, e, "args: more than %u names; records carry at most %u data words",
-					   RYAML_ARGS_MAX, RYAML_ARGS_MAX);
-		ret = ryaml_new_name(y, rule, e, "args");
-		if (ret < 0)
-			return ret;
-		snprintf(num, sizeof(num), "%u", word);
-		ret = ryaml_alias(y, rule, ALIAS_KEY, ryaml_str(e), num, NULL, NULL);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
-/* u64: {rip: [rip_lo, rip_hi]}: lo | hi << 32 */
-static int ryaml_u64(struct ryaml *y, struct rule *rule, const yaml_node_t *n)
-{
-	const yaml_node_pair_t *p;
-	int ret;
-
-	ret = ryaml_mapping(y, n, "u64",
-			    "names to [low, high] word pairs, such as {rip: [rip_lo, rip_hi]}");
-	if (ret < 0)
-		return ret;
-	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = ryaml_node(y, p->key);
-		const yaml_node_t *v = ryaml_node(y, p->value);
-		const yaml_node_t *lo, *hi;
-
-		ret = ryaml_new_name(y, rule, k, "u64");
-		if (ret < 0)
-			return ret;
-		if (v->type != YAML_SEQUENCE_NODE ||
-		    v->data.sequence.items.top - v->data.sequence.items.start != 2)
-			return ryaml_error(y, v, "u64: '%s': expected [low, high], two key names",
-					   ryaml_str(k));
-		lo = ryaml_node(y, v->data.sequence.items.start[0]);
-		hi = ryaml_node(y, v->data.sequence.items.start[1]);
-		ret = ryaml_ref(y, lo, "u64");
-		if (ret == 0)
-			ret = ryaml_ref(y, hi, "u64");
-		if (ret == 0)
-			ret = ryaml_alias(y, rule, ALIAS_JOIN, ryaml_str(k),
-					  ryaml_str(lo), ryaml_str(hi), NULL);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
-/* enum: {exitcode: vmx_exit_reason}: %(exitcode)s prints the symbol */
-static int ryaml_enum_refs(struct ryaml *y, struct rule *rule,
-			   const yaml_node_t *n)
-{
-	const yaml_node_pair_t *p;
-	int ret;
-
-	ret = ryaml_mapping(y, n, "enum",
-			    "keys to enum names, such as {exitcode: vmx_exit_reason}");
-	if (ret < 0)
-		return ret;
-	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = ryaml_node(y, p->key);
-		const yaml_node_t *v = ryaml_node(y, p->value);
-		const struct rule_enum *e;
-
-		ret = ryaml_ref(y, k, "enum");
-		if (ret < 0)
-			return ret;
-		ret = ryaml_expect(y, v, RYAML_STR, "enum");
-		if (ret < 0)
-			return ret;
-		e = ryaml_find_enum(y->r, ryaml_str(v));
-		if (!e)
-			return ryaml_error(y, v, "enum: no enum '%s' under 'enums:'",
-					   ryaml_str(v));
-		ret = ryaml_alias(y, rule, ALIAS_ENUM, ryaml_str(k), ryaml_str(k),
-				  NULL, e);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
+#include "rules-yaml.h"
+#include "rules-yaml-int.h"
 
 /* --------------------------------------------------------------- templates */
 
@@ -972,17 +78,17 @@ static size_t ryaml_escape(const char *s, size_t left, size_t *src_len)
  * whether offsets into its value map to columns (*exact). They do for a
  * scalar on one line, and for a block scalar of one content line.
  */
-static void ryaml_scalar_pos(const struct ryaml *y, const yaml_node_t *n,
+static void ryaml_scalar_pos(const struct ryaml *y, const struct ryaml_node *n,
 			     struct ryaml_pos *pos, bool *exact)
 {
-	yaml_scalar_style_t style = n->data.scalar.style;
+	yaml_scalar_style_t style = n->style;
 	const char *v = ryaml_str(n);
-	size_t len = n->data.scalar.length;
+	size_t len = n->len;
 
-	*pos = ryaml_locate(y, n->start_mark);
+	*pos = ryaml_locate(y, n->start);
 	*exact = false;
 	if (style == YAML_LITERAL_SCALAR_STYLE || style == YAML_FOLDED_SCALAR_STYLE) {
-		size_t line = n->start_mark.line + 1, ll = 0, ind = 0;
+		size_t line = n->start.line + 1, ll = 0, ind = 0;
 		const char *t = NULL;
 
 		while (len && v[len - 1] == '\n')
@@ -990,14 +96,14 @@ static void ryaml_scalar_pos(const struct ryaml *y, const yaml_node_t *n,
 		if (memchr(v, '\n', len))
 			return;
 		/* the first line with content after the indicator */
-		for (; line < y->nlines && line <= n->end_mark.line; line++) {
+		for (; line < y->nlines && line <= n->end_line; line++) {
 			ryaml_line(y, line, &t, &ll);
 			for (ind = 0; ind < ll && t[ind] == ' '; ind++)
 				;
 			if (ind < ll)
 				break;
 		}
-		if (line > n->end_mark.line || line >= y->nlines ||
+		if (line > n->end_line || line >= y->nlines ||
 		    ll - ind < len || memcmp(t + ind, v, len))
 			return;
 		pos->line = (unsigned)line + 1;
@@ -1007,7 +113,7 @@ static void ryaml_scalar_pos(const struct ryaml *y, const yaml_node_t *n,
 		*exact = true;
 		return;
 	}
-	if (n->start_mark.line != n->end_mark.line)
+	if (n->start.line != n->end_line)
 		return;
 	if (style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
 	    style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
@@ -1024,11 +130,11 @@ struct ryaml_cursor {
 	size_t s, v;
 };
 
-static unsigned ryaml_value_col_at(const yaml_node_t *n,
+static unsigned ryaml_value_col_at(const struct ryaml_node *n,
 				   const struct ryaml_pos *pos, size_t off,
 				   struct ryaml_cursor *c)
 {
-	yaml_scalar_style_t style = n->data.scalar.style;
+	yaml_scalar_style_t style = n->style;
 	const char *t = pos->text;
 	size_t s, v;
 
@@ -1067,7 +173,7 @@ static unsigned ryaml_value_col_at(const yaml_node_t *n,
 	return (unsigned)s + 1;
 }
 
-static unsigned ryaml_value_col(const yaml_node_t *n,
+static unsigned ryaml_value_col(const struct ryaml_node *n,
 				const struct ryaml_pos *pos, size_t off)
 {
 	struct ryaml_cursor c = { pos->col - 1, 0 };
@@ -1075,7 +181,7 @@ static unsigned ryaml_value_col(const yaml_node_t *n,
 	return ryaml_value_col_at(n, pos, off, &c);
 }
 
-static int ryaml_format(struct ryaml *y, struct rule *rule, const yaml_node_t *n)
+static int ryaml_format(struct ryaml *y, struct rule *rule, const struct ryaml_node *n)
 {
 	struct ryaml_pos pos;
 	const char *msg;
@@ -1087,7 +193,7 @@ static int ryaml_format(struct ryaml *y, struct rule *rule, const yaml_node_t *n
 	if (ret < 0)
 		return ret;
 	ryaml_scalar_pos(y, n, &pos, &exact);
-	ret = tmpl_compile(ryaml_str(n), n->data.scalar.length, &rule->tmpl,
+	ret = tmpl_compile(ryaml_str(n), n->len, &rule->tmpl,
 			   &ecol, &msg);
 	if (ret == -ENOMEM)
 		return ryaml_nomem(y);
@@ -1107,7 +213,7 @@ static int ryaml_format(struct ryaml *y, struct rule *rule, const yaml_node_t *n
 	 * the template's value; in a quoted scalar, quotes and escapes make
 	 * them columns of the line only through ryaml_value_col().
 	 */
-	if (exact && n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+	if (exact && n->style != YAML_PLAIN_SCALAR_STYLE) {
 		struct ryaml_cursor c = { pos.col - 1, 0 };
 		struct tmpl *tm = rule->tmpl;
 		size_t i;
@@ -1131,9 +237,9 @@ static int ryaml_format(struct ryaml *y, struct rule *rule, const yaml_node_t *n
 }
 
 /* skip: true: no template; the events print nothing (render.c) */
-static int ryaml_skip(struct ryaml *y, struct rule *rule, const yaml_node_t *n)
+static int ryaml_skip(struct ryaml *y, struct rule *rule, const struct ryaml_node *n)
 {
-	struct ryaml_pos pos = ryaml_locate(y, n->start_mark);
+	struct ryaml_pos pos = ryaml_locate(y, n->start);
 
 	rule->line = pos.line;
 	rule->col = pos.col;
@@ -1148,36 +254,48 @@ static const char *const ryaml_event_keys[] = {
 	"match", "name", "args", "u64", "enum", "format", "skip", NULL,
 };
 
-static const yaml_node_t *ryaml_get(struct ryaml *y, const yaml_node_t *map,
-				    const char *key)
+/* Room for the aliases args:, u64: and enum: will give rule, at once. */
+static int ryaml_alias_room(struct ryaml *y, struct rule *rule,
+			    const struct ryaml_node *ev)
 {
-	const yaml_node_pair_t *p;
+	static const char *const keys[] = { "args", "u64", "enum" };
+	size_t i, n = 0;
 
-	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++)
-		if (ryaml_is(ryaml_node(y, p->key), key))
-			return ryaml_node(y, p->value);
-	return NULL;
+	for (i = 0; i < 3; i++) {
+		const struct ryaml_node *v = ryaml_get(y, ev, keys[i]);
+
+		if (v && v->type != YAML_SCALAR_NODE)
+			n += v->n;
+	}
+	if (!n)
+		return 0;
+	rule->aliases = malloc(n * sizeof(*rule->aliases));
+	if (!rule->aliases)
+		return ryaml_nomem(y);
+	y->capaliases = n;
+	return 0;
 }
 
-static int ryaml_event(struct ryaml *y, const yaml_node_t *ev)
+static int ryaml_event(struct ryaml *y, const struct ryaml_node *ev)
 {
-	const yaml_node_t *match, *n;
-	const yaml_node_pair_t *p;
+	const struct ryaml_node *match, *n;
 	struct rule rule = { 0 };
 	const char *why = NULL;
 	bool skip = false;
+	size_t i;
 	int ret;
 
 	/* each rule is made here, at one address: its names start over */
 	y->names_rule = NULL;
+	y->capaliases = 0;
 	if (ev->type != YAML_MAPPING_NODE)
 		return ryaml_error(y, ev, "events: expected an event (a mapping with match: and format:), found %s",
 				   ryaml_kind_name[ryaml_kind(ev)]);
 	ret = ryaml_check_keys(y, ev, "event");
 	if (ret < 0)
 		return ret;
-	for (p = ev->data.mapping.pairs.start; p < ev->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = ryaml_node(y, p->key);
+	for (i = 0; i < ev->n; i++) {
+		const struct ryaml_node *k = ryaml_key(y, ev, i);
 
 		if (!ryaml_is_any(k, ryaml_event_keys))
 			return ryaml_error(y, k, "unknown key '%s' in an event (expected match, name, args, u64, enum, format or skip)",
@@ -1203,9 +321,9 @@ static int ryaml_event(struct ryaml *y, const yaml_node_t *ev)
 		if (ret < 0)
 			return ret;
 	}
-	if (!match->data.scalar.length)
+	if (!match->len)
 		return ryaml_error(y, match, "match: empty");
-	ret = rules_parse_id(ryaml_str(match), match->data.scalar.length, &rule, &why);
+	ret = rules_parse_id(ryaml_str(match), match->len, &rule, &why);
 	if (ret == -ENOMEM) {
 		ret = ryaml_nomem(y);
 		goto error;
@@ -1225,6 +343,9 @@ static int ryaml_event(struct ryaml *y, const yaml_node_t *ev)
 			goto error;
 		}
 	}
+	ret = ryaml_alias_room(y, &rule, ev);
+	if (ret < 0)
+		goto error;
 	n = ryaml_get(y, ev, "args");
 	if (n && (ret = ryaml_args(y, &rule, n)) < 0)
 		goto error;
@@ -1254,7 +375,7 @@ error:
 /* Two events with the same match: the second is an error. */
 struct ryaml_seen {
 	const struct rule *rule;	/* borrowed from the rules */
-	const yaml_node_t *match;	/* borrowed from the document */
+	const struct ryaml_node *match;	/* borrowed from the document */
 	size_t order;
 };
 
@@ -1284,9 +405,8 @@ static bool ryaml_same(const struct rule *p, const struct rule *q)
 	return !strcmp(p->pattern, q->pattern);
 }
 
-static int ryaml_check_matches(struct ryaml *y, const yaml_node_t *events)
+static int ryaml_check_matches(struct ryaml *y, const struct ryaml_node *events)
 {
-	const yaml_node_item_t *it = events->data.sequence.items.start;
 	struct ryaml_seen *s;
 	size_t i, n = y->r->n;
 	int ret = 0;
@@ -1296,7 +416,7 @@ static int ryaml_check_matches(struct ryaml *y, const yaml_node_t *events)
 		return ryaml_nomem(y);
 	for (i = 0; i < n; i++) {
 		s[i].rule = &y->r->v[i];
-		s[i].match = ryaml_get(y, ryaml_node(y, it[i]), "match");
+		s[i].match = ryaml_get(y, ryaml_item(y, events, i), "match");
 		s[i].order = i;
 	}
 	if (n)
@@ -1306,23 +426,23 @@ static int ryaml_check_matches(struct ryaml *y, const yaml_node_t *events)
 			continue;
 		ret = ryaml_error(y, s[i].match, "match: '%s' again: the event at line %u matches it already",
 				  s[i].rule->pattern,
-				  (unsigned)s[i - 1].match->start_mark.line + 1);
+				  (unsigned)s[i - 1].match->start.line + 1);
 		break;
 	}
 	free(s);
 	return ret;
 }
 
-static int ryaml_events(struct ryaml *y, const yaml_node_t *seq)
+static int ryaml_events(struct ryaml *y, const struct ryaml_node *seq)
 {
-	const yaml_node_item_t *it;
+	size_t i;
 	int ret;
 
 	if (seq->type != YAML_SEQUENCE_NODE)
 		return ryaml_error(y, seq, "events: expected a list of events ('- match: ...'), found %s",
 				   ryaml_kind_name[ryaml_kind(seq)]);
-	for (it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
-		ret = ryaml_event(y, ryaml_node(y, *it));
+	for (i = 0; i < seq->n; i++) {
+		ret = ryaml_event(y, ryaml_item(y, seq, i));
 		if (ret < 0)
 			return ret;
 	}
@@ -1331,9 +451,9 @@ static int ryaml_events(struct ryaml *y, const yaml_node_t *seq)
 
 static int ryaml_root(struct ryaml *y)
 {
-	const yaml_node_t *root = yaml_document_get_root_node(&y->doc);
-	const yaml_node_t *n, *events = NULL;
-	const yaml_node_pair_t *p;
+	const struct ryaml_node *root = ryaml_root_node(y);
+	const struct ryaml_node *n, *events = NULL;
+	size_t i;
 	uint64_t version;
 	int ret;
 
@@ -1348,11 +468,11 @@ static int ryaml_root(struct ryaml *y)
 	ret = ryaml_check_keys(y, root, "rule file");
 	if (ret < 0)
 		return ret;
-	for (p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = ryaml_node(y, p->key);
+	for (i = 0; i < root->n; i++) {
+		const struct ryaml_node *k = ryaml_key(y, root, i);
 
 		if (ryaml_is(k, "events"))
-			events = ryaml_node(y, p->value);
+			events = ryaml_value(y, root, i);
 		else if (!ryaml_is(k, "version") && !ryaml_is(k, "enums"))
 			return ryaml_error(y, k, "unknown key '%s' (expected version, enums or events)",
 					   ryaml_str(k));
@@ -1379,22 +499,6 @@ static int ryaml_root(struct ryaml *y)
 	return 0;
 }
 
-static int ryaml_load(struct ryaml *y)
-{
-	yaml_parser_t p;
-	int ret;
-
-	ret = ryaml_parser_init(y, &p);
-	if (ret < 0)
-		return ret;
-	if (!yaml_parser_load(&p, &y->doc))
-		ret = ryaml_parser_error(y, &p);
-	else
-		y->have_doc = true;
-	yaml_parser_delete(&p);
-	return ret;
-}
-
 int rules_parse_yaml(const char *name, const char *buf, size_t len,
 		     struct rules **out, struct diag *d)
 {
@@ -1403,13 +507,11 @@ int rules_parse_yaml(const char *name, const char *buf, size_t len,
 
 	*out = NULL;
 	y.r = rules_create(name);
-	if (!y.r || ryaml_index_lines(&y) < 0) {
+	if (!y.r) {
 		ret = ryaml_nomem(&y);
 		goto end;
 	}
-	ret = ryaml_scan(&y);
-	if (ret == 0)
-		ret = ryaml_load(&y);
+	ret = ryaml_build(&y);
 	if (ret == 0)
 		ret = ryaml_root(&y);
 	if (ret == 0) {
@@ -1417,10 +519,8 @@ int rules_parse_yaml(const char *name, const char *buf, size_t len,
 		y.r = NULL;
 	}
 end:
-	if (y.have_doc)
-		yaml_document_delete(&y.doc);
+	ryaml_free_doc(&y);
 	rules_destroy(y.r);
-	free(y.lines);
 	free(y.names);
 	return ret;
 }

@@ -9,7 +9,61 @@ struct tmpl_builder {
 	struct tmpl *t;
 	size_t cap_ops;
 	size_t cap_keys;
+	/* the keys seen: a hash set of indices + 1 (0: free), so that a
+	 * template of n distinct keys compiles in linear time */
+	uint32_t *set;	/* owned */
+	size_t cap_set;	/* a power of two, or 0 */
 };
+
+static size_t tmpl_hash(const char *s, size_t len)
+{
+	size_t h = 5381, i;
+
+	for (i = 0; i < len; i++)
+		h = h * 33 + (unsigned char)s[i];
+	return h;
+}
+
+/* The slot of key in the set: its index + 1 there, or a free slot. */
+static size_t tmpl_set_slot(const struct tmpl_builder *b, const char *key,
+			    size_t len)
+{
+	size_t m = b->cap_set - 1, i = tmpl_hash(key, len) & m;
+
+	for (;; i = (i + 1) & m) {
+		const char *k;
+
+		if (!b->set[i])
+			return i;
+		k = b->t->keys[b->set[i] - 1];
+		if (strlen(k) == len && !memcmp(k, key, len))
+			return i;
+	}
+}
+
+/* Room for one more key in the set (kept at most half full). */
+static int tmpl_set_grow(struct tmpl_builder *b)
+{
+	size_t cap, i;
+	uint32_t *old = b->set;
+
+	if ((b->t->nkeys + 1) * 2 <= b->cap_set)
+		return 0;
+	cap = b->cap_set ? 2 * b->cap_set : 16;
+	b->set = calloc(cap, sizeof(*b->set));
+	if (!b->set) {
+		b->set = old;
+		return -ENOMEM;
+	}
+	b->cap_set = cap;
+	for (i = 0; i < b->t->nkeys; i++) {
+		const char *k = b->t->keys[i];
+
+		b->set[tmpl_set_slot(b, k, strlen(k))] = (uint32_t)i + 1;
+	}
+	free(old);
+	return 0;
+}
 
 static int tmpl_push_op(struct tmpl_builder *b, const struct tmpl_op *op)
 {
@@ -32,11 +86,13 @@ static int tmpl_key_index(struct tmpl_builder *b, const char *key, size_t len,
 			  uint32_t col)
 {
 	struct tmpl *t = b->t;
-	size_t i;
+	size_t slot;
 
-	for (i = 0; i < t->nkeys; i++)
-		if (strlen(t->keys[i]) == len && !memcmp(t->keys[i], key, len))
-			return (int)i;
+	if (tmpl_set_grow(b) < 0)
+		return -ENOMEM;
+	slot = tmpl_set_slot(b, key, len);
+	if (b->set[slot])
+		return (int)b->set[slot] - 1;
 	if (t->nkeys == b->cap_keys) {
 		size_t cap = b->cap_keys ? b->cap_keys * 2 : 8;
 		char **nk = realloc(t->keys, cap * sizeof(*nk));
@@ -55,6 +111,7 @@ static int tmpl_key_index(struct tmpl_builder *b, const char *key, size_t len,
 	if (!t->keys[t->nkeys])
 		return -ENOMEM;
 	t->key_col[t->nkeys] = col;
+	b->set[slot] = (uint32_t)t->nkeys + 1;
 	return (int)t->nkeys++;
 }
 
@@ -282,9 +339,11 @@ int tmpl_compile(const char *text, size_t len, struct tmpl **out,
 		    op->spec.conv == 'a' || op->spec.conv == 'c')
 			b.t->has_str = true;
 	}
+	free(b.set);
 	*out = b.t;
 	return 0;
 error:
+	free(b.set);
 	tmpl_destroy(b.t);
 	return ret;
 }

@@ -1,22 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Per-function statistics of uftrace inputs, as `uftrace report` computes
- * them (cmds/report.c, utils/report.c, utils/fstack.c of uftrace 0.13):
+ * them. This follows uftrace 0.13 step by step: utils/fstack.c
+ * (fstack_account_time(), fstack_update_stack_count(), fstack_entry(),
+ * fstack_exit(), fstack_check_filter(), fstack_check_opts()),
+ * cmds/report.c (build_function_tree(), add_lost_fstack(),
+ * add_remaining_fstack()) and utils/report.c (report_update_node()).
+ * Per task it keeps uftrace's array of call frames ("slots") indexed by
+ * its stack count, with what each slot held last, stale values included:
  *
- *  - a call lasts from its entry to its exit; its self time is that less
- *    the time of the calls it makes;
- *  - rows are merged by name (C++ overloads, the same function in two
- *    sessions); calls, total, self, and min/avg/max of a call's time;
- *  - a recursive call (its address already on the task's stack) counts
- *    in calls, min, max and avg, not in the total;
- *  - from a sched-out to the next sched-in (perf events) the task runs
- *    "linux:schedule" (or "linux:schedule (pre-empted)"), a call of its
- *    own, not self time of the function it interrupts; only inside a
- *    function, and not in a task whose data begins with an exit (a
- *    forked child: uftrace's filter depth is 0 there), as uftrace counts;
- *  - an exit whose entry came before the data (a forked child's first
- *    records) is a call of no time;
- *  - calls still open at the end last until the task's last event.
+ *  - an entry fills the slot at the stack count (address, start time);
+ *    its exit turns the start into the call's time and adds that to the
+ *    child time of the slot below; the row is the exit's name, the self
+ *    time the call's less its child time;
+ *  - rows are merged by name; a call whose slot's address is also on a
+ *    lower slot (recursion) counts in calls, min, max and avg, not in the
+ *    total (report_update_node());
+ *  - sched-out and sched-in (perf events) act as an entry and an exit of
+ *    their own slot (convert_perf_event()), so their time is child time
+ *    of the function they interrupt; the pair is a call of
+ *    "linux:schedule" (or "linux:schedule (pre-empted)") only when the
+ *    user stack count is above 0 at the sched-in (event_skip_out, on by
+ *    default: not outside functions, nor in the caller of fork() in a
+ *    forked child, whose data starts with an exit);
+ *  - the first record of a task sets the stack count from its depth and
+ *    starts every slot below at its time (a forked child's callers last
+ *    from its first record);
+ *  - a LOST record: the slot at the stack count (above the top) gets a
+ *    time of 1, adds 1 to the child time of the top frame, and counts as
+ *    a call if it still holds an entry; the stack count drops by one. The
+ *    next record sets the stack count from its depth and restarts the
+ *    slots from the user stack count on (which the LOST left as it was);
+ *  - calls still open at the end last until the task's last record (of
+ *    time 0 if that was a LOST), at least their child time;
+ *  - an entry of exec*() sets both stack counts to 0, of setjmp() keeps
+ *    the stack count for the next longjmp() (fstack.c's fixup_syms);
+ *  - at most 1024 nested calls (uftrace's default max stack and depth).
  *
  * Sorted by total time, the largest first (then by name).
  */
@@ -41,6 +60,9 @@
 #define SF_UNBOUND		(-2)
 #define SF_UNKNOWN		UINT64_MAX	/* a frame entered before the data */
 
+#define SF_MAX_STACK		1024	/* OPT_RSTACK_DEFAULT */
+#define SF_DEF_DEPTH		1024	/* OPT_DEPTH_DEFAULT */
+
 enum { SF_TYPE, SF_TID, SF_SYMBOL, SF_ADDR, SF_DEPTH, SF_NSLOTS };
 
 struct sf_row {
@@ -53,21 +75,27 @@ struct sf_row {
 	uint64_t max;
 };
 
-struct sf_frame {
-	uint64_t addr;		/* sched-out id for linux:schedule */
-	uint64_t ts;		/* SF_UNKNOWN: entered before the data */
+/* One of uftrace's struct uftrace_fstack. */
+struct sf_slot {
+	uint64_t addr;		/* function, or sched-out event id */
+	uint64_t total;		/* start time, then the call's time */
 	uint64_t child;
-	uint32_t row;
-	bool sched;
+	uint32_t row;		/* the name of addr; UINT32_MAX: "<addr>" */
+	int32_t orig_depth;	/* the filter depth before the entry */
+	bool valid;
+	bool norecord;
 };
 
 struct sf_task {
-	struct sf_frame *stack;	/* owned */
-	size_t depth;
+	struct sf_slot *slots;	/* owned */
 	size_t cap;
-	uint64_t last_ts;
-	bool started;		/* a function record was seen */
-	bool inherited;		/* the first one was an exit (a forked child) */
+	int64_t sc;		/* task->stack_count */
+	int64_t usc;		/* task->user_stack_count */
+	int32_t fdepth;		/* task->filter.depth */
+	bool set;		/* task->fstack_set */
+	bool lost_seen;
+	bool nomem;		/* a slot could not be had */
+	uint64_t last_time;	/* of the last record (LOST: 0) */
 };
 
 struct sf_types {
@@ -86,6 +114,7 @@ struct stats_func {
 	struct sink_map tids;	/* (source, tid) -> task */
 	struct sf_types *srcs;	/* owned, by source index */
 	size_t nsrcs;
+	int64_t setjmp_count;	/* fstack.c's setjmp_count: of any task */
 };
 
 struct stats_func *stats_func_create(void)
@@ -103,7 +132,7 @@ void stats_func_destroy(struct stats_func *f)
 		free(f->rows[i].name);
 	free(f->rows);
 	for (i = 0; i < f->ntasks; i++)
-		free(f->tasks[i].stack);
+		free(f->tasks[i].slots);
 	free(f->tasks);
 	for (i = 0; i < f->nsrcs; i++)
 		free(f->srcs[i].slots);
@@ -179,7 +208,7 @@ static int sf_row(struct stats_func *f, const char *s, size_t len,
 static const int32_t *sf_slots(struct stats_func *f, const struct event *ev)
 {
 	static const char *const keys[SF_NSLOTS] = {
-		"type", "tid", "symbol", "addr", "depth",
+		"type", "tid", "symbol", "addr", "record_depth",
 	};
 	struct source *src = ev->src;
 	uint32_t ti = ev->type->index;
@@ -233,17 +262,39 @@ static struct sf_task *sf_task(struct stats_func *f, const struct event *ev,
 	if (sf_grow(&f->tasks, f->ntasks, &f->captasks, sizeof(*f->tasks)) < 0)
 		return NULL;
 	memset(&f->tasks[f->ntasks], 0, sizeof(*f->tasks));
+	f->tasks[f->ntasks].fdepth = SF_DEF_DEPTH;
 	if (sink_map_add(&f->tids, key, (uint32_t)f->ntasks) < 0)
 		return NULL;
 	return &f->tasks[f->ntasks++];
 }
 
-static int sf_push(struct sf_task *t, const struct sf_frame *fr)
+/* fstack_get(): slot idx, or NULL outside 0..SF_MAX_STACK-1. */
+static struct sf_slot *sf_get_slot(struct sf_task *t, int64_t idx)
 {
-	if (sf_grow(&t->stack, t->depth, &t->cap, sizeof(*t->stack)) < 0)
-		return -ENOMEM;
-	t->stack[t->depth++] = *fr;
-	return 0;
+	size_t n;
+
+	if (idx < 0 || idx >= SF_MAX_STACK)
+		return NULL;
+	if ((size_t)idx >= t->cap) {
+		struct sf_slot *nv;
+
+		n = t->cap ? t->cap : 16;
+		while (n <= (size_t)idx)
+			n *= 2;
+		if (n > SF_MAX_STACK)
+			n = SF_MAX_STACK;
+		nv = realloc(t->slots, n * sizeof(*nv));
+		if (!nv) {
+			t->nomem = true;
+			return NULL;
+		}
+		/* setup_task_handle(): zeroed, orig_depth the default depth */
+		for (; t->cap < n; t->cap++)
+			nv[t->cap] = (struct sf_slot){ .row = UINT32_MAX,
+						       .orig_depth = SF_DEF_DEPTH };
+		t->slots = nv;
+	}
+	return &t->slots[idx];
 }
 
 /* A call of row that took total, self, recursive or not. */
@@ -264,70 +315,215 @@ static void sf_account(struct stats_func *f, uint32_t row, uint64_t total,
 		r->max = total;
 }
 
-/* Close the top frame of t at ts (end: the times run to ts). */
-static void sf_pop(struct stats_func *f, struct sf_task *t, uint64_t ts,
-		   bool at_end)
+/* The row of a slot's function: its name at entry, else "<addr>". */
+static int sf_slot_row(struct stats_func *f, const struct sf_slot *sl,
+		       uint32_t *row)
 {
-	struct sf_frame *fr = &t->stack[--t->depth];
-	uint64_t total = 0, self;
-	bool recursive = false;
-	size_t i;
+	char buf[24];
+	int n;
 
-	if (fr->row == UINT32_MAX)
-		return;		/* entered before the data: nothing known */
-	if (fr->ts != SF_UNKNOWN && ts >= fr->ts)
-		total = ts - fr->ts;
-	else if (fr->ts != SF_UNKNOWN && at_end)
-		return;		/* entered after the task's last event */
-	if (at_end && fr->child > total)
-		total = fr->child;
-	self = total > fr->child ? total - fr->child : 0;
-	if (fr->ts == SF_UNKNOWN)
-		total = self = 0;
-	for (i = 0; i < t->depth && !fr->sched; i++)
-		if (t->stack[i].addr == fr->addr) {
+	if (sl->row != UINT32_MAX) {
+		*row = sl->row;
+		return 0;
+	}
+	/* symbol_getname() of no symbol */
+	n = snprintf(buf, sizeof(buf), "<%" PRIx64 ">", sl->addr);
+	return sf_row(f, buf, (size_t)n, row);
+}
+
+/* report_update_node(): a call of row, the slot at the stack count. */
+static void sf_update(struct stats_func *f, struct sf_task *t, uint32_t row)
+{
+	struct sf_slot *sl = sf_get_slot(t, t->sc);
+	bool recursive = false;
+	int64_t i;
+
+	if (!sl)
+		return;
+	for (i = 0; i < t->sc; i++) {
+		const struct sf_slot *c = sf_get_slot(t, i);
+
+		if (!c)
+			break;
+		if (c->addr == sl->addr) {
 			recursive = true;
 			break;
 		}
-	sf_account(f, fr->row, total, self, recursive);
-	if (t->depth)
-		t->stack[t->depth - 1].child += total;
+	}
+	sf_account(f, row, sl->total, sl->total - sl->child, recursive);
 }
 
-/* Drop sched frames whose sched-in never came (the stack moved on). */
-static void sf_drop_sched(struct sf_task *t)
+/* fstack_exit(): the slot at the stack count is left. */
+static void sf_fstack_exit(struct sf_task *t)
 {
-	while (t->depth && t->stack[t->depth - 1].sched)
-		t->depth--;
+	struct sf_slot *sl = sf_get_slot(t, t->sc);
+
+	if (!sl)
+		return;
+	sl->norecord = false;
+	t->fdepth = sl->orig_depth;
 }
 
-static int sf_sched(struct stats_func *f, struct sf_task *t, uint64_t id,
-		    uint64_t ts)
+/*
+ * fstack_account_time() and fstack_update_stack_count() for one record:
+ * type 'e'ntry, 'x' exit or 'l'ost (sched-out: an entry, sched-in: an
+ * exit, of depth 0, not a user record).
+ */
+static void sf_account_time(struct sf_task *t, char type, bool user,
+			    uint64_t addr, uint64_t depth, uint64_t ts,
+			    uint32_t row)
+{
+	struct sf_slot *sl;
+	int64_t i;
+
+	if (!t->set) {
+		t->sc = (int64_t)depth + (type == 'x');
+		t->set = true;
+		for (i = 0; i < t->sc; i++) {
+			sl = sf_get_slot(t, i);
+			if (sl) {
+				sl->total = ts;		/* start time */
+				sl->child = 0;
+				sl->valid = true;
+			}
+		}
+		t->fdepth = SF_DEF_DEPTH;
+	}
+	if (t->lost_seen) {
+		if (type == 'l')
+			return;
+		t->sc = (int64_t)depth + (type == 'x');
+		t->lost_seen = false;
+		/* uftrace restarts the slots from the user stack count on */
+		for (i = 0; i <= (int64_t)depth; i++) {
+			sl = sf_get_slot(t, i + t->usc);
+			if (sl) {
+				sl->total = ts - 1;
+				sl->child = 0;
+			}
+		}
+	}
+	if (type == 'e') {
+		sl = sf_get_slot(t, t->sc);
+		if (sl) {
+			sl->addr = addr;
+			sl->row = row;
+			sl->total = ts;
+			sl->child = 0;
+			sl->valid = true;
+		}
+	} else if (type == 'x') {
+		sl = sf_get_slot(t, t->sc - 1);
+		if (sl) {
+			uint64_t delta = sl->valid ? ts - sl->total : 0;
+
+			sl->valid = false;
+			sl->total = delta;
+			if (sl->child > sl->total)
+				sl->child = sl->total;
+			if (t->sc > 1)
+				sl[-1].child += delta;
+		}
+	} else {
+		uint64_t lost_time = 0;
+
+		t->lost_seen = true;
+		for (i = t->sc; i >= t->usc; i--) {
+			sl = sf_get_slot(t, i);
+			if (!sl)
+				continue;
+			if (lost_time == 0)
+				lost_time = sl->total + 1;
+			sl->total = lost_time - sl->total;
+			if (sl->child > sl->total)
+				sl->child = sl->total;
+			if (i > 0)
+				sl[-1].child += sl->total;
+		}
+	}
+	if (type == 'e') {
+		t->sc++;
+		if (user)
+			t->usc++;
+	} else if (type == 'x') {
+		if (t->sc > 0)
+			t->sc--;
+		if (user && t->usc > 0)
+			t->usc--;
+	}
+}
+
+/* fstack.c's fixup_syms: the special functions, by kind. */
+static char sf_fixup(const char *s, size_t len)
+{
+	static const char *const exec[] = {
+		"execl", "execlp", "execle", "execv", "execve", "execvp",
+		"execvpe",
+	};
+	static const char *const setjmp[] = {
+		"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp",
+	};
+	static const char *const longjmp[] = {
+		"longjmp", "siglongjmp", "__longjmp_chk",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(exec) / sizeof(exec[0]); i++)
+		if (strlen(exec[i]) == len && !memcmp(exec[i], s, len))
+			return 'e';
+	for (i = 0; i < sizeof(setjmp) / sizeof(setjmp[0]); i++)
+		if (strlen(setjmp[i]) == len && !memcmp(setjmp[i], s, len))
+			return 's';
+	for (i = 0; i < sizeof(longjmp) / sizeof(longjmp[0]); i++)
+		if (strlen(longjmp[i]) == len && !memcmp(longjmp[i], s, len))
+			return 'l';
+	return 0;
+}
+
+/* add_lost_fstack(): the slots from the stack count down to usc. */
+static int sf_lost(struct stats_func *f, struct sf_task *t)
+{
+	uint32_t row;
+
+	while (t->sc >= t->usc) {
+		struct sf_slot *sl = sf_get_slot(t, t->sc);
+
+		if (sl && sl->valid && !sl->norecord) {
+			if (sf_slot_row(f, sl, &row) < 0)
+				return -ENOMEM;
+			sf_update(f, t, row);
+		}
+		sf_fstack_exit(t);
+		t->sc--;
+	}
+	return 0;
+}
+
+/*
+ * cmds/report.c: build_function_tree() at a sched-in: the slot just left
+ * is a call of linux:schedule if a sched-out (or a pre-empting one)
+ * filled it.
+ */
+static int sf_sched_in(struct stats_func *f, struct sf_task *t)
 {
 	static const char sched[] = "linux:schedule";
 	static const char preempt[] = "linux:schedule (pre-empted)";
-	struct sf_frame fr = { .addr = id, .ts = ts, .sched = true };
+	struct sf_slot *sl = sf_get_slot(t, t->sc);
+	uint32_t row;
 
-	/*
-	 * uftrace report counts these only inside a function, and never in
-	 * a task whose data begins with an exit (its filter depth is 0 then)
-	 */
-	if (!t->started || t->inherited)
+	if (!sl)
 		return 0;
-	if (id == SF_SCHED_IN) {
-		if (t->depth && t->stack[t->depth - 1].sched)
-			sf_pop(f, t, ts, false);
+	if (sl->addr == SF_SCHED_OUT) {
+		if (sf_row(f, sched, sizeof(sched) - 1, &row) < 0)
+			return -ENOMEM;
+	} else if (sl->addr == SF_SCHED_OUT_PREEMPT) {
+		if (sf_row(f, preempt, sizeof(preempt) - 1, &row) < 0)
+			return -ENOMEM;
+	} else {
 		return 0;
 	}
-	if (id != SF_SCHED_OUT && id != SF_SCHED_OUT_PREEMPT)
-		return 0;
-	sf_drop_sched(t);
-	if (!t->depth)
-		return 0;
-	if (id == SF_SCHED_OUT ? sf_row(f, sched, sizeof(sched) - 1, &fr.row)
-			       : sf_row(f, preempt, sizeof(preempt) - 1, &fr.row))
-		return -ENOMEM;
-	return sf_push(t, &fr);
+	sf_update(f, t, row);
+	return 0;
 }
 
 int stats_func_event(struct stats_func *f, const struct event *ev)
@@ -335,8 +531,10 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 	struct value type, tid, sym, addr, dv;
 	const int32_t *slots;
 	struct sf_task *t;
-	uint64_t a, depth;
-	uint32_t row;
+	struct sf_slot *sl;
+	uint64_t a, depth = 0;
+	uint32_t row = UINT32_MAX;
+	char kind, fix;
 
 	if (strcmp(ev->src->ops->kind, "uftrace") || !ev->has_ts)
 		return 0;
@@ -350,54 +548,114 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 	t = sf_task(f, ev, tid.neg ? -(int64_t)tid.u : (int64_t)tid.u);
 	if (!t)
 		return -ENOMEM;
-	t->last_ts = ev->ts;
 	a = addr.u;
-	if (type.len == 5 && !memcmp(type.s, "event", 5))
-		return sf_sched(f, t, a, ev->ts);
-	if (!(type.len == 5 && !memcmp(type.s, "entry", 5)) &&
-	    !(type.len == 4 && !memcmp(type.s, "exit", 4)))
-		return 0;	/* lost records */
-	if (!t->started)
-		t->inherited = type.len == 4;
-	t->started = true;
-	if (!sf_get(ev, slots[SF_SYMBOL], &sym) || sym.kind != VALUE_STR)
+	if (type.len == 5 && !memcmp(type.s, "entry", 5))
+		kind = 'e';
+	else if (type.len == 4 && !memcmp(type.s, "exit", 4))
+		kind = 'x';
+	else if (type.len == 4 && !memcmp(type.s, "lost", 4))
+		kind = 'l';
+	else if (type.len == 5 && !memcmp(type.s, "event", 5))
+		kind = 'v';
+	else
 		return 0;
-	/* the depth the reader gives, from its own call stack */
-	if (!sf_get(ev, slots[SF_DEPTH], &dv) || dv.kind != VALUE_INT)
-		return 0;
-	depth = dv.u;
-	sf_drop_sched(t);
-	if (!memcmp(type.s, "entry", 5)) {
-		struct sf_frame fr = { .addr = a, .ts = ev->ts };
-
-		/* an exec, or data that starts inside calls */
-		if (t->depth > depth)
-			t->depth = depth;
-		while (t->depth < depth) {
-			struct sf_frame unk = { .addr = SF_UNKNOWN - 1,
-						.ts = SF_UNKNOWN, .row = UINT32_MAX };
-
-			if (sf_push(t, &unk) < 0)
-				return -ENOMEM;
-		}
-		if (sf_row(f, sym.s, sym.len, &fr.row) < 0)
+	if (kind == 'e' || kind == 'x') {
+		if (!sf_get(ev, slots[SF_SYMBOL], &sym) || sym.kind != VALUE_STR ||
+		    !sf_get(ev, slots[SF_DEPTH], &dv) || dv.kind != VALUE_INT)
+			return 0;
+		depth = dv.u;
+		if (sf_row(f, sym.s, sym.len, &row) < 0)
 			return -ENOMEM;
-		return sf_push(t, &fr);
 	}
-	/* exit */
-	if (t->depth > depth + 1)
-		t->depth = depth + 1;	/* exits we never saw */
-	if (t->depth == depth + 1 && t->stack[depth].row != UINT32_MAX &&
-	    t->stack[depth].addr == a) {
-		sf_pop(f, t, ev->ts, false);
-		return 0;
-	}
-	/* its entry came before the data: a call of no time */
-	if (sf_row(f, sym.s, sym.len, &row) < 0)
+	/* read_rstack(): the slots; sched events as calls of depth 0 */
+	if (kind == 'v' && (a == SF_SCHED_OUT || a == SF_SCHED_OUT_PREEMPT))
+		sf_account_time(t, 'e', false, a, 0, ev->ts, UINT32_MAX);
+	else if (kind == 'v' && a == SF_SCHED_IN)
+		sf_account_time(t, 'x', false, a, 0, ev->ts, UINT32_MAX);
+	else if (kind != 'v')
+		sf_account_time(t, kind, true, a, depth, ev->ts, row);
+	if (t->nomem)
 		return -ENOMEM;
-	sf_account(f, row, 0, 0, false);
-	if (t->depth > depth)
-		t->depth = depth;
+
+	/* build_function_tree() */
+	t->last_time = kind == 'l' ? 0 : ev->ts;
+	/*
+	 * utils/fstack.c: fstack_check_opts(): with event_skip_out (on unless
+	 * --event-full) no event counts while the user stack count is 0:
+	 * outside functions, and in a forked child's caller of fork() (the
+	 * count starts at 0 there and an exit does not take it below)
+	 */
+	if (kind == 'v' && !t->usc)
+		return 0;
+	/* fstack_check_filter() */
+	switch (kind) {
+	case 'e':
+		/* fstack_entry() */
+		sl = sf_get_slot(t, t->sc - 1);
+		if (!sl)
+			return 0;
+		sl->orig_depth = t->fdepth;
+		sl->norecord = false;
+		fix = sf_fixup(sym.s, sym.len);
+		if (fix == 's')
+			f->setjmp_count = t->sc;
+		if (t->fdepth <= 0) {
+			sl->norecord = true;
+			return 0;
+		}
+		t->fdepth--;
+		/* fstack_update(): an exec starts over, a longjmp goes back */
+		if (fix == 'e')
+			t->sc = t->usc = 0;
+		else if (fix == 'l')
+			t->sc = t->usc = f->setjmp_count;
+		return 0;
+	case 'x':
+		sl = sf_get_slot(t, t->sc);
+		if (!sl)
+			return 0;
+		if (sl->norecord) {
+			sf_fstack_exit(t);
+			return 0;
+		}
+		sf_update(f, t, row);
+		sf_fstack_exit(t);	/* fstack_check_filter_done() */
+		return 0;
+	case 'v':
+		if (t->fdepth <= 0)
+			return 0;
+		if (a == SF_SCHED_OUT && !sf_get_slot(t, t->sc - 1))
+			return 0;
+		if (a == SF_SCHED_IN && !sf_get_slot(t, t->sc))
+			return 0;
+		return a == SF_SCHED_IN ? sf_sched_in(f, t) : 0;
+	default:
+		return sf_lost(f, t);
+	}
+}
+
+/* add_remaining_fstack(): calls still open last until the task's end. */
+static int sf_remaining(struct stats_func *f, struct sf_task *t)
+{
+	uint64_t last = t->last_time;
+	uint32_t row;
+
+	if (t->sc == 0)
+		return 0;
+	while (--t->sc >= 0) {
+		struct sf_slot *sl = sf_get_slot(t, t->sc);
+
+		if (!sl || sl->total > last)
+			continue;
+		sl->total = last - sl->total;
+		if (sl->child > sl->total)
+			sl->total = sl->child;
+		if (t->sc > 0)
+			sl[-1].child += sl->total;
+		if (sf_slot_row(f, sl, &row) < 0)
+			return -ENOMEM;
+		sf_update(f, t, row);
+	}
 	return 0;
 }
 
@@ -474,12 +732,9 @@ int stats_func_write(struct stats_func *f, struct outbuf *o,
 	int ret = 0;
 
 	/* calls still open: until the task's last event */
-	for (i = 0; i < f->ntasks; i++) {
-		struct sf_task *tk = &f->tasks[i];
-
-		while (tk->depth)
-			sf_pop(f, tk, tk->last_ts, true);
-	}
+	for (i = 0; i < f->ntasks; i++)
+		if (sf_remaining(f, &f->tasks[i]) < 0)
+			return -ENOMEM;
 	/* names entered but never left (exec) have no call */
 	for (i = 0, n = 0; i < f->nrows; i++) {
 		if (f->rows[i].calls)

@@ -18,7 +18,7 @@
  * while a file opens, the layout is checked before libtracecmd reads it
  * (a v6 file with truncated CPU data makes tracecmd_close() crash after
  * tracecmd_init_data(); see tracedat-file.c), and the current record is
- * freed before its CPU is read again (see tc_next()).
+ * freed before its CPU is read again (see tc_next() in tracecmd-read.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -90,27 +90,6 @@ static int tc_id_cmp(const void *a, const void *b)
 	const struct tc_id *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* The type index of an event id, or -1. */
-static int32_t tc_type_of(const struct tc *tc, uint64_t id)
-{
-	uint32_t lo = 0, hi = tc->nsparse;
-
-	if (id < tc->nids)
-		return tc->by_id[id];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint64_t m = tc->sparse[mid].id;
-
-		if (m == id)
-			return (int32_t)tc->sparse[mid].index;
-		if (m < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
 }
 
 static int tc_load_types(struct tc *tc)
@@ -483,6 +462,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
 	int saved, err, verdict, ret = -ENOMEM;
+	struct stat st;
 	bool copied;
 
 	if (!path) {
@@ -530,6 +510,11 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		/* what is wrong is said of the user's file, not of our copy */
 		ret = tc_guard_diag(src, path, &tc->file, verdict, d);
 		goto error;
+	}
+	if (stat(path, &st) == 0) {
+		/* which mappings are the file's (tc_pageout()) */
+		tc->map_dev = (uint64_t)st.st_dev;
+		tc->map_ino = (uint64_t)st.st_ino;
 	}
 	saved = tc_mute_stdout();
 	tc->handle = tracecmd_open_head(path, 0);
@@ -633,184 +618,6 @@ static void tc_close(struct source *src)
 	tc_drop_kallsyms(tc);
 	free(tc);
 	src->priv = NULL;
-}
-
-/* ---------------------------------------------------------- merge */
-
-static inline bool tc_before(const struct tc *tc, int a, int b)
-{
-	unsigned long long ta = tc->next[a]->ts, tb = tc->next[b]->ts;
-
-	return ta < tb || (ta == tb && a < b);
-}
-
-static void tc_sift_down(struct tc *tc, int i)
-{
-	int n = tc->nheap;
-
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = i, tmp;
-
-		if (l < n && tc_before(tc, tc->heap[l], tc->heap[m]))
-			m = l;
-		if (r < n && tc_before(tc, tc->heap[r], tc->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		tmp = tc->heap[i];
-		tc->heap[i] = tc->heap[m];
-		tc->heap[m] = tmp;
-		i = m;
-	}
-}
-
-static void tc_sift_up(struct tc *tc, int i)
-{
-	while (i > 0) {
-		int parent = (i - 1) / 2, tmp;
-
-		if (!tc_before(tc, tc->heap[i], tc->heap[parent]))
-			return;
-		tmp = tc->heap[i];
-		tc->heap[i] = tc->heap[parent];
-		tc->heap[parent] = tmp;
-		i = parent;
-	}
-}
-
-static void tc_start(struct tc *tc)
-{
-	int cpu, i;
-
-	tc->started = true;
-	tc->refill = -1;
-	for (cpu = 0; cpu < tc->ncpus; cpu++) {
-		tc->next[cpu] = tracecmd_read_data(tc->handle, cpu);
-		if (tc->next[cpu])
-			tc->heap[tc->nheap++] = cpu;
-	}
-	for (i = tc->nheap / 2 - 1; i >= 0; i--)
-		tc_sift_down(tc, i);
-}
-
-/*
- * libtracecmd 1.3.1 maps a CPU's data with mmap() in one piece (its
- * page_map_size, meant as "about a meg of pages", is the size of the
- * largest CPU's data): every page read stays resident, and the process's
- * RSS grows to the size of the uncompressed file. So the pages a CPU's
- * records have moved past are handed back with madvise(MADV_PAGEOUT),
- * TC_PAGEOUT bytes at a time. MADV_PAGEOUT never changes what memory
- * holds: a file page read again comes again from the file, anonymous
- * memory would only go to swap; so a page libtracecmd still uses, or an
- * address it has unmapped or reused meanwhile, costs time, never data.
- * Only for files libtracecmd reads as plain pages (not its in-memory
- * zstd pages): version 6, uncompressed version 7, our copies.
- */
-static void tc_pageout(struct tc_behind *b)
-{
-#ifdef MADV_PAGEOUT
-	if (b->hi > b->lo)
-		madvise((void *)b->lo, b->hi - b->lo, MADV_PAGEOUT);
-#endif
-	b->lo = b->hi = 0;
-}
-
-/* rec (about to be freed) is the latest record of its CPU */
-static void tc_release(struct tc *tc, const struct tep_record *rec)
-{
-	struct tc_behind *b;
-	uintptr_t page;
-
-	if (!tc->behind || rec->cpu < 0 || rec->cpu >= tc->ncpus)
-		return;
-	b = &tc->behind[rec->cpu];
-	page = (uintptr_t)rec->data & ~(tc->sys_page - 1);
-	if (page == b->page)
-		return;
-	/* the CPU has left b->page: it joins the pages done */
-	if (b->page) {
-		if (b->hi != b->page)
-			tc_pageout(b);
-		if (!b->lo)
-			b->lo = b->page;
-		b->hi = b->page + tc->sys_page;
-		if (b->hi - b->lo >= TC_PAGEOUT)
-			tc_pageout(b);
-	}
-	b->page = page;
-}
-
-static int tc_next(struct source *src, struct event *ev, struct diag *d)
-{
-	struct tc *tc = src->priv;
-	struct tep_record *rec;
-	uint64_t id = 0;
-	int cpu;
-
-	/* tracedat-guard: a fault printing the last event ends this input */
-	if (tdguard_failed(tc->guard, d))
-		return -EIO;
-	if (!tc->started)
-		tc_start(tc);
-	/*
-	 * Free the current record before reading past it on its CPU:
-	 * libtracecmd 1.3.1 keeps every decompressed chunk of a v7 file
-	 * cached, and reading across a page while the last record of the
-	 * old one is held makes its lookups linear in the chunks seen so far
-	 * (2.5x slower on 23M events). trace-cmd report frees first too.
-	 */
-	if (tc->cur) {
-		tc_release(tc, tc->cur);
-		tracecmd_free_record(tc->cur);
-		tc->cur = NULL;
-	}
-	if (tc->refill >= 0) {
-		cpu = tc->refill;
-		tc->refill = -1;
-		tc->next[cpu] = tracecmd_read_data(tc->handle, cpu);
-		if (tc->next[cpu]) {
-			tc->heap[tc->nheap++] = cpu;
-			tc_sift_up(tc, tc->nheap - 1);
-		}
-	}
-	if (!tc->nheap)
-		return 0;
-	cpu = tc->heap[0];
-	rec = tc->next[cpu];
-	tc->next[cpu] = NULL;
-	tc->heap[0] = tc->heap[--tc->nheap];
-	tc_sift_down(tc, 0);
-	tc->refill = cpu;
-	tc->cur = rec;
-
-	ev->ts = rec->ts;
-	ev->raw_ts = rec->ts;
-	ev->has_ts = true;
-	ev->seq = tc->seq++;
-	ev->cpu = (uint32_t)rec->cpu;
-	ev->pid = 0;
-	ev->has_vcpu = false;
-	ev->type = &tc->unknown;
-	if (tc->type_size && tc->type_off + tc->type_size <= rec->size) {
-		id = tc_read(tc, (char *)rec->data + tc->type_off, tc->type_size);
-		int32_t ti = tc_type_of(tc, id);
-
-		if (ti >= 0)
-			ev->type = &tc->types[ti].t;
-	}
-	/* tracedat-guard: every field of its format inside the record */
-	if (ev->type != &tc->unknown &&
-	    tdguard_record(tc->guard, tc->tep, tc->types[ev->type->index].ev,
-			   rec, d) < 0)
-		return -EIO;
-	if (tc->pid_size && tc->pid_off + tc->pid_size <= rec->size)
-		ev->pid = tc_sext(tc_read(tc, (char *)rec->data + tc->pid_off,
-					  tc->pid_size), tc->pid_size);
-	ev->src = src;
-	ev->rec = rec;
-	if (tc->vm.invert || tc->vm.name || tc->vm.nthreads)
-		tc_vm_event(tc, ev);
-	return 1;
 }
 
 /* A guest's kallsyms names the functions its exits interrupt (sinks). */

@@ -100,6 +100,8 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		et->system = "linux";
 		et->name = uft_perf_name((unsigned)i) ? uft_perf_name((unsigned)i)
 						      : "unknown";
+		/* listed by each_type whether perf events were recorded or not */
+		et->possible = true;
 	}
 	src->ntypes = UFT_NTYPES + UFT_NPERF;
 
@@ -184,6 +186,7 @@ static void uft_close(struct source *src)
 		free(uf->autos[i].rets);
 	}
 	free(uf->autos);
+	uft_enums_free(&uf->enums);
 	for (i = 0; i < uf->nmods; i++)
 		uft_free_symtab(uf->mods[i]);
 	free(uf->mods);
@@ -360,7 +363,8 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 		c->comm = c->prec.comm;
 
 	ev->ts = c->rec.ts;
-	ev->raw_ts = c->rec.ts;
+	/* the dump prints the 0 of libmcount's LOST records */
+	ev->raw_ts = c->rec.type == UFT_LOST ? c->rec.raw_ts : c->rec.ts;
 	ev->has_ts = true;
 	ev->seq = uf->seq++;
 	ev->cpu = t->cpu;
@@ -410,6 +414,7 @@ enum uft_field {
 	UF_EXEC,
 	UF_NFIELDS,
 	UF_ARG0 = 64,		/* argN: UF_ARG0 + N */
+	UF_EV0 = 256,		/* event data: UF_EV0 + enum uft_evkey */
 };
 
 static const char *const uft_field_names[UF_NFIELDS] = {
@@ -427,6 +432,8 @@ static int uft_bind(struct source *src, const struct event_type *t,
 	for (i = 0; i < UF_NFIELDS; i++)
 		if (!strcmp(uft_field_names[i], key))
 			return (int)i;
+	if (uft_evkey(key) >= 0)
+		return UF_EV0 + uft_evkey(key);
 	/* arg1 ... argN: the N-th value recorded */
 	if (!strncmp(key, "arg", 3) && key[3] >= '1' && key[3] <= '9') {
 		n = strtoul(key + 3, &end, 10);
@@ -444,6 +451,8 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 
 	if (index > UF_ARG0 && index <= UF_ARG0 + UFT_MAX_VALUES)
 		return uft_arg_value(uf, c, (size_t)(index - UF_ARG0), out);
+	if (index >= UF_EV0 && index < UF_EV0 + UFT_NEVKEYS)
+		return uft_event_field(uf, c, index - UF_EV0, out);
 	switch (index) {
 	case UF_PPID:
 		value_set_s64(out, c->perf ? c->prec.ppid : 0);
@@ -493,6 +502,28 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 	return -ENOENT;
 }
 
+/* The fields render.c reads straight from our uf->cur (source_ops.field_at) */
+static int uft_field_at(struct source *src, int index, size_t *offset,
+			size_t *len_offset)
+{
+	switch (index) {
+	case UF_DEPTH:
+		*offset = offsetof(struct uft_cur, depth);
+		return SOURCE_AT_U64;
+	case UF_DURATION:
+		*offset = offsetof(struct uft_cur, duration);
+		return SOURCE_AT_U64;
+	case UF_ADDR:
+		*offset = offsetof(struct uft_cur, rec.addr);
+		return SOURCE_AT_U64;
+	case UF_SYMBOL:
+		*offset = offsetof(struct uft_cur, symbol);
+		*len_offset = offsetof(struct uft_cur, symlen);
+		return SOURCE_AT_STR;
+	}
+	return SOURCE_AT_NONE;
+}
+
 static int uft_each_type(struct source *src,
 			 int (*fn)(const struct event_type *t, void *arg),
 			 void *arg)
@@ -528,6 +559,9 @@ static size_t uft_fields(struct source *src, const struct event_type *t,
 			names[n++] = uft_field_names[i];
 	if (n < max && t && t->index == UFT_ENTRY)
 		names[n++] = "arg1..argN";
+	/* the data of events: data, vmsize, major, … */
+	for (i = 0; t && t->index == UFT_EVENT && i < UFT_NEVKEYS && n < max; i++)
+		names[n++] = uft_evkey_name((int)i);
 	return n;
 }
 
@@ -594,6 +628,17 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	char *p, *start, time[40];
 	size_t timelen;
 
+	/* dump_raw_inverted_time(): a time before the one before */
+	if (c->rec.inverted && !c->perf) {
+		static const char banner[] =
+			"\n*************************************\n"
+			"* inverted time - data seems broken *\n"
+			"*************************************\n\n";
+		int ret = outbuf_put(o, banner, sizeof(banner) - 1);
+
+		if (ret)
+			return ret;
+	}
 	/* 40 bytes of slack for the fixed-size copies of numbers */
 	p = outbuf_reserve(o, 96 + c->symlen + 40 + 40);
 	if (!p)
@@ -653,9 +698,11 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	}
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - start));
-	/* the argument or return value lines of the dump */
+	/* the argument, return value or event data lines of the dump */
 	if (c->rec.more && timelen <= sizeof(time))
-		return uft_dump_values(uf, c, time, timelen, o);
+		return c->rec.type == UFT_EVENT ?
+			       uft_dump_event_data(uf, c, time, timelen, o) :
+			       uft_dump_values(uf, c, time, timelen, o);
 	return 0;
 }
 
@@ -667,6 +714,7 @@ const struct source_ops source_uftrace_ops = {
 	.close = uft_close,
 	.bind = uft_bind,
 	.field = uft_field,
+	.field_at = uft_field_at,
 	.each_type = uft_each_type,
 	.fields = uft_fields,
 	.render_default = uft_render_default,

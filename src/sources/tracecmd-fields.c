@@ -9,7 +9,9 @@
  * and a load. The text libtraceevent prints for an event (`info`) is only
  * made when a template asks for it.
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,10 +172,132 @@ const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
 	return c->comm;
 }
 
-/* libtraceevent's text of rec, without the newline some formats end in. */
-const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len)
+/*
+ * The libtraceevent plugins (1.7) that print without looking a function
+ * up: they import none of tep_find_function*(), tep_print_func_field()
+ * and tep_print_event() (`nm -D --undefined-only`). The kvm plugin names
+ * guest RIPs through tep_plugin_kvm_get_func() (tracecmd-vm.c), which
+ * loads the guest's kallsyms itself.
+ */
+static const char *const tc_plugins_nosyms[] = {
+	"plugin_cfg80211.so", "plugin_futex.so", "plugin_jbd2.so",
+	"plugin_kvm.so", "plugin_mac80211.so", "plugin_sched_switch.so",
+	"plugin_scsi.so", "plugin_tlb.so", "plugin_xen.so",
+};
+
+/* Is fn's code in one of tc_plugins_nosyms? */
+static bool tc_plugin_nosyms(const void *fn)
 {
-	tc_need_kallsyms(tc);
+	const char *base;
+	Dl_info di;
+	size_t i;
+
+	if (!dladdr(fn, &di) || !di.dli_fname)
+		return false;
+	base = strrchr(di.dli_fname, '/');
+	base = base ? base + 1 : di.dli_fname;
+	for (i = 0; i < sizeof(tc_plugins_nosyms) / sizeof(*tc_plugins_nosyms); i++)
+		if (!strcmp(base, tc_plugins_nosyms[i]))
+			return true;
+	return false;
+}
+
+/* Does a print arg call a function (one a plugin registered), at any depth? */
+static bool tc_arg_calls(const struct tep_print_arg *a, unsigned depth)
+{
+	for (; a; a = a->next) {
+		if (depth > 64)
+			return true;
+		switch (a->type) {
+		case TEP_PRINT_FUNC:
+			return true;
+		case TEP_PRINT_TYPE:
+			if (tc_arg_calls(a->typecast.item, depth + 1))
+				return true;
+			break;
+		case TEP_PRINT_FLAGS:
+			if (tc_arg_calls(a->flags.field, depth + 1))
+				return true;
+			break;
+		case TEP_PRINT_SYMBOL:
+			if (tc_arg_calls(a->symbol.field, depth + 1))
+				return true;
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			if (tc_arg_calls(a->hex.field, depth + 1) ||
+			    tc_arg_calls(a->hex.size, depth + 1))
+				return true;
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			if (tc_arg_calls(a->int_array.field, depth + 1) ||
+			    tc_arg_calls(a->int_array.count, depth + 1) ||
+			    tc_arg_calls(a->int_array.el_size, depth + 1))
+				return true;
+			break;
+		case TEP_PRINT_OP:
+			if (tc_arg_calls(a->op.left, depth + 1) ||
+			    tc_arg_calls(a->op.right, depth + 1))
+				return true;
+			break;
+		case TEP_PRINT_DYNAMIC_ARRAY:
+		case TEP_PRINT_DYNAMIC_ARRAY_LEN:
+			if (tc_arg_calls(a->dynarray.index, depth + 1))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/*
+ * May libtraceevent look a function up in kallsyms printing an event of
+ * type t? It does for %pS, %ps, %pF and %pf in the print fmt
+ * (print_arg_pointer() of event-parse.c), in the text of bprint and
+ * print events, and wherever a plugin's handler or print function may.
+ * When unsure: yes.
+ */
+static bool tc_needs_syms(const struct tep_event *e)
+{
+	const char *f;
+
+	if (!e || !e->print_fmt.format)
+		return true;
+	if (e->flags & (TEP_EVENT_FL_ISFTRACE | TEP_EVENT_FL_ISPRINT |
+			TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_ISFUNCENT |
+			TEP_EVENT_FL_ISFUNCRET | TEP_EVENT_FL_FAILED))
+		return true;
+	if (e->handler && !tc_plugin_nosyms((const void *)e->handler))
+		return true;
+	for (f = strchr(e->print_fmt.format, '%'); f; f = strchr(f, '%')) {
+		f++;
+		if (*f == '%') {
+			f++;
+			continue;
+		}
+		/* print_arg_pointer(): the letter after the 'p' */
+		f += strspn(f, "-+ #0123456789.*lhzjtL");
+		if (*f == 'p' && f[1] && strchr("sSfF", f[1]))
+			return true;
+	}
+	return tc_arg_calls(e->print_fmt.args, 0);
+}
+
+/* libtraceevent's text of ev's record, without the newline some formats end in. */
+const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
+{
+	struct tep_record *rec = (struct tep_record *)ev->rec;
+	struct tc_type *t = ev->type == &tc->unknown ? NULL
+						    : &tc->types[ev->type->index];
+
+	if (tc->kallsyms) {
+		if (t && t->syms == TC_SYMS_UNKNOWN)
+			t->syms = tc_needs_syms(t->ev) ? TC_SYMS_YES : TC_SYMS_NO;
+		if (!t || t->syms == TC_SYMS_YES)
+			tc_need_kallsyms(tc);
+	}
 	trace_seq_reset(&tc->info);
 	tdguard_info(tc->guard, tc->tep, NULL, &tc->info, rec);
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {
@@ -262,7 +386,7 @@ int tc_field(struct source *src, const struct event *ev, int index,
 			value_set_u64(out, ev->type->id);
 		return 0;
 	case TK_INFO:
-		comm = tc_info(tc, rec, &len);
+		comm = tc_info(tc, ev, &len);
 		value_set_str(out, comm, len);
 		return 0;
 	case TK_VM:

@@ -52,7 +52,7 @@ int tc_render_default(struct source *src, const struct event *ev,
 	size_t clen, nlen = strlen(name), ilen, i;
 	const char *comm = tc_comm(tc, ev->pid, &clen);
 	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0;
-	const char *info = tc_info(tc, rec, &ilen);
+	const char *info = tc_info(tc, ev, &ilen);
 	uint64_t pidmag;
 	char *p, *start;
 

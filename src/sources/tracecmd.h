@@ -85,9 +85,17 @@ struct tc_id {
 	uint32_t index;		/* into tc->types */
 };
 
+/* Whether printing an event of a type may look a function up (tc_info()) */
+enum tc_syms {
+	TC_SYMS_UNKNOWN = 0,	/* not yet asked */
+	TC_SYMS_NO,
+	TC_SYMS_YES,
+};
+
 struct tc_type {
 	struct event_type t;
 	struct tep_event *ev;	/* borrowed from tep */
+	enum tc_syms syms;
 };
 
 /* The pages one CPU's records have left behind (see tc_release()) */
@@ -144,6 +152,8 @@ struct tc {
 	struct tc_comm comms[TC_COMM_CACHE];
 	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
 	uintptr_t sys_page;		/* the system's page size */
+	uint64_t map_dev, map_ino;	/* the file libtracecmd maps (see
+					 * tc_pageout()) */
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
@@ -199,6 +209,9 @@ void tc_vm_close(struct tc *tc);
 void tc_need_kallsyms(struct tc *tc);
 /* The comm of pid (a small cache before tep_data_comm_from_pid()). */
 const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
+
+/* tracecmd-read.c: the next record of all CPUs, in time order */
+int tc_next(struct source *src, struct event *ev, struct diag *d);
 /* Fields (tracecmd-fields.c): the source_ops of the same names. */
 int tc_bind(struct source *src, const struct event_type *t, const char *key);
 int tc_field(struct source *src, const struct event *ev, int index,
@@ -209,7 +222,7 @@ size_t tc_fields(struct source *src, const struct event_type *t,
 		 const char **names, size_t max);
 
 /* libtraceevent's text of rec, without the newline some formats end in. */
-const char *tc_info(struct tc *tc, struct tep_record *rec, size_t *len);
+const char *tc_info(struct tc *tc, const struct event *ev, size_t *len);
 /* The line `trace-cmd report` prints for ev (tracecmd-text.c). */
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *out);

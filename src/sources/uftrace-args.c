@@ -339,21 +339,19 @@ static int uft_auto_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* NAME.dbg: "F: ADDR NAME" then "A: @specs" / "R: @specs" lines. */
-static void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st)
+/*
+ * NAME.dbg: "E: enum NAME {...}" lines, then "F: ADDR NAME" each followed
+ * by "A: @specs" / "R: @specs" lines.
+ */
+void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st)
 {
 	struct uft_auto *cur = NULL;
 	struct uft_lines it;
-	char *path, *file, *buf, *line;
+	char *path, *buf, *line;
 	size_t len;
 
 	st->dbg_loaded = true;
-	if (asprintf(&file, "%s.dbg", st->name) < 0) {
-		uf->nomem = true;
-		return;
-	}
-	path = uft_path(uf, file);
-	free(file);
+	path = uft_pathf(uf, "%s.dbg", st->name);
 	if (!path || uft_read_file(path, &buf, &len) < 0) {
 		free(path);
 		return;
@@ -378,6 +376,10 @@ static void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st)
 			memset(cur, 0, sizeof(*cur));
 			cur->addr = addr;
 			cur->name = strdup(name + 1);
+		} else if (!strncmp(line, "E: ", 3)) {
+			/* a malformed definition is skipped, as uftrace does */
+			if (uft_enums_parse(&st->enums, line + 3) == -ENOMEM)
+				uf->nomem = true;
 		} else if (cur && !strncmp(line, "A: @", 4)) {
 			free(cur->args);
 			cur->args = strdup(line + 4);

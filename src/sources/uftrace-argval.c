@@ -132,11 +132,8 @@ static uint32_t uft_str_len(const struct uft_val *v)
 	return z ? (uint32_t)(z - v->p) : v->n;
 }
 
-/* A growing text in c->text. */
-static void uft_tadd(struct uft_cur *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void uft_tadd(struct uft_cur *c, const char *fmt, ...)
+/* A growing text in c->text (a failed allocation cuts it short). */
+void uft_tadd(struct uft_cur *c, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -176,6 +173,44 @@ static const char *uft_ptr_sym(struct uftrace *uf, struct uft_cur *c,
 	return sym ? sym->name : NULL;
 }
 
+/*
+ * The module of the current record's function, whose NAME.dbg holds the
+ * enums of its specs (uftrace looks the enum up in the map of
+ * rstack->addr); NULL when no map holds it.
+ */
+static struct uft_symtab *uft_fn_module(struct uftrace *uf, struct uft_cur *c)
+{
+	struct uft_symtab *mod = NULL;
+
+	uft_resolve(uf, c->task, c->rec.ts, c->rec.addr, &mod);
+	if (mod && !mod->dbg_loaded)
+		uft_load_dbg(uf, mod);
+	return mod;
+}
+
+/* An enum value as uftrace prints it (get_enum_string()), into c->text. */
+static void uft_enum_tadd(struct uftrace *uf, struct uft_cur *c,
+			  const struct uft_symtab *mod, const struct uft_arg *a,
+			  int val)
+{
+	char buf[256];
+	size_t n = uft_enum_text(uf, mod, a->tname, val, buf, sizeof(buf));
+
+	if (n < sizeof(buf)) {
+		uft_tadd(c, "%s", buf);
+		return;
+	}
+	{
+		char *big = malloc(n + 1);
+
+		if (!big)
+			return;
+		uft_enum_text(uf, mod, a->tname, val, big, n + 1);
+		uft_tadd(c, "%s", big);
+		free(big);
+	}
+}
+
 /* One value as `uftrace replay` writes it (cmds/replay.c). */
 static void uft_replay_val(struct uftrace *uf, struct uft_cur *c,
 			   const struct uft_val *v)
@@ -183,6 +218,7 @@ static void uft_replay_val(struct uftrace *uf, struct uft_cur *c,
 	const struct uft_arg *a = v->a;
 	uint64_t u = uft_val_u64(uf, v);
 	char fmt = UFT_AF_CHARS[a->fmt];
+	struct uft_symtab *mod;
 	const char *name;
 	uint32_t i, n;
 
@@ -239,8 +275,11 @@ static void uft_replay_val(struct uftrace *uf, struct uft_cur *c,
 		uft_tadd(c, a->size ? "{...}" : "{}");
 		break;
 	case UFT_AF_ENUM:
-		/* the enum's names live in DWARF, which is not kept */
-		uft_tadd(c, "%" PRId64, uft_sext(u, a->size));
+		mod = uft_fn_module(uf, c);
+		if (mod)
+			uft_enum_tadd(uf, c, mod, a, (int)u);
+		else
+			uft_tadd(c, "<ENUM?> %x", (unsigned)u);
 		break;
 	default:
 		if (a->fmt == UFT_AF_AUTO &&
@@ -316,9 +355,9 @@ int uft_arg_value(struct uftrace *uf, struct uft_cur *c, size_t nth,
 		break;
 	case UFT_AF_AUTO:
 	case UFT_AF_SINT:
-	case UFT_AF_ENUM:
 		value_set_s64(out, uft_sext(u, x->a->size));
 		break;
+	case UFT_AF_ENUM:
 	case UFT_AF_STRUCT:
 		c->textlen = 0;
 		uft_replay_val(uf, c, x);
@@ -354,6 +393,7 @@ int uft_dump_values(struct uftrace *uf, struct uft_cur *c, const char *time,
 	for (i = 0; i < n; i++) {
 		const struct uft_arg *a = v[i].a;
 		uint64_t u = uft_val_u64(uf, &v[i]);
+		struct uft_symtab *mod;
 		char head[32];
 		const char *name;
 
@@ -384,6 +424,15 @@ int uft_dump_values(struct uftrace *uf, struct uft_cur *c, const char *time,
 				uft_tadd(c, "%s p: %s\n", head,
 					 ret ? "(nil)" : "0");
 			break;
+		case UFT_AF_ENUM:
+			/* pr_args() only: pr_retval() prints the raw value */
+			mod = ret ? NULL : uft_fn_module(uf, c);
+			if (!mod)
+				goto raw;
+			uft_tadd(c, "%s enum %s: ", head, a->tname);
+			uft_enum_tadd(uf, c, mod, a, (int)u);
+			uft_tadd(c, " (%lld)\n", (long long)u);
+			break;
 		case UFT_AF_STRUCT:
 			uft_tadd(c, "%s struct %s:", head,
 				 a->tname ? a->tname : "");
@@ -397,6 +446,7 @@ int uft_dump_values(struct uftrace *uf, struct uft_cur *c, const char *time,
 			uft_tadd(c, "\n");
 			break;
 		default:
+raw:
 			/* pr_args() shows at most the 8 bytes of a long long */
 			if (v[i].n == 10) {
 				uint64_t lo;

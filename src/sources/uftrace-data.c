@@ -117,6 +117,30 @@ char *uft_path(const struct uftrace *uf, const char *name)
 	return p;
 }
 
+/*
+ * DIR/NAME with NAME from fmt ("%s.sym", "sid-%s.map"); NULL with
+ * uf->nomem set when memory runs out.
+ */
+char *uft_pathf(struct uftrace *uf, const char *fmt, ...)
+{
+	char *name, *p;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&name, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		uf->nomem = true;
+		return NULL;
+	}
+	p = uft_path(uf, name);
+	free(name);
+	if (!p)
+		uf->nomem = true;
+	return p;
+}
+
 const char *uft_basename(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -244,7 +268,7 @@ int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 		"utc_offset",
 	};
 	const char *argspec = NULL, *retspec = NULL, *argauto = NULL;
-	const char *retauto = NULL;
+	const char *retauto = NULL, *enumauto = NULL;
 	uint64_t announced, seen = 0;
 	struct uft_lines it;
 	size_t i;
@@ -333,6 +357,8 @@ int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 			argauto = val;
 		} else if (!strcmp(key, "retauto")) {
 			retauto = val;
+		} else if (!strcmp(key, "enumauto")) {
+			enumauto = val;
 		} else if (!strcmp(key, "auto-args")) {
 			uf->auto_args = !strcmp(val, "1");
 		} else if (!strcmp(key, "pattern_type")) {
@@ -362,6 +388,9 @@ int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 		ret = uft_parse_autos(uf, argauto, false);
 	if (!ret && retauto)
 		ret = uft_parse_autos(uf, retauto, true);
+	/* as uftrace's setup_auto_args_str(): a bad definition ends the list */
+	if (!ret && enumauto && uft_enums_parse(&uf->enums, enumauto) == -ENOMEM)
+		ret = -ENOMEM;
 	if (ret == -ENOMEM)
 		diag_set(d, "%s: out of memory", name);
 end:

@@ -7,6 +7,8 @@
  *                     events.txt), the tasks
  *   uftrace-sym.c     sessions, memory maps, symbol tables, names
  *   uftrace-args.c    argument and return value specs
+ *   uftrace-enum.c    enum definitions and the names of enum values
+ *   uftrace-evdata.c  the data of event records
  *   uftrace-rec.c     the records of TID.dat, the heap, the call stacks
  *
  * The layout of the data directory is described in source-uftrace.c.
@@ -126,6 +128,39 @@ struct uft_auto {
 	char *rets;		/* owned: "retval/d32" or NULL */
 };
 
+/* A hash of values by a name they hold (open addressing). */
+struct uft_hent {
+	uint64_t h;
+	void *val;		/* borrowed; NULL: a free slot */
+};
+
+struct uft_hash {
+	struct uft_hent *v;	/* owned */
+	size_t cap;		/* a power of two, or 0 */
+	size_t n;
+	uint64_t seed;
+};
+
+/* One name of an enum definition. */
+struct uft_enumval {
+	long val;
+	char *name;		/* owned */
+	size_t order;		/* in the definition */
+};
+
+/* "enum NAME { ... }": its names by value, highest first. */
+struct uft_enum {
+	char *name;		/* owned */
+	struct uft_enumval *v;	/* owned */
+	size_t n;
+};
+
+struct uft_enums {
+	struct uft_enum **v;	/* owned, each owned */
+	size_t n;
+	struct uft_hash hash;	/* by name */
+};
+
 #define UFT_OWN_NAME		1u	/* uft_sym.name is malloc'd */
 #define UFT_OWN_SNAME		2u	/* uft_sym.sname is malloc'd */
 
@@ -150,6 +185,7 @@ struct uft_symtab {
 	bool loaded;
 	struct uft_auto *dbg;	/* owned: A:/R: lines of NAME.dbg */
 	size_t ndbg;
+	struct uft_enums enums;	/* owned: E: lines of NAME.dbg */
 	bool dbg_loaded;
 };
 
@@ -166,19 +202,6 @@ struct uft_sidmap {
 	size_t n;
 	bool loaded;
 	size_t last_sess;	/* 1 + index of its latest session; 0: none */
-};
-
-/* A hash of values by a name they hold (open addressing). */
-struct uft_hent {
-	uint64_t h;
-	void *val;		/* borrowed; NULL: a free slot */
-};
-
-struct uft_hash {
-	struct uft_hent *v;	/* owned */
-	size_t cap;		/* a power of two, or 0 */
-	size_t n;
-	uint64_t seed;
 };
 
 struct uft_dlopen {
@@ -203,11 +226,13 @@ struct uft_frame {
 };
 
 struct uft_rec {
-	uint64_t ts;
+	uint64_t ts;		/* LOST: the time of the record before */
+	uint64_t raw_ts;	/* LOST: as written (libmcount: 0) */
 	uint64_t addr;
 	uint32_t depth;		/* as written */
 	uint8_t type;
 	bool more;
+	bool inverted;		/* raw_ts before the task's record before */
 };
 
 /* The current record of a perf-cpuN.dat (uftrace-perf.c). */
@@ -236,6 +261,7 @@ struct uft_task {
 	bool done;			/* no more records */
 	bool resync;			/* at the start, or after LOST */
 	uint64_t last_ts;		/* of the record before rec */
+	uint64_t last_raw;		/* … as written */
 	struct uft_rec rec;		/* the next record (when !done) */
 	unsigned char *pay;		/* owned: rec's payload, if any */
 	size_t paycap;
@@ -310,6 +336,7 @@ struct uftrace {
 	size_t nspecs;
 	struct uft_auto *autos;		/* owned: argauto and retauto */
 	size_t nautos;
+	struct uft_enums enums;		/* owned: enumauto */
 	struct uft_symtab **mods;	/* owned */
 	size_t nmods;
 	struct uft_hash mod_hash;	/* mods by name */
@@ -386,6 +413,8 @@ void uft_problem(struct uftrace *uf, const char *fmt, ...)
 int uft_read_file(const char *path, char **out, size_t *lenp);
 char *uft_line(struct uft_lines *it);
 char *uft_path(const struct uftrace *uf, const char *name);
+char *uft_pathf(struct uftrace *uf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 const char *uft_basename(const char *path);
 int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 		  size_t *ntids, struct diag *d);
@@ -429,16 +458,49 @@ int uft_parse_specs(struct uftrace *uf, const char *line, bool ret);
 int uft_parse_autos(struct uftrace *uf, const char *line, bool ret);
 const struct uft_argv *uft_args_of(struct uftrace *uf, struct uft_sym *sym,
 				   struct uft_symtab *mod);
+void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st);
+
+/* uftrace-enum.c: enum definitions */
+int uft_enums_parse(struct uft_enums *es, const char *s);
+void uft_enums_free(struct uft_enums *es);
+size_t uft_enum_text(const struct uftrace *uf, const struct uft_symtab *mod,
+		     const char *name, int val, char *buf, size_t size);
 
 /* uftrace-argval.c: argument values */
 struct outbuf;
 struct value;
+void uft_tadd(struct uft_cur *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int uft_args_text(struct uftrace *uf, struct uft_cur *c, bool retval,
 		  struct value *out);
 int uft_arg_value(struct uftrace *uf, struct uft_cur *c, size_t nth,
 		  struct value *out);
 int uft_dump_values(struct uftrace *uf, struct uft_cur *c, const char *time,
 		    size_t timelen, struct outbuf *o);
+
+/* uftrace-evdata.c: the data of events; the keys of their values */
+enum uft_evkey {
+	UFT_EV_DATA = 0,
+	UFT_EV_VMSIZE,
+	UFT_EV_VMRSS,
+	UFT_EV_SHARED,
+	UFT_EV_MAJOR,
+	UFT_EV_MINOR,
+	UFT_EV_CYCLES,
+	UFT_EV_INSTRS,
+	UFT_EV_REFERS,
+	UFT_EV_MISSES,
+	UFT_EV_BRANCH,
+	UFT_EV_MSG,
+	UFT_NEVKEYS,
+};
+
+int uft_evkey(const char *key);
+const char *uft_evkey_name(int key);
+int uft_dump_event_data(struct uftrace *uf, struct uft_cur *c,
+			const char *time, size_t timelen, struct outbuf *o);
+int uft_event_field(struct uftrace *uf, struct uft_cur *c, int key,
+		    struct value *out);
 
 /* uftrace-perf.c: perf-cpuN.dat */
 size_t uft_perf_count(const struct uftrace *uf);

@@ -333,6 +333,10 @@ again:
 		t->paylen = (uint32_t)psize;
 	}
 	/* libmcount stamps lost-records records with time 0 */
+	r.raw_ts = r.ts;
+	/* cmds/dump.c marks a time before the task's previous one */
+	r.inverted = r.raw_ts < t->last_raw;
+	t->last_raw = r.raw_ts;
 	if (r.type == UFT_LOST && r.ts < t->last_ts)
 		r.ts = t->last_ts;
 	t->last_ts = r.ts;

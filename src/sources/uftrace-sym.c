@@ -206,6 +206,7 @@ void uft_free_symtab(struct uft_symtab *st)
 		free(st->dbg[i].rets);
 	}
 	free(st->dbg);
+	uft_enums_free(&st->enums);
 	free(st->v);
 	free(st->pool);
 	free(st->name);
@@ -225,21 +226,14 @@ static void uft_load_symtab(struct uftrace *uf, struct uft_symtab *st)
 	uint64_t prev_addr = UINT64_MAX;
 	char prev_type = 'X';
 	unsigned bad = 0, first_bad = 0;
-	char *path, *file, *line;
+	char *path, *line;
 	size_t len, cap = 0, i;
 	int ret;
 
 	st->loaded = true;
-	if (asprintf(&file, "%s.sym", st->name) < 0) {
-		uf->nomem = true;
+	path = uft_pathf(uf, "%s.sym", st->name);
+	if (!path)
 		return;
-	}
-	path = uft_path(uf, file);
-	free(file);
-	if (!path) {
-		uf->nomem = true;
-		return;
-	}
 	ret = uft_read_file(path, &st->pool, &len);
 	if (ret < 0) {
 		/* modules without symbols are normal: addresses stay hex */
@@ -394,21 +388,14 @@ static int uft_map_cmp(const void *a, const void *b)
 static void uft_load_sidmap(struct uftrace *uf, struct uft_sidmap *sm)
 {
 	struct uft_lines it;
-	char *path, *buf, *line, *file, *last = NULL;
+	char *path, *buf, *line, *last = NULL;
 	size_t len, cap = 0;
 	int ret;
 
 	sm->loaded = true;
-	if (asprintf(&file, "sid-%s.map", sm->sid) < 0) {
-		uf->nomem = true;
+	path = uft_pathf(uf, "sid-%s.map", sm->sid);
+	if (!path)
 		return;
-	}
-	path = uft_path(uf, file);
-	free(file);
-	if (!path) {
-		uf->nomem = true;
-		return;
-	}
 	ret = uft_read_file(path, &buf, &len);
 	if (ret < 0) {
 		uft_problem(uf, "%s: cannot read: %s; the functions of session %s stay unnamed",

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "rules.h"
+#include "rules-classic.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

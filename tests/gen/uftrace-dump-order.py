@@ -7,7 +7,8 @@ broken by tid order, then file order.
 
 uftrace dump lists each task's records after a "reading TID.dat" line and
 the perf events after "reading perf-cpuN.dat"; a record's argument, return
-value or data lines (and strings with newlines in them) follow it. The
+value or data lines (and strings with newlines in them) follow it. A
+LOST record (time 0) stays after the record before it in its file. The
 file header lines are left out. With --no-perf the perf events are left
 out too; with --no-data the data lines of events ("[data ]" and what
 follows). Writes the records, each with its lines, to standard output.
@@ -79,6 +80,10 @@ def main():
         if m:
             skipping = False
             ts = int(m.group(1)) * 1000000000 + int(m.group(2))
+            # libmcount stamps LOST records 0; kvmtrace_format keeps them
+            # in place: at the time of the task's record before
+            if '[lost ]' in line and recs and recs[-1][2] == section:
+                ts = recs[-1][0]
             recs.append([ts, int(m.group(3)), section, seq, [line]])
             seq += 1
         elif recs and not skipping:

@@ -17,24 +17,36 @@ JUNK = re.compile(r'_GLOBAL__N_|\$_\d|\.\.|\$[A-Z]+\$|\$u[0-9a-f]+\$|^_R|_<|\{\{
 
 
 def uftrace_time(ns):
-    """As uftrace's print_time_unit(): us, ms or s, 3 decimals cut off."""
+    """As uftrace's __print_time_unit() (utils/debug.c): the value taken
+    as a signed 64-bit one, its absolute value in us, ms, s, m or h with 3
+    decimals cut off (999.999 at most); spaces squeezed."""
+    if ns >= 2**63:
+        ns -= 2**64
+    ns = abs(ns)
     if ns == 0:
         return ''
-    div, unit = 1000, 'us'
-    if ns >= 10**9:
-        div, unit = 10**9, 's'
-    elif ns >= 10**6:
-        div, unit = 10**6, 'ms'
-    return '%d.%03d %s' % (ns // div, ns % div * 1000 // div, unit)
+    limit = [1000, 1000, 1000, 60, 24, 2**31 - 1]
+    units = ['us', 'ms', 's', 'm', 'h']
+    small = 0
+    for idx in range(len(units)):
+        small = ns % limit[idx]
+        ns //= limit[idx]
+        if ns < limit[idx + 1]:
+            break
+    if ns > 999:
+        ns = small = 999
+    return '%d.%03d %s' % (ns, small, units[idx])
 
 
 def main():
     want = {}
     for line in open(sys.argv[1], encoding='utf-8', errors='surrogateescape'):
-        m = re.match(r'^ *(\d+\.\d{3} \w+|) +(\d+\.\d{3} \w+|) +(\d+)  (.*)$',
+        m = re.match(r'^ *(\d+\.\d{3} +\w+|) +(\d+\.\d{3} +\w+|) +(\d+)  (.*)$',
                      line.rstrip('\n'))
         if m:
-            want[m.group(4)] = (m.group(1), m.group(2), int(m.group(3)))
+            want[m.group(4)] = (re.sub(' +', ' ', m.group(1)),
+                                re.sub(' +', ' ', m.group(2)),
+                                int(m.group(3)))
     got = {}
     rows = list(csv.reader(open(sys.argv[2], encoding='utf-8',
                                 errors='surrogateescape')))

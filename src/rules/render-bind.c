@@ -1,0 +1,744 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Binding rules to events: which rule an event meets, and for each key of
+ * its template the slot (render.h) the value comes from, checked before
+ * any output (render_check) or at first use. render.c renders with them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "outbuf.h"
+#include "pyfmt.h"
+#include "render.h"
+#include "source.h"
+
+/* Fields every event has. The first group cannot be shadowed. */
+static const struct {
+	const char *key;
+	int32_t slot;
+	bool shadowable;
+} render_common[] = {
+	{ "ts", SLOT_TS, false },
+	{ "tsc", SLOT_TS, false },
+	{ "relts", SLOT_RELTS, false },
+	{ "reltsc", SLOT_RELTS, false },
+	{ "domain", SLOT_DOMAIN, false },
+	{ "source", SLOT_SOURCE, false },
+	{ "guest_ts", SLOT_GUEST_TS, false },
+	{ "cpu", SLOT_CPU, true },
+	{ "pid", SLOT_PID, true },
+	{ "name", SLOT_NAME, true },
+	{ "system", SLOT_SYSTEM, true },
+};
+
+#define RENDER_NCOMMON (sizeof(render_common) / sizeof(render_common[0]))
+
+static int render_id_cmp(const void *a, const void *b)
+{
+	const struct render_id *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	/* the later definition first: it wins */
+	return x->rule > y->rule ? -1 : x->rule < y->rule;
+}
+
+/* Index the exact id rules; the last definition of an id wins. */
+static int render_index_ids(struct render *r)
+{
+	const struct rules *rules = r->rules;
+	size_t i, n = 0;
+
+	r->ids = calloc(rules->n ? rules->n : 1, sizeof(*r->ids));
+	if (!r->ids)
+		return -ENOMEM;
+	for (i = 0; i < rules->n; i++) {
+		if (rules->v[i].match != RULE_ID || rules->v[i].id == 0)
+			continue;
+		r->ids[n].id = rules->v[i].id;
+		r->ids[n].rule = (uint32_t)i;
+		n++;
+	}
+	qsort(r->ids, n, sizeof(*r->ids), render_id_cmp);
+	r->nids = 0;
+	for (i = 0; i < n; i++)
+		if (!r->nids || r->ids[r->nids - 1].id != r->ids[i].id)
+			r->ids[r->nids++] = r->ids[i];
+	r->id_fallback = rules->zero >= 0 ? rules->zero : rules->any;
+	return 0;
+}
+
+/* A rule's alias of kind for key: rules_alias() finds it in log n. */
+static const struct rule_alias *render_alias(const struct render *r,
+					     const struct rule *rule,
+					     const char *key,
+					     enum alias_kind kind)
+{
+	(void)r;
+	return rules_alias(rule, key, kind);
+}
+
+struct render *render_create(const struct rules *rules, double mhz,
+			     size_t nsources)
+{
+	struct render *r = calloc(1, sizeof(*r));
+	size_t i;
+
+	if (!r)
+		return NULL;
+	r->rules = rules;
+	r->mhz = mhz;
+	r->nsrcs = nsources;
+	r->srcs = calloc(nsources ? nsources : 1, sizeof(*r->srcs));
+	if (!r->srcs || render_index_ids(r) < 0)
+		goto error;
+	for (i = 0; i < nsources; i++) {
+		r->srcs[i].by_rule = calloc(rules->n + 1, sizeof(struct binding *));
+		if (!r->srcs[i].by_rule)
+			goto error;
+	}
+	return r;
+error:
+	render_destroy(r);
+	return NULL;
+}
+
+static void render_binding_free(struct binding *b)
+{
+	if (!b)
+		return;
+	free(b->slots);
+	free(b->fetch);
+	free(b->rops);
+	free(b->aux);
+	free(b);
+}
+
+void render_destroy(struct render *r)
+{
+	size_t i;
+	uint32_t j;
+
+	if (!r)
+		return;
+	for (i = 0; r->srcs && i < r->nsrcs; i++) {
+		for (j = 0; j < r->srcs[i].n; j++)
+			render_binding_free(r->srcs[i].by_type[j]);
+		free(r->srcs[i].by_type);
+		for (j = 0; r->srcs[i].by_rule && j <= r->rules->n; j++)
+			render_binding_free(r->srcs[i].by_rule[j]);
+		free(r->srcs[i].by_rule);
+	}
+	free(r->srcs);
+	free(r->ids);
+	free(r);
+}
+
+static int32_t render_common_slot(const char *key, bool shadowable)
+{
+	size_t i;
+
+	for (i = 0; i < RENDER_NCOMMON; i++)
+		if (render_common[i].shadowable == shadowable &&
+		    !strcmp(render_common[i].key, key))
+			return render_common[i].slot;
+	return 0;
+}
+
+/* Bind key for events of type t (NULL: any event of src). */
+int render_field_slot(struct source *src, const struct event_type *t,
+			     const char *key, int32_t *slot)
+{
+	int32_t s;
+	int idx;
+
+	s = render_common_slot(key, false);
+	if (s) {
+		*slot = s;
+		return 0;
+	}
+	idx = src->ops->bind(src, t, key);
+	if (idx >= 0) {
+		*slot = idx;
+		return 0;
+	}
+	s = render_common_slot(key, true);
+	if (s) {
+		*slot = s;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int render_aux(struct binding *b, int32_t x, int32_t y, uint32_t *j)
+{
+	int32_t *n;
+
+	if (b->naux >= SLOT_AUX_MAX)
+		return -E2BIG;
+	n = realloc(b->aux, 2 * (b->naux + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	b->aux = n;
+	n[2 * b->naux] = x;
+	n[2 * b->naux + 1] = y;
+	*j = b->naux++;
+	return 0;
+}
+
+/* A key through the rule's names (args, 64-bit joins), then the event's. */
+static int render_bind_named(const struct render *r, struct binding *b,
+			     struct source *src, const struct event_type *t,
+			     const char *key, int32_t *slot, unsigned depth)
+{
+	const struct rule_alias *a;
+	int32_t lo, hi;
+	uint32_t j;
+	int ret;
+
+	if (depth > 8)
+		return -ELOOP;
+	a = b->rule ? render_alias(r, b->rule, key, ALIAS_KEY) : NULL;
+	if (a)
+		return render_bind_named(r, b, src, t, a->a, slot, depth + 1);
+	a = b->rule ? render_alias(r, b->rule, key, ALIAS_JOIN) : NULL;
+	if (a) {
+		ret = render_bind_named(r, b, src, t, a->a, &lo, depth + 1);
+		if (ret == 0)
+			ret = render_bind_named(r, b, src, t, a->b, &hi, depth + 1);
+		if (ret == 0)
+			ret = render_aux(b, lo, hi, &j);
+		if (ret == 0)
+			*slot = SLOT_ALIAS_BASE - 2 * (int32_t)j;
+		return ret;
+	}
+	return render_field_slot(src, t, key, slot);
+}
+
+static int render_bind_key(const struct render *r, struct binding *b,
+			   struct source *src, const struct event_type *t,
+			   const char *key, int32_t *slot)
+{
+	const struct rule_alias *a;
+	int32_t num;
+	uint32_t j;
+	int ret;
+
+	a = b->rule ? render_alias(r, b->rule, key, ALIAS_ENUM) : NULL;
+	if (!a)
+		return render_bind_named(r, b, src, t, key, slot, 0);
+	ret = render_bind_named(r, b, src, t, a->a, &num, 0);
+	if (ret == 0)
+		ret = render_aux(b, num, (int32_t)(a - b->rule->aliases), &j);
+	if (ret == 0)
+		*slot = SLOT_ALIAS_BASE - 2 * (int32_t)j - 1;
+	return ret;
+}
+
+static void render_list_fields(struct diag *d, struct source *src,
+			       const struct event_type *t)
+{
+	const char *names[256];
+	size_t i, n = 0;
+
+	if (src->ops->fields)
+		n = src->ops->fields(src, t, names, 256);
+	diag_add(d, "\n  fields:");
+	for (i = 0; i < RENDER_NCOMMON; i++)
+		diag_add(d, " %s", render_common[i].key);
+	for (i = 0; i < n && i < 256; i++)
+		diag_add(d, " %s", names[i]);
+}
+
+static void render_type_desc(char *buf, size_t len, struct source *src,
+			     const struct event_type *t)
+{
+	if (!t)
+		snprintf(buf, len, "%s events", src->ops->kind);
+	else if (t->system && t->name)
+		snprintf(buf, len, "event %s:%s", t->system, t->name);
+	else if (t->name)
+		snprintf(buf, len, "event %s", t->name);
+	else if (t->has_id)
+		snprintf(buf, len, "event 0x%08" PRIx64, t->id);
+	else
+		snprintf(buf, len, "%s events", src->ops->kind);
+}
+
+/* Which of render_event()'s steps writes op (enum render_step). */
+static uint8_t render_step_of(const struct tmpl_op *op,
+			      const struct fetch *fetch)
+{
+	const struct pyfmt_spec *sp = &op->spec;
+
+	switch (fetch[op->key].kind) {
+	case FETCH_REC_U32:
+		/* a u32 has at most 8 digits: zero padding to 8 is all 8 */
+		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
+		    sp->flags == PYFMT_ZERO && sp->width == 8 && sp->prec < 0)
+			return op->fast == TMPL_HEX ? RSTEP_U32_HEX8
+						    : RSTEP_U32_HEX8_UP;
+		break;
+	case FETCH_TS_INT:
+		if (op->fast == TMPL_DEC && sp->width <= 0)
+			return RSTEP_TS_DEC;
+		break;
+	case FETCH_REC_STR:
+		if (op->fast == TMPL_STR)
+			return RSTEP_STR;
+		break;
+	case FETCH_CONST_STR:
+		if (op->fast == TMPL_STR)
+			return RSTEP_CONST_STR;
+		break;
+	default:
+		break;
+	}
+	return RSTEP_GENERIC;
+}
+
+/*
+ * The steps of tm for a binding: each conversion with the literal before
+ * it (two literals not next to each other in the text take two steps).
+ */
+static struct render_op *render_ops(const struct tmpl *tm,
+				    const struct fetch *fetch, size_t *n)
+{
+	struct render_op *v = calloc(tm->nops ? tm->nops : 1, sizeof(*v));
+	struct render_op *cur = NULL;
+	size_t i;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < tm->nops; i++) {
+		const struct tmpl_op *op = &tm->ops[i];
+
+		if (!cur) {
+			cur = &v[(*n)++];
+			cur->step = RSTEP_NONE;
+		}
+		if (op->kind == TMPL_LIT) {
+			if (cur->lit_len && cur->lit_off + cur->lit_len != op->off) {
+				cur = &v[(*n)++];
+				cur->step = RSTEP_NONE;
+			}
+			if (!cur->lit_len)
+				cur->lit_off = op->off;
+			cur->lit_len += op->len;
+			continue;
+		}
+		cur->conv = (uint32_t)i;
+		cur->step = render_step_of(op, fetch);
+		cur = NULL;
+	}
+	return v;
+}
+
+/* The rule-file error of key i of rule, which events of type t lack. */
+static void render_unknown_key(const struct render *r, struct source *src,
+			       const struct event_type *t,
+			       const struct rule *rule, size_t i,
+			       struct diag *d)
+{
+	const struct tmpl *tm = rule->tmpl;
+	char what[160];
+
+	render_type_desc(what, sizeof(what), src, t);
+	diag_at(d, r->rules->file, rule->line, rule->col + tm->key_col[i] - 1,
+		rule->line_text, rule->line_len, "unknown key '%s': rule '%s' meets %s of %s, which have no such field",
+		tm->keys[i], rule->pattern, what, src->name);
+	render_list_fields(d, src, t);
+}
+
+/*
+ * Bind rule to events of type t of src: every key of its template to a
+ * slot. A key the events cannot have is a rule-file error.
+ */
+static int render_bind(const struct render *r, struct source *src,
+		       const struct event_type *t, const struct rule *rule,
+		       struct binding **out, struct diag *d)
+{
+	struct binding *b = calloc(1, sizeof(*b));
+	const struct tmpl *tm;
+	size_t i;
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!b)
+		goto nomem;
+	b->rule = rule;
+	if (!rule || !rule->tmpl) {
+		*out = b;
+		return 0;
+	}
+	tm = rule->tmpl;
+	b->slots = calloc(tm->nkeys ? tm->nkeys : 1, sizeof(*b->slots));
+	if (!b->slots)
+		goto nomem;
+	for (i = 0; i < tm->nkeys; i++) {
+		ret = render_bind_key(r, b, src, t, tm->keys[i], &b->slots[i]);
+		if (ret == 0)
+			continue;
+		render_unknown_key(r, src, t, rule, i, d);
+		ret = -EINVAL;
+		goto error;
+	}
+	b->fetch = calloc(tm->nkeys ? tm->nkeys : 1, sizeof(*b->fetch));
+	if (!b->fetch)
+		goto nomem;
+	for (i = 0; i < tm->nkeys; i++) {
+		size_t off;
+
+		if (b->slots[i] == SLOT_TS && !(r->mhz > 0))
+			b->fetch[i].kind = FETCH_TS_INT;
+		else if (b->slots[i] == SLOT_RELTS)
+			b->fetch[i].kind = FETCH_RELTS;
+		else if (b->slots[i] == SLOT_CPU)
+			b->fetch[i].kind = FETCH_CPU;
+		else if (b->slots[i] == SLOT_PID)
+			b->fetch[i].kind = FETCH_PID;
+		else if ((b->slots[i] == SLOT_NAME && t && t->name) ||
+			 (b->slots[i] == SLOT_SYSTEM && t && t->system)) {
+			/* the type's: the same for all its events */
+			b->fetch[i].kind = FETCH_CONST_STR;
+			b->fetch[i].str = b->slots[i] == SLOT_NAME ? t->name
+								   : t->system;
+			b->fetch[i].len = strlen(b->fetch[i].str);
+		}
+		else if (b->slots[i] >= 0 && src->ops->field_u32 &&
+			 src->ops->field_u32(src, b->slots[i], &off)) {
+			b->fetch[i].kind = FETCH_REC_U32;
+			b->fetch[i].off = (uint32_t)off;
+		} else if (b->slots[i] >= 0 && src->ops->field_at) {
+			size_t off2 = 0;
+
+			switch (src->ops->field_at(src, b->slots[i], &off, &off2)) {
+			case SOURCE_AT_U64:
+				b->fetch[i].kind = FETCH_REC_U64;
+				b->fetch[i].off = (uint32_t)off;
+				break;
+			case SOURCE_AT_STR:
+				b->fetch[i].kind = FETCH_REC_STR;
+				b->fetch[i].off = (uint32_t)off;
+				b->fetch[i].off2 = (uint32_t)off2;
+				break;
+			}
+		}
+	}
+	b->rops = render_ops(tm, b->fetch, &b->nrops);
+	if (!b->rops)
+		goto nomem;
+	/* Python raises TypeError for %x, %o, %c of a float (ts with -c) */
+	for (i = 0; i < tm->nops; i++) {
+		const struct tmpl_op *op = &tm->ops[i];
+
+		if (op->kind == TMPL_CONV && b->slots[op->key] == SLOT_TS &&
+		    r->mhz > 0 && tmpl_conv_int_only(op->spec.conv))
+			b->typeerror = true;
+	}
+	if (b->typeerror && !src->ops->render_args) {
+		diag_at(d, r->rules->file, rule->line, rule->col, rule->line_text,
+			rule->line_len, "%%x, %%X, %%o and %%c need an integer, but with -c the time stamp is a float");
+		ret = -EINVAL;
+		goto error;
+	}
+	*out = b;
+	return 0;
+nomem:
+	diag_set(d, "out of memory");
+	ret = -ENOMEM;
+error:
+	render_binding_free(b);
+	return ret;
+}
+
+struct render_check_arg {
+	const struct render *r;
+	struct source *src;
+	struct diag *d;
+};
+
+static int render_check_type(const struct event_type *t, void *arg)
+{
+	struct render_check_arg *a = arg;
+	const struct rules *rules = a->r->rules;
+	struct binding *b;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < rules->n; i++) {
+		const struct rule *rule = &rules->v[i];
+
+		if (rule->match != RULE_NAME && rule->match != RULE_SYSNAME)
+			continue;
+		if (!rules_match(rule, t))
+			continue;
+		ret = render_bind(a->r, a->src, t, rule, &b, a->d);
+		if (ret < 0)
+			return ret;
+		render_binding_free(b);
+	}
+	return 0;
+}
+
+int render_check(struct render *r, struct source **srcs, size_t n,
+		 struct diag *d)
+{
+	struct render_check_arg a = { .r = r, .d = d };
+	struct binding *b;
+	size_t i, j;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		a.src = srcs[i];
+		if (srcs[i]->ops->each_type) {
+			ret = srcs[i]->ops->each_type(srcs[i],
+						      render_check_type, &a);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		/* one schema for all events (kvmtrace): check numeric rules */
+		for (j = 0; j < r->rules->n; j++) {
+			const struct rule *rule = &r->rules->v[j];
+
+			if (rule->match != RULE_ID)
+				continue;
+			ret = render_bind(r, srcs[i], NULL, rule, &b, d);
+			if (ret < 0)
+				return ret;
+			render_binding_free(b);
+		}
+	}
+	r->globs_srcs = srcs;
+	r->globs_n = n;
+	return 0;
+}
+
+/*
+ * Glob rules, at the first event: the types of src a glob rule (or "*")
+ * is the rule for, among the formats src is sure of and the first
+ * event's. A key of the rule that none of them has is a typo that the
+ * run would meet only after output: reported now, naming the first
+ * event's type when the rule is its rule, else the first such type.
+ */
+struct render_glob {
+	const struct event_type *t;	/* borrowed; NULL: kvmtrace events */
+	size_t rule;			/* index in rules */
+	size_t order;			/* as listed */
+};
+
+struct render_globs_arg {
+	const struct render *r;
+	const struct event *first;
+	struct source *src;
+	struct render_glob *v;		/* owned */
+	size_t n, cap;
+};
+
+static int render_globs_add(struct render_globs_arg *a,
+			    const struct event_type *t, const struct rule *rule)
+{
+	if (!rule || !rule->tmpl ||
+	    (rule->match != RULE_GLOB && rule->match != RULE_ANY))
+		return 0;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		struct render_glob *v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n].t = t;
+	a->v[a->n].rule = (size_t)(rule - a->r->rules->v);
+	a->v[a->n].order = a->n;
+	a->n++;
+	return 0;
+}
+
+static int render_globs_type(const struct event_type *t, void *arg)
+{
+	struct render_globs_arg *a = arg;
+
+	if (t->possible && !(a->first->src == a->src && a->first->type == t))
+		return 0;
+	return render_globs_add(a, t, rules_lookup(a->r->rules, t));
+}
+
+static int render_glob_cmp(const void *x, const void *y)
+{
+	const struct render_glob *p = x, *q = y;
+
+	if (p->rule != q->rule)
+		return p->rule < q->rule ? -1 : 1;
+	return p->order < q->order ? -1 : p->order > q->order;
+}
+
+/* Does some type of v[0..n) (all of one rule) have key i? 0, 1, -ENOMEM. */
+static int render_glob_has(const struct render *r, struct source *src,
+			   const struct render_glob *v, size_t n,
+			   const struct rule *rule, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		struct binding b = { .rule = rule };
+		int32_t slot;
+		int ret = render_bind_key(r, &b, src, v[j].t, rule->tmpl->keys[i],
+					  &slot);
+
+		free(b.aux);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int render_globs_src(const struct render *r, struct source *src,
+			    const struct event *first, struct diag *d)
+{
+	struct render_globs_arg a = { .r = r, .first = first, .src = src };
+	size_t g, e, i;
+	int ret = 0;
+
+	if (src->ops->each_type)
+		ret = src->ops->each_type(src, render_globs_type, &a);
+	else if (r->id_fallback >= 0)
+		/* one schema for all events (kvmtrace): "*" takes the rest */
+		ret = render_globs_add(&a, NULL, &r->rules->v[r->id_fallback]);
+	if (ret < 0)
+		goto nomem;
+	if (a.n)
+		qsort(a.v, a.n, sizeof(*a.v), render_glob_cmp);
+	for (g = 0; g < a.n; g = e) {
+		const struct rule *rule = &r->rules->v[a.v[g].rule];
+		const struct render_glob *at = &a.v[g];
+
+		for (e = g; e < a.n && a.v[e].rule == a.v[g].rule; e++)
+			if (first->src == src && a.v[e].t == first->type)
+				at = &a.v[e];
+		for (i = 0; i < rule->tmpl->nkeys; i++) {
+			ret = render_glob_has(r, src, a.v + g, e - g, rule, i);
+			if (ret < 0)
+				goto nomem;
+			if (ret)
+				continue;
+			render_unknown_key(r, src, at->t, rule, i, d);
+			ret = -EINVAL;
+			goto end;
+		}
+	}
+	ret = 0;
+	goto end;
+nomem:
+	diag_set(d, "out of memory");
+	ret = -ENOMEM;
+end:
+	free(a.v);
+	return ret;
+}
+
+int render_check_globs(struct render *r, const struct event *first,
+			      struct diag *d)
+{
+	struct source **srcs = r->globs_srcs;
+	size_t i;
+	int ret = 0;
+
+	r->globs_srcs = NULL;	/* once */
+	for (i = 0; i < r->globs_n && ret == 0; i++)
+		ret = render_globs_src(r, srcs[i], first, d);
+	return ret;
+}
+
+static long render_rule_for_id(const struct render *r, uint64_t id)
+{
+	size_t lo = 0, hi = r->nids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->ids[mid].id == id)
+			return r->ids[mid].rule;
+		if (r->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return r->id_fallback;
+}
+
+static int render_binding_by_id(struct render *r, const struct event *ev,
+				const struct binding **out, struct diag *d)
+{
+	struct render_src *rs = &r->srcs[ev->src->index];
+	uint64_t id = ev->type->id;
+	struct render_idcache *c = &rs->idcache[render_idhash(id)];
+	struct binding **slot;
+	long ri;
+	int ret;
+
+	if (c->b && c->id == id) {
+		*out = c->b;
+		return 0;
+	}
+	ri = render_rule_for_id(r, id);
+	slot = &rs->by_rule[ri + 1];
+	if (!*slot) {
+		ret = render_bind(r, ev->src, NULL,
+				  ri >= 0 ? &r->rules->v[ri] : NULL, slot, d);
+		if (ret < 0)
+			return ret;
+	}
+	c->id = id;
+	c->b = *slot;
+	*out = *slot;
+	return 0;
+}
+
+int render_binding(struct render *r, const struct event *ev,
+		   const struct binding **out, struct diag *d)
+{
+	struct render_src *rs = &r->srcs[ev->src->index];
+	uint32_t ti = ev->type->index;
+	struct binding *b;
+	int ret;
+
+	if (ev->type->has_id)
+		return render_binding_by_id(r, ev, out, d);
+
+	if (ti >= rs->n) {
+		uint32_t n = rs->n ? rs->n : 16;
+		struct binding **nb;
+
+		while (n <= ti)
+			n *= 2;
+		nb = realloc(rs->by_type, n * sizeof(*nb));
+		if (!nb) {
+			diag_set(d, "out of memory");
+			return -ENOMEM;
+		}
+		memset(nb + rs->n, 0, (n - rs->n) * sizeof(*nb));
+		rs->by_type = nb;
+		rs->n = n;
+	}
+	b = rs->by_type[ti];
+	if (!b) {
+		ret = render_bind(r, ev->src, ev->type,
+				  rules_lookup(r->rules, ev->type), &b, d);
+		if (ret < 0)
+			return ret;
+		rs->by_type[ti] = b;
+	}
+	*out = b;
+	return 0;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared by tracedat-file.c (reading a trace.dat's header and options) and
+ * tracedat-inflate.c (writing an uncompressed copy of a version 7 file):
+ * the layout's constants and the bounded reader.
+ */
+#ifndef KTF_TRACEDAT_INT_H
+#define KTF_TRACEDAT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracedat-file.h"
+
+#define TD_MAGIC	"\x17\x08\x44tracing"
+#define TD_MAGIC_LEN	10
+
+/* option ids (trace-cmd.dat.v7(5)) */
+enum {
+	TD_OPT_DONE = 0,
+	TD_OPT_BUFFER = 3,
+	TD_OPT_TRACECLOCK = 4,
+	TD_OPT_CPUCOUNT = 8,
+	TD_OPT_TIME_SHIFT = 12,
+	TD_OPT_GUEST = 13,
+	TD_OPT_TSC2NSEC = 14,
+};
+
+#define TD_SEC_COMPRESSED	1
+/* an options section is a few KiB; refuse to inflate absurd ones */
+#define TD_OPTIONS_MAX		(64u << 20)
+/* options sections chained by their DONE options */
+#define TD_SECTIONS_MAX		4096
+
+struct td_reader {
+	const char *name;
+	int fd;
+	uint64_t pos;
+	uint64_t size;
+	bool big;
+};
+
+typedef int (*td_option_fn)(void *arg, unsigned id, unsigned char *data,
+			    size_t len);
+
+int td_read(struct td_reader *r, void *buf, size_t n);
+uint64_t td_get(const unsigned char *b, size_t n, bool big);
+int td_num(struct td_reader *r, size_t n, uint64_t *v);
+int td_str(struct td_reader *r, char *buf, size_t len);
+int td_options_each(const struct td_reader *r, unsigned char *p,
+		    size_t n, uint64_t at, td_option_fn fn, void *arg,
+		    struct diag *d);
+bool td_buffer_strings(const unsigned char *p, size_t len,
+		       size_t *clock, size_t *after);
+int td_inflate(struct td_reader *r, struct tracedat_file *f,
+	       const char *what, uint64_t at,
+	       const unsigned char *src, size_t n,
+	       unsigned char *dst, size_t usize, struct diag *d);
+int td_section_read(struct td_reader *r, struct tracedat_file *f,
+		    uint64_t at, int want, const char *what,
+		    uint64_t limit, unsigned char **out, size_t *len,
+		    struct diag *d);
+
+#endif

@@ -1,0 +1,1 @@
+$KTF -f tests/cli/uftrace/enum.formats tests/fixtures/uftrace/ktf-enum

@@ -1,0 +1,1 @@
+$KTF -f tests/cli/uftrace/evdata.formats tests/fixtures/uftrace/ktf-evdata

@@ -1,0 +1,1 @@
+$KTF -f tests/cli/uftrace/evpmu.formats tests/fixtures/uftrace/ktf-evpmu
