@@ -35,12 +35,14 @@ static bool uft_is_str(const struct uft_arg *a)
 static size_t uft_values(const struct uftrace *uf, const struct uft_cur *c,
 			 struct uft_val *v, size_t max)
 {
-	const unsigned char *p = c->pay, *end = c->pay + c->paylen;
+	const unsigned char *p = c->pay, *end;
 	bool ret = c->rec.type == UFT_EXIT;
 	size_t i, n = 0;
 
-	if (!c->av || !c->rec.more)
+	/* no payload (pay NULL): NULL + 0 is undefined, and there is nothing */
+	if (!c->av || !c->rec.more || !c->pay)
 		return 0;
+	end = c->pay + c->paylen;
 	for (i = 0; i < c->av->n && n < max; i++) {
 		const struct uft_arg *a = &c->av->v[i];
 		uint32_t size = a->size;
