@@ -24,12 +24,11 @@ static const char *uft_tname(struct uftrace *uf, const char *s)
 
 	if (!name)
 		return NULL;
-	n = realloc(uf->tnames, (uf->ntnames + 1) * sizeof(*n));
-	if (!n) {
+	if (uft_grow(&uf->tnames, uf->ntnames, sizeof(*n))) {
 		free(name);
 		return NULL;
 	}
-	uf->tnames = n;
+	n = uf->tnames;
 	n[uf->ntnames++] = name;
 	return name;
 }
@@ -154,10 +153,8 @@ static int uft_add_arg(struct uft_argv *av, const struct uft_arg *a,
 		}
 		return 0;
 	}
-	n = realloc(av->v, (av->n + 1) * sizeof(*n));
-	if (!n)
+	if (uft_grow(&av->v, av->n, sizeof(*n)))
 		return -ENOMEM;
-	av->v = n;
 	av->v[av->n] = *a;
 	av->v[av->n].exact = exact;
 	av->n++;
@@ -197,10 +194,8 @@ int uft_parse_autos(struct uftrace *uf, const char *line, bool ret)
 
 		at = memchr(p, '@', len);
 		if (at) {
-			n = realloc(uf->autos, (uf->nautos + 1) * sizeof(*n));
-			if (!n)
+			if (uft_grow(&uf->autos, uf->nautos, sizeof(*n)))
 				return -ENOMEM;
-			uf->autos = n;
 			a = &uf->autos[uf->nautos];
 			memset(a, 0, sizeof(*a));
 			a->name = strndup(p, (size_t)(at - p));
@@ -260,12 +255,11 @@ int uft_parse_specs(struct uftrace *uf, const char *line, bool ret)
 			*at = '\0';
 		if (!*ent)
 			continue;
-		n = realloc(uf->specs, (uf->nspecs + 1) * sizeof(*n));
-		if (!n) {
+		/* doubling: a spec at a time was quadratic (fuzz-uftrace) */
+		if (uft_grow(&uf->specs, uf->nspecs, sizeof(*n))) {
 			err = -ENOMEM;
 			break;
 		}
-		uf->specs = n;
 		ps = &uf->specs[uf->nspecs];
 		memset(ps, 0, sizeof(*ps));
 		ps->pattern = strdup(ent);
@@ -368,10 +362,8 @@ void uft_load_dbg(struct uftrace *uf, struct uft_symtab *st)
 			addr = strtoull(line + 3, &end, 16);
 			if (!name || end != name || errno)
 				continue;
-			n = realloc(st->dbg, (st->ndbg + 1) * sizeof(*n));
-			if (!n)
+			if (uft_grow(&st->dbg, st->ndbg, sizeof(*n)))
 				break;
-			st->dbg = n;
 			cur = &st->dbg[st->ndbg++];
 			memset(cur, 0, sizeof(*cur));
 			cur->addr = addr;
@@ -444,7 +436,7 @@ const struct uft_argv *uft_args_of(struct uftrace *uf,
 				   struct uft_sym *sym,
 				   struct uft_symtab *mod)
 {
-	struct uft_argv av = { 0 }, **n, *keep;
+	struct uft_argv av = { 0 }, *keep;
 	size_t i;
 	int ret = 0;
 
@@ -479,16 +471,12 @@ const struct uft_argv *uft_args_of(struct uftrace *uf,
 		return sym->args;
 	}
 	keep = malloc(sizeof(*keep));
-	n = realloc(uf->argvs, (uf->nargvs + 1) * sizeof(*n));
-	if (!keep || !n) {
+	if (!keep || uft_grow(&uf->argvs, uf->nargvs, sizeof(*uf->argvs))) {
 		free(keep);
 		free(av.v);
-		if (n)
-			uf->argvs = n;
 		return NULL;
 	}
 	*keep = av;
-	uf->argvs = n;
 	uf->argvs[uf->nargvs++] = keep;
 	sym->args = keep;
 	return keep;
