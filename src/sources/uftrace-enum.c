@@ -182,7 +182,8 @@ static int uft_enum_parse_one(struct uft_enums *es, const char *s)
 	ret = 0;
 	if (uft_enum_find(es, e.name))
 		goto end;
-	qsort(e.v, e.n, sizeof(*e.v), uft_enumval_cmp);
+	if (e.n)	/* "enum x {}" has no values: no qsort(NULL) */
+		qsort(e.v, e.n, sizeof(*e.v), uft_enumval_cmp);
 	ret = -ENOMEM;
 	if (uft_grow(&es->v, es->n, sizeof(*es->v)))
 		goto end;
