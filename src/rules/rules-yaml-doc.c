@@ -180,30 +180,39 @@ static struct ryaml_pos ryaml_locate_offset(const struct ryaml *y, size_t off)
 	return p;
 }
 
+static int ryaml_verror_pos(struct ryaml *y, struct ryaml_pos p,
+			    const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	diag_at(y->d, y->name, p.line, p.col, p.text, p.text_len, "%s", msg);
+	return -EINVAL;
+}
+
 int ryaml_error_pos(struct ryaml *y, struct ryaml_pos p,
 			   const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ret = ryaml_verror_pos(y, p, fmt, ap);
 	va_end(ap);
-	diag_at(y->d, y->name, p.line, p.col, p.text, p.text_len, "%s", msg);
-	return -EINVAL;
+	return ret;
 }
 
 /* An error at node n (its first character). Returns -EINVAL. */
 int ryaml_error(struct ryaml *y, const struct ryaml_node *n,
 		       const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ret = ryaml_verror_pos(y, ryaml_locate(y, n->start), fmt, ap);
 	va_end(ap);
-	return ryaml_error_pos(y, ryaml_locate(y, n->start), "%s", msg);
+	return ret;
 }
 
 int ryaml_nomem(struct ryaml *y)
