@@ -269,7 +269,8 @@ row "uftrace: info cut at byte 40 (the header only)" 1 \
 	"uf/info: offset 0x28: no 'exename' section, which the header announces" \
 	"$T/uf.ref" '$KTF "$T/uf"'
 # enum definitions uftrace cannot parse are skipped, as it skips them (an
-# empty one is no qsort(NULL) under UBSan: fuzz-uftrace found it);
+# empty one is no qsort(NULL), LONG_MAX + 1 no overflow under UBSan:
+# fuzz-uftrace found both);
 # 300 000 names in one and 100 000 definitions load in linear time
 rm -rf "$T/ue" && cp -R "$fix/uftrace/ktf-enum" "$T/ue"
 python3 -c 'import sys
@@ -278,7 +279,8 @@ s = open(p).read()
 big = "E: enum big {" + ",".join("V%d" % i for i in range(300000)) + "}\n"
 many = "".join("E: enum e%d {A,B=%d}\n" % (i, i) for i in range(100000))
 junk = ("E: enum mode {RED=,=,GREEN=0x, ,\xff}\nE: enum\nE: enum x {\n"
-        "E: enum y { A = -5 B }\nE: enum z {A,A,A,\nE: enum empty {}\n")
+        "E: enum y { A = -5 B }\nE: enum z {A,A,A,\nE: enum empty {}\n"
+        "E: enum top {MAX=0x7fffffffffffffff,NEXT}\n")
 open(p, "w").write(s.replace("E: enum mode", big + many + junk + "E: enum mode", 1))' "$T/ue/ktf-enum.dbg"
 $KTF "$fix/uftrace/ktf-enum" >"$T/ue.ref" 2>/dev/null
 row "uftrace: garbled and huge enum definitions in a .dbg" 0 '' "$T/ue.ref" \

@@ -173,7 +173,8 @@ static int uft_enum_parse_one(struct uft_enums *es, const char *s)
 		if (ret)
 			goto end;
 		ret = -EINVAL;
-		val++;
+		/* after LONG_MAX comes LONG_MIN, as in uftrace's build; no UB */
+		val = (long)((unsigned long)val + 1);
 		if (!strcmp(tok, ","))
 			t = uft_etok(&s, tok);
 	}
