@@ -72,16 +72,6 @@ static int render_index_ids(struct render *r)
 	return 0;
 }
 
-/* A rule's alias of kind for key: rules_alias() finds it in log n. */
-static const struct rule_alias *render_alias(const struct render *r,
-					     const struct rule *rule,
-					     const char *key,
-					     enum alias_kind kind)
-{
-	(void)r;
-	return rules_alias(rule, key, kind);
-}
-
 struct render *render_create(const struct rules *rules, double mhz,
 			     size_t nsources)
 {
@@ -191,9 +181,9 @@ static int render_aux(struct binding *b, int32_t x, int32_t y, uint32_t *j)
 }
 
 /* A key through the rule's names (args, 64-bit joins), then the event's. */
-static int render_bind_named(const struct render *r, struct binding *b,
-			     struct source *src, const struct event_type *t,
-			     const char *key, int32_t *slot, unsigned depth)
+static int render_bind_named(struct binding *b, struct source *src,
+			     const struct event_type *t, const char *key,
+			     int32_t *slot, unsigned depth)
 {
 	const struct rule_alias *a;
 	int32_t lo, hi;
@@ -202,14 +192,14 @@ static int render_bind_named(const struct render *r, struct binding *b,
 
 	if (depth > 8)
 		return -ELOOP;
-	a = b->rule ? render_alias(r, b->rule, key, ALIAS_KEY) : NULL;
+	a = b->rule ? rules_alias(b->rule, key, ALIAS_KEY) : NULL;
 	if (a)
-		return render_bind_named(r, b, src, t, a->a, slot, depth + 1);
-	a = b->rule ? render_alias(r, b->rule, key, ALIAS_JOIN) : NULL;
+		return render_bind_named(b, src, t, a->a, slot, depth + 1);
+	a = b->rule ? rules_alias(b->rule, key, ALIAS_JOIN) : NULL;
 	if (a) {
-		ret = render_bind_named(r, b, src, t, a->a, &lo, depth + 1);
+		ret = render_bind_named(b, src, t, a->a, &lo, depth + 1);
 		if (ret == 0)
-			ret = render_bind_named(r, b, src, t, a->b, &hi, depth + 1);
+			ret = render_bind_named(b, src, t, a->b, &hi, depth + 1);
 		if (ret == 0)
 			ret = render_aux(b, lo, hi, &j);
 		if (ret == 0)
@@ -219,19 +209,19 @@ static int render_bind_named(const struct render *r, struct binding *b,
 	return render_field_slot(src, t, key, slot);
 }
 
-static int render_bind_key(const struct render *r, struct binding *b,
-			   struct source *src, const struct event_type *t,
-			   const char *key, int32_t *slot)
+static int render_bind_key(struct binding *b, struct source *src,
+			   const struct event_type *t, const char *key,
+			   int32_t *slot)
 {
 	const struct rule_alias *a;
 	int32_t num;
 	uint32_t j;
 	int ret;
 
-	a = b->rule ? render_alias(r, b->rule, key, ALIAS_ENUM) : NULL;
+	a = b->rule ? rules_alias(b->rule, key, ALIAS_ENUM) : NULL;
 	if (!a)
-		return render_bind_named(r, b, src, t, key, slot, 0);
-	ret = render_bind_named(r, b, src, t, a->a, &num, 0);
+		return render_bind_named(b, src, t, key, slot, 0);
+	ret = render_bind_named(b, src, t, a->a, &num, 0);
 	if (ret == 0)
 		ret = render_aux(b, num, (int32_t)(a - b->rule->aliases), &j);
 	if (ret == 0)
@@ -381,7 +371,7 @@ static int render_bind(const struct render *r, struct source *src,
 	if (!b->slots)
 		goto nomem;
 	for (i = 0; i < tm->nkeys; i++) {
-		ret = render_bind_key(r, b, src, t, tm->keys[i], &b->slots[i]);
+		ret = render_bind_key(b, src, t, tm->keys[i], &b->slots[i]);
 		if (ret == 0)
 			continue;
 		render_unknown_key(r, src, t, rule, i, d);
@@ -586,16 +576,15 @@ static int render_glob_cmp(const void *x, const void *y)
 }
 
 /* Does some type of v[0..n) (all of one rule) have key i? 0, 1, -ENOMEM. */
-static int render_glob_has(const struct render *r, struct source *src,
-			   const struct render_glob *v, size_t n,
-			   const struct rule *rule, size_t i)
+static int render_glob_has(struct source *src, const struct render_glob *v,
+			   size_t n, const struct rule *rule, size_t i)
 {
 	size_t j;
 
 	for (j = 0; j < n; j++) {
 		struct binding b = { .rule = rule };
 		int32_t slot;
-		int ret = render_bind_key(r, &b, src, v[j].t, rule->tmpl->keys[i],
+		int ret = render_bind_key(&b, src, v[j].t, rule->tmpl->keys[i],
 					  &slot);
 
 		free(b.aux);
@@ -631,7 +620,7 @@ static int render_globs_src(const struct render *r, struct source *src,
 			if (first->src == src && a.v[e].t == first->type)
 				at = &a.v[e];
 		for (i = 0; i < rule->tmpl->nkeys; i++) {
-			ret = render_glob_has(r, src, a.v + g, e - g, rule, i);
+			ret = render_glob_has(src, a.v + g, e - g, rule, i);
 			if (ret < 0)
 				goto nomem;
 			if (ret)
