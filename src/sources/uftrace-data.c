@@ -709,7 +709,9 @@ static bool uft_qemu_cpu(const struct uft_session *s, int64_t tid,
 	    !isdigit((unsigned char)s->exename[3]))
 		return false;
 	n = strtoul(s->exename + 3, &end, 10);
-	if ((*end && *end != ' ') || tid < (int64_t)(n + 1) * 100 ||
+	/* a CPU number fits 32 bits: no overflow in the bounds below */
+	if ((*end && *end != ' ') || n >= UINT32_MAX ||
+	    tid < (int64_t)(n + 1) * 100 ||
 	    tid >= (int64_t)(n + 2) * 100)
 		return false;
 	*cpu = (uint32_t)n;
