@@ -1,19 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "template.h"
 
+/*
+ * A template is one block: struct tmpl, then its keys, operations and key
+ * columns, the text and the keys' characters. Its size is known before
+ * the scan: a template with p percent signs has at most p keys and
+ * 2p + 1 operations, and its keys' characters (each NUL-terminated) fit
+ * in its length. Rule files hold thousands of templates; one allocation
+ * each keeps loading them cheap.
+ */
 struct tmpl_builder {
 	struct tmpl *t;
-	size_t cap_ops;
-	size_t cap_keys;
-	/* the keys seen: a hash set of indices + 1 (0: free), so that a
+	char *keybuf;		/* the next key's characters go here */
+	/* the keys seen, for templates of more than TMPL_LINEAR_KEYS: a
+	 * hash set of indices + 1 (0: free), at most half full, so that a
 	 * template of n distinct keys compiles in linear time */
-	uint32_t *set;	/* owned */
-	size_t cap_set;	/* a power of two, or 0 */
+	uint32_t *set;		/* owned */
+	size_t cap_set;		/* a power of two, or 0: a linear search */
 };
+
+/* Templates with at most this many '%' look their keys up in a row. */
+#define TMPL_LINEAR_KEYS 16
 
 static size_t tmpl_hash(const char *s, size_t len)
 {
@@ -24,94 +36,57 @@ static size_t tmpl_hash(const char *s, size_t len)
 	return h;
 }
 
-/* The slot of key in the set: its index + 1 there, or a free slot. */
-static size_t tmpl_set_slot(const struct tmpl_builder *b, const char *key,
-			    size_t len)
+static bool tmpl_key_is(const char *k, const char *key, size_t len)
 {
-	size_t m = b->cap_set - 1, i = tmpl_hash(key, len) & m;
+	return strlen(k) == len && !memcmp(k, key, len);
+}
 
-	for (;; i = (i + 1) & m) {
-		const char *k;
+/* The index of key, or -1 (*slot: the free slot of the set for it). */
+static long tmpl_key_find(const struct tmpl_builder *b, const char *key,
+			  size_t len, size_t *slot)
+{
+	const struct tmpl *t = b->t;
+	size_t m = b->cap_set - 1, i;
 
-		if (!b->set[i])
-			return i;
-		k = b->t->keys[b->set[i] - 1];
-		if (strlen(k) == len && !memcmp(k, key, len))
-			return i;
+	if (!b->cap_set) {
+		for (i = 0; i < t->nkeys; i++)
+			if (tmpl_key_is(t->keys[i], key, len))
+				return (long)i;
+		return -1;
+	}
+	for (i = tmpl_hash(key, len) & m;; i = (i + 1) & m) {
+		if (!b->set[i]) {
+			*slot = i;
+			return -1;
+		}
+		if (tmpl_key_is(t->keys[b->set[i] - 1], key, len))
+			return (long)b->set[i] - 1;
 	}
 }
 
-/* Room for one more key in the set (kept at most half full). */
-static int tmpl_set_grow(struct tmpl_builder *b)
+static void tmpl_push_op(struct tmpl_builder *b, const struct tmpl_op *op)
 {
-	size_t cap, i;
-	uint32_t *old = b->set;
-
-	if ((b->t->nkeys + 1) * 2 <= b->cap_set)
-		return 0;
-	cap = b->cap_set ? 2 * b->cap_set : 16;
-	b->set = calloc(cap, sizeof(*b->set));
-	if (!b->set) {
-		b->set = old;
-		return -ENOMEM;
-	}
-	b->cap_set = cap;
-	for (i = 0; i < b->t->nkeys; i++) {
-		const char *k = b->t->keys[i];
-
-		b->set[tmpl_set_slot(b, k, strlen(k))] = (uint32_t)i + 1;
-	}
-	free(old);
-	return 0;
-}
-
-static int tmpl_push_op(struct tmpl_builder *b, const struct tmpl_op *op)
-{
-	struct tmpl *t = b->t;
-
-	if (t->nops == b->cap_ops) {
-		size_t cap = b->cap_ops ? b->cap_ops * 2 : 8;
-		struct tmpl_op *n = realloc(t->ops, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->ops = n;
-		b->cap_ops = cap;
-	}
-	t->ops[t->nops++] = *op;
-	return 0;
+	b->t->ops[b->t->nops++] = *op;
 }
 
 static int tmpl_key_index(struct tmpl_builder *b, const char *key, size_t len,
 			  uint32_t col)
 {
 	struct tmpl *t = b->t;
-	size_t slot;
+	size_t slot = 0;
+	long at = tmpl_key_find(b, key, len, &slot);
 
-	if (tmpl_set_grow(b) < 0)
-		return -ENOMEM;
-	slot = tmpl_set_slot(b, key, len);
-	if (b->set[slot])
-		return (int)b->set[slot] - 1;
-	if (t->nkeys == b->cap_keys) {
-		size_t cap = b->cap_keys ? b->cap_keys * 2 : 8;
-		char **nk = realloc(t->keys, cap * sizeof(*nk));
-		uint32_t *nc;
-
-		if (!nk)
-			return -ENOMEM;
-		t->keys = nk;
-		nc = realloc(t->key_col, cap * sizeof(*nc));
-		if (!nc)
-			return -ENOMEM;
-		t->key_col = nc;
-		b->cap_keys = cap;
-	}
-	t->keys[t->nkeys] = strndup(key, len);
-	if (!t->keys[t->nkeys])
-		return -ENOMEM;
+	if (at >= 0)
+		return (int)at;
+	/* as strndup() would: up to a NUL in the key */
+	len = strnlen(key, len);
+	memcpy(b->keybuf, key, len);
+	b->keybuf[len] = '\0';
+	t->keys[t->nkeys] = b->keybuf;
+	b->keybuf += len + 1;
 	t->key_col[t->nkeys] = col;
-	b->set[slot] = (uint32_t)t->nkeys + 1;
+	if (b->cap_set)
+		b->set[slot] = (uint32_t)t->nkeys + 1;
 	return (int)t->nkeys++;
 }
 
@@ -129,7 +104,8 @@ static int tmpl_lit(struct tmpl_builder *b, size_t off, size_t len)
 	}
 	op.off = (uint32_t)off;
 	op.len = (uint32_t)len;
-	return tmpl_push_op(b, &op);
+	tmpl_push_op(b, &op);
+	return 0;
 }
 
 /*
@@ -288,28 +264,62 @@ static int tmpl_conv(struct tmpl_builder *b, const char *s, size_t len,
 		return key;
 	op.key = (uint32_t)key;
 	*pos = i + 1;
-	return tmpl_push_op(b, &op);
+	tmpl_push_op(b, &op);
+	return 0;
 }
+
+/* Round n up to the alignment of type. */
+#define TMPL_ALIGN(n, type) (((n) + _Alignof(type) - 1) & ~(_Alignof(type) - 1))
 
 int tmpl_compile(const char *text, size_t len, struct tmpl **out,
 		 unsigned *err_col, const char **err_msg)
 {
 	struct tmpl_builder b = { 0 };
-	size_t pos = 0, lit = 0, i;
+	size_t pos = 0, lit = 0, npct = 0, at, size, i;
+	const char *p = text;
+	char *block;
 	int ret = -ENOMEM;
 
 	*out = NULL;
 	*err_col = 0;
 	*err_msg = "out of memory";
-	b.t = calloc(1, sizeof(*b.t));
-	if (!b.t)
+	while ((p = memchr(p, '%', len - (size_t)(p - text)))) {
+		npct++;
+		p++;
+	}
+	/* struct tmpl, keys, ops, key columns, text (+ slack), key bytes */
+	at = TMPL_ALIGN(sizeof(struct tmpl), char *);
+	size = at + npct * sizeof(char *);
+	size = TMPL_ALIGN(size, struct tmpl_op) +
+	       (2 * npct + 1) * sizeof(struct tmpl_op);
+	size = TMPL_ALIGN(size, uint32_t) + npct * sizeof(uint32_t);
+	size += len + TMPL_SLACK + len + 1;
+	block = malloc(size);
+	if (!block)
 		goto error;
+	b.t = (struct tmpl *)block;
+	memset(b.t, 0, sizeof(*b.t));
+	b.t->keys = (char **)(block + at);
+	at += npct * sizeof(char *);
+	at = TMPL_ALIGN(at, struct tmpl_op);
+	b.t->ops = (struct tmpl_op *)(block + at);
+	at += (2 * npct + 1) * sizeof(struct tmpl_op);
+	at = TMPL_ALIGN(at, uint32_t);
+	b.t->key_col = (uint32_t *)(block + at);
+	at += npct * sizeof(uint32_t);
 	/* zero slack after the text: the renderer copies in 16-byte chunks */
-	b.t->text = calloc(1, len + TMPL_SLACK);
-	if (!b.t->text)
-		goto error;
+	b.t->text = block + at;
 	memcpy(b.t->text, text, len);
+	memset(b.t->text + len, 0, TMPL_SLACK);
 	b.t->len = len;
+	b.keybuf = b.t->text + len + TMPL_SLACK;
+	if (npct > TMPL_LINEAR_KEYS) {
+		for (b.cap_set = 16; b.cap_set < 2 * npct; b.cap_set *= 2)
+			;
+		b.set = calloc(b.cap_set, sizeof(*b.set));
+		if (!b.set)
+			goto error;
+	}
 	while (pos < len) {
 		const char *pct = memchr(text + pos, '%', len - pos);
 
@@ -350,15 +360,6 @@ error:
 
 void tmpl_destroy(struct tmpl *t)
 {
-	size_t i;
-
-	if (!t)
-		return;
-	for (i = 0; i < t->nkeys; i++)
-		free(t->keys[i]);
-	free(t->keys);
-	free(t->key_col);
-	free(t->ops);
-	free(t->text);
+	/* one block (tmpl_compile) */
 	free(t);
 }

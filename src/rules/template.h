@@ -44,13 +44,14 @@ struct tmpl_op {
 	struct pyfmt_spec spec;
 };
 
+/* One block: the arrays and strings follow the struct (tmpl_destroy()). */
 struct tmpl {
-	char *text;		/* owned: the template as written */
+	char *text;		/* the template as written */
 	size_t len;
-	struct tmpl_op *ops;	/* owned */
+	struct tmpl_op *ops;
 	size_t nops;
-	char **keys;		/* owned: distinct keys in order of use */
-	uint32_t *key_col;	/* owned: 1-based column of each key's first use */
+	char **keys;		/* distinct keys in order of use */
+	uint32_t *key_col;	/* 1-based column of each key's first use */
 	size_t nkeys;
 	size_t bound;		/* bytes the literals and numbers can take */
 	bool has_str;		/* some conversion may print a string */
