@@ -17,6 +17,9 @@
 #include "event.h"
 #include "template.h"
 
+/* The largest rule file the loader reads (rules.c); the parsers rely on it. */
+#define RULES_FILE_MAX (64u << 20)
+
 enum rule_match {
 	RULE_ID = 0,	/* a kvmtrace event id */
 	RULE_NAME,	/* "event" */

@@ -7,16 +7,20 @@
  *
  * libyaml counts columns in characters; messages count bytes, so marks go
  * through ryaml_locate(). The tree is one array of nodes, one of child
- * indices and one of the scalars' text: a 10 MB file costs a few
+ * indices and blocks of the scalars' text: a 10 MB file costs a few
  * allocations, not one per node (libyaml's own document did).
  */
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "diag.h"
 #include "rules-yaml-int.h"
+
+_Static_assert(RULES_FILE_MAX < (1u << 27), "a line number fits ryaml_node.end_line");
 
 static struct ryaml_mark ryaml_mark_of(yaml_mark_t m)
 {
@@ -26,12 +30,40 @@ static struct ryaml_mark ryaml_mark_of(yaml_mark_t m)
 }
 
 /*
- * Room for need elements of size bytes in the array that pv points to
- * (capacity *cap), doubling: 0 or -ENOMEM.
+ * The tree's arrays, some 60 MB for a 10 MB file, in anonymous memory the
+ * kernel may back with huge pages: touched 4 KiB at a time they cost a
+ * page fault each and fill the TLB, which took half of the load time
+ * on a nested VM. ryaml_map(NULL, 0, size) maps, ryaml_map(p, old, size)
+ * grows (mremap: no copy), ryaml_unmap(p, size) unmaps; NULL: no memory.
+ */
+static void *ryaml_map(void *old, size_t oldsize, size_t size)
+{
+	void *p = old ? mremap(old, oldsize, size, MREMAP_MAYMOVE)
+		      : mmap(NULL, size, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	/* advice: without it (or without THP) the pages are small */
+	(void)madvise(p, size, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+static void ryaml_unmap(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
+}
+
+/*
+ * Room for need elements of size bytes in the mapped array that pv
+ * points to (capacity *cap), doubling: 0 or -ENOMEM.
  */
 static int ryaml_grow(void *pv, size_t *cap, size_t need, size_t size)
 {
-	size_t c = *cap ? *cap : 64;
+	size_t c = *cap ? *cap : 4096 / size;
 	void *v, *n;
 
 	if (need <= *cap)
@@ -39,12 +71,34 @@ static int ryaml_grow(void *pv, size_t *cap, size_t need, size_t size)
 	while (c < need)
 		c *= 2;
 	memcpy(&v, pv, sizeof(v));
-	n = realloc(v, c * size);
+	n = ryaml_map(v, *cap * size, c * size);
 	if (!n)
 		return -ENOMEM;
 	memcpy(pv, &n, sizeof(n));
 	*cap = c;
 	return 0;
+}
+
+/* Room for need bytes of scalar text: a new block when the last is full. */
+static char *ryaml_text_room(struct ryaml *y, size_t need)
+{
+	struct ryaml_chunk *c = y->strs;
+	size_t size;
+
+	if (c && c->size - y->nstrs >= need)
+		return c->data + y->nstrs;
+	/* the first block holds the text of any file but a contrived one */
+	size = c ? 2 * c->size : y->len + 64;
+	if (size < need)
+		size = need;
+	c = ryaml_map(NULL, 0, sizeof(*c) + size);
+	if (!c)
+		return NULL;
+	c->next = y->strs;
+	c->size = size;
+	y->strs = c;
+	y->nstrs = 0;
+	return c->data;
 }
 
 /* ------------------------------------------------------------ positions */
@@ -274,33 +328,26 @@ static int ryaml_new_node(struct ryaml *y, const yaml_event_t *ev,
 {
 	struct ryaml_node *n;
 
-	if (y->nnodes == y->capnodes) {
-		size_t cap = y->capnodes ? 2 * y->capnodes : 256;
-
-		n = realloc(y->nodes, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		y->nodes = n;
-		y->capnodes = cap;
-	}
+	if (ryaml_grow(&y->nodes, &y->capnodes, y->nnodes + 1, sizeof(*n)) < 0)
+		return -ENOMEM;
 	n = &y->nodes[y->nnodes];
 	memset(n, 0, sizeof(*n));
-	n->type = (uint8_t)type;
+	n->type = (unsigned)type & 3;
 	n->start = ryaml_mark_of(ev->start_mark);
 	n->end_line = (uint32_t)ev->end_mark.line;
 	if (type == YAML_SCALAR_NODE) {
 		size_t len = ev->data.scalar.length;
+		char *v = ryaml_text_room(y, len + 1);
 
-		/* the value goes to strs; ryaml_build() points at it */
-		if (ryaml_grow(&y->strs, &y->capstrs, y->nstrs + len + 1, 1) < 0)
+		if (!v)
 			return -ENOMEM;
 		if (len)
-			memcpy(y->strs + y->nstrs, ev->data.scalar.value, len);
-		y->strs[y->nstrs + len] = '\0';
-		n->style = (uint8_t)ev->data.scalar.style;
-		n->len = (uint32_t)len;
-		n->first = (uint32_t)y->nstrs;
+			memcpy(v, ev->data.scalar.value, len);
+		v[len] = '\0';
 		y->nstrs += len + 1;
+		n->value = v;
+		n->len = (uint32_t)len;
+		n->style = (unsigned)ev->data.scalar.style & 7;
 	}
 	*at = (uint32_t)y->nnodes++;
 	return 0;
@@ -359,9 +406,16 @@ static int ryaml_walk(struct ryaml *y, yaml_parser_t *p)
 					     type == YAML_SCALAR_EVENT ? YAML_SCALAR_NODE :
 					     type == YAML_SEQUENCE_START_EVENT ?
 					     YAML_SEQUENCE_NODE : YAML_MAPPING_NODE, &at);
-			if (ret == 0 && depth)
-				ret = ryaml_grow(&pend, &cappend, npend + 1,
-						 sizeof(*pend));
+			if (ret == 0 && depth && npend == cappend) {
+				uint32_t *np;
+
+				cappend = cappend ? 2 * cappend : 256;
+				np = realloc(pend, cappend * sizeof(*pend));
+				if (np)
+					pend = np;
+				else
+					ret = -ENOMEM;
+			}
 			if (ret < 0) {
 				ret = ryaml_nomem(y);
 				break;
@@ -409,42 +463,37 @@ static int ryaml_walk(struct ryaml *y, yaml_parser_t *p)
 int ryaml_build(struct ryaml *y)
 {
 	yaml_parser_t p;
-	size_t i;
 	int ret;
 
 	if (ryaml_index_lines(y) < 0)
 		return ryaml_nomem(y);
 	/*
 	 * Room for the nodes of a dense file at once (a node takes 5 bytes
-	 * of text or more, "a: 1\n" two): growing by copies would cost more
-	 * than the walk. Pages not written are never touched.
+	 * of text or more, "a: 1\n" two): pages not written are never
+	 * touched.
 	 */
-	y->capnodes = y->len / 5 + 64;
-	y->nodes = malloc(y->capnodes * sizeof(*y->nodes));
-	y->capstrs = y->len + 64;
-	y->strs = malloc(y->capstrs);
-	if (!y->nodes || !y->strs)
+	if (ryaml_grow(&y->nodes, &y->capnodes, y->len / 5 + 64,
+		       sizeof(*y->nodes)) < 0)
 		return ryaml_nomem(y);
 	ret = ryaml_parser_init(y, &p);
 	if (ret < 0)
 		return ret;
 	ret = ryaml_walk(y, &p);
 	yaml_parser_delete(&p);
-	if (ret < 0)
-		return ret;
-	/* strs grows no more: the scalars can point into it */
-	for (i = 0; i < y->nnodes; i++)
-		if (y->nodes[i].type == YAML_SCALAR_NODE)
-			y->nodes[i].value = y->strs + y->nodes[i].first;
-	return 0;
+	return ret;
 }
 
 void ryaml_free_doc(struct ryaml *y)
 {
+	struct ryaml_chunk *c, *next;
+
 	free(y->lines);
-	free(y->nodes);
-	free(y->kids);
-	free(y->strs);
+	ryaml_unmap(y->nodes, y->capnodes * sizeof(*y->nodes));
+	ryaml_unmap(y->kids, y->capkids * sizeof(*y->kids));
+	for (c = y->strs; c; c = next) {
+		next = c->next;
+		ryaml_unmap(c, sizeof(*c) + c->size);
+	}
 }
 
 /* ------------------------------------------------------------ the tree */
@@ -478,6 +527,8 @@ const struct ryaml_node *ryaml_get(const struct ryaml *y,
 {
 	size_t i;
 
+	if (map->type != YAML_MAPPING_NODE)
+		return NULL;
 	for (i = 0; i < map->n; i++)
 		if (ryaml_is(ryaml_key(y, map, i), key))
 			return ryaml_value(y, map, i);
@@ -497,7 +548,7 @@ const char *const ryaml_kind_name[] = {
 
 bool ryaml_is(const struct ryaml_node *n, const char *s)
 {
-	return n->len == strlen(s) &&
+	return n->type == YAML_SCALAR_NODE && n->len == strlen(s) &&
 	       !memcmp(n->value, s, n->len);
 }
 

@@ -21,8 +21,6 @@
 extern const char rules_default_text[];
 extern const size_t rules_default_len;
 
-#define RULES_FILE_MAX (64u << 20)
-
 static int rules_read_file(const char *path, char **buf, size_t *len,
 		    struct diag *d)
 {
