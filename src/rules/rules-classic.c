@@ -48,12 +48,8 @@ static int classic_line(struct rules *r, const char *name, unsigned lineno,
 	}
 	rule.line = lineno;
 	rule.col = (unsigned)t + 1;
-	rule.line_text = strndup(line, len);
+	rule.line_text = line;
 	rule.line_len = len;
-	if (!rule.line_text) {
-		ret = -ENOMEM;
-		goto error;
-	}
 	ret = rules_add(r, &rule);
 	if (ret < 0)
 		goto error;

@@ -9,7 +9,10 @@
 
 struct diag;
 
-/* Parse classic rules from memory; name is used in messages. */
+/*
+ * Parse classic rules from memory; name is used in messages. The rules'
+ * line_text points into buf, which must outlive them (rules.text).
+ */
 int rules_parse_classic(const char *name, const char *buf, size_t len,
 			struct rules **out, struct diag *d);
 

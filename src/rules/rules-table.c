@@ -36,7 +36,6 @@ void rule_fini(struct rule *rule)
 	free(rule->system);
 	free(rule->name);
 	free(rule->label);
-	free(rule->line_text);
 	tmpl_destroy(rule->tmpl);
 	memset(rule, 0, sizeof(*rule));
 }
@@ -56,6 +55,7 @@ void rules_destroy(struct rules *r)
 	free(r->enums);
 	free(r->v);
 	free(r->file);
+	free(r->text);
 	free(r);
 }
 

@@ -68,12 +68,14 @@ struct rule {
 	const struct rule_alias **alias_order;
 	unsigned line;		/* where the template is: 1-based */
 	unsigned col;
-	char *line_text;	/* owned: that line, for carets */
+	const char *line_text;	/* borrowed (rules.text): that line, for carets */
 	size_t line_len;
 };
 
 struct rules {
 	char *file;		/* owned: as given, for messages */
+	char *text;		/* owned: the file's text, which the rules'
+				 * line_text points into; NULL: built in */
 	struct rule *v;		/* owned */
 	size_t n;
 	size_t cap;

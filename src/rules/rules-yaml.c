@@ -204,10 +204,8 @@ static int ryaml_format(struct ryaml *y, struct rule *rule, const struct ryaml_n
 	}
 	rule->line = pos.line;
 	rule->col = pos.col;
-	rule->line_text = strndup(pos.text, pos.text_len);
+	rule->line_text = pos.text;
 	rule->line_len = pos.text_len;
-	if (!rule->line_text)
-		return ryaml_nomem(y);
 	/*
 	 * Later messages (an unknown key, a type error) point at columns of
 	 * the template's value; in a quoted scalar, quotes and escapes make
@@ -243,9 +241,9 @@ static int ryaml_skip(struct ryaml *y, struct rule *rule, const struct ryaml_nod
 
 	rule->line = pos.line;
 	rule->col = pos.col;
-	rule->line_text = strndup(pos.text, pos.text_len);
+	rule->line_text = pos.text;
 	rule->line_len = pos.text_len;
-	return rule->line_text ? 0 : ryaml_nomem(y);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ events */

@@ -10,7 +10,10 @@
 struct diag;
 
 #ifdef HAVE_YAML
-/* Parse a YAML rule file from memory; name is used in messages. */
+/*
+ * Parse a YAML rule file from memory; name is used in messages. The
+ * rules' line_text points into buf, which must outlive them (rules.text).
+ */
 int rules_parse_yaml(const char *name, const char *buf, size_t len,
 		     struct rules **out, struct diag *d);
 #endif

@@ -130,6 +130,11 @@ int rules_load(const char *path, struct rules **out, struct diag *d)
 	} else {
 		ret = rules_parse_classic(path, buf, len, out, d);
 	}
+	if (ret == 0) {
+		/* the rules point into it (rule.line_text) */
+		(*out)->text = buf;
+		buf = NULL;
+	}
 	free(buf);
 	return ret;
 }
