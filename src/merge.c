@@ -20,7 +20,8 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	m->tree = calloc(n ? n : 1, sizeof(*m->tree));
 	m->win = calloc(2 * (n ? n : 1), sizeof(*m->win));
 	m->key = calloc(n ? n : 1, sizeof(*m->key));
-	if (!m->slots || !m->tree || !m->win || !m->key) {
+	m->done = calloc(n ? n : 1, sizeof(*m->done));
+	if (!m->slots || !m->tree || !m->win || !m->key || !m->done) {
 		merge_destroy(m);
 		return NULL;
 	}
@@ -44,35 +45,59 @@ void merge_destroy(struct merge *m)
 	free(m->tree);
 	free(m->win);
 	free(m->key);
+	free(m->done);
 	free(m);
 }
 
 /*
- * Does slot a's event come before slot b's (a != b)? Time, then input
- * order; within one input the sequence is the order of next(). An ended
- * slot (ts UINT64_MAX) loses to every event, even one stamped UINT64_MAX.
+ * Does an event of key ka (its slot ended: da) in slot a come before one
+ * of key kb in slot b (a != b)? Time, then input order; within one input
+ * the sequence is the order of next(). An ended slot (ts UINT64_MAX)
+ * loses to every event, even one stamped UINT64_MAX. Computed without
+ * branches: the order of inputs is a coin toss the predictor loses.
  */
-static inline bool merge_less(const struct merge *m, uint32_t a, uint32_t b)
+static inline unsigned merge_less_k(uint64_t ka, unsigned da, uint32_t a,
+				    uint64_t kb, unsigned db, uint32_t b)
 {
-	if (m->key[a] != m->key[b])
-		return m->key[a] < m->key[b];
-	if (m->slots[a].done != m->slots[b].done)
-		return m->slots[b].done;
-	return a < b;
+	unsigned differ = da ^ db;
+	/* on a tie an ended slot loses, else the lower index wins */
+	unsigned tie = (differ & db) | (~differ & (a < b));
+
+	return (ka < kb) | ((ka == kb) & tie);
 }
 
-/* Play slot i's new event from its leaf to the root. */
+static inline bool merge_less(const struct merge *m, uint32_t a, uint32_t b)
+{
+	return merge_less_k(m->key[a], m->done[a], a, m->key[b], m->done[b], b);
+}
+
+/*
+ * Play slot i's new event from its leaf to the root. The climbing winner's
+ * key stays in registers, so that each level only loads its loser's,
+ * which does not wait for the comparison below it.
+ */
 static void merge_replay(struct merge *m, uint32_t i)
 {
 	uint32_t w = i, t;
+	uint64_t kw = m->key[i], kt;
+	unsigned dw = m->done[i], dt;
 	size_t p;
 
 	for (p = (m->n + i) / 2; p > 0; p /= 2) {
+		uint32_t lose;
+		uint64_t lose64;
+
 		t = m->tree[p];
-		if (merge_less(m, t, w)) {
-			m->tree[p] = w;
-			w = t;
-		}
+		kt = m->key[t];
+		dt = m->done[t];
+		/* all ones when t beats w: the winner goes up, the loser
+		 * stays, by masks rather than jumps */
+		lose = -(uint32_t)merge_less_k(kt, dt, t, kw, dw, w);
+		lose64 = (uint64_t)(int64_t)(int32_t)lose;
+		m->tree[p] = (w & lose) | (t & ~lose);
+		w = (t & lose) | (w & ~lose);
+		kw = (kt & lose64) | (kw & ~lose64);
+		dw = (dt & lose) | (dw & ~lose);
 	}
 	m->tree[0] = w;
 }
@@ -119,6 +144,7 @@ static int merge_fill(struct merge *m, uint32_t i, struct diag *d)
 		s->ev.ts = UINT64_MAX;
 	}
 	m->key[i] = s->ev.ts;
+	m->done[i] = s->done;
 	if (m->built)
 		merge_replay(m, i);
 	return ret;

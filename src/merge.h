@@ -40,6 +40,7 @@ struct merge {
 	uint32_t *win;			/* owned: 2n, scratch of the build */
 	uint64_t *key;			/* owned: per slot its event's ts,
 					 * side by side for the comparisons */
+	uint8_t *done;			/* owned: per slot its done, likewise */
 	bool built;			/* the tree holds every slot */
 	long pending;			/* slot to refill before the next pop */
 	size_t nfill;			/* slots primed so far */
