@@ -36,6 +36,8 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+script=record-uftrace-langs.sh
+. "$here/uftrace-fixture.sh"
 outdir=${1:-$here/../fixtures/uftrace}
 [ $# -gt 0 ] && shift
 names=${*:-ktf-cxx ktf-statics ktf-rust-legacy ktf-rust-v0 ktf-enum ktf-evdata ktf-forksched}
@@ -300,21 +302,6 @@ for name in $names; do
 done
 
 for name in $names; do
-	exe=$name
-	d=$tmp/$name.d
-	uftrace dump -d "$d" > "$tmp/$name.dump"
-	uftrace report -d "$d" > "$tmp/$name.report"
-	uftrace replay -d "$d" > "$tmp/$name.replay"
-	for f in "$d"/*.sym "$d"/*.dbg; do
-		[ -e "$f" ] || continue
-		case ${f##*/} in "$exe".sym|"$exe".dbg) ;; *) rm "$f" ;; esac
-	done
-	uftrace dump -d "$d" | cmp -s - "$tmp/$name.dump" || {
-		echo "record-uftrace-langs.sh: $name: dump changed without library files" >&2
-		exit 1
-	}
-	rm -rf "${outdir:?}/$name"
-	cp -r "$d" "$outdir/$name"
-	cp "$tmp/$name.dump" "$tmp/$name.report" "$tmp/$name.replay" "$outdir/"
+	uftrace_fixture "$tmp/$name.d" "$name" "$name" "$outdir"
 done
 du -a "$outdir" | grep -E 'ktf-(cxx|statics|rust|enum|evdata|forksched)' | sort -k2

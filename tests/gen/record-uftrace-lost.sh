@@ -19,6 +19,8 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+script=record-uftrace-lost.sh
+. "$here/uftrace-fixture.sh"
 outdir=${1:-$here/../fixtures/uftrace}
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
@@ -65,12 +67,4 @@ for f in "$d"/*.dat; do
 	case ${f##*/} in perf-*) continue ;; esac
 	python3 "$here/uftrace-lostify.py" "$f" 16-25 57-62 90-93 93-95
 done
-for f in "$d"/*.sym; do
-	[ "${f##*/}" = ktf-lost.sym ] || rm "$f"
-done
-uftrace dump -d "$d" > "$tmp/ktf-lost.dump"
-uftrace report -d "$d" > "$tmp/ktf-lost.report"
-uftrace replay -d "$d" > "$tmp/ktf-lost.replay"
-rm -rf "${outdir:?}/ktf-lost"
-cp -r "$d" "$outdir/ktf-lost"
-cp "$tmp/ktf-lost.dump" "$tmp/ktf-lost.report" "$tmp/ktf-lost.replay" "$outdir/"
+uftrace_fixture "$d" ktf-lost ktf-lost "$outdir"

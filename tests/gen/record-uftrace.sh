@@ -22,6 +22,8 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+script=record-uftrace.sh
+. "$here/uftrace-fixture.sh"
 outdir=${1:-$here/../fixtures/uftrace}
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
@@ -96,23 +98,6 @@ record ktf-forkexec
 
 rm "$tmp/ktf-demo"
 for name in ktf-strargs ktf-autoargs ktf-forkexec; do
-	uftrace dump -d "$tmp/$name" > "$tmp/$name.dump"
-	uftrace replay -d "$tmp/$name" > "$tmp/$name.replay"
-	uftrace report -d "$tmp/$name" > "$tmp/$name.report"
-	for f in "$tmp/$name"/*.sym; do
-		[ "${f##*/}" = ktf-demo.sym ] || rm "$f"
-	done
-	# the .dbg files of libraries are not needed either
-	for f in "$tmp/$name"/*.dbg; do
-		[ -e "$f" ] || continue
-		[ "${f##*/}" = ktf-demo.dbg ] || rm "$f"
-	done
-	uftrace dump -d "$tmp/$name" | cmp -s - "$tmp/$name.dump" || {
-		echo "record-uftrace.sh: $name: dump changed without library files" >&2
-		exit 1
-	}
-	rm -rf "${outdir:?}/$name"
-	cp -r "$tmp/$name" "$outdir/$name"
-	cp "$tmp/$name.dump" "$tmp/$name.replay" "$tmp/$name.report" "$outdir/"
+	uftrace_fixture "$tmp/$name" "$name" ktf-demo "$outdir"
 done
 du -a "$outdir" | grep ktf- | sort -k2
