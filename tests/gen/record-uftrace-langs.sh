@@ -36,7 +36,6 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-script=record-uftrace-langs.sh
 . "$here/uftrace-fixture.sh"
 outdir=${1:-$here/../fixtures/uftrace}
 [ $# -gt 0 ] && shift

@@ -22,7 +22,6 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-script=record-uftrace.sh
 . "$here/uftrace-fixture.sh"
 outdir=${1:-$here/../fixtures/uftrace}
 mkdir -p "$outdir"

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # uftrace-fixture.sh — sourced by the record-uftrace*.sh scripts: how a
@@ -9,8 +10,7 @@
 # and .replay beside DIR; removes the .sym and .dbg files of everything
 # but EXE (the libraries' files are large and no test needs them) and
 # checks that the dump has not changed without them; then copies DIR to
-# OUTDIR/NAME and the three outputs to OUTDIR. $script names the caller
-# in messages.
+# OUTDIR/NAME and the three outputs to OUTDIR.
 
 uftrace_fixture() {
 	_d=$1 _name=$2 _exe=$3 _out=$4
@@ -23,7 +23,7 @@ uftrace_fixture() {
 		case ${_f##*/} in "$_exe".sym | "$_exe".dbg) ;; *) rm "$_f" ;; esac
 	done
 	uftrace dump -d "$_d" | cmp -s - "$_at/$_name.dump" || {
-		echo "${script:-uftrace-fixture.sh}: $_name: dump changed without library files" >&2
+		echo "${0##*/}: $_name: dump changed without library files" >&2
 		exit 1
 	}
 	rm -rf "${_out:?}/$_name"
