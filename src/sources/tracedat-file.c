@@ -37,6 +37,17 @@
 
 #include "tracedat-int.h"
 
+void td_close(struct td_reader *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+#ifdef HAVE_ZSTD
+	ZSTD_freeDCtx(r->zctx);
+#endif
+	r->zctx = NULL;
+}
+
 int td_read(struct td_reader *r, void *buf, size_t n)
 {
 	ssize_t got;
@@ -417,7 +428,12 @@ int td_inflate(struct td_reader *r, struct tracedat_file *f,
 
 	if (!strcmp(f->compression, "zstd")) {
 #ifdef HAVE_ZSTD
-		size_t got = ZSTD_decompress(dst, usize, src, n);
+		size_t got;
+
+		if (!r->zctx)
+			r->zctx = ZSTD_createDCtx();
+		got = r->zctx ? ZSTD_decompressDCtx(r->zctx, dst, usize, src, n)
+			      : ZSTD_decompress(dst, usize, src, n);
 
 		if (ZSTD_isError(got))
 			why = ZSTD_getErrorName(got);
@@ -625,7 +641,7 @@ int tracedat_file_read(const char *name, const char *path,
 		ret = td_v7(&r, f, d);
 	}
 out:
-	close(r.fd);
+	td_close(&r);
 	if (ret < 0)
 		tracedat_file_free(f);
 	return ret;

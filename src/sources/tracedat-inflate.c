@@ -585,6 +585,6 @@ out:
 		free(c.secs[i].cpus);
 	}
 	free(c.secs);
-	close(c.r.fd);
+	td_close(&c.r);
 	return ret;
 }

@@ -39,12 +39,17 @@ struct td_reader {
 	uint64_t pos;
 	uint64_t size;
 	bool big;
+	/* owned: the zstd context td_inflate() reuses, chunk after chunk
+	 * (ZSTD_decompress() makes one per call); td_close() frees it */
+	void *zctx;
 };
 
 typedef int (*td_option_fn)(void *arg, unsigned id, unsigned char *data,
 			    size_t len);
 
 int td_read(struct td_reader *r, void *buf, size_t n);
+/* Close r's file and free what it holds. */
+void td_close(struct td_reader *r);
 uint64_t td_get(const unsigned char *b, size_t n, bool big);
 int td_num(struct td_reader *r, size_t n, uint64_t *v);
 int td_str(struct td_reader *r, char *buf, size_t len);
