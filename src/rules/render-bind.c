@@ -324,6 +324,7 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		}
 		cur->conv = (uint32_t)i;
 		cur->step = render_step_of(op, fetch);
+		cur->off = fetch[op->key].off;
 		cur = NULL;
 	}
 	return v;

@@ -287,23 +287,31 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	for (ro = b->rops, rend = ro + b->nrops; ro < rend; ro++) {
 		const struct tmpl_op *op;
 		const struct fetch *f;
+		const char *lit;
 		struct value v;
 		int32_t slot;
 		ssize_t n;
 		uint64_t x;
 		uint32_t w;
 
-		/* whole 16-byte chunks: the text and the output have slack */
-		for (size_t k = 0; k < ro->lit_len; k += 16)
-			memcpy(p + k, tm->text + ro->lit_off + k, 16);
+		/*
+		 * Whole 16-byte chunks, two of them for the literals most
+		 * templates have: the text and the output have TMPL_SLACK
+		 * (32) bytes of slack.
+		 */
+		lit = tm->text + ro->lit_off;
+		memcpy(p, lit, 16);
+		memcpy(p + 16, lit + 16, 16);
+		if (__builtin_expect(ro->lit_len > 32, 0))
+			for (size_t k = 32; k < ro->lit_len; k += 16)
+				memcpy(p + k, lit + k, 16);
 		p += ro->lit_len;
-		op = &tm->ops[ro->conv];
 		switch (ro->step) {
 		case RSTEP_NONE:
 			continue;
 		case RSTEP_U32_HEX8:
 		case RSTEP_U32_HEX8_UP:
-			memcpy(&w, (const char *)ev->rec + b->fetch[op->key].off, 4);
+			memcpy(&w, (const char *)ev->rec + ro->off, 4);
 			x = pyfmt_hex8(w, ro->step == RSTEP_U32_HEX8
 						  ? 'a' - '0' - 10 : 'A' - '0' - 10);
 			memcpy(p, &x, 8);
@@ -320,6 +328,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			const char *s;
 			size_t len;
 
+			op = &tm->ops[ro->conv];
 			f = &b->fetch[op->key];
 			if (ro->step == RSTEP_CONST_STR) {
 				s = f->str;
@@ -344,6 +353,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			continue;
 		}
 		}
+		op = &tm->ops[ro->conv];
 		f = &b->fetch[op->key];
 		if (tmpl_fast_int(op)) {
 			uint32_t u32;

@@ -101,6 +101,8 @@ struct render_op {
 	uint32_t lit_off;	/* the literal: tmpl text [lit_off, +lit_len) */
 	uint32_t lit_len;
 	uint32_t conv;		/* the conversion: index of its tmpl_op */
+	uint32_t off;		/* RSTEP_U32_HEX8(_UP): the word's offset in
+				 * the record, its fetch's off, at hand */
 	uint8_t step;		/* enum render_step; RSTEP_NONE: no conversion */
 };
 
