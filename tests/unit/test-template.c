@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Template compiler: what compiles to what, and every error with its column. */
+#include <stdio.h>
 #include <string.h>
 
 #include "tap.h"
@@ -55,6 +56,64 @@ static const struct bad bads[] = {
 	{ "%(a).99999d", 9, "precision too big" },
 };
 
+/*
+ * Past 16 conversions keys are found through a hash set: 40 conversions
+ * of 20 keys, each used twice, must give 20 keys in order of first use,
+ * each op the right one, each key the column of its first use.
+ */
+static bool many_keys(void)
+{
+	char text[1024], key[16];
+	size_t len = 0, i, col[20];
+	struct tmpl *tm;
+	const char *msg;
+	unsigned ecol;
+	bool ok;
+
+	for (i = 0; i < 40; i++) {
+		if (i % 20 == i)
+			col[i] = len + 3;	/* 1-based column of the key */
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"%%(key%zu)d,", i % 20);
+	}
+	if (tmpl_compile(text, len, &tm, &ecol, &msg) < 0)
+		return false;
+	ok = tm->nkeys == 20 && tm->nops == 80;
+	for (i = 0; ok && i < 20; i++) {
+		snprintf(key, sizeof(key), "key%zu", i);
+		ok = !strcmp(tm->keys[i], key) && tm->key_col[i] == col[i];
+	}
+	for (i = 0; ok && i < tm->nops; i++)
+		ok = i % 2 ? tm->ops[i].kind == TMPL_LIT && tm->ops[i].len == 1
+			   : tm->ops[i].kind == TMPL_CONV &&
+				     tm->ops[i].key == (i / 2) % 20;
+	tmpl_destroy(tm);
+	return ok;
+}
+
+/* Every other character a '%': the most operations a length allows. */
+static bool dense(void)
+{
+	static const char text[] = "%(a)d%%%(b)x%(a)s%%%%%(c)d";
+	struct tmpl *tm;
+	const char *msg;
+	unsigned ecol;
+	bool ok;
+
+	if (tmpl_compile(text, sizeof(text) - 1, &tm, &ecol, &msg) < 0)
+		return false;
+	/* a, "%", b, a, "%", "%", c: each '%%' its own literal (the text
+	 * of one is its second '%', not next to the other's) */
+	ok = tm->nops == 7 && tm->nkeys == 3 && !strcmp(tm->keys[2], "c") &&
+	     tm->ops[6].kind == TMPL_CONV && tm->ops[6].key == 2 &&
+	     tm->ops[3].kind == TMPL_CONV && tm->ops[3].key == 0;
+	for (size_t i = 1; ok && i < 6; i += i == 1 ? 3 : 1)
+		ok = tm->ops[i].kind == TMPL_LIT && tm->ops[i].len == 1 &&
+		     tm->text[tm->ops[i].off] == '%';
+	tmpl_destroy(tm);
+	return ok;
+}
+
 int main(void)
 {
 	size_t ngood = sizeof(goods) / sizeof(goods[0]);
@@ -62,7 +121,7 @@ int main(void)
 	struct tap t = { 0 };
 	size_t i, j;
 
-	tap_plan((int)(ngood + nbad));
+	tap_plan((int)(ngood + nbad) + 2);
 	for (i = 0; i < ngood; i++) {
 		const struct good *g = &goods[i];
 		const struct tmpl_op *conv = NULL;
@@ -111,5 +170,7 @@ int main(void)
 			tap_diag("got column %u: %s", col, msg);
 		tmpl_destroy(tm);
 	}
+	tap_ok(&t, many_keys(), "40 conversions of 20 keys: keys, ops and columns");
+	tap_ok(&t, dense(), "'%%%%' and conversions side by side");
 	return 0;
 }
