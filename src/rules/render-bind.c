@@ -277,6 +277,12 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 		if (op->fast == TMPL_DEC && sp->width <= 0)
 			return RSTEP_TS_DEC;
 		break;
+	case FETCH_REC_U64:
+	case FETCH_REC_S64:
+		if (op->fast == TMPL_DEC && sp->width <= 0)
+			return fetch[op->key].kind == FETCH_REC_U64 ?
+				       RSTEP_U64_DEC : RSTEP_S64_DEC;
+		break;
 	case FETCH_REC_STR:
 		if (op->fast == TMPL_STR)
 			return RSTEP_STR;

@@ -323,6 +323,15 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			pyfmt_dec_back(p + n, x);
 			p += n;
 			continue;
+		case RSTEP_S64_DEC:
+		case RSTEP_U64_DEC:
+			memcpy(&x, (const char *)ev->rec + ro->off, 8);
+			if (ro->step == RSTEP_S64_DEC && (int64_t)x < 0)
+				break;	/* the sign: the general path */
+			n = (ssize_t)pyfmt_dec_len(x);
+			pyfmt_dec_back(p + n, x);
+			p += n;
+			continue;
 		case RSTEP_STR:
 		case RSTEP_CONST_STR: {
 			const char *s;

@@ -94,6 +94,9 @@ enum render_step {
 	RSTEP_TS_DEC,		/* %d, no width, of the time stamp in ticks */
 	RSTEP_STR,		/* plain %s of a FETCH_REC_STR */
 	RSTEP_CONST_STR,	/* plain %s of a FETCH_CONST_STR */
+	RSTEP_U64_DEC,		/* %d, no width, of a FETCH_REC_U64 */
+	RSTEP_S64_DEC,		/* the same of a FETCH_REC_S64 (>= 0; else
+				 * the general path) */
 };
 
 /* One step: the literal text before a conversion, then the conversion. */
@@ -101,8 +104,9 @@ struct render_op {
 	uint32_t lit_off;	/* the literal: tmpl text [lit_off, +lit_len) */
 	uint32_t lit_len;
 	uint32_t conv;		/* the conversion: index of its tmpl_op */
-	uint32_t off;		/* RSTEP_U32_HEX8(_UP): the word's offset in
-				 * the record, its fetch's off, at hand */
+	uint32_t off;		/* RSTEP_U32_HEX8(_UP), RSTEP_[US]64_DEC: the
+				 * value's offset in the record, its fetch's
+				 * off, at hand */
 	uint8_t step;		/* enum render_step; RSTEP_NONE: no conversion */
 };
 
