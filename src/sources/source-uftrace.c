@@ -49,8 +49,13 @@
 
 /* ------------------------------------------------------------ source ops */
 
-static const char *const uft_type_names[UFT_NTYPES] = {
-	"entry", "exit", "lost", "event",
+/* The record types' names, with their lengths (not counted per record). */
+#define UFT_TYPE(s) { s, sizeof(s) - 1 }
+static const struct {
+	const char *name;
+	size_t len;
+} uft_type_names[UFT_NTYPES] = {
+	UFT_TYPE("entry"), UFT_TYPE("exit"), UFT_TYPE("lost"), UFT_TYPE("event"),
 };
 
 static bool uft_probe(const char *path, const unsigned char *head, size_t len,
@@ -90,7 +95,7 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 	for (i = 0; i < UFT_NTYPES; i++) {
 		uf->types[i].index = (uint32_t)i;
 		uf->types[i].system = "uftrace";
-		uf->types[i].name = uft_type_names[i];
+		uf->types[i].name = uft_type_names[i].name;
 	}
 	/* perf events: linux:sched-in and the others, as uftrace names them */
 	for (i = 0; i < UFT_NPERF; i++) {
@@ -330,8 +335,8 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 		diag_set(d, "%s: out of memory", src->name);
 		return -ENOMEM;
 	}
-	c->type = uft_type_names[c->rec.type];
-	c->typelen = strlen(c->type);
+	c->type = uft_type_names[c->rec.type].name;
+	c->typelen = uft_type_names[c->rec.type].len;
 	c->resolved = false;
 	c->comm = NULL;
 	c->symbol = c->buf;
