@@ -165,39 +165,6 @@ static enum clock_kind tc_clock_kind(const char *clock)
 }
 
 /*
- * libtracecmd says what is wrong with a file on standard output (e.g.
- * "File possibly truncated") and through its log. Keep it off our output:
- * its words would not say which input they are about; ours do.
- */
-static int tc_mute_stdout(void)
-{
-	int saved, null;
-
-	fflush(stdout);
-	saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (saved < 0)
-		return -1;
-	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (null < 0 || dup2(null, STDOUT_FILENO) < 0) {
-		if (null >= 0)
-			close(null);
-		close(saved);
-		return -1;
-	}
-	close(null);
-	return saved;
-}
-
-static void tc_unmute_stdout(int saved)
-{
-	if (saved < 0)
-		return;
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-}
-
-/*
  * What the first bytes say, for a message when libtracecmd gives up; f is
  * what tracedat_file_read() found in the file (its layout was fine).
  */
@@ -249,75 +216,17 @@ static void tc_explain(struct source *src, const char *path,
 
 static void tc_close(struct source *src);
 
-/*
- * libtracecmd 1.3.1 and libtraceevent 1.7.1 crash on some corrupt headers:
- * a NULL dereference in libtraceevent's format parser, allocations of any
- * size a damaged field claims (trace-cmd report crashes on such files
- * too). So a child process reads the headers first, with its output
- * muted, and only a file it read without harm is opened here. Its exit
- * status says how it went; anything else (a signal, a sanitizer's exit)
- * is a crash. The handle stays referenced from here until the child's
- * _exit, so leak checkers do not count it.
- */
-enum {
-	TC_GUARD_OK = 0,
-	TC_GUARD_NO_HEADERS = 70,
-	TC_GUARD_NO_DATA = 71,
-	TC_GUARD_LATENCY = 72,
-};
-static struct tracecmd_input *tc_guard_handle;
-
-/* How the child fared: a TC_GUARD_* exit status, or -1 for a crash. */
-static int tc_guard_run(const char *path)
-{
-	int status, null, ret;
-	pid_t pid;
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return TC_GUARD_OK;	/* no child: read it here, unguarded */
-	if (pid == 0) {
-		null = open("/dev/null", O_WRONLY);
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		tc_guard_handle = tracecmd_open_head(path, 0);
-		if (!tc_guard_handle)
-			_exit(TC_GUARD_NO_HEADERS);
-		ret = tracecmd_init_data(tc_guard_handle);
-		_exit(ret < 0 ? TC_GUARD_NO_DATA :
-		      ret > 0 ? TC_GUARD_LATENCY : TC_GUARD_OK);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return TC_GUARD_OK;
-	/* killed by a signal, or another status (a sanitizer's exit) */
-	if (!WIFEXITED(status))
-		return -1;
-	switch (WEXITSTATUS(status)) {
-	case TC_GUARD_OK:
-	case TC_GUARD_NO_HEADERS:
-	case TC_GUARD_NO_DATA:
-	case TC_GUARD_LATENCY:
-		return WEXITSTATUS(status);
-	}
-	return -1;
-}
-
 /* The message for what the child met. */
 static int tc_guard_diag(struct source *src, const char *path,
 			 const struct tracedat_file *f, int verdict,
 			 struct diag *d)
 {
 	switch (verdict) {
-	case TC_GUARD_NO_HEADERS:
-	case TC_GUARD_NO_DATA:
+	case TC_OPEN_NO_HEADERS:
+	case TC_OPEN_NO_DATA:
 		tc_explain(src, path, f, d);
 		return -EIO;
-	case TC_GUARD_LATENCY:
+	case TC_OPEN_LATENCY:
 		diag_set(d, "%s: a latency trace (the text of a latency tracer, no event records): `trace-cmd report` prints it; kvmtrace_format reads flyrecord traces",
 			 src->name);
 		return -ENOTSUP;
@@ -429,11 +338,11 @@ static void tc_drop_kallsyms(struct tc *tc)
 }
 
 /*
- * For a zstd file, the guard's verdict on an uncompressed copy of it
- * (*path becomes the copy's), when one can be made and read; any
- * trouble with the copy (no room, a damaged file) leaves the file to
- * libtracecmd as it is, so what is said about a damaged file stays the
- * same. Returns the verdict, or -2: no copy.
+ * For a zstd file, an uncompressed copy of it opened (*path becomes the
+ * copy's), when one can be made and read; any trouble with the copy (no
+ * room, a damaged file) leaves the file to libtracecmd as it is, so what
+ * is said about a damaged file stays the same. Returns TC_OPEN_OK, or -2:
+ * no copy.
  */
 static int tc_zstd_copy(struct source *src, struct tc *tc, const char **path)
 {
@@ -448,8 +357,8 @@ static int tc_zstd_copy(struct source *src, struct tc *tc, const char **path)
 		tc_drop_kallsyms(tc);
 		return -2;
 	}
-	verdict = tc_guard_run(tc->copy);
-	if (verdict != TC_GUARD_OK) {
+	verdict = tc_guarded_open(tc->copy, &tc->handle, &src->note);
+	if (verdict != TC_OPEN_OK) {
 		tc_drop_copy(tc);
 		tc_drop_kallsyms(tc);
 		return -2;
@@ -461,7 +370,7 @@ static int tc_zstd_copy(struct source *src, struct tc *tc, const char **path)
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	struct tc *tc;
-	int saved, err, verdict, ret = -ENOMEM;
+	int verdict, ret = -ENOMEM;
 	struct stat st;
 	bool copied;
 
@@ -492,21 +401,22 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	ret = tracedat_file_read(src->name, path, &tc->file, d);
 	if (ret < 0)
 		goto error;
+	/* opened once, in a child that goes on when it went well */
 	verdict = tc_zstd_copy(src, tc, &path);
 	if (verdict == -2)
-		verdict = tc_guard_run(path);
+		verdict = tc_guarded_open(path, &tc->handle, &src->note);
 	/* zstd is what Debian's libtracecmd reads: a copy would fail alike */
-	if (verdict == TC_GUARD_NO_HEADERS && tc->file.version == 7 &&
+	if (verdict == TC_OPEN_NO_HEADERS && tc->file.version == 7 &&
 	    strcmp(tc->file.compression, "none") &&
 	    strcmp(tc->file.compression, "zstd")) {
 		ret = tc_inflate_copy(src, tc, path, false, d);
 		if (ret < 0)
 			goto error;
-		verdict = tc_guard_run(tc->copy);
-		if (verdict == TC_GUARD_OK)
+		verdict = tc_guarded_open(tc->copy, &tc->handle, &src->note);
+		if (verdict == TC_OPEN_OK)
 			path = tc->copy;
 	}
-	if (verdict != TC_GUARD_OK) {
+	if (verdict != TC_OPEN_OK) {
 		/* what is wrong is said of the user's file, not of our copy */
 		ret = tc_guard_diag(src, path, &tc->file, verdict, d);
 		goto error;
@@ -516,34 +426,8 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		tc->map_dev = (uint64_t)st.st_dev;
 		tc->map_ino = (uint64_t)st.st_ino;
 	}
-	saved = tc_mute_stdout();
-	tc->handle = tracecmd_open_head(path, 0);
-	tc_unmute_stdout(saved);
 	copied = tc->copy != NULL;
 	tc_drop_copy(tc);	/* libtracecmd holds it open */
-	if (!tc->handle) {
-		tc_explain(src, path, &tc->file, d);
-		ret = -EIO;
-		goto error;
-	}
-	saved = tc_mute_stdout();
-	err = tdguard_stderr_begin();	/* "mmap: …": said with our name */
-	ret = tracecmd_init_data(tc->handle);
-	src->note = tdguard_stderr_end(err, "libtracecmd: ");
-	tc_unmute_stdout(saved);
-	if (ret < 0) {
-		/* leaked: tracecmd_close() crashes on half-made CPU data */
-		tc->handle = NULL;
-		tc_explain(src, path, &tc->file, d);
-		ret = -EIO;
-		goto error;
-	}
-	if (ret > 0) {
-		diag_set(d, "%s: a latency trace (the text of a latency tracer, no event records): `trace-cmd report` prints it; kvmtrace_format reads flyrecord traces",
-			 src->name);
-		ret = -ENOTSUP;
-		goto error;
-	}
 	tc->tep = tracecmd_get_tep(tc->handle);
 	tc->clock = tc->file.clock;
 	/* trace-cmd split drops TRACECLOCK: libtracecmd then prints seconds */

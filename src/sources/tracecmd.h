@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The trace.dat reader's own state, shared by its files:
- * source-tracecmd.c (open, the merge of the CPUs), tracecmd-fields.c
+ * source-tracecmd.c (open, the merge of the CPUs), tracecmd-open.c (the
+ * guarded open in a child process), tracecmd-fields.c
  * (the keys of templates), tracecmd-text.c (the line `trace-cmd report` prints) and tracecmd-vm.c
  * (host and guest: TIME_SHIFT, GUEST, the kvm plugin's guest symbols).
  */
@@ -226,5 +227,26 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len);
 /* The line `trace-cmd report` prints for ev (tracecmd-text.c). */
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *out);
+
+/* ------------------------------------------------------ tracecmd-open.c */
+
+/* What opening a trace.dat with libtracecmd came to. */
+enum tc_open_verdict {
+	TC_OPEN_OK = 0,
+	TC_OPEN_NO_HEADERS,	/* tracecmd_open_head() failed */
+	TC_OPEN_NO_DATA,	/* tracecmd_init_data() failed */
+	TC_OPEN_LATENCY,	/* a latency trace: no event records */
+	TC_OPEN_CRASH,		/* libtracecmd crashed (in the child) */
+};
+
+/*
+ * Open path with libtracecmd, headers and CPU data, in a child process
+ * that goes on as the program when it went well (see tracecmd-open.c):
+ * TC_OPEN_OK with *out (and *note, what libtracecmd wrote to standard
+ * error, malloc'd, or NULL) in the process that goes on; any other
+ * verdict in this one, nothing opened.
+ */
+int tc_guarded_open(const char *path, struct tracecmd_input **out,
+		    char **note);
 
 #endif
