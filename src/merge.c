@@ -75,8 +75,33 @@ static inline bool merge_less(const struct merge *m, uint32_t a, uint32_t b)
  * Play slot i's new event from its leaf to the root. The climbing winner's
  * key stays in registers, so that each level only loads its loser's,
  * which does not wait for the comparison below it.
+ *
+ * Until an event stamped UINT64_MAX comes, an ended slot's key (UINT64_MAX)
+ * is above every event's, and time then input order is the whole order:
+ * merge_replay_fast() compares no done flags.
  */
-static void merge_replay(struct merge *m, uint32_t i)
+static void merge_replay_fast(struct merge *m, uint32_t i)
+{
+	uint32_t w = i, t;
+	uint64_t kw = m->key[i], kt;
+	size_t p;
+
+	for (p = (m->n + i) / 2; p > 0; p /= 2) {
+		uint32_t lose;
+		uint64_t lose64;
+
+		t = m->tree[p];
+		kt = m->key[t];
+		lose = -(uint32_t)((kt < kw) | ((kt == kw) & (t < w)));
+		lose64 = (uint64_t)(int64_t)(int32_t)lose;
+		m->tree[p] = (w & lose) | (t & ~lose);
+		w = (t & lose) | (w & ~lose);
+		kw = (kt & lose64) | (kw & ~lose64);
+	}
+	m->tree[0] = w;
+}
+
+static void merge_replay_full(struct merge *m, uint32_t i)
 {
 	uint32_t w = i, t;
 	uint64_t kw = m->key[i], kt;
@@ -100,6 +125,14 @@ static void merge_replay(struct merge *m, uint32_t i)
 		dw = (dt & lose) | (dw & ~lose);
 	}
 	m->tree[0] = w;
+}
+
+static void merge_replay(struct merge *m, uint32_t i)
+{
+	if (__builtin_expect(m->max_ts, 0))
+		merge_replay_full(m, i);
+	else
+		merge_replay_fast(m, i);
 }
 
 /* The first tournament, once every slot holds its first event (n > 0). */
@@ -139,6 +172,7 @@ static int merge_fill(struct merge *m, uint32_t i, struct diag *d)
 	if (ret > 0) {
 		if (m->map)
 			clock_map(m->clock, s->src, &s->ev);
+		m->max_ts |= s->ev.ts == UINT64_MAX;
 	} else {
 		s->done = true;
 		s->ev.ts = UINT64_MAX;

@@ -41,6 +41,8 @@ struct merge {
 	uint64_t *key;			/* owned: per slot its event's ts,
 					 * side by side for the comparisons */
 	uint8_t *done;			/* owned: per slot its done, likewise */
+	bool max_ts;			/* an event stamped UINT64_MAX came:
+					 * the order needs the done flags */
 	bool built;			/* the tree holds every slot */
 	long pending;			/* slot to refill before the next pop */
 	size_t nfill;			/* slots primed so far */
