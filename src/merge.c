@@ -78,12 +78,15 @@ static inline bool merge_less(const struct merge *m, uint32_t a, uint32_t b)
  *
  * Until an event stamped UINT64_MAX comes, an ended slot's key (UINT64_MAX)
  * is above every event's, and time then input order is the whole order:
- * merge_replay_fast() compares no done flags.
+ * with full false the done flags are not loaded (they count as 0), and
+ * the comparison folds to that.
  */
-static void merge_replay_fast(struct merge *m, uint32_t i)
+static inline __attribute__((always_inline)) void
+merge_replay_with(struct merge *m, uint32_t i, bool full)
 {
 	uint32_t w = i, t;
 	uint64_t kw = m->key[i], kt;
+	unsigned dw = full ? m->done[i] : 0, dt;
 	size_t p;
 
 	for (p = (m->n + i) / 2; p > 0; p /= 2) {
@@ -92,29 +95,7 @@ static void merge_replay_fast(struct merge *m, uint32_t i)
 
 		t = m->tree[p];
 		kt = m->key[t];
-		lose = -(uint32_t)((kt < kw) | ((kt == kw) & (t < w)));
-		lose64 = (uint64_t)(int64_t)(int32_t)lose;
-		m->tree[p] = (w & lose) | (t & ~lose);
-		w = (t & lose) | (w & ~lose);
-		kw = (kt & lose64) | (kw & ~lose64);
-	}
-	m->tree[0] = w;
-}
-
-static void merge_replay_full(struct merge *m, uint32_t i)
-{
-	uint32_t w = i, t;
-	uint64_t kw = m->key[i], kt;
-	unsigned dw = m->done[i], dt;
-	size_t p;
-
-	for (p = (m->n + i) / 2; p > 0; p /= 2) {
-		uint32_t lose;
-		uint64_t lose64;
-
-		t = m->tree[p];
-		kt = m->key[t];
-		dt = m->done[t];
+		dt = full ? m->done[t] : 0;
 		/* all ones when t beats w: the winner goes up, the loser
 		 * stays, by masks rather than jumps */
 		lose = -(uint32_t)merge_less_k(kt, dt, t, kw, dw, w);
@@ -130,9 +111,9 @@ static void merge_replay_full(struct merge *m, uint32_t i)
 static void merge_replay(struct merge *m, uint32_t i)
 {
 	if (__builtin_expect(m->max_ts, 0))
-		merge_replay_full(m, i);
+		merge_replay_with(m, i, true);
 	else
-		merge_replay_fast(m, i);
+		merge_replay_with(m, i, false);
 }
 
 /* The first tournament, once every slot holds its first event (n > 0). */
