@@ -241,7 +241,7 @@ static int tc_guard_diag(struct source *src, const char *path,
  * O_TMPFILE in $TMPDIR (or /tmp), else a mkstemp() file unlinked at once.
  * So the copy goes away with the process however it ends, signals
  * included. libtracecmd opens it as "/proc/self/fd/N" (its public API
- * takes a path or a descriptor it then owns); so does the guard child.
+ * takes a path or a descriptor it then owns), in the child that opens it.
  */
 static int tc_copy_file(struct tc *tc, const char **dir)
 {

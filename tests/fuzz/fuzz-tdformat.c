@@ -13,7 +13,7 @@
  * formats of the trace.dat fixtures.
  *
  * libtraceevent 1.7.1's format parser itself crashes on some formats; the
- * reader parses formats in a child process (tc_guard_run()) and refuses
+ * reader parses formats in a child process (tc_guarded_open()) and refuses
  * such files, so here a parse that faults only ends the input.
  */
 #include <setjmp.h>
