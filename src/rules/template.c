@@ -275,7 +275,8 @@ int tmpl_compile(const char *text, size_t len, struct tmpl **out,
 		 unsigned *err_col, const char **err_msg)
 {
 	struct tmpl_builder b = { 0 };
-	size_t pos = 0, lit = 0, npct = 0, at, size, i;
+	size_t pos = 0, lit = 0, npct = 0, i;
+	size_t keys_at, ops_at, cols_at, text_at;
 	const char *p = text;
 	char *block;
 	int ret = -ENOMEM;
@@ -288,27 +289,21 @@ int tmpl_compile(const char *text, size_t len, struct tmpl **out,
 		p++;
 	}
 	/* struct tmpl, keys, ops, key columns, text (+ slack), key bytes */
-	at = TMPL_ALIGN(sizeof(struct tmpl), char *);
-	size = at + npct * sizeof(char *);
-	size = TMPL_ALIGN(size, struct tmpl_op) +
-	       (2 * npct + 1) * sizeof(struct tmpl_op);
-	size = TMPL_ALIGN(size, uint32_t) + npct * sizeof(uint32_t);
-	size += len + TMPL_SLACK + len + 1;
-	block = malloc(size);
+	keys_at = TMPL_ALIGN(sizeof(struct tmpl), char *);
+	ops_at = TMPL_ALIGN(keys_at + npct * sizeof(char *), struct tmpl_op);
+	cols_at = TMPL_ALIGN(ops_at + (2 * npct + 1) * sizeof(struct tmpl_op),
+			     uint32_t);
+	text_at = cols_at + npct * sizeof(uint32_t);
+	block = malloc(text_at + len + TMPL_SLACK + len + 1);
 	if (!block)
 		goto error;
 	b.t = (struct tmpl *)block;
 	memset(b.t, 0, sizeof(*b.t));
-	b.t->keys = (char **)(block + at);
-	at += npct * sizeof(char *);
-	at = TMPL_ALIGN(at, struct tmpl_op);
-	b.t->ops = (struct tmpl_op *)(block + at);
-	at += (2 * npct + 1) * sizeof(struct tmpl_op);
-	at = TMPL_ALIGN(at, uint32_t);
-	b.t->key_col = (uint32_t *)(block + at);
-	at += npct * sizeof(uint32_t);
+	b.t->keys = (char **)(block + keys_at);
+	b.t->ops = (struct tmpl_op *)(block + ops_at);
+	b.t->key_col = (uint32_t *)(block + cols_at);
 	/* zero slack after the text: the renderer copies in 16-byte chunks */
-	b.t->text = block + at;
+	b.t->text = block + text_at;
 	memcpy(b.t->text, text, len);
 	memset(b.t->text + len, 0, TMPL_SLACK);
 	b.t->len = len;
