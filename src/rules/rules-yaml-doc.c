@@ -406,16 +406,9 @@ static int ryaml_walk(struct ryaml *y, yaml_parser_t *p)
 					     type == YAML_SCALAR_EVENT ? YAML_SCALAR_NODE :
 					     type == YAML_SEQUENCE_START_EVENT ?
 					     YAML_SEQUENCE_NODE : YAML_MAPPING_NODE, &at);
-			if (ret == 0 && depth && npend == cappend) {
-				uint32_t *np;
-
-				cappend = cappend ? 2 * cappend : 256;
-				np = realloc(pend, cappend * sizeof(*pend));
-				if (np)
-					pend = np;
-				else
-					ret = -ENOMEM;
-			}
+			if (ret == 0 && depth)
+				ret = ryaml_grow(&pend, &cappend, npend + 1,
+						 sizeof(*pend));
 			if (ret < 0) {
 				ret = ryaml_nomem(y);
 				break;
@@ -456,7 +449,7 @@ static int ryaml_walk(struct ryaml *y, yaml_parser_t *p)
 		if (ret < 0 || type == YAML_STREAM_END_EVENT)
 			break;
 	}
-	free(pend);
+	ryaml_unmap(pend, cappend * sizeof(*pend));
 	return ret;
 }
 
