@@ -20,6 +20,17 @@ struct clock;
 struct diag;
 struct source;
 
+/*
+ * The order of two slots' events as one pair of words, compared high word
+ * first: ts, then (done << 32 | slot index). An ended slot (ts UINT64_MAX,
+ * done) loses to every event, even one stamped UINT64_MAX; at equal times
+ * the lower input wins; within one input the order is that of next().
+ */
+struct merge_key {
+	uint64_t lo;		/* done << 32 | slot index */
+	uint64_t hi;		/* host ts */
+};
+
 struct merge_slot {
 	struct source *src;	/* borrowed */
 	struct event ev;
@@ -38,11 +49,9 @@ struct merge {
 	 */
 	uint32_t *tree;
 	uint32_t *win;			/* owned: 2n, scratch of the build */
-	uint64_t *key;			/* owned: per slot its event's ts,
-					 * side by side for the comparisons */
-	uint8_t *done;			/* owned: per slot its done, likewise */
-	bool max_ts;			/* an event stamped UINT64_MAX came:
-					 * the order needs the done flags */
+	struct merge_key *key;		/* owned: per slot the key of its
+					 * event, side by side for the
+					 * comparisons */
 	bool built;			/* the tree holds every slot */
 	long pending;			/* slot to refill before the next pop */
 	size_t nfill;			/* slots primed so far */
