@@ -22,7 +22,8 @@
 # (tests/bench/gen-big-tracedat.py repeats its pages, then `trace-cmd
 # convert` compresses them with zstd); the uftrace input is recorded with
 # `uftrace record`. Each figure is the median of RUNS runs (wall clock;
-# CPU = user + sys) and the largest peak RSS of those runs. The ratio is
+# CPU = user + sys) and the largest peak RSS of those runs; the runs of
+# the two tools alternate, on one CPU (BENCH_CPU, see pin below). The ratio is
 # ours over theirs: wall, and in brackets CPU (steadier on a shared
 # machine). ROWS="td-fields merge" picks rows; BIG=0 skips td-big.
 # Run from the build directory (make bench-table) or set KTF_SRCDIR and
@@ -41,27 +42,53 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-bench-table.XXXXXX")
 want() { case " $ROWS " in *" $1 "*) return 0 ;; esac; return 1; }
 have() { command -v "$1" > /dev/null; }
 
-# measure NAME CMD...: runs CMD RUNS times (stdout to /dev/null); writes
-# "median_wall_ns median_cpu_ns max_rss_kib" to $tmp/NAME
-measure() {
-	local name=$1 i t0 t1
+# Every run is pinned to one CPU, the same for both tools (BENCH_CPU,
+# default 0; BENCH_CPU=none leaves placement to the scheduler): on this
+# project's VMs the two vCPUs differ by up to a third in speed, and a
+# ratio of runs placed at random measured the scheduler.
+pin=()
+if [ "${BENCH_CPU:-0}" != none ] && command -v taskset > /dev/null; then
+	pin=(taskset -c "${BENCH_CPU:-0}")
+fi
+
+# run_once NAME CMD...: runs CMD once (stdout to /dev/null), appends
+# "wall_ns cpu_ns max_rss_kib" to $tmp/NAME.runs
+run_once() {
+	local name=$1 t0 t1
 	shift
-	: > "$tmp/$name.runs"
-	for i in $(seq "$RUNS"); do
-		t0=$(date +%s%N)
-		/usr/bin/time -o "$tmp/time" -f '%U %S %M' "$@" > /dev/null 2> "$tmp/stderr" ||
-			{ echo "bench-table: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
-		t1=$(date +%s%N)
-		awk -v w=$((t1 - t0)) '{ printf "%.0f %.0f %d\n", w, ($1 + $2) * 1e9, $3 }' \
-			"$tmp/time" >> "$tmp/$name.runs"
-	done
+	t0=$(date +%s%N)
+	"${pin[@]}" /usr/bin/time -o "$tmp/time" -f '%U %S %M' "$@" > /dev/null 2> "$tmp/stderr" ||
+		{ echo "bench-table: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
+	t1=$(date +%s%N)
+	awk -v w=$((t1 - t0)) '{ printf "%.0f %.0f %d\n", w, ($1 + $2) * 1e9, $3 }' \
+		"$tmp/time" >> "$tmp/$name.runs"
+}
+
+# summarize NAME: "median_wall_ns median_cpu_ns max_rss_kib" to $tmp/NAME
+summarize() {
+	local name=$1
 	sort -n -k1,1 "$tmp/$name.runs" | awk '
-		{ w[NR] = $1; if ($3 > m) m = $3 }
+		{ w[NR] = $1 }
 		END { print w[int((NR + 1) / 2)] }' > "$tmp/$name.w"
 	sort -n -k2,2 "$tmp/$name.runs" | awk '
 		{ c[NR] = $2; if ($3 > m) m = $3 }
 		END { print c[int((NR + 1) / 2)], m }' > "$tmp/$name.cm"
 	echo "$(cat "$tmp/$name.w") $(cat "$tmp/$name.cm")" > "$tmp/$name"
+}
+
+# measure N OURS THEIRS: runs the commands in the arrays ours and theirs
+# N times each, one after the other in turn, so that a machine that slows
+# down or speeds up during the row weighs on both alike
+measure() {
+	local i
+	: > "$tmp/$2.runs"
+	: > "$tmp/$3.runs"
+	for i in $(seq "$1"); do
+		run_once "$2" "${ours[@]}"
+		run_once "$3" "${theirs[@]}"
+	done
+	summarize "$2"
+	summarize "$3"
 }
 
 # row LABEL RECORDS OURS THEIRS THEIR_LABEL TARGET: one line of the table
@@ -100,27 +127,31 @@ fi
 if want td-fields || want td-info; then
 	n=$(tracedat "$tmp/mid" 780000)
 	echo "td-fields/td-info: $n events, $(($(stat -c %s "$tmp/mid.dat") / 1024)) KiB (zstd v7)" >&2
-	measure tc-mid trace-cmd report -i "$tmp/mid.dat"
+	theirs=(trace-cmd report -i "$tmp/mid.dat")
 	if want td-fields; then
-		measure ktf-fields "$ktf" -f "$tmp/td-fields" "$tmp/mid.dat"
+		ours=("$ktf" -f "$tmp/td-fields" "$tmp/mid.dat")
+		measure "$RUNS" ktf-fields tc-mid
 		row td-fields "$n" ktf-fields tc-mid "trace-cmd report" "<= 0.15"
 	fi
 	if want td-info; then
-		measure ktf-info "$ktf" -f "$tmp/td-info" "$tmp/mid.dat"
+		ours=("$ktf" -f "$tmp/td-info" "$tmp/mid.dat")
+		measure "$RUNS" ktf-info tc-mid
 		row td-info "$n" ktf-info tc-mid "trace-cmd report" "<= 0.55"
 	fi
 fi
 if want td-small; then
 	n=$(tracedat "$tmp/small" 10)
-	RUNS=$((RUNS * 5)) measure tc-small trace-cmd report -i "$tmp/small.dat"
-	RUNS=$((RUNS * 5)) measure ktf-small "$ktf" "$tmp/small.dat"
+	ours=("$ktf" "$tmp/small.dat")
+	theirs=(trace-cmd report -i "$tmp/small.dat")
+	measure $((RUNS * 5)) ktf-small tc-small
 	row td-small "$n" ktf-small tc-small "trace-cmd report" "<= 1.0"
 fi
 if want td-big && [ "$BIG" -gt 0 ]; then
 	n=$(tracedat "$tmp/big" "$BIG")
 	echo "td-big: $n events, $(($(stat -c %s "$tmp/big.dat") / 1048576)) MiB (zstd v7)" >&2
-	RUNS=1 measure tc-big trace-cmd report -i "$tmp/big.dat"
-	RUNS=1 measure ktf-big "$ktf" -f "$tmp/td-fields" "$tmp/big.dat"
+	ours=("$ktf" -f "$tmp/td-fields" "$tmp/big.dat")
+	theirs=(trace-cmd report -i "$tmp/big.dat")
+	measure 1 ktf-big tc-big
 	rm -f "$tmp/big.dat"
 	row td-big "$n" ktf-big tc-big "trace-cmd report" "<= 0.3, RSS <= 64"
 fi
@@ -136,8 +167,9 @@ EOF
 		n=$(($(cat "$tmp"/data/*.dat | wc -c) / 16))
 		printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(addr)#x %(duration)d' \
 			> "$tmp/uf-fields"
-		measure ktf-uf "$ktf" -f "$tmp/uf-fields" "$tmp/data"
-		measure uf-dump uftrace dump -d "$tmp/data"
+		ours=("$ktf" -f "$tmp/uf-fields" "$tmp/data")
+		theirs=(uftrace dump -d "$tmp/data")
+		measure "$RUNS" ktf-uf uf-dump
 		row uftrace "$n" ktf-uf uf-dump "uftrace dump" "<= 0.2"
 	else
 		echo "bench-table: the uftrace row needs uftrace and gcc; skipped" >&2
@@ -149,21 +181,22 @@ if want merge; then
 		"$gen" -r -n 1000000 -s $((i + 11)) > "$tmp/vm.kvmtrace.$i"
 		files="$files $tmp/vm.kvmtrace.$i"
 	done
-	measure ktf-merge "$ktf" -f "$top/formats/kvmtrace" $files
-	measure one-by-one sh -c 'for f; do "$0" -f "'"$top"'/formats/kvmtrace" "$f"; done' \
-		"$ktf" $files
+	ours=("$ktf" -f "$top/formats/kvmtrace" $files)
+	theirs=(sh -c 'for f; do "$0" -f "'"$top"'/formats/kvmtrace" "$f"; done' "$ktf" $files)
+	measure "$RUNS" ktf-merge one-by-one
 	rm -f $files
 	row merge 8000000 ktf-merge one-by-one "the 8 one by one" "<= 1.2"
 fi
 if want kvmtrace; then
 	${CC:-cc} -O2 -o "$tmp/printf-loop" "$top/tests/bench/printf-loop.c"
 	"$gen" -n 2000000 -s 7 -r > "$tmp/trace.bin"
-	measure ktf-kt sh -c '"$0" "$1" < "$2"' "$ktf" "$top/formats/kvmtrace" "$tmp/trace.bin"
-	measure printf-loop sh -c '"$0" < "$1"' "$tmp/printf-loop" "$tmp/trace.bin"
+	ours=(sh -c '"$0" "$1" < "$2"' "$ktf" "$top/formats/kvmtrace" "$tmp/trace.bin")
+	theirs=(sh -c '"$0" < "$1"' "$tmp/printf-loop" "$tmp/trace.bin")
+	measure "$RUNS" ktf-kt printf-loop
 	row kvmtrace 2000000 ktf-kt printf-loop "C printf loop" "<= 0.25"
 fi
 
-echo "kvmtrace_format beside the tool a user would otherwise run; medians of $RUNS runs (td-small: $((RUNS * 5)), td-big: 1)"
+echo "kvmtrace_format beside the tool a user would otherwise run; medians of $RUNS runs each, taken in turn (td-small: $((RUNS * 5)), td-big: 1); ${pin[*]:-not pinned}"
 printf '%-10s %9s %8s %8s %6s | %-18s %8s %6s | %-14s %s\n' \
 	workload records "ours s" "M rec/s" "MiB" "other tool" "s" "MiB" "ratio (CPU)" target
 cat "$tmp/table"
