@@ -87,6 +87,13 @@ struct source_ops {
 	 */
 	int (*field_at)(struct source *src, int index, size_t *offset,
 			size_t *len_offset);
+	/*
+	 * Inputs of one ops with equal bind_class() answer bind(),
+	 * field_u32() and field_at() alike for events of any type (t NULL):
+	 * they share the renderer's bindings of numeric id rules, one copy
+	 * for the per-CPU files of one recording. May be NULL: never shared.
+	 */
+	unsigned long (*bind_class)(const struct source *src);
 	/* Fetch field index (from bind) of ev. Returns 0 or -ENOENT. */
 	int (*field)(struct source *src, const struct event *ev, int index,
 		     struct value *out);

@@ -84,9 +84,11 @@ struct render *render_create(const struct rules *rules, double mhz,
 	r->mhz = mhz;
 	r->nsrcs = nsources;
 	r->srcs = calloc(nsources ? nsources : 1, sizeof(*r->srcs));
-	if (!r->srcs || render_index_ids(r) < 0)
+	r->idsrcs = calloc(nsources ? nsources : 1, sizeof(*r->idsrcs));
+	if (!r->srcs || !r->idsrcs || render_index_ids(r) < 0)
 		goto error;
 	for (i = 0; i < nsources; i++) {
+		r->idsrcs[i] = &r->srcs[i];
 		r->srcs[i].by_rule = calloc(rules->n + 1, sizeof(struct binding *));
 		if (!r->srcs[i].by_rule)
 			goto error;
@@ -124,6 +126,7 @@ void render_destroy(struct render *r)
 		free(r->srcs[i].by_rule);
 	}
 	free(r->srcs);
+	free(r->idsrcs);
 	free(r->ids);
 	free(r);
 }
@@ -487,6 +490,27 @@ static int render_check_type(const struct event_type *t, void *arg)
 	return 0;
 }
 
+/*
+ * Does input i bind id rules as an earlier one does (source_ops.
+ * bind_class)? Then it takes that one's bindings, and true.
+ */
+static bool render_share_ids(struct render *r, struct source **srcs,
+			     size_t i)
+{
+	const struct source_ops *ops = srcs[i]->ops;
+	size_t j;
+
+	if (!ops->bind_class || srcs[i]->index >= r->nsrcs)
+		return false;
+	for (j = 0; j < i; j++)
+		if (srcs[j]->ops == ops && srcs[j]->index < r->nsrcs &&
+		    ops->bind_class(srcs[j]) == ops->bind_class(srcs[i])) {
+			r->idsrcs[srcs[i]->index] = r->idsrcs[srcs[j]->index];
+			return true;
+		}
+	return false;
+}
+
 int render_check(struct render *r, struct source **srcs, size_t n,
 		 struct diag *d)
 {
@@ -497,6 +521,8 @@ int render_check(struct render *r, struct source **srcs, size_t n,
 
 	for (i = 0; i < n; i++) {
 		a.src = srcs[i];
+		if (render_share_ids(r, srcs, i))
+			continue;	/* checked with the input it shares with */
 		if (srcs[i]->ops->each_type) {
 			ret = srcs[i]->ops->each_type(srcs[i],
 						      render_check_type, &a);
@@ -680,7 +706,7 @@ static long render_rule_for_id(const struct render *r, uint64_t id)
 static int render_binding_by_id(struct render *r, const struct event *ev,
 				const struct binding **out, struct diag *d)
 {
-	struct render_src *rs = &r->srcs[ev->src->index];
+	struct render_src *rs = r->idsrcs[ev->src->index];
 	uint64_t id = ev->type->id;
 	struct render_idcache *c = &rs->idcache[render_idhash(id)];
 	struct binding **slot;

@@ -255,8 +255,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	if (ev->type->has_id) {
 		uint64_t id = ev->type->id;
 		const struct render_idcache *c =
-			&r->srcs[ev->src->index]
-				 .idcache[render_idhash(id)];
+			&r->idsrcs[ev->src->index]->idcache[render_idhash(id)];
 
 		b = c->b && c->id == id ? c->b : NULL;
 	} else {

@@ -159,6 +159,12 @@ struct render {
 	double mhz;			/* -c MHZ; 0: time stamps in ticks */
 	enum clock_kind timeline;	/* -c converts only a TSC timeline */
 	struct render_src *srcs;	/* owned, indexed by source.index */
+	/*
+	 * owned, indexed by source.index: where its id rules' bindings
+	 * are, its own render_src or that of an earlier input it shares
+	 * them with (source_ops.bind_class)
+	 */
+	struct render_src **idsrcs;
 	size_t nsrcs;
 	struct render_id *ids;		/* owned: exact id rules, sorted */
 	size_t nids;

@@ -401,6 +401,12 @@ static int kvmtrace_field_at(struct source *src, int index, size_t *offset,
 	return SOURCE_AT_U64;
 }
 
+/* Every key binds alike but guest_sym, which needs --guest-syms. */
+static unsigned long kvmtrace_bind_class(const struct source *src)
+{
+	return src->guest_syms != NULL;
+}
+
 static size_t kvmtrace_fields(struct source *src, const struct event_type *t,
 			      const char **names, size_t max)
 {
@@ -478,6 +484,7 @@ const struct source_ops source_kvmtrace_ops = {
 	.field = kvmtrace_field,
 	.field_u32 = kvmtrace_field_u32,
 	.field_at = kvmtrace_field_at,
+	.bind_class = kvmtrace_bind_class,
 	.fields = kvmtrace_fields,
 	.render_args = kvmtrace_render_args,
 };
