@@ -48,28 +48,19 @@ static int tc_mute(int fd)
 
 	if (fd == STDOUT_FILENO)
 		fflush(stdout);
-	saved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	if (saved < 0)
-		return -1;
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (null < 0 || dup2(null, fd) < 0) {
-		if (null >= 0)
-			close(null);
-		close(saved);
+	if (null < 0)
 		return -1;
-	}
+	saved = tdguard_redirect(fd, null);
 	close(null);
 	return saved;
 }
 
 static void tc_unmute(int fd, int saved)
 {
-	if (saved < 0)
-		return;
-	if (fd == STDOUT_FILENO)
+	if (saved >= 0 && fd == STDOUT_FILENO)
 		fflush(stdout);
-	dup2(saved, fd);
-	close(saved);
+	tdguard_restore(fd, saved);
 }
 
 /* The open itself, in this process: a TC_OPEN_* verdict, *out on OK. */

@@ -394,6 +394,27 @@ void tdguard_destroy(struct tdguard *g)
 
 /* ------------------------------------------------------------ stderr */
 
+int tdguard_redirect(int fd, int to)
+{
+	int saved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+	if (saved < 0)
+		return -1;
+	if (dup2(to, fd) < 0) {
+		close(saved);
+		return -1;
+	}
+	return saved;
+}
+
+void tdguard_restore(int fd, int saved)
+{
+	if (saved < 0)
+		return;
+	dup2(saved, fd);
+	close(saved);
+}
+
 int tdguard_stderr_begin(void)
 {
 	FILE *tmp;
@@ -403,14 +424,8 @@ int tdguard_stderr_begin(void)
 	tmp = tmpfile();
 	if (!tmp)
 		return -1;
-	saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (saved < 0 || dup2(fileno(tmp), STDERR_FILENO) < 0) {
-		if (saved >= 0)
-			close(saved);
-		fclose(tmp);
-		return -1;
-	}
-	/* the file lives on as standard error until end */
+	saved = tdguard_redirect(STDERR_FILENO, fileno(tmp));
+	/* redirected, the file lives on as standard error until end */
 	fclose(tmp);
 	return saved;
 }
@@ -428,8 +443,7 @@ char *tdguard_stderr_end(int saved, const char *prefix)
 	len = lseek(STDERR_FILENO, 0, SEEK_END);
 	if (len > 0)
 		n = pread(STDERR_FILENO, buf, sizeof(buf) - 1, 0);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
+	tdguard_restore(STDERR_FILENO, saved);
 	while (n > 0 && buf[n - 1] == '\n')
 		n--;
 	if (n <= 0)

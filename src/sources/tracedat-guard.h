@@ -63,6 +63,14 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 bool tdguard_failed(const struct tdguard *g, struct diag *d);
 
 /*
+ * Point descriptor fd at what to refers to. Returns a close-on-exec copy
+ * of what fd was, for tdguard_restore(), or -1 (fd unchanged).
+ */
+int tdguard_redirect(int fd, int to);
+/* Point fd back at saved and close saved; nothing when saved is -1. */
+void tdguard_restore(int fd, int saved);
+
+/*
  * libtracecmd writes some of what it meets to standard error itself
  * ("mmap: Invalid argument", "Can not mmap file, will read instead"),
  * without saying which file. Between begin and end standard error goes to
