@@ -207,13 +207,13 @@ int merge_next(struct merge *m, struct event **out, struct diag *d)
 	/* one input takes its next event in merge_single() */
 	m->pending = m->n > 1 ? (long)i : -1;
 	*out = &s->ev;
+	ret = MERGE_EVENT;
 	if (__builtin_expect(s->ev.ts < s->last_ts, 0) && !s->stepped_back) {
 		s->stepped_back = true;
 		diag_set(d, "%s: event %" PRIu64 ": time stepped backward (%" PRIu64 " after %" PRIu64 "); its events stay in their own order",
 			 s->src->name, s->ev.seq, s->ev.ts, s->last_ts);
-		s->last_ts = s->ev.ts;
-		return MERGE_WARN;
+		ret = MERGE_WARN;
 	}
 	s->last_ts = s->ev.ts;
-	return MERGE_EVENT;
+	return ret;
 }
