@@ -264,10 +264,15 @@ static int run_events(struct run *r, bool *bad_data)
 {
 	struct progress progress = { 0 };
 	uint64_t last_ts = 0;
+	bool spans = false;
 	struct diag d;
 	struct event *ev;
+	size_t i;
 	int ret;
 
+	/* the spans are for the alignment report, which is of guests */
+	for (i = 0; i < r->nsrcs; i++)
+		spans |= r->srcs[i]->domain == DOMAIN_GUEST;
 	progress.on = isatty(STDERR_FILENO) &&
 		      !(r->opt.output == NULL && isatty(STDOUT_FILENO));
 	clock_gettime(CLOCK_MONOTONIC, &progress.start);
@@ -287,7 +292,7 @@ static int run_events(struct run *r, bool *bad_data)
 			progress_end(&progress);
 			error(d.msg);
 		}
-		if (ev->has_ts)
+		if (spans && ev->has_ts)
 			clock_span_add(&r->spans[ev->src->index], ev->ts);
 		if (r->opt.filter && !filter_match(r->opt.filter, ev))
 			continue;
