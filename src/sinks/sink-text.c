@@ -16,12 +16,11 @@ static int sink_text_begin(struct sink *s, struct source **srcs, size_t n,
 	return 0;
 }
 
+/* render_event's 1 (printed) and 0 (nothing to print) both go on: a jump */
 static int sink_text_event(struct sink *s, const struct event *ev,
 			   struct diag *d)
 {
-	int ret = render_event(s->render, ev, s->out, d);
-
-	return ret < 0 ? ret : 0;
+	return render_event(s->render, ev, s->out, d);
 }
 
 static int sink_text_end(struct sink *s, struct diag *d)
