@@ -280,11 +280,21 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 		if (op->fast == TMPL_DEC && sp->width <= 0)
 			return RSTEP_TS_DEC;
 		break;
+	case FETCH_RELTS:
+		/* the classic formats' (+%(relts)12d) */
+		if (op->fast == TMPL_DEC && sp->flags == 0 && sp->width <= 16)
+			return RSTEP_RELTS_DEC;
+		break;
 	case FETCH_REC_U64:
 	case FETCH_REC_S64:
 		if (op->fast == TMPL_DEC && sp->width <= 0)
 			return fetch[op->key].kind == FETCH_REC_U64 ?
 				       RSTEP_U64_DEC : RSTEP_S64_DEC;
+		/* %x and %#x, no width (%#x is '#' alone: TMPL_HEX) */
+		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
+		    sp->width <= 0 && fetch[op->key].kind == FETCH_REC_U64)
+			return op->fast == TMPL_HEX ? RSTEP_U64_HEX
+						    : RSTEP_U64_HEX_UP;
 		break;
 	case FETCH_REC_STR:
 		if (op->fast == TMPL_STR)
@@ -333,7 +343,19 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		}
 		cur->conv = (uint32_t)i;
 		cur->step = render_step_of(op, fetch);
+		cur->fetch = (uint8_t)fetch[op->key].kind;
 		cur->off = fetch[op->key].off;
+		cur->off2 = fetch[op->key].off2;
+		cur->str = fetch[op->key].str;
+		cur->len = fetch[op->key].len;
+		if (cur->step == RSTEP_RELTS_DEC)
+			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
+							 : 0;
+		if (cur->step == RSTEP_U64_HEX || cur->step == RSTEP_U64_HEX_UP) {
+			/* the prefix: two bytes copied, len of them kept */
+			cur->str = cur->step == RSTEP_U64_HEX ? "0x" : "0X";
+			cur->len = op->spec.flags & PYFMT_ALT ? 2 : 0;
+		}
 		cur = NULL;
 	}
 	return v;
@@ -372,6 +394,8 @@ static int render_bind(const struct render *r, struct source *src,
 	if (!b)
 		goto nomem;
 	b->rule = rule;
+	b->mode = !rule ? RMODE_DEFAULT : !rule->tmpl ? RMODE_SKIP
+						     : RMODE_TEMPLATE;
 	if (!rule || !rule->tmpl) {
 		*out = b;
 		return 0;
@@ -437,15 +461,18 @@ static int render_bind(const struct render *r, struct source *src,
 	b->rops = render_ops(tm, b->fetch, &b->nrops);
 	if (!b->rops)
 		goto nomem;
+	b->text = tm->text;
+	b->ops = tm->ops;
+	b->need = tm->bound + 1 + TMPL_SLACK;
 	/* Python raises TypeError for %x, %o, %c of a float (ts with -c) */
 	for (i = 0; i < tm->nops; i++) {
 		const struct tmpl_op *op = &tm->ops[i];
 
 		if (op->kind == TMPL_CONV && b->slots[op->key] == SLOT_TS &&
 		    r->mhz > 0 && tmpl_conv_int_only(op->spec.conv))
-			b->typeerror = true;
+			b->mode = RMODE_TYPEERROR;
 	}
-	if (b->typeerror && !src->ops->render_args) {
+	if (b->mode == RMODE_TYPEERROR && !src->ops->render_args) {
 		diag_at(d, r->rules->file, rule->line, rule->col, rule->line_text,
 			rule->line_len, "%%x, %%X, %%o and %%c need an integer, but with -c the time stamp is a float");
 		ret = -EINVAL;
@@ -765,6 +792,8 @@ int render_binding(struct render *r, const struct event *ev,
 			return ret;
 		rs->by_type[ti] = b;
 	}
+	r->tcache[render_thash(ev->type)].type = ev->type;
+	r->tcache[render_thash(ev->type)].b = b;
 	*out = b;
 	return 0;
 }

@@ -211,6 +211,40 @@ RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 	return end;
 }
 
+/*
+ * len bytes of s to p. Most strings are a few bytes: they go as two
+ * loads that may overlap, all within s, and two stores (a call of
+ * memcpy costs more than the copy).
+ */
+RENDER_INLINE void render_copy(char *p, const char *s, size_t len)
+{
+	if (len >= 8) {
+		uint64_t a, z;
+
+		if (__builtin_expect(len > 16, 0)) {
+			memcpy(p, s, len);
+			return;
+		}
+		memcpy(&a, s, 8);
+		memcpy(&z, s + len - 8, 8);
+		memcpy(p, &a, 8);
+		memcpy(p + len - 8, &z, 8);
+	} else if (len >= 4) {
+		uint32_t a, z;
+
+		memcpy(&a, s, 4);
+		memcpy(&z, s + len - 4, 4);
+		memcpy(p, &a, 4);
+		memcpy(p + len - 4, &z, 4);
+	} else if (len) {
+		char a = s[0], m = s[len / 2], z = s[len - 1];
+
+		p[0] = a;
+		p[len / 2] = m;
+		p[len - 1] = z;
+	}
+}
+
 static ssize_t render_conv(char *dst, const struct pyfmt_spec *sp,
 			   const struct value *v)
 {
@@ -242,8 +276,8 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		 struct diag *d)
 {
 	const struct binding *b;
-	const struct tmpl *tm;
 	const struct render_op *ro, *rend;
+	const struct render_tcache *tc;
 	char *p;
 	int ret;
 
@@ -259,33 +293,29 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 
 		b = c->b && c->id == id ? c->b : NULL;
 	} else {
-		const struct render_src *rs = &r->srcs[ev->src->index];
-		uint32_t ti = ev->type->index;
-
-		b = ti < rs->n ? rs->by_type[ti] : NULL;
+		tc = &r->tcache[render_thash(ev->type)];
+		b = tc->type == ev->type ? tc->b : NULL;
 	}
 	if (!b) {
 		ret = render_binding(r, ev, &b, d);
 		if (ret < 0)
 			return ret;
 	}
-	if (!b->rule) {
+	if (__builtin_expect(b->mode != RMODE_TEMPLATE, 0)) {
+		if (b->mode == RMODE_SKIP)
+			return 0;	/* a skip rule: its events print nothing */
+		if (b->mode == RMODE_TYPEERROR)
+			return render_typeerror(r, b, ev, o) < 0 ? -ENOMEM : 1;
 		if (!ev->src->ops->render_default)
 			return 0;
 		ret = ev->src->ops->render_default(ev->src, ev, o);
 		return ret < 0 ? ret : 1;
 	}
-	if (!b->rule->tmpl)
-		return 0;	/* a skip rule: its events print nothing */
-	if (b->typeerror)
-		return render_typeerror(r, b, ev, o) < 0 ? -ENOMEM : 1;
-	tm = b->rule->tmpl;
-	p = outbuf_reserve(o, tm->bound + 1 + TMPL_SLACK);
+	p = outbuf_reserve(o, b->need);
 	if (!p)
 		goto nomem;
 	for (ro = b->rops, rend = ro + b->nrops; ro < rend; ro++) {
 		const struct tmpl_op *op;
-		const struct fetch *f;
 		const char *lit;
 		struct value v;
 		int32_t slot;
@@ -298,7 +328,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		 * templates have: the text and the output have TMPL_SLACK
 		 * (32) bytes of slack.
 		 */
-		lit = tm->text + ro->lit_off;
+		lit = b->text + ro->lit_off;
 		memcpy(p, lit, 16);
 		memcpy(p + 16, lit + 16, 16);
 		if (__builtin_expect(ro->lit_len > 32, 0))
@@ -331,44 +361,65 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			pyfmt_dec_back(p + n, x);
 			p += n;
 			continue;
+		case RSTEP_RELTS_DEC: {
+			char *at = p;
+
+			if (ev->relts_neg)
+				break;	/* the sign: the general path */
+			n = (ssize_t)pyfmt_dec_len(ev->relts);
+			/* right-aligned in ro->width (<= 16) spaces */
+			render_fill(p, ' ', 16);
+			if (n < ro->width)
+				at += ro->width - n;
+			pyfmt_dec_back(at + n, ev->relts);
+			p = at + n;
+			continue;
+		}
+		case RSTEP_U64_HEX:
+		case RSTEP_U64_HEX_UP:
+			memcpy(&x, (const char *)ev->rec + ro->off, 8);
+			memcpy(p, ro->str, 2);
+			p += ro->len;
+			n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
+			pyfmt_put_hex(p, x, (size_t)n,
+				      ro->step == RSTEP_U64_HEX ? 'a' - '0' - 10
+								: 'A' - '0' - 10);
+			p += n;
+			continue;
 		case RSTEP_STR:
 		case RSTEP_CONST_STR: {
 			const char *s;
 			size_t len;
 
-			op = &tm->ops[ro->conv];
-			f = &b->fetch[op->key];
 			if (ro->step == RSTEP_CONST_STR) {
-				s = f->str;
-				len = f->len;
+				s = ro->str;
+				len = ro->len;
 			} else {
-				memcpy(&s, (const char *)ev->rec + f->off,
+				memcpy(&s, (const char *)ev->rec + ro->off,
 				       sizeof(s));
-				memcpy(&len, (const char *)ev->rec + f->off2,
+				memcpy(&len, (const char *)ev->rec + ro->off2,
 				       sizeof(len));
 			}
 			/* the bytes, with room for them and the rest */
 			if ((size_t)(o->buf + o->cap - p) <
-			    len + tm->bound + 1 + TMPL_SLACK) {
+			    len + b->need) {
 				outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-				p = outbuf_reserve(o, len + tm->bound + 1 +
-							      TMPL_SLACK);
+				p = outbuf_reserve(o, len + b->need);
 				if (!p)
 					goto nomem;
 			}
-			memcpy(p, s, len);
+			render_copy(p, s, len);
 			p += len;
 			continue;
 		}
 		}
-		op = &tm->ops[ro->conv];
-		f = &b->fetch[op->key];
+		op = &b->ops[ro->conv];
 		if (tmpl_fast_int(op)) {
 			uint32_t u32;
 
-			switch (f->kind) {
+			switch (ro->fetch) {
 			case FETCH_REC_U32:
-				memcpy(&u32, (const char *)ev->rec + f->off, 4);
+				memcpy(&u32, (const char *)ev->rec + ro->off, 4);
 				p = render_fast(p, op, u32);
 				continue;
 			case FETCH_TS_INT:
@@ -380,11 +431,11 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 				p = render_fast(p, op, ev->relts);
 				continue;
 			case FETCH_REC_U64:
-				memcpy(&x, (const char *)ev->rec + f->off, 8);
+				memcpy(&x, (const char *)ev->rec + ro->off, 8);
 				p = render_fast(p, op, x);
 				continue;
 			case FETCH_REC_S64:
-				memcpy(&x, (const char *)ev->rec + f->off, 8);
+				memcpy(&x, (const char *)ev->rec + ro->off, 8);
 				if ((int64_t)x < 0)
 					break;	/* the sign: the general path */
 				p = render_fast(p, op, x);
@@ -424,14 +475,13 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		if (v.kind == VALUE_STR && op->fast == TMPL_STR) {
 			/* plain %s: the bytes, with room for them and the rest */
 			if ((size_t)(o->buf + o->cap - p) <
-			    v.len + tm->bound + 1 + TMPL_SLACK) {
+			    v.len + b->need) {
 				outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-				p = outbuf_reserve(o, v.len + tm->bound + 1 +
-							      TMPL_SLACK);
+				p = outbuf_reserve(o, v.len + b->need);
 				if (!p)
 					goto nomem;
 			}
-			memcpy(p, v.s, v.len);
+			render_copy(p, v.s, v.len);
 			p += v.len;
 			continue;
 		}
@@ -439,7 +489,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			/* strings have no fixed bound: make room */
 			outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
 			p = outbuf_reserve(o, pyfmt_bound(&op->spec, v.len) +
-						      tm->bound + 1 + TMPL_SLACK);
+						      b->need);
 			if (!p)
 				goto nomem;
 		}

@@ -97,17 +97,30 @@ enum render_step {
 	RSTEP_U64_DEC,		/* %d, no width, of a FETCH_REC_U64 */
 	RSTEP_S64_DEC,		/* the same of a FETCH_REC_S64 (>= 0; else
 				 * the general path) */
+	RSTEP_RELTS_DEC,	/* %d or %Nd (N <= 16: ro->width) of relts
+				 * (>= 0; else the general path) */
+	RSTEP_U64_HEX,		/* %x or %#x, no width, of a FETCH_REC_U64 */
+	RSTEP_U64_HEX_UP,	/* %X or %#X of one */
 };
 
-/* One step: the literal text before a conversion, then the conversion. */
+/*
+ * One step: the literal text before a conversion, then the conversion,
+ * with what its key's fetch says at hand (each load the renderer makes
+ * waits for the one before it: ro, then the value, then its bytes).
+ */
 struct render_op {
 	uint32_t lit_off;	/* the literal: tmpl text [lit_off, +lit_len) */
 	uint32_t lit_len;
 	uint32_t conv;		/* the conversion: index of its tmpl_op */
-	uint32_t off;		/* RSTEP_U32_HEX8(_UP), RSTEP_[US]64_DEC: the
-				 * value's offset in the record, its fetch's
-				 * off, at hand */
+	uint32_t off;		/* its fetch's off and off2 */
+	uint32_t off2;
 	uint8_t step;		/* enum render_step; RSTEP_NONE: no conversion */
+	uint8_t fetch;		/* enum fetch_kind */
+	uint16_t width;		/* RSTEP_RELTS_DEC: the width, 0 for none */
+	const char *str;	/* FETCH_CONST_STR: its fetch's str and len;
+				 * RSTEP_U64_HEX(_UP): "0x" ("0X"), and 2
+				 * with '#', else 0 */
+	size_t len;
 };
 
 struct binding {
@@ -118,7 +131,19 @@ struct binding {
 	size_t nrops;
 	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
 	uint32_t naux;			/* pairs used */
-	bool typeerror;			/* a float met %x: the 2008 fallback */
+	/* at hand for render_event: rule->tmpl's */
+	const char *text;
+	const struct tmpl_op *ops;
+	size_t need;			/* room to reserve: bound + 1 + slack */
+	uint8_t mode;			/* enum render_mode */
+};
+
+/* What render_event does with an event of a binding. */
+enum render_mode {
+	RMODE_DEFAULT = 0,	/* no rule: the source's default rendering */
+	RMODE_SKIP,		/* a skip rule: nothing */
+	RMODE_TYPEERROR,	/* the 2008 fallback */
+	RMODE_TEMPLATE,
 };
 
 /*
@@ -149,6 +174,26 @@ struct render_src {
 	struct render_idcache idcache[RENDER_IDCACHE];
 };
 
+/*
+ * The bindings of the event types met last, by the type's address: one
+ * load and a compare instead of the walk through the input's render_src.
+ * Types with ids (kvmtrace's, whose id changes with each record) never
+ * enter.
+ */
+struct render_tcache {
+	const struct event_type *type;
+	const struct binding *b;
+};
+
+#define RENDER_TCACHE 16
+
+static inline uint32_t render_thash(const struct event_type *t)
+{
+	uintptr_t a = (uintptr_t)t;
+
+	return (uint32_t)(a >> 3 ^ a >> 7) & (RENDER_TCACHE - 1);
+}
+
 struct render_id {
 	uint64_t id;
 	uint32_t rule;
@@ -158,6 +203,7 @@ struct render {
 	const struct rules *rules;	/* borrowed */
 	double mhz;			/* -c MHZ; 0: time stamps in ticks */
 	enum clock_kind timeline;	/* -c converts only a TSC timeline */
+	struct render_tcache tcache[RENDER_TCACHE];
 	struct render_src *srcs;	/* owned, indexed by source.index */
 	/*
 	 * owned, indexed by source.index: where its id rules' bindings
