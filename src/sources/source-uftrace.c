@@ -146,6 +146,7 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 			uf->heap[uf->nheap++] = (uint32_t)i;
 	for (i = uf->nheap / 2; i-- > 0;)
 		uft_sift_down(uf, i);
+	uft_top_update(uf);
 	free(tids);
 	free(tinfo);
 	return 0;
@@ -316,93 +317,98 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	struct uft_task *t;
 	struct uft_symtab *mod;
 	struct uft_sym *sym;
-	uint32_t ti;
+	struct uft_rec r;
 
 	if (!uf->nheap) {
 		if (!uf->reported && (uf->nproblems || uf->nomem))
 			return uft_report(src, uf, d);
 		return 0;
 	}
-	ti = uf->heap[0];
-	t = &uf->tasks[ti];
+	t = uf->top;
+	/*
+	 * r in registers: c->rec is read back after calls that could
+	 * (for all the compiler knows) change it
+	 */
+	r = t->rec;
 	/* a perf event belongs to the task it names (uft_perf_advance) */
 	c->task = t->perf ? uft_task_of(uf, t->prec.tid) : t;
 	c->tid = c->task->tid;
 	c->perf = t->perf;
-	c->prec = t->prec;
-	c->rec = t->rec;
-	if (uft_track(uf, t, &t->rec, c) < 0) {
+	if (t->perf)
+		c->prec = t->prec;
+	c->rec = r;
+	sess = uft_task_session(uf, c->task, r.ts);
+	if (uft_track_fast(uf, t, sess, &r, c) < 0) {
 		diag_set(d, "%s: out of memory", src->name);
 		return -ENOMEM;
 	}
-	c->type = uft_type_names[c->rec.type].name;
-	c->typelen = uft_type_names[c->rec.type].len;
+	c->type = uft_type_names[r.type].name;
+	c->typelen = uft_type_names[r.type].len;
 	c->resolved = false;
-	c->comm = NULL;
+	c->comm = sess ? sess->comm : NULL;
 	c->symbol = c->buf;
-	switch (c->rec.type) {
+	switch (r.type) {
 	case UFT_ENTRY:
 	case UFT_EXIT:
-		sym = uft_resolve(uf, t, c->rec.ts, c->rec.addr, &mod);
+		sym = uft_resolve_sess(uf, sess, r.ts, r.addr, &mod);
 		if (sym) {
 			c->symbol = sym->name;
 			c->symlen = sym->namelen;
 			c->resolved = true;
 		} else {
 			c->symlen = (size_t)snprintf(c->buf, sizeof(c->buf),
-						     "0x%" PRIx64, c->rec.addr);
+						     "0x%" PRIx64, r.addr);
 		}
 		break;
 	case UFT_EVENT:
-		c->symbol = uft_event_name(uf, c->rec.addr, c->buf,
+		c->symbol = uft_event_name(uf, r.addr, c->buf,
 					   sizeof(c->buf));
 		c->symlen = strlen(c->symbol);
 		c->resolved = true;
 		break;
 	default:
 		c->symlen = (size_t)snprintf(c->buf, sizeof(c->buf),
-					     "0x%" PRIx64, c->rec.addr);
+					     "0x%" PRIx64, r.addr);
 		break;
 	}
-	sess = uft_task_session(uf, c->task, c->rec.ts);
-	if (sess)
-		c->comm = sess->comm;
-	if (c->perf && c->rec.addr == UFT_EVENT_PERF + UFT_PERF_COMM)
+	if (c->perf && r.addr == UFT_EVENT_PERF + UFT_PERF_COMM)
 		c->comm = c->prec.comm;
 
-	ev->ts = c->rec.ts;
+	ev->ts = r.ts;
 	/* the dump prints the 0 of libmcount's LOST records */
-	ev->raw_ts = c->rec.type == UFT_LOST ? c->rec.raw_ts : c->rec.ts;
+	ev->raw_ts = r.type == UFT_LOST ? r.raw_ts : r.ts;
 	ev->has_ts = true;
 	ev->seq = uf->seq++;
 	ev->cpu = t->cpu;
 	ev->has_vcpu = t->has_vcpu;
 	ev->vcpu = t->cpu;
 	ev->pid = c->task->pid;
-	ev->type = &uf->types[c->perf ? UFT_NTYPES + c->rec.addr - UFT_EVENT_PERF
-				      : c->rec.type];
+	ev->type = &uf->types[c->perf ? UFT_NTYPES + r.addr - UFT_EVENT_PERF
+				      : r.type];
 	ev->src = src;
 	ev->rec = c;
 
 	/* the payload stays with the event; the task reads on into c's */
-	{
+	if (t->paylen) {
 		unsigned char *pay = c->pay;
 		size_t cap = c->paycap;
 
 		c->pay = t->pay;
 		c->paycap = t->paycap;
-		c->paylen = t->paylen;
-		c->arglen = t->arglen;
-		c->av = t->pay_av;
 		t->pay = pay;
 		t->paycap = cap;
 	}
+	c->paylen = t->paylen;
+	c->arglen = t->arglen;
+	c->av = t->pay_av;
 
 	/* the task's next record takes its place */
-	if (!uft_task_advance(uf, t))
+	if (!uft_task_advance_fast(uf, t))
 		uf->heap[0] = uf->heap[--uf->nheap];
 	if (uf->nheap > 1)
 		uft_sift_down(uf, 0);
+	/* found now, not at the next call, where it would wait for heap[0] */
+	uft_top_update(uf);
 	return 1;
 }
 

@@ -270,11 +270,7 @@ again:
 		r.depth = (uint32_t)(w >> 48) & 0x3ff;
 		r.addr = w & UFT_ADDR_MASK;
 	} else {
-		r.type = w & 3;
-		r.more = (w >> 2) & 1;
-		magic = (unsigned)(w >> 3) & 7;
-		r.depth = (uint32_t)(w >> 6) & 0x3ff;
-		r.addr = w >> 16;
+		magic = uft_rec_unpack_le(w, &r);
 	}
 	if (magic != UFT_REC_MAGIC) {
 		uint64_t left = t->fsize > off ? t->fsize - off : 0;
@@ -379,32 +375,16 @@ void uft_sift_down(struct uftrace *uf, size_t i)
 	}
 }
 
-static int uft_push(struct uft_task *t, uint64_t addr, uint64_t ts)
-{
-	if (t->depth == t->stack_cap) {
-		size_t cap = t->stack_cap ? t->stack_cap * 2 : 64;
-		struct uft_frame *n = realloc(t->stack, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->stack = n;
-		t->stack_cap = cap;
-	}
-	t->stack[t->depth].addr = addr;
-	t->stack[t->depth].ts = ts;
-	t->depth++;
-	return 0;
-}
-
 /*
  * Follow the call stack of t through record r: the depth of an entry is
  * the number of frames below it; an exit pops its frame (and any frames
- * above it whose exits were never seen) and knows its duration.
+ * above it whose exits were never seen) and knows its duration. sess is
+ * the session of t at r's time (uft_task_session).
  */
 int uft_track(struct uftrace *uf, struct uft_task *t,
-	      const struct uft_rec *r, struct uft_cur *c)
+	      const struct uft_session *sess, const struct uft_rec *r,
+	      struct uft_cur *c)
 {
-	const struct uft_session *sess;
 	size_t i, found, unknown;
 
 	c->duration = 0;
@@ -418,7 +398,6 @@ int uft_track(struct uftrace *uf, struct uft_task *t,
 		return 0;
 	}
 	/* an exec starts a new session, and the new program its own stack */
-	sess = uft_task_session(uf, t, r->ts);
 	if (t->stack_sess && sess != t->stack_sess)
 		t->resync = true;
 	t->stack_sess = sess;
@@ -475,9 +454,6 @@ int uft_track(struct uftrace *uf, struct uft_task *t,
 		c->depth = i;
 		return 0;
 	}
-	c->depth = i;
-	if (t->stack[i].addr != UFT_NO_ADDR && r->ts >= t->stack[i].ts)
-		c->duration = r->ts - t->stack[i].ts;
-	t->depth = i;
+	uft_pop(t, i, r, c);
 	return 0;
 }

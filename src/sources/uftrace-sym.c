@@ -566,7 +566,15 @@ struct uft_sym *uft_resolve(struct uftrace *uf, struct uft_task *t,
 			    uint64_t ts, uint64_t addr,
 			    struct uft_symtab **modp)
 {
-	const struct uft_session *s = uft_task_session(uf, t, ts);
+	return uft_resolve_sess(uf, uft_task_session(uf, t, ts), ts, addr,
+				modp);
+}
+
+/* uft_resolve() in session s (uft_resolve_sess: the cache first) */
+struct uft_sym *uft_resolve_in(struct uftrace *uf,
+			       const struct uft_session *s, uint64_t ts,
+			       uint64_t addr, struct uft_symtab **modp)
+{
 	struct uft_sym *sym = NULL;
 	struct uft_symtab *mod = NULL;
 	const struct uft_map *m;
@@ -578,7 +586,7 @@ struct uft_sym *uft_resolve(struct uftrace *uf, struct uft_task *t,
 		return NULL;
 	if (!s->map->loaded)
 		uft_load_sidmap(uf, s->map);
-	c = &uf->cache[(addr ^ (addr >> 7) ^ (addr >> 17)) & (UFT_SYMCACHE - 1)];
+	c = uft_symcache_of(uf, addr);
 	if (c->map == s->map && c->addr == addr) {
 		sym = c->sym;
 		mod = c->mod;
