@@ -24,8 +24,19 @@ struct merge *merge_create(struct source **srcs, size_t n,
 		merge_destroy(m);
 		return NULL;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		m->slots[i].src = srcs[i];
+		/* one input goes straight out (merge_single) */
+		m->slots[i].look = n > 1 && srcs[i]->ops->two_events;
+		if (m->slots[i].look) {
+			m->slots[i].ahead_d = malloc(sizeof(struct diag));
+			if (!m->slots[i].ahead_d) {
+				m->n = n;
+				merge_destroy(m);
+				return NULL;
+			}
+		}
+	}
 	m->n = n;
 	m->clock = clock;
 	m->pending = -1;
@@ -40,6 +51,8 @@ void merge_destroy(struct merge *m)
 {
 	if (!m)
 		return;
+	for (size_t i = 0; m->slots && i < m->n; i++)
+		free(m->slots[i].ahead_d);
 	free(m->slots);
 	free(m->tree);
 	free(m->win);
@@ -113,6 +126,17 @@ static void merge_build(struct merge *m)
 	m->built = true;
 }
 
+/* next() of slot s into ev, on the timeline: its result */
+static inline int merge_read(const struct merge *m, struct merge_slot *s,
+			     struct event *ev, struct diag *d)
+{
+	int ret = s->src->ops->next(s->src, ev, d);
+
+	if (ret > 0 && m->map)
+		clock_map(m->clock, s->src, ev);
+	return ret;
+}
+
 /*
  * Read the next event of slot i, and replay it once the tree is built.
  * Returns 1, 0 (that input ended), or a negative errno (it failed); an
@@ -124,11 +148,16 @@ merge_fill(struct merge *m, uint32_t i, struct diag *d)
 	struct merge_slot *s = &m->slots[i];
 	int ret;
 
-	ret = s->src->ops->next(s->src, &s->ev, d);
-	if (ret > 0) {
-		if (m->map)
-			clock_map(m->clock, s->src, &s->ev);
+	if (s->have_ahead) {
+		ret = s->ahead_ret;
+		if (ret > 0)
+			s->ev = s->ahead;
+		else if (ret < 0)
+			*d = *s->ahead_d;
 	} else {
+		ret = merge_read(m, s, &s->ev, d);
+	}
+	if (ret <= 0) {
 		s->done = true;
 		s->ev.ts = UINT64_MAX;
 	}
@@ -136,6 +165,10 @@ merge_fill(struct merge *m, uint32_t i, struct diag *d)
 	m->key[i].lo = (uint64_t)s->done << 32 | i;
 	if (m->built)
 		merge_replay(m, i);
+	/* the event after this one: s->ev stays whole meanwhile */
+	s->have_ahead = s->look && ret > 0;
+	if (s->have_ahead)
+		s->ahead_ret = merge_read(m, s, &s->ahead, s->ahead_d);
 	return ret;
 }
 
@@ -162,25 +195,27 @@ static int merge_start(struct merge *m, struct diag *d)
 }
 
 /* One input: no tree, no ordering to keep. */
-static int merge_single(struct merge *m, struct event **out, struct diag *d)
+static __attribute__((noinline)) int merge_single(struct merge *m,
+						  struct event **out,
+						  struct diag *d)
 {
 	struct merge_slot *s = &m->slots[0];
 	int ret;
 
 	if (s->done)
 		return MERGE_END;
-	ret = s->src->ops->next(s->src, &s->ev, d);
+	ret = merge_read(m, s, &s->ev, d);
 	if (ret <= 0) {
 		s->done = true;
 		return ret;
 	}
-	if (m->map)
-		clock_map(m->clock, s->src, &s->ev);
 	*out = &s->ev;
 	return MERGE_EVENT;
 }
 
-int merge_next(struct merge *m, struct event **out, struct diag *d)
+static __attribute__((noinline)) int merge_next_tree(struct merge *m,
+						     struct event **out,
+						     struct diag *d)
 {
 	struct merge_slot *s;
 	int ret;
@@ -193,8 +228,6 @@ int merge_next(struct merge *m, struct event **out, struct diag *d)
 		ret = merge_fill(m, i, d);
 		if (ret < 0)
 			return ret;
-	} else if (m->n == 1 && m->nfill == 1) {
-		return merge_single(m, out, d);
 	} else if (!m->built) {
 		ret = merge_start(m, d);
 		if (ret <= 0)
@@ -216,4 +249,15 @@ int merge_next(struct merge *m, struct event **out, struct diag *d)
 	}
 	s->last_ts = s->ev.ts;
 	return ret;
+}
+
+/*
+ * One input, once primed, goes straight out; a call of its own, so that
+ * its few instructions save no registers for the tree's many.
+ */
+int merge_next(struct merge *m, struct event **out, struct diag *d)
+{
+	if (m->n == 1 && m->nfill == 1)
+		return merge_single(m, out, d);
+	return merge_next_tree(m, out, d);
 }

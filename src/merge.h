@@ -34,6 +34,17 @@ struct merge_key {
 struct merge_slot {
 	struct source *src;	/* borrowed */
 	struct event ev;
+	/*
+	 * An input whose events stay whole while the next one is read
+	 * (source_ops.two_events) is read one event ahead: the tree then
+	 * replays a key already at hand, and the read that follows it is
+	 * off the path to the next event.
+	 */
+	bool look;
+	bool have_ahead;	/* ahead_ret and ahead hold the next read */
+	int ahead_ret;		/* what next() returned for it */
+	struct event ahead;
+	struct diag *ahead_d;	/* owned, with look: its message */
 	uint64_t last_ts;	/* host time of its previous event */
 	bool stepped_back;	/* reported already */
 	bool done;		/* ended or failed: loses to every event */

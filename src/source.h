@@ -64,6 +64,12 @@ struct source_ops {
 	 * finished after an error.
 	 */
 	int (*next)(struct source *src, struct event *ev, struct diag *d);
+	/*
+	 * Does an event stay whole (its rec and type) while next() fills
+	 * another struct event? The merge then reads such an input one
+	 * event ahead, off the path that picks the next event.
+	 */
+	bool two_events;
 	void (*close)(struct source *src);
 	/*
 	 * Bind a template key to a field of events of type t (t NULL: any

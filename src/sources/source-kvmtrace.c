@@ -52,6 +52,15 @@ enum kvmtrace_field {
 	KF_PID = KF_DATA + KVMTRACE_MAX_DATA,
 };
 
+/* One record as read; the renderer reads its words in place. */
+struct kvmtrace_rec {
+	struct event_type type;	/* stamped with the record's id */
+	uint32_t vcpu;
+	uint32_t pid;		/* also ev->pid; here for the renderer */
+	uint32_t ndata;
+	uint32_t data[KVMTRACE_MAX_DATA];
+};
+
 struct kvmtrace {
 	int fd;
 	bool own_fd;
@@ -66,12 +75,12 @@ struct kvmtrace {
 	bool swap;		/* the stream is big-endian */
 	uint64_t last_ts;	/* place of a record without TSC */
 	uint64_t seq;
-	struct event_type type;	/* re-stamped with each record's id */
-	/* the current record */
-	uint32_t vcpu;
-	uint32_t pid;		/* also ev->pid; here for the renderer */
-	uint32_t ndata;
-	uint32_t data[KVMTRACE_MAX_DATA];
+	/*
+	 * Two in turn (ev->rec): an event stays whole while the next one is
+	 * read (source_ops.two_events)
+	 */
+	struct kvmtrace_rec rec[2];
+	unsigned cur;		/* rec[cur]: the last one read */
 };
 
 static inline uint32_t kvmtrace_u32(const struct kvmtrace *k,
@@ -215,7 +224,8 @@ static int kvmtrace_open(struct source *src, const char *path,
 		memcpy(k->buf, src->head, src->head_len);
 		k->len = src->head_len;
 	}
-	k->type.has_id = true;
+	k->rec[0].type.has_id = true;
+	k->rec[1].type.has_id = true;
 	src->ntypes = 1;
 	src->clock = CLOCK_TSC;
 	src->priv = k;
@@ -240,6 +250,7 @@ static int kvmtrace_truncated(struct source *src, struct kvmtrace *k,
 static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct kvmtrace *k = src->priv;
+	struct kvmtrace_rec *r;
 	const unsigned char *p;
 	uint32_t hdr, i;
 	size_t size;
@@ -274,14 +285,15 @@ static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
 		return kvmtrace_truncated(src, k, KVMTRACE_HEAD, d);
 	p = k->buf + k->pos;
 	hdr = kvmtrace_u32(k, p);
-	k->ndata = (hdr >> 28) & 7;
-	size = KVMTRACE_HEAD + ((hdr >> 31) ? 8 : 0) + 4 * k->ndata;
+	r = &k->rec[k->cur ^= 1];
+	r->ndata = (hdr >> 28) & 7;
+	size = KVMTRACE_HEAD + ((hdr >> 31) ? 8 : 0) + 4 * r->ndata;
 	if (k->len - k->pos < size)
 		return kvmtrace_truncated(src, k, size, d);
-	k->pid = kvmtrace_u32(k, p + 4);
-	ev->pid = k->pid;
-	k->vcpu = kvmtrace_u32(k, p + 8);
-	ev->vcpu = k->vcpu;
+	r->pid = kvmtrace_u32(k, p + 4);
+	ev->pid = r->pid;
+	r->vcpu = kvmtrace_u32(k, p + 8);
+	ev->vcpu = r->vcpu;
 	ev->has_vcpu = true;
 	p += KVMTRACE_HEAD;
 	if (hdr >> 31) {
@@ -293,17 +305,17 @@ static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
 		ev->raw_ts = 0;
 		ev->has_ts = false;
 	}
-	memset(k->data, 0, sizeof(k->data));
-	for (i = 0; i < k->ndata; i++)
-		k->data[i] = kvmtrace_u32(k, p + 4 * i);
+	memset(r->data, 0, sizeof(r->data));
+	for (i = 0; i < r->ndata; i++)
+		r->data[i] = kvmtrace_u32(k, p + 4 * i);
 	k->pos += size;
-	k->type.id = hdr & 0x0fffffff;
+	r->type.id = hdr & 0x0fffffff;
 	ev->ts = k->last_ts;
 	ev->seq = k->seq++;
 	ev->cpu = src->has_cpu_hint ? src->cpu_hint : 0;
-	ev->type = &k->type;
+	ev->type = &r->type;
 	ev->src = src;
-	ev->rec = k;
+	ev->rec = r;
 	return 1;
 }
 
@@ -346,26 +358,26 @@ static int kvmtrace_bind(struct source *src, const struct event_type *t,
 static int kvmtrace_field(struct source *src, const struct event *ev,
 			  int index, struct value *out)
 {
-	const struct kvmtrace *k = ev->rec;
+	const struct kvmtrace_rec *r = ev->rec;
 
 	if (symtab_is_field(index))
 		return ev->type->id == 0x00010002 ?	/* VMEXIT */
 			       symtab_field(src->guest_syms,
-					    k->data[1] | (uint64_t)k->data[2] << 32, out)
+					    r->data[1] | (uint64_t)r->data[2] << 32, out)
 					   : -ENOENT;
 	switch (index) {
 	case KF_EVENT:
 		value_set_u64(out, ev->type->id);
 		return 0;
 	case KF_VCPU:
-		value_set_u64(out, k->vcpu);
+		value_set_u64(out, r->vcpu);
 		return 0;
 	case KF_PID:
-		value_set_u64(out, k->pid);
+		value_set_u64(out, r->pid);
 		return 0;
 	default:
 		if (index >= KF_DATA && index < KF_DATA + KVMTRACE_MAX_DATA) {
-			value_set_u64(out, k->data[index - KF_DATA]);
+			value_set_u64(out, r->data[index - KF_DATA]);
 			return 0;
 		}
 	}
@@ -375,15 +387,15 @@ static int kvmtrace_field(struct source *src, const struct event *ev,
 static bool kvmtrace_field_u32(struct source *src, int index, size_t *offset)
 {
 	if (index == KF_VCPU) {
-		*offset = offsetof(struct kvmtrace, vcpu);
+		*offset = offsetof(struct kvmtrace_rec, vcpu);
 		return true;
 	}
 	if (index == KF_PID) {
-		*offset = offsetof(struct kvmtrace, pid);
+		*offset = offsetof(struct kvmtrace_rec, pid);
 		return true;
 	}
 	if (index >= KF_DATA && index < KF_DATA + KVMTRACE_MAX_DATA) {
-		*offset = offsetof(struct kvmtrace, data) +
+		*offset = offsetof(struct kvmtrace_rec, data) +
 			  sizeof(uint32_t) * (size_t)(index - KF_DATA);
 		return true;
 	}
@@ -396,7 +408,7 @@ static int kvmtrace_field_at(struct source *src, int index, size_t *offset,
 {
 	if (index != KF_EVENT)
 		return SOURCE_AT_NONE;
-	*offset = offsetof(struct kvmtrace, type) +
+	*offset = offsetof(struct kvmtrace_rec, type) +
 		  offsetof(struct event_type, id);
 	return SOURCE_AT_U64;
 }
@@ -435,7 +447,7 @@ static int kvmtrace_render_args(struct source *src, const struct event *ev,
 {
 	static const struct pyfmt_spec r = { .conv = 'r', .width = -1,
 					     .prec = -1 };
-	const struct kvmtrace *k = ev->rec;
+	const struct kvmtrace_rec *rec = ev->rec;
 	char key[16];
 	char *p;
 	int i, ret = 0;
@@ -459,7 +471,7 @@ static int kvmtrace_render_args(struct source *src, const struct event *ev,
 	ret |= outbuf_put(o, ", 'pid': ", 9);
 	ret |= kvmtrace_put_int(o, false, (uint64_t)ev->pid);
 	ret |= outbuf_put(o, ", 'vcpu': ", 10);
-	ret |= kvmtrace_put_int(o, false, k->vcpu);
+	ret |= kvmtrace_put_int(o, false, rec->vcpu);
 	for (i = 0; i < 5; i++) {
 		key[0] = ',';
 		key[1] = ' ';
@@ -467,7 +479,7 @@ static int kvmtrace_render_args(struct source *src, const struct event *ev,
 		key[3] = (char)('1' + i);
 		memcpy(key + 4, "': ", 3);
 		ret |= outbuf_put(o, key, 7);
-		ret |= kvmtrace_put_int(o, false, k->data[i]);
+		ret |= kvmtrace_put_int(o, false, rec->data[i]);
 	}
 	ret |= outbuf_put(o, "}\n", 2);
 	return ret ? -ENOMEM : 0;
@@ -479,6 +491,7 @@ const struct source_ops source_kvmtrace_ops = {
 	.probe = kvmtrace_probe,
 	.open = kvmtrace_open,
 	.next = kvmtrace_next,
+	.two_events = true,
 	.close = kvmtrace_close,
 	.bind = kvmtrace_bind,
 	.field = kvmtrace_field,
