@@ -2,7 +2,7 @@
 /*
  * Binding rules to events: which rule an event meets, and for each key of
  * its template the slot (render.h) the value comes from, checked before
- * any output (render_check) or at first use. render.c renders with them.
+ * any output (render-check.c) or at first use. render.c renders with them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -99,7 +99,7 @@ error:
 	return NULL;
 }
 
-static void render_binding_free(struct binding *b)
+void render_binding_free(struct binding *b)
 {
 	if (!b)
 		return;
@@ -212,9 +212,9 @@ static int render_bind_named(struct binding *b, struct source *src,
 	return render_field_slot(src, t, key, slot);
 }
 
-static int render_bind_key(struct binding *b, struct source *src,
-			   const struct event_type *t, const char *key,
-			   int32_t *slot)
+int render_bind_key(struct binding *b, struct source *src,
+		    const struct event_type *t, const char *key,
+		    int32_t *slot)
 {
 	const struct rule_alias *a;
 	int32_t num;
@@ -362,10 +362,10 @@ static struct render_op *render_ops(const struct tmpl *tm,
 }
 
 /* The rule-file error of key i of rule, which events of type t lack. */
-static void render_unknown_key(const struct render *r, struct source *src,
-			       const struct event_type *t,
-			       const struct rule *rule, size_t i,
-			       struct diag *d)
+void render_unknown_key(const struct render *r, struct source *src,
+			const struct event_type *t,
+			const struct rule *rule, size_t i,
+			struct diag *d)
 {
 	const struct tmpl *tm = rule->tmpl;
 	char what[160];
@@ -381,9 +381,9 @@ static void render_unknown_key(const struct render *r, struct source *src,
  * Bind rule to events of type t of src: every key of its template to a
  * slot. A key the events cannot have is a rule-file error.
  */
-static int render_bind(const struct render *r, struct source *src,
-		       const struct event_type *t, const struct rule *rule,
-		       struct binding **out, struct diag *d)
+int render_bind(const struct render *r, struct source *src,
+		const struct event_type *t, const struct rule *rule,
+		struct binding **out, struct diag *d)
 {
 	struct binding *b = calloc(1, sizeof(*b));
 	const struct tmpl *tm;
@@ -485,231 +485,6 @@ nomem:
 	ret = -ENOMEM;
 error:
 	render_binding_free(b);
-	return ret;
-}
-
-struct render_check_arg {
-	const struct render *r;
-	struct source *src;
-	struct diag *d;
-};
-
-static int render_check_type(const struct event_type *t, void *arg)
-{
-	struct render_check_arg *a = arg;
-	const struct rules *rules = a->r->rules;
-	struct binding *b;
-	size_t i;
-	int ret;
-
-	for (i = 0; i < rules->n; i++) {
-		const struct rule *rule = &rules->v[i];
-
-		if (rule->match != RULE_NAME && rule->match != RULE_SYSNAME)
-			continue;
-		if (!rules_match(rule, t))
-			continue;
-		ret = render_bind(a->r, a->src, t, rule, &b, a->d);
-		if (ret < 0)
-			return ret;
-		render_binding_free(b);
-	}
-	return 0;
-}
-
-/*
- * Does input i bind id rules as an earlier one does (source_ops.
- * bind_class)? Then it takes that one's bindings, and true.
- */
-static bool render_share_ids(struct render *r, struct source **srcs,
-			     size_t i)
-{
-	const struct source_ops *ops = srcs[i]->ops;
-	size_t j;
-
-	if (!ops->bind_class || srcs[i]->index >= r->nsrcs)
-		return false;
-	for (j = 0; j < i; j++)
-		if (srcs[j]->ops == ops && srcs[j]->index < r->nsrcs &&
-		    ops->bind_class(srcs[j]) == ops->bind_class(srcs[i])) {
-			r->idsrcs[srcs[i]->index] = r->idsrcs[srcs[j]->index];
-			return true;
-		}
-	return false;
-}
-
-int render_check(struct render *r, struct source **srcs, size_t n,
-		 struct diag *d)
-{
-	struct render_check_arg a = { .r = r, .d = d };
-	struct binding *b;
-	size_t i, j;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		a.src = srcs[i];
-		if (render_share_ids(r, srcs, i))
-			continue;	/* checked with the input it shares with */
-		if (srcs[i]->ops->each_type) {
-			ret = srcs[i]->ops->each_type(srcs[i],
-						      render_check_type, &a);
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		/* one schema for all events (kvmtrace): check numeric rules */
-		for (j = 0; j < r->rules->n; j++) {
-			const struct rule *rule = &r->rules->v[j];
-
-			if (rule->match != RULE_ID)
-				continue;
-			ret = render_bind(r, srcs[i], NULL, rule, &b, d);
-			if (ret < 0)
-				return ret;
-			render_binding_free(b);
-		}
-	}
-	r->globs_srcs = srcs;
-	r->globs_n = n;
-	return 0;
-}
-
-/*
- * Glob rules, at the first event: the types of src a glob rule (or "*")
- * is the rule for, among the formats src is sure of and the first
- * event's. A key of the rule that none of them has is a typo that the
- * run would meet only after output: reported now, naming the first
- * event's type when the rule is its rule, else the first such type.
- */
-struct render_glob {
-	const struct event_type *t;	/* borrowed; NULL: kvmtrace events */
-	size_t rule;			/* index in rules */
-	size_t order;			/* as listed */
-};
-
-struct render_globs_arg {
-	const struct render *r;
-	const struct event *first;
-	struct source *src;
-	struct render_glob *v;		/* owned */
-	size_t n, cap;
-};
-
-static int render_globs_add(struct render_globs_arg *a,
-			    const struct event_type *t, const struct rule *rule)
-{
-	if (!rule || !rule->tmpl ||
-	    (rule->match != RULE_GLOB && rule->match != RULE_ANY))
-		return 0;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		struct render_glob *v = realloc(a->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		a->v = v;
-		a->cap = cap;
-	}
-	a->v[a->n].t = t;
-	a->v[a->n].rule = (size_t)(rule - a->r->rules->v);
-	a->v[a->n].order = a->n;
-	a->n++;
-	return 0;
-}
-
-static int render_globs_type(const struct event_type *t, void *arg)
-{
-	struct render_globs_arg *a = arg;
-
-	if (t->possible && !(a->first->src == a->src && a->first->type == t))
-		return 0;
-	return render_globs_add(a, t, rules_lookup(a->r->rules, t));
-}
-
-static int render_glob_cmp(const void *x, const void *y)
-{
-	const struct render_glob *p = x, *q = y;
-
-	if (p->rule != q->rule)
-		return p->rule < q->rule ? -1 : 1;
-	return p->order < q->order ? -1 : p->order > q->order;
-}
-
-/* Does some type of v[0..n) (all of one rule) have key i? 0, 1, -ENOMEM. */
-static int render_glob_has(struct source *src, const struct render_glob *v,
-			   size_t n, const struct rule *rule, size_t i)
-{
-	size_t j;
-
-	for (j = 0; j < n; j++) {
-		struct binding b = { .rule = rule };
-		int32_t slot;
-		int ret = render_bind_key(&b, src, v[j].t, rule->tmpl->keys[i],
-					  &slot);
-
-		free(b.aux);
-		if (ret == -ENOMEM)
-			return ret;
-		if (ret == 0)
-			return 1;
-	}
-	return 0;
-}
-
-static int render_globs_src(const struct render *r, struct source *src,
-			    const struct event *first, struct diag *d)
-{
-	struct render_globs_arg a = { .r = r, .first = first, .src = src };
-	size_t g, e, i;
-	int ret = 0;
-
-	if (src->ops->each_type)
-		ret = src->ops->each_type(src, render_globs_type, &a);
-	else if (r->id_fallback >= 0)
-		/* one schema for all events (kvmtrace): "*" takes the rest */
-		ret = render_globs_add(&a, NULL, &r->rules->v[r->id_fallback]);
-	if (ret < 0)
-		goto nomem;
-	if (a.n)
-		qsort(a.v, a.n, sizeof(*a.v), render_glob_cmp);
-	for (g = 0; g < a.n; g = e) {
-		const struct rule *rule = &r->rules->v[a.v[g].rule];
-		const struct render_glob *at = &a.v[g];
-
-		for (e = g; e < a.n && a.v[e].rule == a.v[g].rule; e++)
-			if (first->src == src && a.v[e].t == first->type)
-				at = &a.v[e];
-		for (i = 0; i < rule->tmpl->nkeys; i++) {
-			ret = render_glob_has(src, a.v + g, e - g, rule, i);
-			if (ret < 0)
-				goto nomem;
-			if (ret)
-				continue;
-			render_unknown_key(r, src, at->t, rule, i, d);
-			ret = -EINVAL;
-			goto end;
-		}
-	}
-	ret = 0;
-	goto end;
-nomem:
-	diag_set(d, "out of memory");
-	ret = -ENOMEM;
-end:
-	free(a.v);
-	return ret;
-}
-
-int render_check_globs(struct render *r, const struct event *first,
-			      struct diag *d)
-{
-	struct source **srcs = r->globs_srcs;
-	size_t i;
-	int ret = 0;
-
-	r->globs_srcs = NULL;	/* once */
-	for (i = 0; i < r->globs_n && ret == 0; i++)
-		ret = render_globs_src(r, srcs[i], first, d);
 	return ret;
 }
 

@@ -262,4 +262,20 @@ int render_field_slot(struct source *src, const struct event_type *t,
 int render_value(const struct render *r, const struct binding *b,
 		 const struct event *ev, int32_t slot, struct value *v);
 
+/*
+ * render-bind.c's, for render-check.c: a binding of rule to events of type
+ * t of src (t NULL: any event of src), 0 or a negative errno with diag
+ * filled; one key of it; the error of key i, which events of type t lack.
+ */
+int render_bind(const struct render *r, struct source *src,
+		const struct event_type *t, const struct rule *rule,
+		struct binding **out, struct diag *d);
+void render_binding_free(struct binding *b);
+int render_bind_key(struct binding *b, struct source *src,
+		    const struct event_type *t, const char *key,
+		    int32_t *slot);
+void render_unknown_key(const struct render *r, struct source *src,
+			const struct event_type *t, const struct rule *rule,
+			size_t i, struct diag *d);
+
 #endif
