@@ -65,16 +65,6 @@
 
 enum { SF_TYPE, SF_TID, SF_SYMBOL, SF_ADDR, SF_DEPTH, SF_NSLOTS };
 
-struct sf_row {
-	char *name;		/* owned */
-	uint64_t calls;
-	uint64_t total;		/* not counting recursive calls */
-	uint64_t rec;		/* the recursive ones */
-	uint64_t self;
-	uint64_t min;
-	uint64_t max;
-};
-
 /* One of uftrace's struct uftrace_fstack. */
 struct sf_slot {
 	uint64_t addr;		/* function, or sched-out event id */
@@ -104,7 +94,7 @@ struct sf_types {
 };
 
 struct stats_func {
-	struct sf_row *rows;	/* owned */
+	struct stats_func_row *rows;	/* owned */
 	size_t nrows;
 	size_t caprows;
 	struct sink_map names;	/* name hash -> row */
@@ -193,7 +183,7 @@ static int sf_row(struct stats_func *f, const char *s, size_t len,
 	}
 	if (sf_grow(&f->rows, f->nrows, &f->caprows, sizeof(*f->rows)) < 0)
 		return -ENOMEM;
-	f->rows[f->nrows] = (struct sf_row){ .name = strndup(s, len),
+	f->rows[f->nrows] = (struct stats_func_row){ .name = strndup(s, len),
 					     .min = UINT64_MAX };
 	if (!f->rows[f->nrows].name ||
 	    sink_map_add(&f->names, key, (uint32_t)f->nrows) < 0) {
@@ -301,7 +291,7 @@ static struct sf_slot *sf_get_slot(struct sf_task *t, int64_t idx)
 static void sf_account(struct stats_func *f, uint32_t row, uint64_t total,
 		       uint64_t self, bool recursive)
 {
-	struct sf_row *r = &f->rows[row];
+	struct stats_func_row *r = &f->rows[row];
 
 	r->calls++;
 	if (recursive)
@@ -661,142 +651,34 @@ static int sf_remaining(struct stats_func *f, struct sf_task *t)
 
 static int sf_row_cmp(const void *a, const void *b)
 {
-	const struct sf_row *x = a, *y = b;
+	const struct stats_func_row *x = a, *y = b;
 
 	if (x->total != y->total)
 		return x->total > y->total ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
-/* A time in the unit of the table: ns, seconds (TSC with -c) or ticks. */
-static int sf_time(struct outbuf *o, const struct sink_time *t, uint64_t v,
-		   int width)
+int stats_func_rows(struct stats_func *f, const struct stats_func_row **rows,
+		    size_t *n)
 {
-	char buf[48];
-	int n;
-
-	if (t->timeline == CLOCK_TSC && t->ns)
-		n = snprintf(buf, sizeof(buf), "%*.9f", width,
-			     (double)v / ((double)t->hz ? (double)t->hz : 1.0));
-	else
-		n = snprintf(buf, sizeof(buf), "%*" PRIu64, width, v);
-	return outbuf_put(o, buf, (size_t)n);
-}
-
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static int sf_csv_str(struct outbuf *o, const char *s)
-{
-	int ret = 0;
-
-	if (!strpbrk(s, ",\"\r\n"))
-		return outbuf_put(o, s, strlen(s));
-	ret = outbuf_put(o, "\"", 1);
-	for (; *s && !ret; s++)
-		ret = *s == '"' ? outbuf_put(o, "\"\"", 2) : outbuf_put(o, s, 1);
-	return ret ? ret : outbuf_put(o, "\"", 1);
-}
-
-/* The rows as a JSON member (names escaped by sink_json_str()). */
-static int sf_json(struct stats_func *f, struct outbuf *o, const char *unit)
-{
-	size_t i;
-	int ret;
-
-	ret = stats_printf(o, ",\n\"functions\":{\"time_unit\":\"%s\",\"rows\":[", unit);
-	for (i = 0; i < f->nrows && !ret; i++) {
-		const struct sf_row *r = &f->rows[i];
-		size_t len = strlen(r->name);
-		char *p = outbuf_reserve(o, SINK_JSON_BOUND(len) + 16);
-
-		if (!p)
-			return -ENOMEM;
-		memcpy(p, i ? ",\n{\"function\":" : "\n{\"function\":", i ? 14 : 13);
-		outbuf_commit(o, (i ? 14 : 13) + sink_json_str(p + (i ? 14 : 13),
-							       r->name, len));
-		ret = stats_printf(o, ",\"calls\":%" PRIu64 ",\"total\":%" PRIu64
-				",\"self\":%" PRIu64 ",\"min\":%" PRIu64
-				",\"avg\":%" PRIu64 ",\"max\":%" PRIu64 "}",
-				r->calls, r->total, r->self, r->min,
-				(r->total + r->rec) / r->calls, r->max);
-	}
-	return ret ? ret : outbuf_put(o, "]}", 2);
-}
-
-int stats_func_write(struct stats_func *f, struct outbuf *o,
-		      enum stats_func_format fmt, const struct sink_time *t)
-{
-	bool csv = fmt == STATS_FUNC_CSV;
-	const char *unit = t->timeline == CLOCK_TSC ? (t->ns ? "s" : "ticks")
-						    : "ns";
-	size_t i, n, w = 8;
-	int ret = 0;
+	size_t i, k;
 
 	/* calls still open: until the task's last event */
 	for (i = 0; i < f->ntasks; i++)
 		if (sf_remaining(f, &f->tasks[i]) < 0)
 			return -ENOMEM;
 	/* names entered but never left (exec) have no call */
-	for (i = 0, n = 0; i < f->nrows; i++) {
+	for (i = 0, k = 0; i < f->nrows; i++) {
 		if (f->rows[i].calls)
-			f->rows[n++] = f->rows[i];
+			f->rows[k++] = f->rows[i];
 		else
 			free(f->rows[i].name);
 	}
-	f->nrows = n;
+	f->nrows = k;
 	sink_map_fini(&f->names);	/* the rows moved */
-	if (!f->nrows)
-		return 0;
-	qsort(f->rows, f->nrows, sizeof(*f->rows), sf_row_cmp);
-	if (fmt == STATS_FUNC_JSON)
-		return sf_json(f, o, unit);
-	for (i = 0; i < f->nrows; i++)
-		if (strlen(f->rows[i].name) > w)
-			w = strlen(f->rows[i].name);
-	if (w > 60)
-		w = 60;
-	if (csv)
-		ret = stats_printf(o, "\nfunction,calls,total_%s,self_%s,min_%s,avg_%s,max_%s\n",
-				unit, unit, unit, unit, unit);
-	else
-		ret = stats_printf(o, "\nFunctions: calls and time per call in %s, as uftrace report counts them\n"
-				"(total: not counting recursive calls; self: less the calls made; sorted by total)\n"
-				"%-*s  %10s  %16s  %16s  %16s  %16s  %16s\n",
-				unit, (int)w, "function", "calls", "total",
-				"self", "min", "avg", "max");
-	for (i = 0; i < f->nrows && !ret; i++) {
-		const struct sf_row *r = &f->rows[i];
-		uint64_t avg = r->calls ? (r->total + r->rec) / r->calls : 0;
-		uint64_t min = r->calls ? r->min : 0;
-		int tw = csv ? 0 : 16;
-
-		if (csv) {
-			ret = sf_csv_str(o, r->name);
-			if (!ret)
-				ret = stats_printf(o, ",%" PRIu64 ",", r->calls);
-		} else {
-			ret = stats_printf(o, "%-*s  %10" PRIu64 "  ", (int)w,
-					r->name, r->calls);
-		}
-		if (!ret)
-			ret = sf_time(o, t, r->total, tw);
-		if (!ret)
-			ret = outbuf_put(o, csv ? "," : "  ", csv ? 1 : 2);
-		if (!ret)
-			ret = sf_time(o, t, r->self, tw);
-		if (!ret)
-			ret = outbuf_put(o, csv ? "," : "  ", csv ? 1 : 2);
-		if (!ret)
-			ret = sf_time(o, t, min, tw);
-		if (!ret)
-			ret = outbuf_put(o, csv ? "," : "  ", csv ? 1 : 2);
-		if (!ret)
-			ret = sf_time(o, t, avg, tw);
-		if (!ret)
-			ret = outbuf_put(o, csv ? "," : "  ", csv ? 1 : 2);
-		if (!ret)
-			ret = sf_time(o, t, r->max, tw);
-		if (!ret)
-			ret = outbuf_put(o, "\n", 1);
-	}
-	return ret;
+	if (f->nrows)
+		qsort(f->rows, f->nrows, sizeof(*f->rows), sf_row_cmp);
+	*rows = f->rows;
+	*n = f->nrows;
+	return 0;
 }
