@@ -305,20 +305,45 @@ static int tc_inflate_copy(struct source *src, struct tc *tc,
 }
 
 /*
- * A copy holds no kallsyms (tracedat_inflate_lean()): parsing them is most
- * of what opening a small file costs, and only libtraceevent's text of an
- * event (info) looks symbols up. libtracecmd's public API cannot defer
- * them (tracecmd_open_head() reads every header, and it has no flag to
- * skip one), so the copy leaves them out and they are parsed here, with
- * the call libtracecmd makes, before the first tep_print_event().
+ * A copy holds no kallsyms (tracedat_inflate_lean()): inflating and
+ * parsing them is most of what opening a small file costs, and only
+ * libtraceevent's text of an event (info) and the guest symbols look
+ * symbols up. libtracecmd's public API cannot defer them
+ * (tracecmd_open_head() reads every header, and trace-cmd.h has no flag
+ * to skip one), so the copy leaves them out and they are read from the
+ * file and parsed here, with the call libtracecmd makes, before the first
+ * lookup. A table that turns out damaged ends this input at its next
+ * event, with what is wrong and where (tc_late_failed()); the lookup that
+ * needed it finds no symbol, as in a file without kallsyms.
  */
 void tc_need_kallsyms(struct tc *tc)
 {
-	if (!tc->kallsyms)
+	struct diag d;
+	char *text;
+
+	if (tc->kallsyms.fd < 0)
 		return;
-	tep_parse_kallsyms(tc->tep, tc->kallsyms);
-	free(tc->kallsyms);
-	tc->kallsyms = NULL;
+	diag_init(&d);
+	if (tracedat_kallsyms_read(tc->name, &tc->file, &tc->kallsyms, &text,
+				   &d) < 0) {
+		if (!tc->late) {
+			tc->late = malloc(sizeof(*tc->late));
+			if (tc->late)
+				*tc->late = d;
+		}
+		return;
+	}
+	if (text)
+		tep_parse_kallsyms(tc->tep, text);
+	free(text);
+}
+
+bool tc_late_failed(const struct tc *tc, struct diag *d)
+{
+	if (!tc->late)
+		return false;
+	*d = *tc->late;
+	return true;
 }
 
 static void tc_drop_copy(struct tc *tc)
@@ -332,8 +357,7 @@ static void tc_drop_copy(struct tc *tc)
 
 static void tc_drop_kallsyms(struct tc *tc)
 {
-	free(tc->kallsyms);
-	tc->kallsyms = NULL;
+	tracedat_kallsyms_drop(&tc->kallsyms);
 }
 
 /*
@@ -386,7 +410,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (!tc)
 		goto nomem;
 	src->priv = tc;
+	tc->name = src->name;
 	tc->copy_fd = -1;
+	tracedat_kallsyms_init(&tc->kallsyms);
 	trace_seq_init(&tc->info);
 
 	/* our messages say what is wrong; the libraries' would not say where */
@@ -499,6 +525,7 @@ static void tc_close(struct source *src)
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
 	tc_drop_kallsyms(tc);
+	free(tc->late);
 	free(tc);
 	src->priv = NULL;
 }

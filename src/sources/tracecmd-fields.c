@@ -292,7 +292,7 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 	struct tc_type *t = ev->type == &tc->unknown ? NULL
 						    : &tc->types[ev->type->index];
 
-	if (tc->kallsyms) {
+	if (tc->kallsyms.fd >= 0) {
 		if (t && t->syms == TC_SYMS_UNKNOWN)
 			t->syms = tc_needs_syms(t->ev) ? TC_SYMS_YES : TC_SYMS_NO;
 		if (!t || t->syms == TC_SYMS_YES)

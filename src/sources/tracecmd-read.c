@@ -193,6 +193,8 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	/* tracedat-guard: a fault printing the last event ends this input */
 	if (tdguard_failed(tc->guard, d))
 		return -EIO;
+	if (tc_late_failed(tc, d))
+		return -EIO;
 	if (!tc->started)
 		tc_start(tc);
 	/*

@@ -113,14 +113,17 @@ struct tc_comm {
 };
 
 struct tc {
+	const char *name;		/* borrowed: the source's */
 	struct tracecmd_input *handle;	/* owned */
 	struct tep_handle *tep;		/* borrowed from handle */
 	struct tracedat_file file;	/* what we read from the file ourselves */
 	char *copy;			/* "/proc/self/fd/N" of an uncompressed
 					 * copy (unlinked), until opened */
 	int copy_fd;			/* its descriptor, or -1 */
-	char *kallsyms;			/* owned: the table the copy lacks,
-					 * until something needs a symbol */
+	struct tracedat_kallsyms kallsyms;	/* owned: where the table the
+						 * copy lacks is, until
+						 * something needs a symbol */
+	struct diag *late;		/* owned: the table was damaged */
 	const char *clock;		/* file.clock; may be NULL */
 	bool usecs;			/* trace-cmd report prints sec.usec */
 	bool swap;			/* the file's byte order is not ours */
@@ -208,6 +211,11 @@ void tc_vm_close(struct tc *tc);
  * before anything looks a symbol up in tc->tep.
  */
 void tc_need_kallsyms(struct tc *tc);
+/*
+ * Did tc_need_kallsyms() find the table damaged? Then true, with diag
+ * filled: the reader stops with this message at its next event.
+ */
+bool tc_late_failed(const struct tc *tc, struct diag *d);
 /* The comm of pid (a small cache before tep_data_comm_from_pid()). */
 const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
 

@@ -557,6 +557,61 @@ out:
 	return ret;
 }
 
+int td_section_peek(struct td_reader *r, struct tracedat_file *f,
+		    uint64_t at, const char *what, uint64_t limit,
+		    struct diag *d)
+{
+	unsigned char head[16 + 8], frame[18];
+	uint64_t flags, size, csize, usize;
+
+	r->pos = at;
+	if (td_read(r, head, 16) < 0)
+		goto truncated;
+	flags = td_get(head + 2, 2, r->big);
+	size = td_get(head + 8, 8, r->big);
+	if (size > r->size - r->pos)
+		goto truncated;
+	if (!(flags & TD_SEC_COMPRESSED))
+		return 0;
+	if (size < 8 || td_read(r, head + 16, 8) < 0)
+		goto truncated;
+	csize = td_get(head + 16, 4, r->big);
+	usize = td_get(head + 20, 4, r->big);
+	if (csize > size - 8)
+		goto truncated;
+	if (csize > limit || usize > limit) {
+		diag_set(d, "%s: corrupt trace.dat (version 7): the %s at offset 0x%" PRIx64 " claims %" PRIu64 " bytes (more than %" PRIu64 ")",
+			 r->name, what, at, csize > usize ? csize : usize, limit);
+		return -EIO;
+	}
+#ifdef HAVE_ZSTD
+	/* a zstd frame says its size in its header (trace-cmd writes it) */
+	if (!strcmp(f->compression, "zstd")) {
+		size_t n = csize < sizeof(frame) ? (size_t)csize : sizeof(frame);
+		unsigned long long fsize;
+
+		if (td_read(r, frame, n) < 0)
+			goto truncated;
+		fsize = ZSTD_getFrameContentSize(frame, n);
+		if (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != usize) {
+			diag_set(d, "%s: corrupt trace.dat (version 7): the %s at offset 0x%" PRIx64 " claims %" PRIu64 " bytes, its zstd frame %s",
+				 r->name, what, at, usize,
+				 fsize == ZSTD_CONTENTSIZE_ERROR ? "is damaged"
+								 : "another size");
+			return -EIO;
+		}
+	}
+#else
+	(void)f;
+	(void)frame;
+#endif
+	return 0;
+truncated:
+	diag_set(d, "%s: truncated trace.dat (version 7): the file (%" PRIu64 " bytes) ends within the %s at offset 0x%" PRIx64,
+		 r->name, r->size, what, at);
+	return -EIO;
+}
+
 static int td_v7_section(struct td_reader *r, struct tracedat_file *f,
 			 uint64_t at, uint64_t *next, struct diag *d)
 {

@@ -80,14 +80,39 @@ int tracedat_inflate(const char *name, const char *path, int out,
 		     struct diag *d);
 
 /*
+ * Where a copy left the kallsyms table out: the compressed file, still
+ * open, and the offset of its kallsyms section.
+ */
+struct tracedat_kallsyms {
+	int fd;			/* -1: nothing left out, or read already */
+	uint64_t off;
+	uint64_t size;		/* the file's */
+	bool big;
+};
+
+void tracedat_kallsyms_init(struct tracedat_kallsyms *ks);
+/* Close what ks holds; it then holds nothing. */
+void tracedat_kallsyms_drop(struct tracedat_kallsyms *ks);
+
+/*
  * The same copy without the kallsyms table (an empty one in its place):
- * *kallsyms gets the text (caller frees; NULL when the file has none),
- * for tep_parse_kallsyms() when something first needs a symbol. Parsing
- * the table is most of the cost of opening a small file, and the fields
- * of events never need it.
+ * ks gets where the table is, for tracedat_kallsyms_read() when something
+ * first needs a symbol. Inflating and parsing the table is most of the
+ * cost of opening a small file, and the fields of events never need it.
+ * What can be checked of the section without inflating it is checked.
  */
 int tracedat_inflate_lean(const char *name, const char *path, int out,
-			  char **kallsyms, struct diag *d);
+			  struct tracedat_kallsyms *ks, struct diag *d);
+
+/*
+ * The table ks points at, inflated: *text (caller frees; NULL when ks
+ * holds nothing) is its text, NUL-terminated, for tep_parse_kallsyms().
+ * ks holds nothing afterwards. f is the file's (its compression). 0, or
+ * a negative errno with d saying what is wrong with the section.
+ */
+int tracedat_kallsyms_read(const char *name, struct tracedat_file *f,
+			   struct tracedat_kallsyms *ks, char **text,
+			   struct diag *d);
 
 /*
  * The host time libtracecmd 3.1.6 gives a guest record of CPU cpu at guest

@@ -53,7 +53,7 @@ struct td_copy {
 	uint32_t page;
 	int out;
 	struct diag *d;
-	char **kallsyms;	/* non-NULL: take kallsyms out (see below) */
+	struct tracedat_kallsyms *ks;	/* non-NULL: leave kallsyms out */
 };
 
 static void td_put(unsigned char *p, uint64_t v, size_t n, bool big)
@@ -356,7 +356,7 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 			}
 			free(order);
 			s->nsize = at - (pos + 16);
-		} else if (s->id == TD_SEC_KALLSYMS && c->kallsyms) {
+		} else if (s->id == TD_SEC_KALLSYMS && c->ks) {
 			s->nsize = 4;	/* an empty table */
 		} else if (s->flags & TD_SEC_COMPRESSED) {
 			uint64_t usize;
@@ -377,38 +377,85 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 }
 
 /*
- * The kallsyms section's table (u32 size, then the text) to *c->kallsyms,
- * NUL-terminated; an empty table in the copy.
+ * An empty table in the copy for the kallsyms section s, whose place goes
+ * to c->ks with a descriptor of the file, for tracedat_kallsyms_read().
+ * What it can check without inflating the table is checked now, so that
+ * a damaged file is still left to libtracecmd (see source-tracecmd.c).
  */
-static int td_take_kallsyms(struct td_copy *c, const struct td_sec *s)
+static int td_leave_kallsyms(struct td_copy *c, const struct td_sec *s)
 {
 	static const unsigned char none[4];
+	int ret;
+
+	ret = td_section_peek(&c->r, &c->f, s->off, "kallsyms section",
+			      TD_OPTIONS_MAX * 4ull, c->d);
+	if (ret < 0)
+		return ret;
+	if (c->ks->fd < 0) {	/* of several, the last is read */
+		c->ks->fd = fcntl(c->r.fd, F_DUPFD_CLOEXEC, 0);
+		if (c->ks->fd < 0) {
+			diag_set(c->d, "%s: %s", c->r.name, strerror(errno));
+			return -errno;
+		}
+	}
+	c->ks->off = s->off;
+	c->ks->size = c->r.size;
+	c->ks->big = c->r.big;
+	return td_write(c, none, sizeof(none), s->noff + 16);
+}
+
+void tracedat_kallsyms_init(struct tracedat_kallsyms *ks)
+{
+	ks->fd = -1;
+	ks->off = ks->size = 0;
+	ks->big = false;
+}
+
+void tracedat_kallsyms_drop(struct tracedat_kallsyms *ks)
+{
+	if (ks->fd >= 0)
+		close(ks->fd);
+	tracedat_kallsyms_init(ks);
+}
+
+int tracedat_kallsyms_read(const char *name, struct tracedat_file *f,
+			   struct tracedat_kallsyms *ks, char **text,
+			   struct diag *d)
+{
+	struct td_reader r = { .name = name, .fd = ks->fd, .size = ks->size,
+			       .big = ks->big };
 	unsigned char *buf = NULL;
-	uint64_t n = 0;
+	uint64_t off = ks->off, n = 0;
 	size_t len;
 	int ret;
 
-	ret = td_section_read(&c->r, &c->f, s->off, -1, "kallsyms section",
-			      TD_OPTIONS_MAX * 4ull, &buf, &len, c->d);
+	*text = NULL;
+	if (ks->fd < 0)
+		return 0;
+	ks->fd = -1;	/* r's now: td_close() closes it */
+	ret = td_section_read(&r, f, off, -1, "kallsyms section",
+			      TD_OPTIONS_MAX * 4ull, &buf, &len, d);
+	td_close(&r);
+	tracedat_kallsyms_drop(ks);
 	if (ret < 0)
 		return ret;
 	if (len >= 4)
-		n = td_get(buf, 4, c->r.big);
-	if (n > len - 4 || len < 4) {
-		diag_set(c->d, "%s: corrupt trace.dat (version 7): the kallsyms section at offset 0x%" PRIx64 " claims %" PRIu64 " bytes of %zu",
-			 c->r.name, s->off, n, len < 4 ? 0 : len - 4);
+		n = td_get(buf, 4, r.big);
+	if (len < 4 || n > len - 4) {
+		diag_set(d, "%s: corrupt trace.dat (version 7): the kallsyms section at offset 0x%" PRIx64 " claims %" PRIu64 " bytes of %zu",
+			 name, off, n, len < 4 ? 0 : len - 4);
 		free(buf);
 		return -EIO;
 	}
 	/* the text moves to the front, NUL-terminated, as libtracecmd has it */
 	memmove(buf, buf + 4, (size_t)n);
 	buf[n] = '\0';
-	*c->kallsyms = (char *)buf;
-	return td_write(c, none, sizeof(none), s->noff + 16);
+	*text = (char *)buf;
+	return 0;
 }
 
 static int td_inflate_copy(const char *name, const char *path, int out,
-			   char **kallsyms, struct diag *d);
+			   struct tracedat_kallsyms *ks, struct diag *d);
 
 int tracedat_inflate(const char *name, const char *path, int out,
 		     struct diag *d)
@@ -417,24 +464,22 @@ int tracedat_inflate(const char *name, const char *path, int out,
 }
 
 int tracedat_inflate_lean(const char *name, const char *path, int out,
-			  char **kallsyms, struct diag *d)
+			  struct tracedat_kallsyms *ks, struct diag *d)
 {
 	int ret;
 
-	*kallsyms = NULL;
-	ret = td_inflate_copy(name, path, out, kallsyms, d);
-	if (ret < 0) {
-		free(*kallsyms);
-		*kallsyms = NULL;
-	}
+	tracedat_kallsyms_init(ks);
+	ret = td_inflate_copy(name, path, out, ks, d);
+	if (ret < 0)
+		tracedat_kallsyms_drop(ks);
 	return ret;
 }
 
 static int td_inflate_copy(const char *name, const char *path, int out,
-			   char **kallsyms, struct diag *d)
+			   struct tracedat_kallsyms *ks, struct diag *d)
 {
 	struct td_copy c = { .r = { .name = name }, .out = out, .d = d,
-			     .kallsyms = kallsyms };
+			     .ks = ks };
 	unsigned char head[TD_MAGIC_LEN + 2 + 2 + 4], sh[16];
 	uint64_t pos, opt_off;
 	struct stat st;
@@ -545,8 +590,8 @@ static int td_inflate_copy(const char *name, const char *path, int out,
 		} else if (s->id == TD_SEC_FLYRECORD) {
 			for (j = 0; j < s->ncpus && ret == 0; j++)
 				ret = td_copy_cpu(&c, s, &s->cpus[j]);
-		} else if (s->id == TD_SEC_KALLSYMS && c.kallsyms) {
-			ret = td_take_kallsyms(&c, s);
+		} else if (s->id == TD_SEC_KALLSYMS && c.ks) {
+			ret = td_leave_kallsyms(&c, s);
 		} else {
 			ret = td_section_read(&c.r, &c.f, s->off, -1, "section",
 					      TD_OPTIONS_MAX * 4ull, &buf, &len,

@@ -66,5 +66,14 @@ int td_section_read(struct td_reader *r, struct tracedat_file *f,
 		    uint64_t at, int want, const char *what,
 		    uint64_t limit, unsigned char **out, size_t *len,
 		    struct diag *d);
+/*
+ * What td_section_read() checks before it decompresses, without reading
+ * the content: the section at at, its compressed and inflated sizes (at
+ * most limit), and for zstd the size its frame header gives. 0 or -EIO
+ * with d filled.
+ */
+int td_section_peek(struct td_reader *r, struct tracedat_file *f,
+		    uint64_t at, const char *what, uint64_t limit,
+		    struct diag *d);
 
 #endif

@@ -20,6 +20,11 @@ trace-cmd convert --compression none writes it), after trace-cmd.dat.v7(5):
   options-loop   point the first options section's DONE option at the
                  section itself (libtracecmd 1.3.1 would follow it until
                  its stack ends)
+
+  kallsyms-damage   (a zstd or zlib file, as trace-cmd convert writes it)
+                 change a byte in the middle of the compressed kallsyms
+                 section, after the frame's header: its sizes still say
+                 what they said, but it no longer inflates
 """
 import os
 import struct
@@ -58,8 +63,22 @@ def main():
         data[at:at + len(old)] = new
         open(dst, "wb").write(data)
         return
-    _, off_at, _ = tracedat7.header(data)
+    _, off_at, first = tracedat7.header(data)
     name_at = tracedat7.NAME_AT
+    if op == "kallsyms-damage":
+        # the sections follow one another from the first to the end
+        at = first
+        while at + 16 <= len(data):
+            sid, flags, _, body = tracedat7.section(data, at)
+            if sid == 19:
+                if not flags & 1:
+                    sys.exit("the kallsyms section is not compressed")
+                csize = struct.unpack_from("<I", body, 0)[0]
+                data[at + 16 + 8 + 32 + csize // 2] ^= 0x5a
+                open(dst, "wb").write(data)
+                return
+            at += 16 + len(body)
+        sys.exit("no kallsyms section")
     at, opts = first_section(data, off_at)
     if op == "zlib-options":
         if data[name_at:name_at + 5] != b"none\0":
