@@ -480,21 +480,30 @@ unsupported:
 	return -ENOTSUP;
 }
 
-/*
- * The content of the section at offset at, inflated when it is compressed
- * (caller frees *out). want: the id it must have, or -1; what names it in
- * messages; limit bounds its size, compressed and not.
- */
-int td_section_read(struct td_reader *r, struct tracedat_file *f,
-		    uint64_t at, int want, const char *what,
-		    uint64_t limit, unsigned char **out, size_t *len,
-		    struct diag *d)
+/* The file ends within the section at at. Returns -EIO, d filled. */
+static int td_truncated_in(const struct td_reader *r, const char *what,
+			   uint64_t at, struct diag *d)
 {
-	unsigned char head[16], *raw = NULL, *buf = NULL;
-	uint64_t id, flags, size, csize = 0, usize = 0;
-	int ret = -EIO;
+	diag_set(d, "%s: truncated trace.dat (version 7): the file (%" PRIu64 " bytes) ends within the %s at offset 0x%" PRIx64,
+		 r->name, r->size, what, at);
+	return -EIO;
+}
 
-	*out = NULL;
+/*
+ * The header of the section at offset at, and when it is compressed its
+ * two sizes: *flags; *size, the bytes of content that follow (compressed
+ * ones); *usize, inflated (0 when not compressed); r->pos at the content.
+ * want: the id it must have, or -1; what names it in messages; limit
+ * bounds its size, compressed and not. 0 or -EIO with d filled.
+ */
+static int td_section_head(struct td_reader *r, uint64_t at, int want,
+			   const char *what, uint64_t limit, uint64_t *flags,
+			   uint64_t *size, uint64_t *usize, struct diag *d)
+{
+	unsigned char head[16];
+	uint64_t id, csize = 0;
+
+	*usize = 0;
 	r->pos = at;
 	if (td_read(r, head, sizeof(head)) < 0) {
 		diag_set(d, "%s: truncated trace.dat (version 7): no section header at offset 0x%" PRIx64 " (the file has %" PRIu64 " bytes)",
@@ -502,31 +511,57 @@ int td_section_read(struct td_reader *r, struct tracedat_file *f,
 		return -EIO;
 	}
 	id = td_get(head, 2, r->big);
-	flags = td_get(head + 2, 2, r->big);
-	size = td_get(head + 8, 8, r->big);
+	*flags = td_get(head + 2, 2, r->big);
+	*size = td_get(head + 8, 8, r->big);
 	if (want >= 0 && id != (uint64_t)want) {
 		diag_set(d, "%s: corrupt trace.dat (version 7): offset 0x%" PRIx64 ": expected an %s (id %d), found a section of id %" PRIu64,
 			 r->name, at, what, want, id);
 		return -EIO;
 	}
-	if (flags & TD_SEC_COMPRESSED) {
-		if (size < 8 || td_num(r, 4, &csize) < 0 ||
-		    td_num(r, 4, &usize) < 0 || csize > size - 8)
+	if (*flags & TD_SEC_COMPRESSED) {
+		if (*size < 8 || td_num(r, 4, &csize) < 0 ||
+		    td_num(r, 4, usize) < 0 || csize > *size - 8)
 			goto truncated;
-		size = csize;
+		*size = csize;
 	}
-	if (size > r->size - r->pos)
+	if (*size > r->size - r->pos)
 		goto truncated;
-	if (size > limit || usize > limit) {
+	if (*size > limit || *usize > limit) {
 		diag_set(d, "%s: corrupt trace.dat (version 7): the %s at offset 0x%" PRIx64 " claims %" PRIu64 " bytes (more than %" PRIu64 ")",
-			 r->name, what, at, size > usize ? size : usize, limit);
+			 r->name, what, at, *size > *usize ? *size : *usize,
+			 limit);
 		return -EIO;
 	}
+	return 0;
+truncated:
+	return td_truncated_in(r, what, at, d);
+}
+
+/*
+ * The content of the section at offset at, inflated when it is compressed
+ * (caller frees *out). want, what and limit as for td_section_head().
+ */
+int td_section_read(struct td_reader *r, struct tracedat_file *f,
+		    uint64_t at, int want, const char *what,
+		    uint64_t limit, unsigned char **out, size_t *len,
+		    struct diag *d)
+{
+	unsigned char *raw = NULL, *buf = NULL;
+	uint64_t flags, size, usize;
+	int ret;
+
+	*out = NULL;
+	ret = td_section_head(r, at, want, what, limit, &flags, &size, &usize,
+			      d);
+	if (ret < 0)
+		return ret;
 	raw = malloc(size ? (size_t)size : 1);
 	if (!raw)
 		goto nomem;
-	if (td_read(r, raw, (size_t)size) < 0)
-		goto truncated;
+	if (td_read(r, raw, (size_t)size) < 0) {
+		ret = td_truncated_in(r, what, at, d);
+		goto out;
+	}
 	if (!(flags & TD_SEC_COMPRESSED)) {
 		*out = raw;
 		*len = (size_t)size;
@@ -543,11 +578,6 @@ int td_section_read(struct td_reader *r, struct tracedat_file *f,
 		buf = NULL;
 	}
 	goto out;
-truncated:
-	diag_set(d, "%s: truncated trace.dat (version 7): the file (%" PRIu64 " bytes) ends within the %s at offset 0x%" PRIx64,
-		 r->name, r->size, what, at);
-	ret = -EIO;
-	goto out;
 nomem:
 	diag_set(d, "%s: out of memory", r->name);
 	ret = -ENOMEM;
@@ -561,37 +591,22 @@ int td_section_peek(struct td_reader *r, struct tracedat_file *f,
 		    uint64_t at, const char *what, uint64_t limit,
 		    struct diag *d)
 {
-	unsigned char head[16 + 8], frame[18];
-	uint64_t flags, size, csize, usize;
+	uint64_t flags, size, usize;
+	int ret;
 
-	r->pos = at;
-	if (td_read(r, head, 16) < 0)
-		goto truncated;
-	flags = td_get(head + 2, 2, r->big);
-	size = td_get(head + 8, 8, r->big);
-	if (size > r->size - r->pos)
-		goto truncated;
-	if (!(flags & TD_SEC_COMPRESSED))
-		return 0;
-	if (size < 8 || td_read(r, head + 16, 8) < 0)
-		goto truncated;
-	csize = td_get(head + 16, 4, r->big);
-	usize = td_get(head + 20, 4, r->big);
-	if (csize > size - 8)
-		goto truncated;
-	if (csize > limit || usize > limit) {
-		diag_set(d, "%s: corrupt trace.dat (version 7): the %s at offset 0x%" PRIx64 " claims %" PRIu64 " bytes (more than %" PRIu64 ")",
-			 r->name, what, at, csize > usize ? csize : usize, limit);
-		return -EIO;
-	}
+	ret = td_section_head(r, at, -1, what, limit, &flags, &size, &usize,
+			      d);
+	if (ret < 0 || !(flags & TD_SEC_COMPRESSED))
+		return ret;
 #ifdef HAVE_ZSTD
 	/* a zstd frame says its size in its header (trace-cmd writes it) */
 	if (!strcmp(f->compression, "zstd")) {
-		size_t n = csize < sizeof(frame) ? (size_t)csize : sizeof(frame);
+		unsigned char frame[18];
+		size_t n = size < sizeof(frame) ? (size_t)size : sizeof(frame);
 		unsigned long long fsize;
 
 		if (td_read(r, frame, n) < 0)
-			goto truncated;
+			return td_truncated_in(r, what, at, d);
 		fsize = ZSTD_getFrameContentSize(frame, n);
 		if (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != usize) {
 			diag_set(d, "%s: corrupt trace.dat (version 7): the %s at offset 0x%" PRIx64 " claims %" PRIu64 " bytes, its zstd frame %s",
@@ -603,13 +618,8 @@ int td_section_peek(struct td_reader *r, struct tracedat_file *f,
 	}
 #else
 	(void)f;
-	(void)frame;
 #endif
 	return 0;
-truncated:
-	diag_set(d, "%s: truncated trace.dat (version 7): the file (%" PRIu64 " bytes) ends within the %s at offset 0x%" PRIx64,
-		 r->name, r->size, what, at);
-	return -EIO;
 }
 
 static int td_v7_section(struct td_reader *r, struct tracedat_file *f,
