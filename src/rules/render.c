@@ -245,6 +245,23 @@ RENDER_INLINE void render_copy(char *p, const char *s, size_t len)
 	}
 }
 
+/*
+ * The len bytes of s at p, with room made for them and the rest of the
+ * template (need): where they end, or NULL without memory.
+ */
+RENDER_INLINE char *render_put_str(struct outbuf *o, char *p, const char *s,
+				   size_t len, size_t need)
+{
+	if ((size_t)(o->buf + o->cap - p) < len + need) {
+		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+		p = outbuf_reserve(o, len + need);
+		if (!p)
+			return NULL;
+	}
+	render_copy(p, s, len);
+	return p + len;
+}
+
 static ssize_t render_conv(char *dst, const struct pyfmt_spec *sp,
 			   const struct value *v)
 {
@@ -400,16 +417,9 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 				memcpy(&len, (const char *)ev->rec + ro->off2,
 				       sizeof(len));
 			}
-			/* the bytes, with room for them and the rest */
-			if ((size_t)(o->buf + o->cap - p) <
-			    len + b->need) {
-				outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-				p = outbuf_reserve(o, len + b->need);
-				if (!p)
-					goto nomem;
-			}
-			render_copy(p, s, len);
-			p += len;
+			p = render_put_str(o, p, s, len, b->need);
+			if (!p)
+				goto nomem;
 			continue;
 		}
 		}
@@ -473,16 +483,10 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 			}
 		}
 		if (v.kind == VALUE_STR && op->fast == TMPL_STR) {
-			/* plain %s: the bytes, with room for them and the rest */
-			if ((size_t)(o->buf + o->cap - p) <
-			    v.len + b->need) {
-				outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-				p = outbuf_reserve(o, v.len + b->need);
-				if (!p)
-					goto nomem;
-			}
-			render_copy(p, v.s, v.len);
-			p += v.len;
+			/* plain %s: the bytes */
+			p = render_put_str(o, p, v.s, v.len, b->need);
+			if (!p)
+				goto nomem;
 			continue;
 		}
 		if (v.kind == VALUE_STR) {
