@@ -318,19 +318,14 @@ static int tc_inflate_copy(struct source *src, struct tc *tc,
  */
 void tc_need_kallsyms(struct tc *tc)
 {
-	struct diag d;
 	char *text;
 
 	if (tc->kallsyms.fd < 0)
 		return;
-	diag_init(&d);
+	diag_init(&tc->late_d);
 	if (tracedat_kallsyms_read(tc->name, &tc->file, &tc->kallsyms, &text,
-				   &d) < 0) {
-		if (!tc->late) {
-			tc->late = malloc(sizeof(*tc->late));
-			if (tc->late)
-				*tc->late = d;
-		}
+				   &tc->late_d) < 0) {
+		tc->late = true;
 		return;
 	}
 	if (text)
@@ -342,7 +337,7 @@ bool tc_late_failed(const struct tc *tc, struct diag *d)
 {
 	if (!tc->late)
 		return false;
-	*d = *tc->late;
+	*d = tc->late_d;
 	return true;
 }
 
@@ -525,7 +520,6 @@ static void tc_close(struct source *src)
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
 	tc_drop_kallsyms(tc);
-	free(tc->late);
 	free(tc);
 	src->priv = NULL;
 }

@@ -123,7 +123,8 @@ struct tc {
 	struct tracedat_kallsyms kallsyms;	/* owned: where the table the
 						 * copy lacks is, until
 						 * something needs a symbol */
-	struct diag *late;		/* owned: the table was damaged */
+	bool late;			/* the table was damaged: late_d */
+	struct diag late_d;
 	const char *clock;		/* file.clock; may be NULL */
 	bool usecs;			/* trace-cmd report prints sec.usec */
 	bool swap;			/* the file's byte order is not ours */

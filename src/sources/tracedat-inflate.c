@@ -394,8 +394,9 @@ static int td_leave_kallsyms(struct td_copy *c, const struct td_sec *s)
 	if (c->ks->fd < 0) {	/* of several, the last is read */
 		c->ks->fd = fcntl(c->r.fd, F_DUPFD_CLOEXEC, 0);
 		if (c->ks->fd < 0) {
-			diag_set(c->d, "%s: %s", c->r.name, strerror(errno));
-			return -errno;
+			ret = -errno;
+			diag_set(c->d, "%s: %s", c->r.name, strerror(-ret));
+			return ret;
 		}
 	}
 	c->ks->off = s->off;
@@ -432,11 +433,10 @@ int tracedat_kallsyms_read(const char *name, struct tracedat_file *f,
 	*text = NULL;
 	if (ks->fd < 0)
 		return 0;
-	ks->fd = -1;	/* r's now: td_close() closes it */
 	ret = td_section_read(&r, f, off, -1, "kallsyms section",
 			      TD_OPTIONS_MAX * 4ull, &buf, &len, d);
-	td_close(&r);
-	tracedat_kallsyms_drop(ks);
+	td_close(&r);		/* ks's descriptor, which r had */
+	tracedat_kallsyms_init(ks);
 	if (ret < 0)
 		return ret;
 	if (len >= 4)
