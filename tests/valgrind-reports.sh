@@ -8,7 +8,7 @@
 #
 # Expected: the report of a process that libtraceevent or libtracecmd
 # killed with a signal, the first error's innermost frame in one of them.
-# That is the guard of src/sources/tracecmd-open.c at work: a corrupt
+# That is the guard of src/sources/tracedat/tracecmd-open.c at work: a corrupt
 # trace.dat crashes the child that opens it, and the program goes on
 # without the file (the CLI case checks what it says). Anything in our
 # code, any leak of ours, any other error is a failure.

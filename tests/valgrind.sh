@@ -11,7 +11,7 @@
 # name (tests/valgrind.supp); ours are errors.
 #
 # A trace.dat is opened in a child process that goes on as the program
-# (src/sources/tracecmd-open.c), so children are checked too. A child
+# (src/sources/tracedat/tracecmd-open.c), so children are checked too. A child
 # that libtraceevent or libtracecmd crashed while opening a corrupt file
 # leaves a report the guard expects: `make check-valgrind` sets those
 # apart (tests/valgrind-reports.sh).

@@ -26,7 +26,7 @@
 #include <trace-seq.h>
 
 #include "diag.h"
-#include "tracedat-guard.h"
+#include "tracedat/tracedat-guard.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,7 +19,7 @@
 
 #include "diag.h"
 #include "tap.h"
-#include "tracedat-file.h"
+#include "tracedat/tracedat-file.h"
 
 #define FIX "tests/fixtures/hostguest/"
 #define REC "tests/fixtures/tracedat/"

@@ -22,7 +22,7 @@
 #endif
 
 #include "tap.h"
-#include "tracedat-file.h"
+#include "tracedat/tracedat-file.h"
 
 struct buf {
 	unsigned char b[8192];

@@ -1,6 +1,6 @@
 # requires: tracecmd
 # A trace.dat is opened in a child that goes on as the program while the
-# first process waits (src/sources/tracecmd-open.c). SIGTERM to the first
+# first process waits (src/sources/tracedat/tracecmd-open.c). SIGTERM to the first
 # process while the program waits for more kvmtrace records on standard
 # input: both end, and the status is the signal's, as without the child.
 d=$(mktemp -d) && cp tests/fixtures/tracedat/host-kvm-v6.dat "$d/guard-signal.dat" && mkfifo "$d/in" && { { head -c 4096 tests/fixtures/kvmtrace/sample.bin; sleep 30; } > "$d/in" & w=$!; } && { $KTF "$d/guard-signal.dat" - < "$d/in" > /dev/null 2>&1 & k=$!; } && sleep 2 && n=$(pgrep -f "$d/guard-signal.dat" | wc -l) && kill -TERM $k; wait $k; rc=$?; sleep 0.5; left=$(pgrep -f "$d/guard-signal.dat" | wc -l); kill $w 2>/dev/null; rm -rf "$d"; echo "processes $n, status $rc, processes left $left"
