@@ -177,6 +177,13 @@ struct source {
 	uint32_t ntypes;		/* event types handed out so far */
 	struct source_align align;
 	enum source_demangle demangle;	/* set before open() */
+	/*
+	 * Set before open(): the only input, printed by the built-in rules
+	 * as text, unfiltered. A reader may then give the reference tool's
+	 * whole output, in its order (uftrace: `uftrace dump`'s header,
+	 * `reading` lines, task after task).
+	 */
+	bool lone;
 	const struct symtab *guest_syms;	/* borrowed: --guest-syms */
 	void *priv;			/* owned by ops */
 };

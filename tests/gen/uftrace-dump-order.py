@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""uftrace-dump-order.py DUMP [--no-perf] [--no-data] [--compare OURS] —
+"""uftrace-dump-order.py DUMP [--no-perf] [--no-data] [--as-is] [--compare OURS] —
 `uftrace dump` output in the order kvmtrace_format writes uftrace data:
 one time order over the tasks and then the perf-cpuN.dat events, ties
 broken by tid order, then file order.
@@ -12,6 +12,10 @@ LOST record (time 0) stays after the record before it in its file. The
 file header lines are left out. With --no-perf the perf events are left
 out too; with --no-data the data lines of events ("[data ]" and what
 follows). Writes the records, each with its lines, to standard output.
+
+With --as-is, the dump stays whole and in its own order (what
+kvmtrace_format prints for a lone uftrace directory); the other options
+then do nothing.
 
 With --compare OURS, compares them with kvmtrace_format's default text in
 the file OURS instead, line by line, and exits 1 on a difference. Function
@@ -58,6 +62,10 @@ def main():
     lines = open(path, encoding='utf-8', errors='surrogateescape').read().split('\n')
     if lines and lines[-1] == '':
         lines.pop()
+    if '--as-is' in sys.argv[2:]:
+        if '--compare' in sys.argv[2:]:
+            return compare(lines, sys.argv[sys.argv.index('--compare') + 1])
+        return 0
     recs = []          # (ts, tid, section kind, seq, [lines])
     section = None
     skipping = False

@@ -108,7 +108,11 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		/* listed by each_type whether perf events were recorded or not */
 		et->possible = true;
 	}
-	src->ntypes = UFT_NTYPES + UFT_NPERF;
+	uf->types[UFT_TEXT].index = UFT_TEXT;
+	uf->types[UFT_TEXT].system = "uftrace";
+	uf->types[UFT_TEXT].name = "dump-text";
+	src->ntypes = UFT_TEXT + 1;
+	uf->lone = src->lone;
 
 	ret = uft_read_info(uf, src->name, &tids, &ntids, d);
 	if (ret < 0)
@@ -141,7 +145,7 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 	src->clock = uf->writer == UFT_WRITER_RFTRACE ? CLOCK_TSC : CLOCK_NS;
 
 	/* the first record of every task, then of every perf-cpuN.dat */
-	for (i = 0; i < uf->ntasks + uf->nperf; i++)
+	for (i = 0; !uf->lone && i < uf->ntasks + uf->nperf; i++)
 		if (uft_task_advance(uf, &uf->tasks[i]))
 			uf->heap[uf->nheap++] = (uint32_t)i;
 	for (i = uf->nheap / 2; i-- > 0;)
@@ -179,6 +183,8 @@ static void uft_close(struct source *src)
 	}
 	free(uf->tasks);
 	free(uf->heap);
+	free(uf->tid_order);
+	free(uf->lone_text);
 	for (i = 0; i < uf->nspecs; i++) {
 		if (uf->specs[i].patt == UFT_PATT_REGEX)
 			regfree(&uf->specs[i].re);
@@ -309,6 +315,27 @@ static int uft_report(struct source *src, struct uftrace *uf, struct diag *d)
 	return -EIO;
 }
 
+/* The lines `uftrace dump` prints between records (uftrace-dump.c). */
+static int uft_next_text(struct source *src, struct event *ev, struct diag *d)
+{
+	struct uftrace *uf = src->priv;
+	struct uft_cur *c = &uf->cur;
+	int ret = uft_lone_next(uf);
+
+	if (ret <= 0) {
+		if (ret < 0)
+			diag_set(d, "%s: out of memory", src->name);
+		return ret;
+	}
+	c->is_text = true;
+	memset(ev, 0, sizeof(*ev));
+	ev->seq = uf->seq++;
+	ev->type = &uf->types[UFT_TEXT];
+	ev->src = src;
+	ev->rec = c;
+	return 1;
+}
+
 static int uft_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct uftrace *uf = src->priv;
@@ -318,7 +345,13 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	struct uft_symtab *mod;
 	struct uft_sym *sym;
 	struct uft_rec r;
+	int ret;
 
+	if (!uf->nheap && uf->lone) {
+		ret = uft_next_text(src, ev, d);
+		if (ret)
+			return ret;
+	}
 	if (!uf->nheap) {
 		if (!uf->reported && (uf->nproblems || uf->nomem))
 			return uft_report(src, uf, d);
@@ -333,6 +366,7 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	/* a perf event belongs to the task it names (uft_perf_advance) */
 	c->task = t->perf ? uft_task_of(uf, t->prec.tid) : t;
 	c->tid = c->task->tid;
+	c->is_text = false;
 	c->perf = t->perf;
 	if (t->perf)
 		c->prec = t->prec;
@@ -463,6 +497,8 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 	struct uftrace *uf = src->priv;
 	struct uft_cur *c = (struct uft_cur *)ev->rec;	/* our uf->cur */
 
+	if (c->is_text)
+		return -ENOENT;
 	if (index > UF_ARG0 && index <= UF_ARG0 + UFT_MAX_VALUES)
 		return uft_arg_value(uf, c, (size_t)(index - UF_ARG0), out);
 	if (index >= UF_EV0 && index < UF_EV0 + UFT_NEVKEYS)
@@ -648,6 +684,8 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	char *p, *start, time[40];
 	size_t timelen;
 
+	if (c->is_text)
+		return outbuf_put(o, uf->lone_text, uf->lone_len);
 	/* dump_raw_inverted_time(): a time before the one before */
 	if (c->rec.inverted && !c->perf) {
 		static const char banner[] =

@@ -321,6 +321,14 @@ int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 	}
 	feat = uft_u64(uf, buf + 16);
 	announced = uft_u64(uf, buf + 24);
+	memcpy(uf->hdr.magic, buf, sizeof(uf->hdr.magic));
+	uf->hdr.version = version;
+	/* dump prints it as read, not swapped */
+	memcpy(&uf->hdr.size, buf + 12, sizeof(uf->hdr.size));
+	uf->hdr.endian = (uint8_t)buf[14];
+	uf->hdr.elf_class = (uint8_t)buf[15];
+	uf->hdr.feat = feat;
+	uf->hdr.info = announced;
 	uf->rel_addr = feat & UFT_FEAT_SYM_REL_ADDR;
 	uf->patt = UFT_PATT_REGEX;
 	ret = 0;
@@ -725,6 +733,14 @@ int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 	size_t i, n = 0;
 	bool all_qemu = true;
 
+	/* `uftrace dump` reads the tasks in the order of the list */
+	if (ntids) {
+		uf->tid_order = malloc(ntids * sizeof(*uf->tid_order));
+		if (!uf->tid_order)
+			return -ENOMEM;
+		memcpy(uf->tid_order, tids, ntids * sizeof(*tids));
+		uf->norder = ntids;
+	}
 	if (ntids)	/* tids may be NULL: qsort() wants a valid pointer */
 		qsort(tids, ntids, sizeof(*tids), uft_tid_cmp);
 	uf->tasks = calloc(ntids + nperf + 1, sizeof(*uf->tasks));

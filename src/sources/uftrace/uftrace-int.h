@@ -10,6 +10,7 @@
  *   uftrace-enum.c    enum definitions and the names of enum values
  *   uftrace-evdata.c  the data of event records
  *   uftrace-rec.c     the records of TID.dat, the heap, the call stacks
+ *   uftrace-dump.c    a lone input in `uftrace dump`'s order and words
  *
  * The layout of the data directory is described in source-uftrace.c.
  */
@@ -55,6 +56,7 @@ struct diag;
 #define UFT_PERF_COMM		6
 #define UFT_PERF_SCHED_OUT_PREEMPT	7
 #define UFT_NPERF		8	/* event types: UFT_NTYPES + id */
+#define UFT_TEXT		(UFT_NTYPES + UFT_NPERF)	/* dump's own lines */
 
 #define UFT_ALIGN(x, a)		(((x) + (a) - 1) & ~(uint64_t)((a) - 1))
 
@@ -301,6 +303,7 @@ struct uft_evname {
 /* The fields of the current event (ev->rec points here). */
 struct uft_cur {
 	struct uft_task *task;		/* borrowed: the task (of a perf event too) */
+	bool is_text;			/* dump's own lines: uf->lone_text */
 	bool perf;			/* a perf event: prec */
 	struct uft_perfrec prec;
 	struct uft_rec rec;
@@ -322,6 +325,17 @@ struct uft_cur {
 	size_t textlen;
 	size_t textcap;
 	char buf[64];
+};
+
+/* The info file's header, as `uftrace dump` prints it. */
+struct uft_hdr {
+	unsigned char magic[8];
+	uint32_t version;
+	uint16_t size;
+	uint8_t endian;
+	uint8_t elf_class;
+	uint64_t feat;
+	uint64_t info;
 };
 
 struct uftrace {
@@ -365,7 +379,17 @@ struct uftrace {
 	char **tnames;			/* owned: type names of specs */
 	size_t ntnames;
 	struct uft_symcache cache[UFT_SYMCACHE];
-	struct event_type types[UFT_NTYPES + UFT_NPERF];
+	struct event_type types[UFT_TEXT + 1];
+	/* a lone input (source.lone): the files one after the other */
+	bool lone;
+	struct uft_hdr hdr;
+	int64_t *tid_order;		/* owned: the tids as info lists them */
+	size_t norder;
+	size_t lone_next;		/* files begun: tid_order, then perf */
+	bool lone_begun;		/* the header is out */
+	char *lone_text;		/* owned: lines before the next record */
+	size_t lone_len;
+	size_t lone_cap;
 	struct uft_cur cur;
 	uint64_t seq;
 	char **problems;		/* owned: messages, in the order found */
@@ -517,6 +541,9 @@ int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu);
 int uft_perf_advance(struct uftrace *uf, struct uft_task *t);
 struct uft_task *uft_task_of(struct uftrace *uf, int64_t tid);
 const char *uft_perf_name(unsigned id);
+
+/* uftrace-dump.c: a lone input, file after file */
+int uft_lone_next(struct uftrace *uf);
 
 /* uftrace-rec.c: records, heap, call stacks */
 ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need);
