@@ -35,7 +35,14 @@
  *    time 0 if that was a LOST), at least their child time;
  *  - an entry of exec*() sets both stack counts to 0, of setjmp() keeps
  *    the stack count for the next longjmp() (fstack.c's fixup_syms);
- *  - at most 1024 nested calls (uftrace's default max stack and depth).
+ *  - at most 1024 nested calls (uftrace's default max stack and depth);
+ *  - the time filter saved with the recording (-t in default.opts, the
+ *    reader's time_filter) hides a call shorter than it, with what it
+ *    made, as fstack.c's get_task_ustack() does: a task's records wait
+ *    from an entry on until an exit ends a call long enough (or an exit
+ *    whose entry went out, a user event, a LOST record, the end); a call
+ *    too short goes, records from its entry on, so its time stays its
+ *    caller's own.
  *
  * Sorted by total time, the largest first (then by name).
  */
@@ -63,7 +70,19 @@
 #define SF_MAX_STACK		1024	/* OPT_RSTACK_DEFAULT */
 #define SF_DEF_DEPTH		1024	/* OPT_DEPTH_DEFAULT */
 
-enum { SF_TYPE, SF_TID, SF_SYMBOL, SF_ADDR, SF_DEPTH, SF_NSLOTS };
+#define SF_EVENT_USER		1000000u
+
+enum { SF_TYPE, SF_TID, SF_SYMBOL, SF_ADDR, SF_DEPTH, SF_TFILTER, SF_NSLOTS };
+
+/* A record as the accounting takes it. */
+struct sf_rec {
+	uint64_t addr;
+	uint64_t depth;
+	uint64_t ts;
+	uint32_t row;
+	char kind;		/* 'e'ntry, e'x'it, 'l'ost, e'v'ent */
+	char fix;		/* sf_fixup() of an entry's name */
+};
 
 /* One of uftrace's struct uftrace_fstack. */
 struct sf_slot {
@@ -86,6 +105,10 @@ struct sf_task {
 	bool lost_seen;
 	bool nomem;		/* a slot could not be had */
 	uint64_t last_time;	/* of the last record (LOST: 0) */
+	uint64_t tfilter;	/* the time filter; 0: none */
+	struct sf_rec *wait;	/* owned: records held by the time filter */
+	size_t nwait;
+	size_t capwait;
 };
 
 struct sf_types {
@@ -121,8 +144,10 @@ void stats_func_destroy(struct stats_func *f)
 	for (i = 0; i < f->nrows; i++)
 		free(f->rows[i].name);
 	free(f->rows);
-	for (i = 0; i < f->ntasks; i++)
+	for (i = 0; i < f->ntasks; i++) {
 		free(f->tasks[i].slots);
+		free(f->tasks[i].wait);
+	}
 	free(f->tasks);
 	for (i = 0; i < f->nsrcs; i++)
 		free(f->srcs[i].slots);
@@ -198,7 +223,7 @@ static int sf_row(struct stats_func *f, const char *s, size_t len,
 static const int32_t *sf_slots(struct stats_func *f, const struct event *ev)
 {
 	static const char *const keys[SF_NSLOTS] = {
-		"type", "tid", "symbol", "addr", "record_depth",
+		"type", "tid", "symbol", "addr", "record_depth", "time_filter",
 	};
 	struct source *src = ev->src;
 	uint32_t ti = ev->type->index;
@@ -318,6 +343,23 @@ static int sf_slot_row(struct stats_func *f, const struct sf_slot *sl,
 	}
 	/* symbol_getname() of no symbol */
 	n = snprintf(buf, sizeof(buf), "<%" PRIx64 ">", sl->addr);
+	return sf_row(f, buf, (size_t)n, row);
+}
+
+/*
+ * The row of a record's symbol; a function without symbol (the reader's
+ * "0xADDR") is "<ADDR>", as symbol_getname() names it.
+ */
+static int sf_sym_row(struct stats_func *f, const struct value *sym,
+		      uint64_t addr, uint32_t *row)
+{
+	char buf[24];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+	if (sym->len != (size_t)n || memcmp(sym->s, buf, (size_t)n))
+		return sf_row(f, sym->s, sym->len, row);
+	n = snprintf(buf, sizeof(buf), "<%" PRIx64 ">", addr);
 	return sf_row(f, buf, (size_t)n, row);
 }
 
@@ -516,69 +558,35 @@ static int sf_sched_in(struct stats_func *f, struct sf_task *t)
 	return 0;
 }
 
-int stats_func_event(struct stats_func *f, const struct event *ev)
+/* One record of t as uftrace's read_rstack() hands it on. */
+static int sf_consume(struct stats_func *f, struct sf_task *t,
+		      const struct sf_rec *r)
 {
-	struct value type, tid, sym, addr, dv;
-	const int32_t *slots;
-	struct sf_task *t;
 	struct sf_slot *sl;
-	uint64_t a, depth = 0;
-	uint32_t row = UINT32_MAX;
-	char kind, fix;
+	uint64_t a = r->addr;
 
-	if (strcmp(ev->src->ops->kind, "uftrace") || !ev->has_ts)
-		return 0;
-	slots = sf_slots(f, ev);
-	if (!slots)
-		return -ENOMEM;
-	if (!sf_get(ev, slots[SF_TYPE], &type) || type.kind != VALUE_STR ||
-	    !sf_get(ev, slots[SF_TID], &tid) || tid.kind != VALUE_INT ||
-	    !sf_get(ev, slots[SF_ADDR], &addr) || addr.kind != VALUE_INT)
-		return 0;
-	t = sf_task(f, ev, tid.neg ? -(int64_t)tid.u : (int64_t)tid.u);
-	if (!t)
-		return -ENOMEM;
-	a = addr.u;
-	if (type.len == 5 && !memcmp(type.s, "entry", 5))
-		kind = 'e';
-	else if (type.len == 4 && !memcmp(type.s, "exit", 4))
-		kind = 'x';
-	else if (type.len == 4 && !memcmp(type.s, "lost", 4))
-		kind = 'l';
-	else if (type.len == 5 && !memcmp(type.s, "event", 5))
-		kind = 'v';
-	else
-		return 0;
-	if (kind == 'e' || kind == 'x') {
-		if (!sf_get(ev, slots[SF_SYMBOL], &sym) || sym.kind != VALUE_STR ||
-		    !sf_get(ev, slots[SF_DEPTH], &dv) || dv.kind != VALUE_INT)
-			return 0;
-		depth = dv.u;
-		if (sf_row(f, sym.s, sym.len, &row) < 0)
-			return -ENOMEM;
-	}
 	/* read_rstack(): the slots; sched events as calls of depth 0 */
-	if (kind == 'v' && (a == SF_SCHED_OUT || a == SF_SCHED_OUT_PREEMPT))
-		sf_account_time(t, 'e', false, a, 0, ev->ts, UINT32_MAX);
-	else if (kind == 'v' && a == SF_SCHED_IN)
-		sf_account_time(t, 'x', false, a, 0, ev->ts, UINT32_MAX);
-	else if (kind != 'v')
-		sf_account_time(t, kind, true, a, depth, ev->ts, row);
+	if (r->kind == 'v' && (a == SF_SCHED_OUT || a == SF_SCHED_OUT_PREEMPT))
+		sf_account_time(t, 'e', false, a, 0, r->ts, UINT32_MAX);
+	else if (r->kind == 'v' && a == SF_SCHED_IN)
+		sf_account_time(t, 'x', false, a, 0, r->ts, UINT32_MAX);
+	else if (r->kind != 'v')
+		sf_account_time(t, r->kind, true, a, r->depth, r->ts, r->row);
 	if (t->nomem)
 		return -ENOMEM;
 
 	/* build_function_tree() */
-	t->last_time = kind == 'l' ? 0 : ev->ts;
+	t->last_time = r->kind == 'l' ? 0 : r->ts;
 	/*
 	 * utils/fstack.c: fstack_check_opts(): with event_skip_out (on unless
 	 * --event-full) no event counts while the user stack count is 0:
 	 * outside functions, and in a forked child's caller of fork() (the
 	 * count starts at 0 there and an exit does not take it below)
 	 */
-	if (kind == 'v' && !t->usc)
+	if (r->kind == 'v' && !t->usc)
 		return 0;
 	/* fstack_check_filter() */
-	switch (kind) {
+	switch (r->kind) {
 	case 'e':
 		/* fstack_entry() */
 		sl = sf_get_slot(t, t->sc - 1);
@@ -586,8 +594,7 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 			return 0;
 		sl->orig_depth = t->fdepth;
 		sl->norecord = false;
-		fix = sf_fixup(sym.s, sym.len);
-		if (fix == 's')
+		if (r->fix == 's')
 			f->setjmp_count = t->sc;
 		if (t->fdepth <= 0) {
 			sl->norecord = true;
@@ -595,9 +602,9 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 		}
 		t->fdepth--;
 		/* fstack_update(): an exec starts over, a longjmp goes back */
-		if (fix == 'e')
+		if (r->fix == 'e')
 			t->sc = t->usc = 0;
-		else if (fix == 'l')
+		else if (r->fix == 'l')
 			t->sc = t->usc = f->setjmp_count;
 		return 0;
 	case 'x':
@@ -608,7 +615,7 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 			sf_fstack_exit(t);
 			return 0;
 		}
-		sf_update(f, t, row);
+		sf_update(f, t, r->row);
 		sf_fstack_exit(t);	/* fstack_check_filter_done() */
 		return 0;
 	case 'v':
@@ -622,6 +629,90 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 	default:
 		return sf_lost(f, t);
 	}
+}
+
+/* The records the time filter held, in their order. */
+static int sf_release(struct stats_func *f, struct sf_task *t)
+{
+	size_t i, n = t->nwait;
+
+	t->nwait = 0;
+	for (i = 0; i < n; i++)
+		if (sf_consume(f, t, &t->wait[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* fstack.c's get_task_ustack() with a time filter: see the top. */
+static int sf_time_filter(struct stats_func *f, struct sf_task *t,
+			  const struct sf_rec *r)
+{
+	size_t i = t->nwait;
+
+	if (r->kind == 'x') {
+		while (i > 0 && t->wait[i - 1].kind != 'e')
+			i--;
+		/* a call too short: from its entry on, nothing was */
+		if (i > 0 && r->ts - t->wait[i - 1].ts < t->tfilter) {
+			t->nwait = i - 1;
+			return 0;
+		}
+	}
+	if (sf_grow(&t->wait, t->nwait, &t->capwait, sizeof(*t->wait)) < 0)
+		return -ENOMEM;
+	t->wait[t->nwait++] = *r;
+	if (r->kind == 'e' || (r->kind == 'v' && r->addr < SF_EVENT_USER))
+		return 0;
+	return sf_release(f, t);
+}
+
+int stats_func_event(struct stats_func *f, const struct event *ev)
+{
+	struct value type, tid, sym, addr, dv, tf;
+	const int32_t *slots;
+	struct sf_task *t;
+	struct sf_rec r = { .row = UINT32_MAX };
+
+	if (strcmp(ev->src->ops->kind, "uftrace") || !ev->has_ts)
+		return 0;
+	slots = sf_slots(f, ev);
+	if (!slots)
+		return -ENOMEM;
+	if (!sf_get(ev, slots[SF_TYPE], &type) || type.kind != VALUE_STR ||
+	    !sf_get(ev, slots[SF_TID], &tid) || tid.kind != VALUE_INT ||
+	    !sf_get(ev, slots[SF_ADDR], &addr) || addr.kind != VALUE_INT)
+		return 0;
+	t = sf_task(f, ev, tid.neg ? -(int64_t)tid.u : (int64_t)tid.u);
+	if (!t)
+		return -ENOMEM;
+	r.addr = addr.u;
+	r.ts = ev->ts;
+	if (type.len == 5 && !memcmp(type.s, "entry", 5))
+		r.kind = 'e';
+	else if (type.len == 4 && !memcmp(type.s, "exit", 4))
+		r.kind = 'x';
+	else if (type.len == 4 && !memcmp(type.s, "lost", 4))
+		r.kind = 'l';
+	else if (type.len == 5 && !memcmp(type.s, "event", 5))
+		r.kind = 'v';
+	else
+		return 0;
+	if (r.kind == 'e' || r.kind == 'x') {
+		if (!sf_get(ev, slots[SF_SYMBOL], &sym) || sym.kind != VALUE_STR ||
+		    !sf_get(ev, slots[SF_DEPTH], &dv) || dv.kind != VALUE_INT)
+			return 0;
+		r.depth = dv.u;
+		if (sf_sym_row(f, &sym, r.addr, &r.row) < 0)
+			return -ENOMEM;
+		if (r.kind == 'e')
+			r.fix = sf_fixup(sym.s, sym.len);
+	}
+	if (!t->set && !t->nwait && sf_get(ev, slots[SF_TFILTER], &tf) &&
+	    tf.kind == VALUE_INT)
+		t->tfilter = tf.u;
+	if (t->tfilter)
+		return sf_time_filter(f, t, &r);
+	return sf_consume(f, t, &r);
 }
 
 /* add_remaining_fstack(): calls still open last until the task's end. */
@@ -665,7 +756,8 @@ int stats_func_rows(struct stats_func *f, const struct stats_func_row **rows,
 
 	/* calls still open: until the task's last event */
 	for (i = 0; i < f->ntasks; i++)
-		if (sf_remaining(f, &f->tasks[i]) < 0)
+		if (sf_release(f, &f->tasks[i]) < 0 ||
+		    sf_remaining(f, &f->tasks[i]) < 0)
 			return -ENOMEM;
 	/* names entered but never left (exec) have no call */
 	for (i = 0, k = 0; i < f->nrows; i++) {

@@ -119,6 +119,7 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		goto error;
 	if (uf->cmdline && !strcmp(uf->cmdline, "fakeuftrace"))
 		uf->writer = UFT_WRITER_RFTRACE;
+	uft_read_opts(uf);
 	ret = uft_read_tasks(uf, &tinfo, &ntinfo);
 	if (ret == 0)
 		ret = uft_index_sessions(uf);
@@ -460,6 +461,7 @@ enum uft_field {
 	UF_RETVAL,
 	UF_PPID,
 	UF_EXEC,
+	UF_TIME_FILTER,
 	UF_NFIELDS,
 	UF_ARG0 = 64,		/* argN: UF_ARG0 + N */
 	UF_EV0 = 256,		/* event data: UF_EV0 + enum uft_evkey */
@@ -468,6 +470,7 @@ enum uft_field {
 static const char *const uft_field_names[UF_NFIELDS] = {
 	"tid", "type", "depth", "addr", "symbol", "duration", "event",
 	"comm", "record_depth", "args", "retval", "ppid", "exec",
+	"time_filter",
 };
 
 static int uft_bind(struct source *src, const struct event_type *t,
@@ -509,6 +512,9 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 		return 0;
 	case UF_EXEC:
 		value_set_u64(out, c->perf && c->prec.exec);
+		return 0;
+	case UF_TIME_FILTER:
+		value_set_u64(out, uf->time_filter);
 		return 0;
 	case UF_ARGS:
 		return uft_args_text(uf, c, false, out);

@@ -485,6 +485,7 @@ static bool uft_task_kind(const char *line)
 /*
  * task.txt:
  *   SESS timestamp=S.NS pid=PID sid=SID exename="PATH"
+ *        (older uftrace wrote tid=PID: uftrace reads either)
  *   TASK timestamp=S.NS tid=TID pid=PID
  *   FORK timestamp=S.NS pid=CHILD ppid=PARENT
  *   DLOP timestamp=S.NS tid=TID sid=SID base=HEX libname="PATH"
@@ -527,8 +528,9 @@ int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
 			const char *sid = uft_kv(line, "sid");
 			size_t sl;
 
-			if (!uft_kv_int(line, "pid", 10, &pid)) {
-				what = "pid=";
+			if (!uft_kv_int(line, "pid", 10, &pid) &&
+			    !uft_kv_int(line, "tid", 10, &pid)) {
+				what = "pid= or tid=";
 			} else if (!sid || !(sl = strcspn(sid, " ")) || sl >= 64) {
 				what = "sid=";
 			} else {

@@ -349,6 +349,7 @@ struct uftrace {
 	enum uft_writer writer;
 	enum uft_patt patt;		/* pattern_type of the recording */
 	bool auto_args;			/* "auto-args:1" */
+	uint64_t time_filter;		/* -t of default.opts, ns; 0: none */
 	enum source_demangle demangle;	/* how names are printed */
 	char *cmdline;			/* owned */
 	struct uft_pspec *specs;	/* owned: argspec, then retspec */
@@ -451,6 +452,7 @@ int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 int uft_read_tasks(struct uftrace *uf, struct uft_tinfo **tinfo,
 		   size_t *ntinfo);
 int uft_read_events(struct uftrace *uf);
+void uft_read_opts(struct uftrace *uf);
 int uft_scan_tids(struct uftrace *uf, int64_t **tids, size_t *ntids);
 int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 		    const struct uft_tinfo *ti, size_t nti, size_t nperf);
