@@ -617,7 +617,8 @@ static size_t uft_fields(struct source *src, const struct event_type *t,
 		    (i != UF_RETVAL || (t && t->index == UFT_EXIT)) &&
 		    (i != UF_PPID || perf == UFT_PERF_TASK ||
 		     perf == UFT_PERF_EXIT) &&
-		    (i != UF_EXEC || perf == UFT_PERF_COMM))
+		    (i != UF_EXEC || perf == UFT_PERF_COMM) &&
+		    i != UF_TIME_FILTER)	/* the recording's, for --stats */
 			names[n++] = uft_field_names[i];
 	if (n < max && t && t->index == UFT_ENTRY)
 		names[n++] = "arg1..argN";
