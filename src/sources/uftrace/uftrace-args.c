@@ -36,9 +36,19 @@ static const char *uft_tname(struct uftrace *uf, const char *s)
 /*
  * One value spec as uftrace's parse_argspec() reads it: argN, fpargN or
  * retval, then "/FMT[BITS]" and "%LOCATION" (which does not change the
- * layout). Returns false for anything else (other trigger actions, and
- * specs uftrace refuses).
+ * layout). N is strtol()'s of base 0 ("arg0x10", "arg010") kept in an
+ * int: "arg4294967295" is index -1, an argument; index 0 ("arg0",
+ * "fparg0") is the return value's (RETVAL_IDX). Returns false for
+ * anything else (other trigger actions, and specs uftrace refuses).
  */
+/* A long as a C compiler of x86-64 or arm64 makes it an int: its low bits */
+static int uft_int(long v)
+{
+	uint32_t u = (uint32_t)(unsigned long)v;
+
+	return u <= INT32_MAX ? (int)u : -(int)(UINT32_MAX - u) - 1;
+}
+
 static bool uft_parse_arg(struct uftrace *uf, const char *s,
 			  struct uft_arg *a)
 {
@@ -49,9 +59,9 @@ static bool uft_parse_arg(struct uftrace *uf, const char *s,
 	memset(a, 0, sizeof(*a));
 	a->size = uf->lp64 ? 8 : 4;
 	if (!strncmp(s, "arg", 3) && isdigit((unsigned char)s[3])) {
-		a->idx = (int)strtol(s + 3, &end, 10);
+		a->idx = uft_int(strtol(s + 3, &end, 0));
 	} else if (!strncmp(s, "fparg", 5) && isdigit((unsigned char)s[5])) {
-		a->idx = (int)strtol(s + 5, &end, 10);
+		a->idx = uft_int(strtol(s + 5, &end, 0));
 		a->fp = true;
 		a->fmt = UFT_AF_FLOAT;
 		a->size = 8;
@@ -457,10 +467,24 @@ const struct uft_argv *uft_args_of(struct uftrace *uf,
 		if (!ret && ps->auto_ret)
 			ret = uft_add_auto(uf, &av, mod, sym, true, exact);
 	}
-	/* --auto-args: every known function, unless it has a spec already */
-	if (!ret && uf->auto_args && !av.n) {
-		ret = uft_add_auto(uf, &av, mod, sym, false, true);
-		if (!ret)
+	/*
+	 * --auto-args: every known function, arguments and return value
+	 * each unless a spec gave them already (filter.c's add_filter():
+	 * "ignore auto-args if it already has argspec", by trigger flag)
+	 */
+	if (!ret && uf->auto_args) {
+		bool has_arg = false, has_ret = false;
+		size_t k;
+
+		for (k = 0; k < av.n; k++) {
+			if (av.v[k].idx == UFT_RETVAL_IDX)
+				has_ret = true;
+			else
+				has_arg = true;
+		}
+		if (!has_arg)
+			ret = uft_add_auto(uf, &av, mod, sym, false, true);
+		if (!ret && !has_ret)
 			ret = uft_add_auto(uf, &av, mod, sym, true, true);
 	}
 	if (ret || !av.n) {

@@ -38,7 +38,7 @@ struct diag;
 #define UFT_SYMCACHE		256
 #define UFT_ADDR_MASK		((UINT64_C(1) << 48) - 1)
 #define UFT_NO_ADDR		UINT64_MAX	/* a frame we never saw enter */
-#define UFT_RETVAL_IDX		(-1)
+#define UFT_RETVAL_IDX		0	/* argspec.h RETVAL_IDX: "arg0" is one too */
 
 #define UFT_FEAT_SYM_REL_ADDR	(UINT64_C(1) << 5)
 
@@ -101,7 +101,7 @@ enum uft_afmt {
 
 /* One value of an argument spec ("arg2/s", "fparg1/32", "retval/i32"). */
 struct uft_arg {
-	int idx;		/* argN: N; fpargN: N; retval: UFT_RETVAL_IDX */
+	int idx;		/* argN, fpargN: N (as an int); retval: UFT_RETVAL_IDX */
 	bool fp;		/* fpargN or /f (a different register file) */
 	bool exact;		/* from an exact name, not a pattern */
 	uint8_t fmt;		/* enum uft_afmt */
@@ -264,6 +264,7 @@ struct uft_task {
 	bool eof;
 	bool done;			/* no more records */
 	bool resync;			/* at the start, or after LOST */
+	bool astray;			/* no record after the last one's values */
 	uint64_t last_ts;		/* of the record before rec */
 	uint64_t last_raw;		/* … as written */
 	struct uft_rec rec;		/* the next record (when !done) */

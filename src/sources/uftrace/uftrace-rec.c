@@ -200,16 +200,17 @@ static bool uft_follows(struct uftrace *uf, struct uft_task *t, size_t n)
 
 /*
  * After a record that disagrees with its argument specs: the next place
- * within UFT_RESYNC bytes (8-byte aligned, as records are) that holds a
- * record of a time from ts on, up to a minute later. Moves t->pos there
- * and returns true, or returns false.
+ * from t->pos + from on, within UFT_RESYNC bytes (8-byte aligned, as
+ * records are), that holds a record of a time from ts on, up to a minute
+ * later. Moves t->pos there and returns true, or returns false.
  */
-static bool uft_resync(struct uftrace *uf, struct uft_task *t, uint64_t ts)
+static bool uft_resync(struct uftrace *uf, struct uft_task *t, uint64_t ts,
+		       size_t from)
 {
 	ssize_t have = uft_fill(uf, t, UFT_RESYNC);
 	size_t at;
 
-	for (at = UFT_REC_SIZE; have > 0 && at + 2 * UFT_REC_SIZE <= (size_t)have;
+	for (at = from; have > 0 && at + 2 * UFT_REC_SIZE <= (size_t)have;
 	     at += 8) {
 		const unsigned char *p = t->buf + t->pos + at;
 		uint64_t rts = uft_u64(uf, p), w = uft_u64(uf, p + 8);
@@ -244,6 +245,15 @@ int uft_task_advance(struct uftrace *uf, struct uft_task *t)
 		return 0;
 	if (t->perf)
 		return uft_perf_advance(uf, t);
+	if (t->astray) {
+		/* the record before was kept; no record came after its values */
+		t->astray = false;
+		if (!uft_resync(uf, t, t->last_ts, 0)) {
+			uft_problem(uf, "%s: offset 0x%" PRIx64 ": no record follows within %u bytes; the rest of task %" PRId64 " is skipped",
+				    t->path, uft_offset(t), UFT_RESYNC, t->tid);
+			goto fail;
+		}
+	}
 again:
 	have = t->len - t->pos >= UFT_REC_SIZE ? (ssize_t)(t->len - t->pos)
 					       : uft_fill(uf, t, UFT_REC_SIZE);
@@ -284,20 +294,25 @@ again:
 	t->paylen = t->arglen = 0;
 	if (r.more) {
 		psize = uft_payload(uf, t, &r, off, &t->pay_av, &t->arglen);
+		/*
+		 * uftrace reads the values its specs give and the next
+		 * record after them: the record stays, and where no record
+		 * follows, the next one found does
+		 */
 		if (psize >= 0 && !uft_follows(uf, t, UFT_REC_SIZE + (size_t)psize)) {
 			struct uft_symtab *mod;
 			struct uft_sym *sym = uft_resolve(uf, t, r.ts, r.addr,
 							  &mod);
 
-			uft_problem(uf, "%s: offset 0x%" PRIx64 ": the %s record of %s disagrees with its argument specs (no record follows its %" PRId64 " bytes of values); the record is skipped",
+			uft_problem(uf, "%s: offset 0x%" PRIx64 ": the %s record of %s disagrees with its argument specs (no record follows its %" PRId64 " bytes of values); the record is kept with the values its specs read, and what follows up to the next record is skipped",
 				    t->path, off,
 				    r.type == UFT_ENTRY ? "entry" : "exit",
 				    sym ? sym->name : "a function without symbol",
 				    psize);
-			psize = UFT_SKIP;
+			t->astray = true;
 		}
 		if (psize == UFT_SKIP) {
-			if (uft_resync(uf, t, r.ts))
+			if (uft_resync(uf, t, r.ts, UFT_REC_SIZE))
 				goto again;
 			uft_problem(uf, "%s: offset 0x%" PRIx64 ": no record follows within %u bytes; the rest of task %" PRId64 " is skipped",
 				    t->path, off, UFT_RESYNC, t->tid);
