@@ -130,6 +130,14 @@ struct source_ops {
 	 * source is open, or NULL. May be NULL.
 	 */
 	const char *(*func_at)(struct source *src, uint64_t addr);
+	/*
+	 * The name of function addr in the program task tid ran at time ts
+	 * (uftrace: as `uftrace report` names a call it ends itself, "<ADDR>"
+	 * without symbol), borrowed, or written to buf. NULL: not known. May
+	 * be NULL.
+	 */
+	const char *(*name_at)(struct source *src, int64_t tid, uint64_t ts,
+			       uint64_t addr, char *buf, size_t size);
 };
 
 /*

@@ -96,6 +96,8 @@ struct sf_slot {
 };
 
 struct sf_task {
+	struct source *src;	/* borrowed */
+	int64_t tid;
 	struct sf_slot *slots;	/* owned */
 	size_t cap;
 	int64_t sc;		/* task->stack_count */
@@ -278,6 +280,8 @@ static struct sf_task *sf_task(struct stats_func *f, const struct event *ev,
 		return NULL;
 	memset(&f->tasks[f->ntasks], 0, sizeof(*f->tasks));
 	f->tasks[f->ntasks].fdepth = SF_DEF_DEPTH;
+	f->tasks[f->ntasks].src = ev->src;
+	f->tasks[f->ntasks].tid = tid;
 	if (sink_map_add(&f->tids, key, (uint32_t)f->ntasks) < 0)
 		return NULL;
 	return &f->tasks[f->ntasks++];
@@ -715,6 +719,25 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 	return sf_consume(f, t, &r);
 }
 
+/*
+ * report.c's find_insert_node() for a call it ends itself: the name of
+ * the slot's function in the program of the task at ts (a call left open
+ * by an exec is no function of the new program: "<ADDR>").
+ */
+static int sf_slot_row_at(struct stats_func *f, const struct sf_task *t,
+			  const struct sf_slot *sl, uint64_t ts, uint32_t *row)
+{
+	const char *name = NULL;
+	char buf[32];
+
+	if (sl->row != UINT32_MAX && t->src->ops->name_at)
+		name = t->src->ops->name_at(t->src, t->tid, ts, sl->addr, buf,
+					    sizeof(buf));
+	if (!name)
+		return sf_slot_row(f, sl, row);
+	return sf_row(f, name, strlen(name), row);
+}
+
 /* add_remaining_fstack(): calls still open last until the task's end. */
 static int sf_remaining(struct stats_func *f, struct sf_task *t)
 {
@@ -733,7 +756,7 @@ static int sf_remaining(struct stats_func *f, struct sf_task *t)
 			sl->total = sl->child;
 		if (t->sc > 0)
 			sl[-1].child += sl->total;
-		if (sf_slot_row(f, sl, &row) < 0)
+		if (sf_slot_row_at(f, t, sl, last, &row) < 0)
 			return -ENOMEM;
 		sf_update(f, t, row);
 	}

@@ -771,6 +771,24 @@ static int uft_render_default(struct source *src, const struct event *ev,
 	return 0;
 }
 
+static const char *uft_name_at(struct source *src, int64_t tid, uint64_t ts,
+			       uint64_t addr, char *buf, size_t size)
+{
+	struct uftrace *uf = src->priv;
+	struct uft_task *t = uft_task_of(uf, tid);
+	struct uft_symtab *mod;
+	struct uft_sym *sym;
+
+	if (!t)
+		return NULL;
+	sym = uft_resolve_in(uf, uft_task_session_find(uf, t, ts), ts, addr,
+			     &mod);
+	if (sym)
+		return sym->name;
+	snprintf(buf, size, "<%" PRIx64 ">", addr);
+	return buf;
+}
+
 const struct source_ops source_uftrace_ops = {
 	.kind = "uftrace",
 	.probe = uft_probe,
@@ -783,5 +801,6 @@ const struct source_ops source_uftrace_ops = {
 	.each_type = uft_each_type,
 	.fields = uft_fields,
 	.render_default = uft_render_default,
+	.name_at = uft_name_at,
 };
 
