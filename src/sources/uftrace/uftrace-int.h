@@ -11,6 +11,8 @@
  *   uftrace-evdata.c  the data of event records
  *   uftrace-rec.c     the records of TID.dat, the heap, the call stacks
  *   uftrace-dump.c    a lone input in `uftrace dump`'s order and words
+ *   uftrace-names.c   C++ names as uftrace's demangler spells them
+ *   uftrace-opts.c    default.opts (the time filter)
  *
  * The layout of the data directory is described in source-uftrace.c.
  */
@@ -488,6 +490,10 @@ struct uft_sym *uft_resolve(struct uftrace *uf, struct uft_task *t,
 struct uft_sym *uft_resolve_in(struct uftrace *uf,
 			       const struct uft_session *s, uint64_t ts,
 			       uint64_t addr, struct uft_symtab **modp);
+
+/* uftrace-names.c: names as uftrace's demangler spells them */
+char *uft_dump_spelling(const char *raw, const char *d);
+char *uft_inheriting_name(const char *raw, const char *s);
 
 /* uftrace-args.c: argument specs */
 int uft_parse_specs(struct uftrace *uf, const char *line, bool ret);

@@ -137,18 +137,21 @@ char *uft_simplify(const char *s)
 	return out;
 }
 
-/* Rust's legacy mangling: _ZN...17h<16 hex digits>E */
+/* Rust's legacy mangling: _ZN...17h<16 hex digits>E, maybe ".suffix" */
 static bool uft_rust_legacy(const char *raw)
 {
-	size_t len = strlen(raw), i;
+	const char *p = raw;
+	size_t i;
 
-	if (len < 24 || strncmp(raw, "_ZN", 3) || raw[len - 1] != 'E' ||
-	    strncmp(raw + len - 20, "17h", 3))
+	if (strncmp(raw, "_ZN", 3))
 		return false;
-	for (i = len - 17; i < len - 1; i++)
-		if (!isxdigit((unsigned char)raw[i]))
-			return false;
-	return true;
+	while ((p = strstr(p + 1, "17h"))) {
+		for (i = 3; i < 19 && isxdigit((unsigned char)p[i]); i++)
+			;
+		if (i == 19 && p[19] == 'E' && (!p[20] || p[20] == '.'))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -160,12 +163,38 @@ static bool uft_rust_legacy(const char *raw)
  */
 char *uft_simple_name(const char *raw)
 {
-	char *d = uft_demangle_raw(raw, false), *simple;
+	static const char sub_i[] = "_GLOBAL__sub_I_";
+	char *d, *spelt, *simple, *inh;
 
+	/* a static initializer: its function's name after the prefix */
+	if (!strncmp(raw, sub_i, sizeof(sub_i) - 1) &&
+	    raw[sizeof(sub_i) - 1] == '_' && raw[sizeof(sub_i)] == 'Z') {
+		char *inner = uft_simple_name(raw + sizeof(sub_i) - 1);
+		size_t len = inner ? strlen(inner) : 0;
+
+		d = inner ? malloc(sizeof(sub_i) + len) : NULL;
+		if (d) {
+			memcpy(d, sub_i, sizeof(sub_i) - 1);
+			memcpy(d + sizeof(sub_i) - 1, inner, len + 1);
+		}
+		free(inner);
+		return d;
+	}
+	d = uft_demangle_raw(raw, false);
 	if (!d || uft_rust_legacy(raw))
 		return d;
-	simple = uft_simplify(d);
+	/* uftrace's own spelling, then without template arguments */
+	spelt = uft_dump_spelling(raw, d);
 	free(d);
+	if (!spelt)
+		return NULL;
+	simple = uft_simplify(spelt);
+	free(spelt);
+	inh = simple ? uft_inheriting_name(raw, simple) : NULL;
+	if (inh) {
+		free(simple);
+		simple = inh;
+	}
 	return simple;
 }
 
