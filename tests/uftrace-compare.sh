@@ -4,7 +4,9 @@
 # uftrace-compare.sh — kvmtrace_format against uftrace itself, on the
 # recorded fixtures of tests/gen/record-uftrace.sh,
 # tests/gen/record-uftrace-langs.sh, tests/gen/record-uftrace-lost.sh
-# (LOST records) and tests/gen/gen-uftrace-evpmu.sh (TAP):
+# (LOST records), tests/gen/record-uftrace-cases.sh (older task.txt,
+# argument specs, C++ spellings, time filter, calls that never return,
+# no symbols) and tests/gen/gen-uftrace-evpmu.sh (TAP):
 #
 #   dump     the default text of the lone directory is `uftrace dump`
 #            (NAME.dump) byte for byte: its header, "reading" lines, task
@@ -17,8 +19,11 @@
 #            (NAME.replay; tests/gen/uftrace-replay-args.py)
 #   full     --demangle=full equals c++filt on --demangle=no's names
 #   report   the function rows of --stats=csv equal `uftrace report`
-#            (NAME.report; tests/gen/uftrace-report-cmp.py); for Rust v0,
-#            which uftrace leaves mangled, with --demangle=no
+#            (NAME.report: names, calls, total and self) and, where there
+#            is NAME.avg, `uftrace report --avg-total` (avg, min, max)
+#            (tests/gen/uftrace-report-cmp.py); for Rust v0, which uftrace
+#            leaves mangled, with --demangle=no; Rust names may differ
+#            where uftrace's demangler leaves junk
 #
 # C++ and Rust fixtures need libiberty; all of it needs python3.
 set -u
@@ -28,8 +33,8 @@ gen=$KTF_SRCDIR/tests/gen
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-uftcmp.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-plain="args events plain ktf-strargs ktf-autoargs ktf-forkexec ktf-statics ktf-enum ktf-evdata ktf-lost ktf-forksched ktf-evpmu"
-mangled="ktf-cxx ktf-rust-legacy ktf-rust-v0"
+plain="args events plain ktf-strargs ktf-autoargs ktf-forkexec ktf-statics ktf-enum ktf-evdata ktf-lost ktf-forksched ktf-evpmu ktf-oldsess ktf-argspec ktf-tfilter ktf-noreturn ktf-nosym"
+mangled="ktf-cxx ktf-names ktf-rust-legacy ktf-rust-v0"
 printf '%s\n' '* %(tid)d %(type)s %(symbol)s(%(args)s) %(retval)s' \
 	> "$tmp/replay.formats"
 printf '%s\n' '* %(type)s %(symbol)s' > "$tmp/names.formats"
@@ -82,9 +87,12 @@ for d in $plain $mangled; do
 	# report
 	dm=
 	[ "$d" = ktf-rust-v0 ] && dm=--demangle=no
+	set --
+	[ -f "$fix/$d.avg" ] && set -- --avg "$fix/$d.avg"
+	case $d in ktf-rust-*) set -- "$@" --junk ;; esac
 	if $KTF $dm --stats=csv "$fix/$d" > "$tmp/out" 2> "$tmp/log" &&
 		python3 "$gen/uftrace-report-cmp.py" "$fix/$d.report" \
-			"$tmp/out" > "$tmp/log" 2>&1; then
+			"$tmp/out" "$@" > "$tmp/log" 2>&1; then
 		ok "$d report"
 	else
 		notok "$d report"

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""uftrace-report-cmp.py REPORT OURS — compare `uftrace report` output
-(REPORT: "Total time  Self time  Calls  Function", times such as
-"6.695 ms") with the function rows of kvmtrace_format --stats=csv (OURS:
-the section "function,calls,total_ns,self_ns,..."). Every function of the
-report must be there with the same calls, and total and self times that
-print the same in uftrace's units (us, ms or s, 3 decimals); and nothing
-more. A name uftrace's demangler garbles (see uftrace-dump-order.py) may
-differ, its figures not. Exits 1 on a difference.
+"""uftrace-report-cmp.py REPORT OURS [--avg AVG] [--junk] — compare
+`uftrace report` output (REPORT: "Total time  Self time  Calls  Function",
+fixed columns, times such as "6.695 ms") with the function rows of
+kvmtrace_format --stats=csv (OURS: the section
+"function,calls,total_ns,self_ns,min_ns,avg_ns,max_ns"). Every row of the
+report must be there, by the same name, with the same calls, and total
+and self times that print the same in uftrace's units (us, ms or s, 3
+decimals; a blank for 0); and nothing more. With --avg, the same for
+`uftrace report --avg-total` (AVG: "Total avg  Total min  Total max") and
+the avg, min and max of OURS. With --junk, a name uftrace's demangler
+garbles (Rust; see uftrace-dump-order.py) may differ, its figures not.
+Exits 1 on a difference.
 """
 import csv
 import re
@@ -38,40 +42,59 @@ def uftrace_time(ns):
     return '%d.%03d %s' % (ns, small, units[idx])
 
 
+def report_rows(path):
+    """Rows of a uftrace report: name -> sorted list of the 3 columns."""
+    rows = {}
+    lines = open(path, encoding='utf-8', errors='surrogateescape').read().split('\n')
+    for line in lines[2:]:
+        if len(line) < 39:
+            continue
+        cols = tuple(re.sub(' +', ' ', line[i:i + 12].strip()) for i in (0, 12, 24))
+        rows.setdefault(line[38:], []).append(cols)
+    return {k: sorted(v) for k, v in rows.items()}
+
+
+def compare(want, got, junk, what):
+    if junk:
+        for name in [n for n in want if n not in got and JUNK.search(n)]:
+            for other in [n for n in got if n not in want]:
+                if got[other] == want[name]:
+                    got[name] = got.pop(other)
+                    break
+    bad = 0
+    for name in sorted(set(want) | set(got)):
+        w, g = want.get(name), got.get(name)
+        if w != g:
+            print('%s: uftrace %s %r, ours %r' % (name, what, w, g))
+            bad += 1
+    return bad
+
+
 def main():
-    want = {}
-    for line in open(sys.argv[1], encoding='utf-8', errors='surrogateescape'):
-        m = re.match(r'^ *(\d+\.\d{3} +\w+|) +(\d+\.\d{3} +\w+|) +(\d+)  (.*)$',
-                     line.rstrip('\n'))
-        if m:
-            want[m.group(4)] = (re.sub(' +', ' ', m.group(1)),
-                                re.sub(' +', ' ', m.group(2)),
-                                int(m.group(3)))
-    got = {}
-    rows = list(csv.reader(open(sys.argv[2], encoding='utf-8',
+    args = sys.argv[1:]
+    junk = '--junk' in args
+    avg = args[args.index('--avg') + 1] if '--avg' in args else None
+    got_t, got_a = {}, {}
+    rows = list(csv.reader(open(args[1], encoding='utf-8',
                                 errors='surrogateescape')))
     inside = False
     for r in rows:
-        if r and r[0] == 'function' and len(r) > 3 and r[2] == 'total_ns':
+        if r and r[0] == 'function' and len(r) > 6 and r[2] == 'total_ns':
             inside = True
             continue
         if inside:
             if not r:
                 break
-            got[r[0]] = (uftrace_time(int(r[2])), uftrace_time(int(r[3])),
-                         int(r[1]))
-    # names uftrace's demangler garbles: matched by their figures
-    for name in [n for n in want if n not in got and JUNK.search(n)]:
-        for other in [n for n in got if n not in want]:
-            if got[other] == want[name]:
-                got[name] = got.pop(other)
-                break
-    bad = 0
-    for name in sorted(set(want) | set(got)):
-        w, g = want.get(name), got.get(name)
-        if w != g:
-            print('%s: uftrace report %r, ours %r' % (name, w, g))
-            bad += 1
+            got_t.setdefault(r[0], []).append(
+                (uftrace_time(int(r[2])), uftrace_time(int(r[3])), r[1]))
+            got_a.setdefault(r[0], []).append(
+                (uftrace_time(int(r[5])), uftrace_time(int(r[4])),
+                 uftrace_time(int(r[6]))))
+    got_t = {k: sorted(v) for k, v in got_t.items()}
+    got_a = {k: sorted(v) for k, v in got_a.items()}
+    bad = compare(report_rows(args[0]), got_t, junk, 'report')
+    if avg:
+        bad += compare(report_rows(avg), got_a, junk, 'report --avg-total')
     return 1 if bad else 0
 
 

@@ -549,6 +549,17 @@ const struct uft_session *uft_task_session_find(struct uftrace *uf,
 	best = uft_pid_session(uf, t->pid, ts, &first);
 	if (!best && t->ppid)
 		best = uft_pid_session(uf, t->ppid, ts, &pfirst);
+	/*
+	 * a thread of a forked child before that child's own session (its
+	 * exec): its leader's parent's, as session.c's find_task_session()
+	 * goes from a task to its parent or leader
+	 */
+	if (!best && !t->ppid && t->pid != t->tid) {
+		const struct uft_task *l = uft_task_of(uf, t->pid);
+
+		if (l && l->ppid)
+			best = uft_pid_session(uf, l->ppid, ts, &pfirst);
+	}
 	if (!best)
 		best = pfirst ? pfirst : first;
 	if (!best && uf->nsess == 1)
