@@ -23,9 +23,12 @@
 #                  while the main thread waits (main left open, named in
 #                  the new program as report names it: <ADDR>, a row of
 #                  its own)
-#   ktf-nosym      daemon() (the parent leaves inside it, the child's data
-#                  starts with its exit); the program's .sym removed:
-#                  every address unresolved, "<ADDR>" in the report
+#   ktf-daemon     daemon() (the parent leaves inside it, the child's data
+#                  starts with its exit), then a thread in the child (in
+#                  the program of the child's parent: it has no session
+#                  of its own), then the child's exec as in ktf-noreturn
+#   ktf-nosym      the program's .sym removed: every address unresolved,
+#                  "<ADDR>" in the report
 #
 # For each NAME also NAME.dump, .report and .replay (uftrace_fixture; no
 # ktf-tfilter.replay: replay applies the saved time filter too) and
@@ -98,9 +101,12 @@ int main(int argc, char **argv)
 	caller();
 	pthread_create(&t, NULL, quitter, NULL);
 	pthread_join(t, NULL);
-	if (argc > 1 && !strcmp(argv[1], "daemon"))
+	if (argc > 1 && !strcmp(argv[1], "daemon")) {
 		daemon(1, 1);
-	if (argc > 1 && !strcmp(argv[1], "exec")) {
+		pthread_create(&t, NULL, quitter, NULL);
+		pthread_join(t, NULL);
+	}
+	if (argc > 1) {
 		pthread_create(&t, NULL, execer, NULL);
 		waiter();
 	}
@@ -170,13 +176,14 @@ record ktf-argspec -A calloc@arg2 \
 record ktf-names ./demo-names
 record ktf-tfilter -t 1ms -T 'tiny@trace' ./demo-cases
 record ktf-noreturn ./demo-cases exec
-record ktf-nosym ./demo-cases daemon
+record ktf-daemon ./demo-cases daemon
+record ktf-nosym ./demo-cases
 rm "$tmp"/ktf-nosym/demo-cases.sym
 # uftrace reads an executable that is still there for symbols it lacks
 rm "$tmp/demo-cases" "$tmp/demo-names"
 
 for name in ktf-oldsess ktf-argspec ktf-names ktf-tfilter ktf-noreturn \
-	ktf-nosym; do
+	ktf-daemon ktf-nosym; do
 	exe=demo-cases
 	[ "$name" = ktf-names ] && exe=demo-names
 	uftrace report --avg-total -d "$tmp/$name" > "$tmp/$name.avg"
@@ -185,5 +192,5 @@ for name in ktf-oldsess ktf-argspec ktf-names ktf-tfilter ktf-noreturn \
 done
 # replay hides what the saved time filter hides; our records are all there
 rm "$outdir/ktf-tfilter.replay"
-du -a "$outdir" | grep -E 'ktf-(oldsess|argspec|names|tfilter|noreturn|nosym)' |
+du -a "$outdir" | grep -E 'ktf-(oldsess|argspec|names|tfilter|noreturn|daemon|nosym)' |
 	sort -k2
