@@ -32,7 +32,8 @@
  *    next record sets the stack count from its depth and restarts the
  *    slots from the user stack count on (which the LOST left as it was);
  *  - calls still open at the end last until the task's last record (of
- *    time 0 if that was a LOST), at least their child time;
+ *    time 0 if that was a LOST; if a perf event, the last perf event of
+ *    all, as they share one record), at least their child time;
  *  - an entry of exec*() sets both stack counts to 0, of setjmp() keeps
  *    the stack count for the next longjmp() (fstack.c's fixup_syms);
  *  - at most 1024 nested calls (uftrace's default max stack and depth);
@@ -57,80 +58,9 @@
 #include "sink-util.h"
 #include "source.h"
 #include "stats-func.h"
+#include "stats-func-int.h"
 #include "stats.h"
 
-#define SF_EVENT_PERF		200000u
-#define SF_SCHED_IN		(SF_EVENT_PERF + 1)
-#define SF_SCHED_OUT		(SF_EVENT_PERF + 2)
-#define SF_SCHED_OUT_PREEMPT	(SF_EVENT_PERF + 7)
-#define SF_NOSLOT		(-1)
-#define SF_UNBOUND		(-2)
-#define SF_UNKNOWN		UINT64_MAX	/* a frame entered before the data */
-
-#define SF_MAX_STACK		1024	/* OPT_RSTACK_DEFAULT */
-#define SF_DEF_DEPTH		1024	/* OPT_DEPTH_DEFAULT */
-
-#define SF_EVENT_USER		1000000u
-
-enum { SF_TYPE, SF_TID, SF_SYMBOL, SF_ADDR, SF_DEPTH, SF_TFILTER, SF_NSLOTS };
-
-/* A record as the accounting takes it. */
-struct sf_rec {
-	uint64_t addr;
-	uint64_t depth;
-	uint64_t ts;
-	uint32_t row;
-	char kind;		/* 'e'ntry, e'x'it, 'l'ost, e'v'ent */
-	char fix;		/* sf_fixup() of an entry's name */
-};
-
-/* One of uftrace's struct uftrace_fstack. */
-struct sf_slot {
-	uint64_t addr;		/* function, or sched-out event id */
-	uint64_t total;		/* start time, then the call's time */
-	uint64_t child;
-	uint32_t row;		/* the name of addr; UINT32_MAX: "<addr>" */
-	int32_t orig_depth;	/* the filter depth before the entry */
-	bool valid;
-	bool norecord;
-};
-
-struct sf_task {
-	struct source *src;	/* borrowed */
-	int64_t tid;
-	struct sf_slot *slots;	/* owned */
-	size_t cap;
-	int64_t sc;		/* task->stack_count */
-	int64_t usc;		/* task->user_stack_count */
-	int32_t fdepth;		/* task->filter.depth */
-	bool set;		/* task->fstack_set */
-	bool lost_seen;
-	bool nomem;		/* a slot could not be had */
-	uint64_t last_time;	/* of the last record (LOST: 0) */
-	uint64_t tfilter;	/* the time filter; 0: none */
-	struct sf_rec *wait;	/* owned: records held by the time filter */
-	size_t nwait;
-	size_t capwait;
-};
-
-struct sf_types {
-	int32_t *slots;		/* owned: SF_NSLOTS per type index */
-	size_t ntypes;
-};
-
-struct stats_func {
-	struct stats_func_row *rows;	/* owned */
-	size_t nrows;
-	size_t caprows;
-	struct sink_map names;	/* name hash -> row */
-	struct sf_task *tasks;	/* owned */
-	size_t ntasks;
-	size_t captasks;
-	struct sink_map tids;	/* (source, tid) -> task */
-	struct sf_types *srcs;	/* owned, by source index */
-	size_t nsrcs;
-	int64_t setjmp_count;	/* fstack.c's setjmp_count: of any task */
-};
 
 struct stats_func *stats_func_create(void)
 {
@@ -160,7 +90,7 @@ void stats_func_destroy(struct stats_func *f)
 }
 
 /* Room for one more of n elements of size bytes, doubling. */
-static int sf_grow(void *v, size_t n, size_t *cap, size_t size)
+int stats_func_grow(void *v, size_t n, size_t *cap, size_t size)
 {
 	void **p = v, *nv;
 	size_t c;
@@ -208,7 +138,7 @@ static int sf_row(struct stats_func *f, const char *s, size_t len,
 		}
 		salt += UINT64_C(0x9e3779b97f4a7c15);	/* another name: rehash */
 	}
-	if (sf_grow(&f->rows, f->nrows, &f->caprows, sizeof(*f->rows)) < 0)
+	if (stats_func_grow(&f->rows, f->nrows, &f->caprows, sizeof(*f->rows)) < 0)
 		return -ENOMEM;
 	f->rows[f->nrows] = (struct stats_func_row){ .name = strndup(s, len),
 					     .min = UINT64_MAX };
@@ -276,7 +206,7 @@ static struct sf_task *sf_task(struct stats_func *f, const struct event *ev,
 
 	if (i != SINK_MAP_EMPTY)
 		return &f->tasks[i];
-	if (sf_grow(&f->tasks, f->ntasks, &f->captasks, sizeof(*f->tasks)) < 0)
+	if (stats_func_grow(&f->tasks, f->ntasks, &f->captasks, sizeof(*f->tasks)) < 0)
 		return NULL;
 	memset(&f->tasks[f->ntasks], 0, sizeof(*f->tasks));
 	f->tasks[f->ntasks].fdepth = SF_DEF_DEPTH;
@@ -563,8 +493,8 @@ static int sf_sched_in(struct stats_func *f, struct sf_task *t)
 }
 
 /* One record of t as uftrace's read_rstack() hands it on. */
-static int sf_consume(struct stats_func *f, struct sf_task *t,
-		      const struct sf_rec *r)
+int stats_func_consume(struct stats_func *f, struct sf_task *t,
+		       const struct sf_rec *r)
 {
 	struct sf_slot *sl;
 	uint64_t a = r->addr;
@@ -581,6 +511,15 @@ static int sf_consume(struct stats_func *f, struct sf_task *t,
 
 	/* build_function_tree() */
 	t->last_time = r->kind == 'l' ? 0 : r->ts;
+	/*
+	 * a perf event is get_perf_record()'s one static record, which
+	 * every later perf event overwrites: a task whose last record was
+	 * one ends at the last perf event of all
+	 */
+	t->last_perf = r->kind == 'v' && a >= SF_EVENT_PERF &&
+		       a < SF_EVENT_PERF + 100;
+	if (t->last_perf)
+		f->perf_time = r->ts;
 	/*
 	 * utils/fstack.c: fstack_check_opts(): with event_skip_out (on unless
 	 * --event-full) no event counts while the user stack count is 0:
@@ -635,41 +574,6 @@ static int sf_consume(struct stats_func *f, struct sf_task *t,
 	}
 }
 
-/* The records the time filter held, in their order. */
-static int sf_release(struct stats_func *f, struct sf_task *t)
-{
-	size_t i, n = t->nwait;
-
-	t->nwait = 0;
-	for (i = 0; i < n; i++)
-		if (sf_consume(f, t, &t->wait[i]) < 0)
-			return -ENOMEM;
-	return 0;
-}
-
-/* fstack.c's get_task_ustack() with a time filter: see the top. */
-static int sf_time_filter(struct stats_func *f, struct sf_task *t,
-			  const struct sf_rec *r)
-{
-	size_t i = t->nwait;
-
-	if (r->kind == 'x') {
-		while (i > 0 && t->wait[i - 1].kind != 'e')
-			i--;
-		/* a call too short: from its entry on, nothing was */
-		if (i > 0 && r->ts - t->wait[i - 1].ts < t->tfilter) {
-			t->nwait = i - 1;
-			return 0;
-		}
-	}
-	if (sf_grow(&t->wait, t->nwait, &t->capwait, sizeof(*t->wait)) < 0)
-		return -ENOMEM;
-	t->wait[t->nwait++] = *r;
-	if (r->kind == 'e' || (r->kind == 'v' && r->addr < SF_EVENT_USER))
-		return 0;
-	return sf_release(f, t);
-}
-
 int stats_func_event(struct stats_func *f, const struct event *ev)
 {
 	struct value type, tid, sym, addr, dv, tf;
@@ -715,8 +619,8 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 	    tf.kind == VALUE_INT)
 		t->tfilter = tf.u;
 	if (t->tfilter)
-		return sf_time_filter(f, t, &r);
-	return sf_consume(f, t, &r);
+		return stats_func_tfilter(f, t, &r);
+	return stats_func_consume(f, t, &r);
 }
 
 /*
@@ -741,7 +645,7 @@ static int sf_slot_row_at(struct stats_func *f, const struct sf_task *t,
 /* add_remaining_fstack(): calls still open last until the task's end. */
 static int sf_remaining(struct stats_func *f, struct sf_task *t)
 {
-	uint64_t last = t->last_time;
+	uint64_t last = t->last_perf ? f->perf_time : t->last_time;
 	uint32_t row;
 
 	if (t->sc == 0)
@@ -779,7 +683,7 @@ int stats_func_rows(struct stats_func *f, const struct stats_func_row **rows,
 
 	/* calls still open: until the task's last event */
 	for (i = 0; i < f->ntasks; i++)
-		if (sf_release(f, &f->tasks[i]) < 0 ||
+		if (stats_func_release(f, &f->tasks[i]) < 0 ||
 		    sf_remaining(f, &f->tasks[i]) < 0)
 			return -ENOMEM;
 	/* names entered but never left (exec) have no call */

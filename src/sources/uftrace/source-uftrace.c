@@ -781,6 +781,13 @@ static const char *uft_name_at(struct source *src, int64_t tid, uint64_t ts,
 
 	if (!t)
 		return NULL;
+	/*
+	 * a thread keeps the session its leader had when it began (its
+	 * session ref in uftrace never ends): the one of its own records,
+	 * whatever its leader's exec did after them
+	 */
+	if (t->tid != t->pid && !t->ppid && ts > t->last_ts)
+		ts = t->last_ts;
 	sym = uft_resolve_in(uf, uft_task_session_find(uf, t, ts), ts, addr,
 			     &mod);
 	if (sym)
