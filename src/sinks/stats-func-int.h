@@ -40,6 +40,7 @@ struct sf_rec {
 	uint32_t row;
 	char kind;		/* 'e'ntry, e'x'it, 'l'ost, e'v'ent */
 	char fix;		/* sf_fixup() of an entry's name */
+	bool keep;		/* a perf event: the time filter keeps it */
 };
 
 /* One of uftrace's struct uftrace_fstack. */
@@ -70,6 +71,8 @@ struct sf_task {
 	struct sf_rec *wait;	/* owned: records held by the time filter */
 	size_t nwait;
 	size_t capwait;
+	struct sf_rec out;	/* a sched-out held by the time filter */
+	bool has_out;
 };
 
 struct sf_types {

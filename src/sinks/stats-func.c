@@ -517,7 +517,7 @@ int stats_func_consume(struct stats_func *f, struct sf_task *t,
 	 * one ends at the last perf event of all
 	 */
 	t->last_perf = r->kind == 'v' && a >= SF_EVENT_PERF &&
-		       a < SF_EVENT_PERF + 100;
+		       a < SF_EVENT_PERF + 100 && !t->tfilter;
 	if (t->last_perf)
 		f->perf_time = r->ts;
 	/*
