@@ -33,7 +33,7 @@ gen=$KTF_SRCDIR/tests/gen
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-uftcmp.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-plain="args events plain ktf-strargs ktf-autoargs ktf-forkexec ktf-statics ktf-enum ktf-evdata ktf-lost ktf-forksched ktf-evpmu ktf-oldsess ktf-argspec ktf-tfilter ktf-noreturn ktf-daemon ktf-nosym"
+plain="args events plain ktf-strargs ktf-autoargs ktf-forkexec ktf-statics ktf-enum ktf-evdata ktf-lost ktf-forksched ktf-evpmu ktf-oldsess ktf-argspec ktf-tfilter ktf-noreturn ktf-daemon ktf-nosym ktf-evdaemon ktf-evtfilter"
 mangled="ktf-cxx ktf-names ktf-rust-legacy ktf-rust-v0"
 printf '%s\n' '* %(tid)d %(type)s %(symbol)s(%(args)s) %(retval)s' \
 	> "$tmp/replay.formats"

@@ -4,7 +4,8 @@
 # record-uftrace-cases.sh [OUTDIR] — uftrace fixtures for the cases where
 # reading the data as uftrace reads it takes care (default OUTDIR:
 # tests/fixtures/uftrace), small programs of our own recorded with
-# `uftrace record` (v0.13 used; --no-event, as uftrace's own tests run):
+# `uftrace record` (v0.13 used; --no-event, as uftrace's own tests run,
+# but for the ktf-ev* ones):
 #
 #   ktf-oldsess    task.txt as older uftrace wrote it: "SESS ... tid=PID"
 #                  (the recording's SESS lines rewritten; uftrace reads
@@ -29,9 +30,15 @@
 #                  of its own), then the child's exec as in ktf-noreturn
 #   ktf-nosym      the program's .sym removed: every address unresolved,
 #                  "<ADDR>" in the report
+#   ktf-evdaemon   ktf-daemon with perf events (sched, task): a task
+#                  whose last record is a perf event ends where uftrace
+#                  ends it (the last perf event of all)
+#   ktf-evtfilter  ktf-tfilter with perf events: pauses shorter than the
+#                  filter go, the others stay
 #
 # For each NAME also NAME.dump, .report and .replay (uftrace_fixture; no
-# ktf-tfilter.replay: replay applies the saved time filter too) and
+# ktf-tfilter.replay nor ktf-evtfilter.replay: replay applies the saved
+# time filter too) and
 # NAME.avg (`uftrace report --avg-total`), taken after the changes above.
 set -eu
 
@@ -168,6 +175,12 @@ record() {
 	(cd "$tmp" && uftrace record --no-event -d "$name" "$@" > /dev/null)
 }
 
+record_events() {
+	name=$1
+	shift
+	(cd "$tmp" && uftrace record -d "$name" "$@" > /dev/null)
+}
+
 record ktf-oldsess ./demo-cases
 sed -i 's/^\(SESS timestamp=[0-9.]*\) pid=/\1 tid=/' "$tmp/ktf-oldsess/task.txt"
 grep -q '^SESS timestamp=[0-9.]* tid=' "$tmp/ktf-oldsess/task.txt"
@@ -178,12 +191,14 @@ record ktf-tfilter -t 1ms -T 'tiny@trace' ./demo-cases
 record ktf-noreturn ./demo-cases exec
 record ktf-daemon ./demo-cases daemon
 record ktf-nosym ./demo-cases
+record_events ktf-evdaemon ./demo-cases daemon
+record_events ktf-evtfilter -t 1ms -T 'tiny@trace' ./demo-cases
 rm "$tmp"/ktf-nosym/demo-cases.sym
 # uftrace reads an executable that is still there for symbols it lacks
 rm "$tmp/demo-cases" "$tmp/demo-names"
 
 for name in ktf-oldsess ktf-argspec ktf-names ktf-tfilter ktf-noreturn \
-	ktf-daemon ktf-nosym; do
+	ktf-daemon ktf-nosym ktf-evdaemon ktf-evtfilter; do
 	exe=demo-cases
 	[ "$name" = ktf-names ] && exe=demo-names
 	uftrace report --avg-total -d "$tmp/$name" > "$tmp/$name.avg"
@@ -191,6 +206,7 @@ for name in ktf-oldsess ktf-argspec ktf-names ktf-tfilter ktf-noreturn \
 	cp "$tmp/$name.avg" "$outdir/"
 done
 # replay hides what the saved time filter hides; our records are all there
-rm "$outdir/ktf-tfilter.replay"
-du -a "$outdir" | grep -E 'ktf-(oldsess|argspec|names|tfilter|noreturn|daemon|nosym)' |
+rm "$outdir/ktf-tfilter.replay" "$outdir/ktf-evtfilter.replay"
+du -a "$outdir" |
+	grep -E 'ktf-(oldsess|argspec|names|tfilter|noreturn|daemon|nosym|evdaemon|evtfilter)' |
 	sort -k2
