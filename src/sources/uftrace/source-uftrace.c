@@ -185,6 +185,9 @@ static void uft_close(struct source *src)
 	free(uf->tasks);
 	free(uf->heap);
 	free(uf->tid_order);
+	for (i = 0; i < uf->nperf_names; i++)
+		free(uf->perf_names[i]);
+	free(uf->perf_names);
 	free(uf->lone_text);
 	for (i = 0; i < uf->nspecs; i++) {
 		if (uf->specs[i].patt == UFT_PATT_REGEX)

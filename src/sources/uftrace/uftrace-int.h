@@ -374,6 +374,8 @@ struct uftrace {
 	struct uft_task *tasks;		/* owned, in tid order, then perf */
 	size_t ntasks;			/* the tasks; the perf files follow */
 	size_t nperf;
+	char **perf_names;		/* owned, each owned: perf-cpu*.dat */
+	size_t nperf_names;
 	uint32_t *heap;			/* owned: task indices */
 	struct uft_task *top;		/* &tasks[heap[0]] while nheap */
 	size_t nheap;
@@ -545,7 +547,7 @@ int uft_event_field(struct uftrace *uf, struct uft_cur *c, int key,
 		    struct value *out);
 
 /* uftrace-perf.c: perf-cpuN.dat */
-size_t uft_perf_count(const struct uftrace *uf);
+size_t uft_perf_count(struct uftrace *uf);
 int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu);
 int uft_perf_advance(struct uftrace *uf, struct uft_task *t);
 struct uft_task *uft_task_of(struct uftrace *uf, int64_t tid);

@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fnmatch.h>
 #include <sys/stat.h>
 
 #include "uftrace-int.h"
@@ -47,31 +49,45 @@ const char *uft_perf_name(unsigned id)
 	return id < UFT_NPERF ? names[id] : NULL;
 }
 
-/* How many perf-cpuN.dat there are: N from 0 while the files exist. */
-size_t uft_perf_count(const struct uftrace *uf)
+static int uft_name_cmp(const void *a, const void *b)
 {
-	char name[40], *path;
-	struct stat st;
-	size_t n;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-	for (n = 0; n < UFT_PERF_MAX_CPUS; n++) {
-		snprintf(name, sizeof(name), "perf-cpu%zu.dat", n);
-		path = uft_path(uf, name);
-		if (!path || stat(path, &st) < 0) {
-			free(path);
+/*
+ * The perf-cpu*.dat files, as utils/perf.c's setup_perf_data() finds them
+ * (glob(), in name order): the i-th is uftrace's perf-cpu<i> whatever its
+ * name, so a missing perf-cpu0.dat leaves perf-cpu1.dat the first.
+ * Their names go to uf->perf_names; returns how many, at most
+ * UFT_PERF_MAX_CPUS (0 without memory: the events are left out).
+ */
+size_t uft_perf_count(struct uftrace *uf)
+{
+	DIR *dir = opendir(uf->dir);
+	struct dirent *de;
+	size_t n = 0;
+
+	while (dir && (de = readdir(dir)) && n < UFT_PERF_MAX_CPUS) {
+		if (fnmatch("perf-cpu*.dat", de->d_name, FNM_PERIOD))
+			continue;
+		if (uft_grow(&uf->perf_names, n, sizeof(*uf->perf_names)))
 			break;
-		}
-		free(path);
+		uf->perf_names[n] = strdup(de->d_name);
+		if (!uf->perf_names[n])
+			break;
+		n++;
 	}
+	if (dir)
+		closedir(dir);
+	uf->nperf_names = n;
+	if (n)
+		qsort(uf->perf_names, n, sizeof(*uf->perf_names), uft_name_cmp);
 	return n;
 }
 
 int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu)
 {
-	char name[40];
-
-	snprintf(name, sizeof(name), "perf-cpu%" PRIu32 ".dat", cpu);
-	t->path = uft_path(uf, name);
+	t->path = uft_path(uf, uf->perf_names[cpu]);
 	if (!t->path)
 		return -ENOMEM;
 	t->perf = true;
