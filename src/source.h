@@ -119,6 +119,12 @@ struct source_ops {
 	int (*render_default)(struct source *src, const struct event *ev,
 			      struct outbuf *out);
 	/*
+	 * Write the lines the reference tool prints before the events
+	 * (trace-cmd report's "cpus=N"), when the default rendering is all
+	 * there is (no rule file, every input of this kind). May be NULL.
+	 */
+	int (*render_header)(struct source *src, struct outbuf *out);
+	/*
 	 * The values of ev as the 2008 tool printed them after a TypeError
 	 * (a Python dict and a newline). May be NULL.
 	 */

@@ -475,7 +475,7 @@ else
 	echo "ok $n - yaml: 1500 u64: names # SKIP built without yaml"
 fi
 if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
-	sed 1d "$fix/tracedat/host-kvm-v6.dat.report" >"$T/v6.ref"
+	cp "$fix/tracedat/host-kvm-v6.dat.report" "$T/v6.ref"
 	row "trace.dat through a pipe on standard input" 0 - "$T/v6.ref" \
 		'cat "tests/fixtures/tracedat/host-kvm-v6.dat" | $KTF'
 	row "trace.dat through a FIFO" 0 - "$T/v6.ref" \
@@ -494,7 +494,7 @@ if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
 	python3 tests/gen/mangle-tracedat.py \
 		'replace:REC->port, REC->size, REC->count:REC->port/0,REC->size,REC->count' \
 		"$fix/tracedat/host-kvm-v6.dat" "$T/div.dat"
-	{ head -n 9 "$T/v6.ref"; sed -n 10p "$T/v6.ref" |
+	{ head -n 10 "$T/v6.ref"; sed -n 11p "$T/v6.ref" |
 		sed 's/pio_write.*/[FAILED TO PARSE] rw=1 port=16 size=4 count=1 val=537682344/'; } \
 		>"$T/div.ref"
 	row "trace.dat: a print fmt that divides by zero (trace-cmd report: SIGFPE)" 1 \
@@ -508,7 +508,7 @@ i = d.find(old)
 d[i:i + len(old)] = b"unsigned int val;\toffset:94;"
 open(sys.argv[2], "wb").write(d)
 EOF
-	head -n 9 "$T/v6.ref" >"$T/short.ref"
+	head -n 10 "$T/v6.ref" >"$T/short.ref"
 	row "trace.dat: records shorter than their format" 1 \
 		"short.dat: CPU 1: offset 0x19134: event kvm_pio: a record of 28 bytes, but its format puts field 'val' at bytes 94..97" \
 		"$T/short.ref" '$KTF "$T/short.dat"'

@@ -32,8 +32,9 @@ tests/fixtures/hostguest. The files:
   orphan7.dat    v7, tc-syscalls.dat: TIME_SHIFT onto a trace id no file
                  has, scaling 2 without fraction arrays
   split7.dat     `trace-cmd split` of host7.dat (no TRACECLOCK option)
-and tests/cli/hostguest/NAME.out: `trace-cmd report` (its cpus=N lines
-left out) of the combinations in REPORTS and of the files in SINGLES.
+and tests/cli/hostguest/NAME.out: `trace-cmd report` (whole, its cpus=N
+lines included) of the combinations in REPORTS and of the files in SINGLES.
+`gen-hostguest.py --reports [OUTDIR]` writes only these references.
 """
 import os
 import re
@@ -98,7 +99,27 @@ def first_ts(path, cpu=None):
     return [ts for c, ts in records(path) if cpu is None or c == cpu]
 
 
+def write_reports(out):
+    """tests/cli/hostguest/NAME.out: `trace-cmd report` of REPORTS and
+    SINGLES, whole (its cpus=N lines included, as kvmtrace_format prints
+    them)."""
+    os.makedirs(CLI, exist_ok=True)
+    runs = [(name, ["-i" + os.path.join(out, f) for f in files])
+            for name, files in REPORTS.items()]
+    runs += [(f[:-4], [os.path.join(out, f)]) for f in SINGLES]
+    for name, args in runs:
+        res = subprocess.run(["trace-cmd", "report"] + args, check=True,
+                             capture_output=True).stdout
+        with open(os.path.join(CLI, name + ".out"), "wb") as f:
+            f.write(res)
+
+
 def main():
+    if sys.argv[1:2] == ["--reports"]:
+        # only the references, from the files made before
+        write_reports(sys.argv[2] if len(sys.argv) > 2
+                      else "tests/fixtures/hostguest")
+        return
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/fixtures/hostguest"
     os.makedirs(out, exist_ok=True)
     tmp = os.path.join(out, "tc-syscalls.v6.tmp")
@@ -230,18 +251,7 @@ def main():
     with open(os.path.join(CLI, "keys.out"), "w") as fo:
         fo.writelines(keys)
 
-    # the references: trace-cmd report without its cpus=N lines
-    os.makedirs(CLI, exist_ok=True)
-    runs = [(name, ["-i" + os.path.join(out, f) for f in files])
-            for name, files in REPORTS.items()]
-    runs += [(f[:-4], [os.path.join(out, f)]) for f in SINGLES]
-    for name, args in runs:
-        res = subprocess.run(["trace-cmd", "report"] + args, check=True,
-                             capture_output=True).stdout
-        res = b"".join(l for l in res.splitlines(True)
-                       if not re.match(rb"^\s*(\S+: )?cpus=\d+$", l))
-        with open(os.path.join(CLI, name + ".out"), "wb") as f:
-            f.write(res)
+    write_reports(out)
 
     # guest_sym: the names the kvm plugin gives the guest RIPs
     emul = re.compile(rb"kvm_emulate_insn: +[0-9a-f]+:([0-9a-f]+) (\S+):")

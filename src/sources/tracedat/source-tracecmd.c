@@ -547,5 +547,6 @@ const struct source_ops source_tracecmd_ops = {
 	.each_type = tc_each_type,
 	.fields = tc_fields,
 	.render_default = tc_render_default,
+	.render_header = tc_render_header,
 	.func_at = tc_func_at,
 };

@@ -236,6 +236,8 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len);
 /* The line `trace-cmd report` prints for ev (tracecmd-text.c). */
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *out);
+/* What `trace-cmd report` prints before the events: "cpus=N". */
+int tc_render_header(struct source *src, struct outbuf *out);
 
 /* ------------------------------------------------------ tracecmd-open.c */
 
