@@ -91,6 +91,19 @@ static int tc_id_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The events libtraceevent's sched_switch plugin learns comms from. */
+static enum tc_learn tc_learn_kind(const struct tep_event *ev)
+{
+	if (!ev->system || !ev->name || strcmp(ev->system, "sched"))
+		return TC_LEARN_NONE;
+	if (!strcmp(ev->name, "sched_switch"))
+		return TC_LEARN_SWITCH;
+	if (!strcmp(ev->name, "sched_wakeup") ||
+	    !strcmp(ev->name, "sched_wakeup_new"))
+		return TC_LEARN_WAKEUP;
+	return TC_LEARN_NONE;
+}
+
 static int tc_load_types(struct tc *tc)
 {
 	int n = tep_get_events_count(tc->tep), i;
@@ -110,6 +123,7 @@ static int tc_load_types(struct tc *tc)
 		t->t.id = (uint64_t)ev->id;
 		t->t.system = ev->system;
 		t->t.name = ev->name;
+		t->learn = tc_learn_kind(ev);
 		if ((uint32_t)ev->id > max_id)
 			max_id = (uint32_t)ev->id;
 	}

@@ -205,6 +205,9 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	 * (2.5x slower on 23M events). trace-cmd report frees first too.
 	 */
 	if (tc->cur) {
+		/* what trace-cmd's printing of it would have learned */
+		if (!tc->cur_info && tc->cur_type && tc->cur_type->learn)
+			tc_learn_comms(tc, tc->cur_type, tc->cur);
 		tc_release(tc, tc->cur);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
@@ -227,6 +230,8 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	tc_sift_down(tc, 0);
 	tc->refill = cpu;
 	tc->cur = rec;
+	tc->cur_info = false;
+	tc->cur_type = NULL;
 
 	ev->ts = rec->ts;
 	ev->raw_ts = rec->ts;
@@ -240,8 +245,10 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 		id = tc_read(tc, (char *)rec->data + tc->type_off, tc->type_size);
 		int32_t ti = tc_type_of(tc, id);
 
-		if (ti >= 0)
+		if (ti >= 0) {
 			ev->type = &tc->types[ti].t;
+			tc->cur_type = &tc->types[ti];
+		}
 	}
 	/* tracedat-guard: every field of its format inside the record */
 	if (ev->type != &tc->unknown &&

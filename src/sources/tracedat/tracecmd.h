@@ -93,10 +93,18 @@ enum tc_syms {
 	TC_SYMS_YES,
 };
 
+/* What libtraceevent's sched_switch plugin learns of an event's comms */
+enum tc_learn {
+	TC_LEARN_NONE = 0,
+	TC_LEARN_SWITCH,	/* sched_switch: prev_comm, next_comm */
+	TC_LEARN_WAKEUP,	/* sched_wakeup, sched_wakeup_new: comm */
+};
+
 struct tc_type {
 	struct event_type t;
 	struct tep_event *ev;	/* borrowed from tep */
 	enum tc_syms syms;
+	enum tc_learn learn;
 };
 
 /* The pages one CPU's records have left behind (see tc_release()) */
@@ -152,6 +160,9 @@ struct tc {
 	int refill;			/* CPU to read again, or -1 */
 	bool started;
 	struct tep_record *cur;		/* owned: the current event's record */
+	const struct tc_type *cur_type;	/* cur's; NULL: an unknown id */
+	bool cur_info;			/* libtraceevent printed cur (its
+					 * plugins learned its comms) */
 	uint64_t seq;
 	struct trace_seq info;		/* owned: reset for each use */
 	struct tc_comm comms[TC_COMM_CACHE];
@@ -219,6 +230,13 @@ void tc_need_kallsyms(struct tc *tc);
 bool tc_late_failed(const struct tc *tc, struct diag *d);
 /* The comm of pid (a small cache before tep_data_comm_from_pid()). */
 const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
+/*
+ * The comms a sched_switch or sched_wakeup event names, registered as
+ * libtraceevent's sched_switch plugin does when it prints one, for an
+ * event nothing printed (tc_next(), before it reads past ev's record).
+ */
+void tc_learn_comms(struct tc *tc, const struct tc_type *t,
+		    struct tep_record *rec);
 
 /* tracecmd-read.c: the next record of all CPUs, in time order */
 int tc_next(struct source *src, struct event *ev, struct diag *d);
