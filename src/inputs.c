@@ -62,6 +62,8 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		srcs[(*nsrcs)++] = src;
 		src->domain = in[i].domain;
 		src->demangle = o->demangle;
+		src->say = say;
+		src->say_arg = arg;
 		/* the exits of host inputs name guest functions */
 		if (in[i].domain == DOMAIN_HOST)
 			src->guest_syms = syms;

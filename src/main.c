@@ -292,6 +292,10 @@ static int run_events(struct run *r, bool *bad_data)
 			progress_end(&progress);
 			error(d.msg);
 		}
+		/* a damaged record: only the reference tool's line shows it */
+		if (__builtin_expect(ev->damaged, 0) &&
+		    (r->rules_file || r->opt.chrome || r->opt.stats))
+			continue;
 		if (spans && ev->has_ts)
 			clock_span_add(&r->spans[ev->src->index], ev->ts);
 		if (r->opt.filter && !filter_match(r->opt.filter, ev))

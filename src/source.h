@@ -184,6 +184,13 @@ struct source {
 	struct source_align align;
 	enum source_demangle demangle;	/* set before open() */
 	const struct symtab *guest_syms;	/* borrowed: --guest-syms */
+	/*
+	 * Where a reader says what it goes on after (a damaged record left
+	 * out), one line each; NULL: a pass of its own (source_reopen()),
+	 * which says nothing. Set before open().
+	 */
+	void (*say)(void *arg, const char *msg);
+	void *say_arg;
 	void *priv;			/* owned by ops */
 };
 

@@ -208,7 +208,14 @@ static void tc_learn_one(struct tc *tc, const struct tep_event *e,
 		n = sizeof(comm) - 1;
 	memcpy(comm, (const char *)rec->data + cf->offset, n);
 	comm[n] = '\0';
-	tep_register_comm(tc->tep, comm, (int)pid);
+	/*
+	 * a saved comm stays; asking first also turns libtraceevent's list
+	 * of saved comms into its sorted table, which tep_register_comm()
+	 * then checks for the pid (a comm registered into the list is added
+	 * beside the saved one, and a lookup may find either)
+	 */
+	if (!tep_is_pid_registered(tc->tep, (int)pid))
+		tep_register_comm(tc->tep, comm, (int)pid);
 }
 
 void tc_learn_comms(struct tc *tc, const struct tc_type *t,

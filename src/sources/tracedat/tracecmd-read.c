@@ -6,6 +6,7 @@
  * handed back as the CPUs move past them.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,12 +184,53 @@ static void tc_release(struct tc *tc, const struct tep_record *rec)
 	b->page = page;
 }
 
+/*
+ * A damaged record (tdguard_record() said why in bad): said through
+ * src->say, up to TC_DAMAGED_SAID of them, and counted. Returns true when
+ * it goes on as an event marked damaged, false when it is dropped here (a
+ * pass of its own: no one to say it to).
+ */
+static bool tc_damaged(struct source *src, struct tc *tc,
+		       const struct diag *bad)
+{
+	struct diag d;
+
+	if (!src->say)
+		return false;
+	tc->ndamaged++;
+	if (tc->ndamaged <= TC_DAMAGED_SAID) {
+		diag_set(&d, "%s: left out, reading goes on", bad->msg);
+		src->say(src->say_arg, d.msg);
+	} else if (tc->ndamaged == TC_DAMAGED_SAID + 1) {
+		diag_set(&d, "%s: more damaged records: counted, not each said",
+			 src->name);
+		src->say(src->say_arg, d.msg);
+	}
+	return true;
+}
+
+/* The end of the records: the count of the damaged ones, if any. */
+static int tc_end(struct source *src, struct tc *tc, struct diag *d)
+{
+	uint64_t n = tc->ndamaged;
+
+	if (!n)
+		return 0;
+	tc->ndamaged = 0;
+	diag_set(d, "%s: %" PRIu64 " damaged record%s left out (%s above; the default output prints for %s the line trace-cmd report prints)",
+		 src->name, n, n == 1 ? "" : "s",
+		 n > TC_DAMAGED_SAID ? "the first named" : "named",
+		 n == 1 ? "it" : "them");
+	return -EIO;
+}
+
 int tc_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct tc *tc = src->priv;
 	struct tep_record *rec;
+	struct diag bad;
 	uint64_t id = 0;
-	int cpu;
+	int cpu, ret;
 
 	/* tracedat-guard: a fault printing the last event ends this input */
 	if (tdguard_failed(tc->guard, d))
@@ -197,6 +239,7 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 		return -EIO;
 	if (!tc->started)
 		tc_start(tc);
+again:
 	/*
 	 * Free the current record before reading past it on its CPU:
 	 * libtracecmd 1.3.1 keeps every decompressed chunk of a v7 file
@@ -222,7 +265,7 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 		}
 	}
 	if (!tc->nheap)
-		return 0;
+		return tc_end(src, tc, d);
 	cpu = tc->heap[0];
 	rec = tc->next[cpu];
 	tc->next[cpu] = NULL;
@@ -250,11 +293,25 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 			tc->cur_type = &tc->types[ti];
 		}
 	}
-	/* tracedat-guard: every field of its format inside the record */
-	if (ev->type != &tc->unknown &&
-	    tdguard_record(tc->guard, tc->tep, tc->types[ev->type->index].ev,
-			   rec, d) < 0)
-		return -EIO;
+	/*
+	 * tracedat-guard: every field of its format inside the record; a
+	 * record that fails is damaged, said and counted, and the next one
+	 * follows
+	 */
+	ev->damaged = false;
+	if (ev->type != &tc->unknown) {
+		ret = tdguard_record(tc->guard, tc->tep,
+				     tc->types[ev->type->index].ev, rec, &bad);
+		if (ret == -ENOMEM) {
+			*d = bad;
+			return ret;
+		}
+		if (ret < 0) {
+			if (!tc_damaged(src, tc, &bad))
+				goto again;
+			ev->damaged = true;
+		}
+	}
 	if (tc->pid_size && tc->pid_off + tc->pid_size <= rec->size)
 		ev->pid = tc_sext(tc_read(tc, (char *)rec->data + tc->pid_off,
 					  tc->pid_size), tc->pid_size);

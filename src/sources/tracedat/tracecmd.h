@@ -52,6 +52,7 @@ struct tc_vm {
 #define TC_HEAD_LEN	64
 #define TC_COMM_CACHE	256	/* pid -> comm entries, direct-mapped */
 #define TC_PAGEOUT	(4u << 20)	/* pages read, handed back at once */
+#define TC_DAMAGED_SAID	20	/* damaged records said one by one */
 
 enum tc_kind {
 	TK_UINT = 0,	/* an integer of f->size bytes */
@@ -164,6 +165,7 @@ struct tc {
 	bool cur_info;			/* libtraceevent printed cur (its
 					 * plugins learned its comms) */
 	uint64_t seq;
+	uint64_t ndamaged;		/* damaged records so far */
 	struct trace_seq info;		/* owned: reset for each use */
 	struct tc_comm comms[TC_COMM_CACHE];
 	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
