@@ -31,6 +31,10 @@ tests/fixtures/hostguest. The files:
                  CPU, 5M ticks apart; mostly outside host6's span
   orphan7.dat    v7, tc-syscalls.dat: TIME_SHIFT onto a trace id no file
                  has, scaling 2 without fraction arrays
+  guest-d7.dat   v7, tc-syscalls.dat: TIME_SHIFT onto host7, interpolated,
+                 scaling 32771 / 2^16 (fraction arrays): two guest times
+                 for each host time (`gen-hostguest.py --scaled` writes it
+                 alone)
   split7.dat     `trace-cmd split` of host7.dat (no TRACECLOCK option)
 and tests/cli/hostguest/NAME.out: `trace-cmd report` (whole, its cpus=N
 lines included) of the combinations in REPORTS and of the files in SINGLES.
@@ -50,6 +54,7 @@ CLI = "tests/cli/hostguest"
 ID_H7, ID_H6 = 0x4b564d54486f7374, 0x4b564d5448367374
 ID_A, ID_B, ID_C = 0x6775657374410001, 0x6775657374420002, 0x6775657374430003
 ID_ORPHAN, ID_NOBODY = 0x6775657374440004, 0x0dead0000000beef
+ID_D = 0x6775657374450005
 
 # trace-cmd report -i ... combinations: name -> files, first -i first
 REPORTS = {
@@ -114,7 +119,32 @@ def write_reports(out):
             f.write(res)
 
 
+def scaled(out):
+    """guest-d7.dat: tc-syscalls.dat with a TIME_SHIFT onto host7 whose
+    scaling (32771 / 2^16, in the fraction arrays) is about a half: two
+    guest ticks give each host tick, so the host time does not tell the
+    guest's own; `guest_ts` must still be the recorded one."""
+    src = REC + "/tc-syscalls.dat"
+    g = first_ts(src)
+    g0, g1 = min(g), max(g)
+    h0 = first_ts(REC + "/mixed-sched.dat")[0]
+    scal, frac = 32771, 16
+    base = h0 + 20000000 - ((g0 * scal) >> frac)
+    d_cpus = [[(g0 - 100, base, scal, frac), (g1 + 100, base + 3000, scal, frac)],
+              [(g0 - 700, base + 50, scal, frac), (g1 + 900, base - 2000, scal, frac)]]
+    path = os.path.join(out, "guest-d7.dat")
+    with open(path, "wb") as f:
+        f.write(T.v7_append(open(src, "rb").read(),
+                            T.traceid(ID_D) +
+                            T.time_shift(ID_H7, True, d_cpus, True)))
+    n = check(src, path, True, d_cpus)
+    print("guest-d7.dat: %d guest records checked against libtracecmd" % n)
+
+
 def main():
+    if sys.argv[1:2] == ["--scaled"]:
+        scaled(sys.argv[2] if len(sys.argv) > 2 else "tests/fixtures/hostguest")
+        return
     if sys.argv[1:2] == ["--reports"]:
         # only the references, from the files made before
         write_reports(sys.argv[2] if len(sys.argv) > 2
@@ -198,6 +228,7 @@ def main():
         open(c_src, "rb").read(),
         T.traceid(ID_C) + T.time_shift(ID_H6, False, c_cpus, False)))
     n += check(c_src, c7, False, c_cpus)
+    scaled(out)
 
     # orphan7: its host is nowhere; scaling 2, interpolated
     o_cpus = [[(g0, -g0, 2, 0), (g0 + 20000000, -g0 + 1000, 2, 0)],

@@ -175,6 +175,7 @@ struct tc {
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
+	struct tc_raw *raw;		/* owned: see tc_raw_ts() */
 };
 
 static inline uint64_t tc_read(const struct tc *tc, const void *p, int size)
@@ -207,6 +208,15 @@ static inline int64_t tc_sext(uint64_t v, int size)
 
 	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
 }
+
+/*
+ * tracecmd-rawts.c: a guest record's own time stamp read from its page
+ * (before libtracecmd's TIME_SHIFT). 0, -ENOENT when the record is not
+ * where its page should hold it, or -ENOMEM.
+ */
+struct tc_raw;
+int tc_raw_ts(struct tc *tc, const struct tep_record *rec, uint64_t *ts);
+void tc_raw_destroy(struct tc_raw *r);
 
 /* Bind the host/guest keys vm, host_tid, vcpu; -ENOENT for others. */
 int tc_vm_bind(struct tc *tc, const char *key);

@@ -698,6 +698,7 @@ int tracedat_file_read(const char *name, const char *path,
 	    memcmp(head, TD_MAGIC, TD_MAGIC_LEN) || head[TD_MAGIC_LEN + 1])
 		goto out;
 	r.big = head[TD_MAGIC_LEN + 2] != 0;
+	f->page_size = (uint32_t)td_get(head + TD_MAGIC_LEN + 4, 4, r.big);
 	if (head[TD_MAGIC_LEN] == '6') {
 		f->version = 6;
 		ret = td_v6(&r, f, d);

@@ -46,6 +46,7 @@ struct tracedat_guest {
 
 struct tracedat_file {
 	unsigned version;	/* 6 or 7; 0 when neither */
+	uint32_t page_size;	/* of the ring buffer, as the header says */
 	char compression[32];	/* version 7: "none", "zstd", …; else "" */
 	char *clock;		/* the trace clock, named as libtracecmd does;
 				 * NULL when the file does not say */
