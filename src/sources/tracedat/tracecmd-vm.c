@@ -176,12 +176,18 @@ void tc_vm_event(struct tc *tc, struct event *ev)
 	const struct tc_thread *t;
 	uint64_t raw;
 
-	/* read again from the page, else found back through the mapping */
-	if (tc->vm.invert && tc->file.shift)
-		ev->raw_ts = tc_raw_ts(tc, ev->rec, &raw) == 0
-				     ? raw
-				     : tracedat_shift_invert(tc->file.shift,
-							     ev->cpu, ev->ts);
+	/*
+	 * read again from the page (the counter as recorded, TSC2NSEC or
+	 * not), else found back through the mapping (not through TSC2NSEC's
+	 * ns: then the host's ns)
+	 */
+	if (tc->vm.invert && tc->file.shift) {
+		if (tc_raw_ts(tc, ev->rec, &raw) == 0)
+			ev->raw_ts = raw;
+		else if (!tc->file.tsc2nsec)
+			ev->raw_ts = tracedat_shift_invert(tc->file.shift,
+							   ev->cpu, ev->ts);
+	}
 	if (tc->vm.name) {
 		ev->has_vcpu = true;
 		ev->vcpu = ev->cpu;
@@ -350,7 +356,7 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 			src->align.spread = (int64_t)(((unsigned __int128)
 				src->align.spread * tc->file.tsc2nsec_mult) >>
 				tc->file.tsc2nsec_shift);
-		tc->vm.invert = !tc->file.tsc2nsec;
+		tc->vm.invert = true;
 		for (j = 0; j < n; j++)
 			if (j != i && srcs[j]->ops == &source_tracecmd_ops &&
 			    srcs[j]->priv &&

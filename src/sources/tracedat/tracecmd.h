@@ -43,7 +43,8 @@ struct tc_vm {
 	const char *name;	/* borrowed from the host; NULL: not known */
 	const int32_t *pids;	/* borrowed from the host: per vCPU */
 	uint32_t nvcpus;
-	bool invert;		/* libtracecmd shifted it: find guest_ts back */
+	bool invert;		/* libtracecmd shifted it: find guest_ts back
+				 * (tc_vm_event()) */
 	char *sym;		/* owned: the last guest_sym made */
 	size_t symcap;
 };
