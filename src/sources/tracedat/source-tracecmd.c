@@ -370,15 +370,17 @@ static int tc_copy_compressed(struct source *src, struct tc *tc,
 	if (tc->file.version != 7 || !strcmp(tc->file.compression, "none"))
 		return 1;
 	err = tc_copy_file(tc, &dir);
+	if (err < 0) {
+		ret = tracedat_inflate(src->name, *path, -1, d); /* checks */
+		if (ret < 0)
+			return ret;
+	}
 	if (err < 0 && !zstd) {
 		diag_set(d, "%s: compressed with '%s', which libtracecmd cannot read, and no room for an uncompressed copy in %s: %s",
 			 src->name, tc->file.compression, dir, strerror(-err));
 		return err;
 	}
 	if (err < 0) {
-		ret = tracedat_inflate(src->name, *path, -1, d); /* checks */
-		if (ret < 0)
-			return ret;
 		diag_set(note, "no room for an uncompressed copy in %s (%s): libtracecmd reads the zstd file itself, holding every chunk it inflates in memory",
 			 dir, strerror(-err));
 		return 1;
