@@ -41,6 +41,7 @@
 #include "symtab.h"
 #include "tracedat-file.h"
 #include "tracedat-guard.h"
+#include "tracedat-shrink.h"
 
 static bool tc_probe(const char *path, const unsigned char *head, size_t len,
 		     bool is_dir)
@@ -448,9 +449,10 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (note.len && tc_add_note(src, note.msg) < 0)
 		goto nomem;
 	if (stat(path, &st) == 0) {
-		/* which mappings are the file's (tc_pageout()) */
+		/* which mappings are the file's (tc_pageout(), tdshrink) */
 		tc->map_dev = (uint64_t)st.st_dev;
 		tc->map_ino = (uint64_t)st.st_ino;
+		tdshrink_hold();	/* released in tc_close() */
 	}
 	copied = tc->copy != NULL;
 	tc_drop_copy(tc);	/* libtracecmd holds it open */
@@ -523,6 +525,8 @@ static void tc_close(struct source *src)
 	free(tc->types);
 	trace_seq_destroy(&tc->info);
 	tdguard_destroy(tc->guard);
+	if (tc->map_ino)
+		tdshrink_release();
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
 	tc_drop_kallsyms(tc);

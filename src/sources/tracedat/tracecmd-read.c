@@ -19,6 +19,7 @@
 #include "source.h"
 #include "tracecmd.h"
 #include "tracedat-guard.h"
+#include "tracedat-shrink.h"
 
 /* The type index of an event id, or -1. */
 static int32_t tc_type_of(const struct tc *tc, uint64_t id)
@@ -218,6 +219,10 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 			tc_sift_up(tc, tc->nheap - 1);
 		}
 	}
+	/* tracedat-shrink: the file cut under libtracecmd's mapping */
+	if (tc->map_ino && tdshrink_lost(NULL, 0, tc->map_dev, tc->map_ino,
+					 tc->name, src->open_path, d))
+		return -EIO;
 	if (!tc->nheap)
 		return 0;
 	cpu = tc->heap[0];
@@ -227,6 +232,11 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	tc_sift_down(tc, 0);
 	tc->refill = cpu;
 	tc->cur = rec;
+	/* the record's bytes are there (they were when libtracecmd read it) */
+	if (tc->map_ino && tdshrink_lost(rec->data, rec->size, tc->map_dev,
+					 tc->map_ino, tc->name, src->open_path,
+					 d))
+		return -EIO;
 
 	ev->ts = rec->ts;
 	ev->raw_ts = rec->ts;
