@@ -167,7 +167,9 @@ struct source {
 	const char *name;		/* display name: path, or "<stdin>" */
 	/* what the probe found (source_probe()) */
 	char *open_path;		/* owned: the file the reader opens */
-	bool spooled;			/* open_path is our temporary copy */
+	int spool_fd;			/* -1, or our copy of a stream, which
+					 * has no name: open_path is
+					 * /proc/self/fd/N of it */
 	int fd;				/* -1, or a stream (NULL open_path) */
 	bool own_fd;			/* close fd when done with it */
 	unsigned char *head;		/* owned: bytes read from fd already */

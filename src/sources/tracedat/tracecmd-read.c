@@ -20,6 +20,7 @@
 #include "source.h"
 #include "tracecmd.h"
 #include "tracedat-guard.h"
+#include "tracedat-shrink.h"
 
 /* The type index of an event id, or -1. */
 static int32_t tc_type_of(const struct tc *tc, uint64_t id)
@@ -264,6 +265,10 @@ again:
 			tc_sift_up(tc, tc->nheap - 1);
 		}
 	}
+	/* tracedat-shrink: the file cut under libtracecmd's mapping */
+	if (tc->map_ino && tdshrink_lost(NULL, 0, tc->map_dev, tc->map_ino,
+					 tc->name, src->open_path, d))
+		return -EIO;
 	if (!tc->nheap)
 		return tc_end(src, tc, d);
 	cpu = tc->heap[0];
@@ -275,6 +280,11 @@ again:
 	tc->cur = rec;
 	tc->cur_info = false;
 	tc->cur_type = NULL;
+	/* the record's bytes are there (they were when libtracecmd read it) */
+	if (tc->map_ino && tdshrink_lost(rec->data, rec->size, tc->map_dev,
+					 tc->map_ino, tc->name, src->open_path,
+					 d))
+		return -EIO;
 
 	ev->ts = rec->ts;
 	ev->raw_ts = rec->ts;

@@ -17,6 +17,7 @@
 
 #include "diag.h"
 #include "tracedat-guard.h"
+#include "tracedat-shrink.h"
 
 /*
  * What one event format needs of its records, found once. A format that
@@ -240,8 +241,10 @@ static void tdguard_handler(int sig, siginfo_t *si, void *uc)
 {
 	size_t i;
 
-	(void)si;
 	(void)uc;
+	/* a page of a trace.dat cut meanwhile: zeros, the reader stops */
+	if (tdshrink_fault(sig, si))
+		return;
 	if (sig == SIGALRM) {
 		/* the watchdog: a call that has not returned for a while */
 		if (!tdguard_env)
