@@ -13,6 +13,8 @@ usage: gen-perfdata.py [options] OUT
   --cut N       drop the last N bytes (a file cut short)
   --no-names    no EVENT_DESC (names come from the tracing data)
   --cpu-clock   the events are cpu-clock (software) samples, no tracepoints
+  --crash-format  kvm_exit's print fmt with one byte changed, on which
+                libtraceevent 1.7 (and perf 6.1) crash while parsing it
 
 Two vCPU threads of a VM ("CPU 0/KVM" on CPU 0, "CPU 1/KVM" on CPU 1, named
 by COMM records) exit with a few reasons (EXTERNAL_INTERRUPT, CPUID, HLT,
@@ -82,7 +84,7 @@ class W:
         return struct.pack(self.e + fmt, *v)
 
 
-def tracing_data(w, events):
+def tracing_data(w, events, crash=False):
     b = b'\x17\x08\x44tracing' + b'0.6\0'
     b += bytes([1 if w.be else 0, 8]) + w.p('I', 4096)
     hp = HEADER_PAGE.encode()
@@ -93,6 +95,8 @@ def tracing_data(w, events):
     b += w.p('I', 1) + b'kvm\0' + w.p('I', len(events))
     for fmt in events:
         f = fmt.encode()
+        if crash:
+            f = f.replace(b'(REC->exit_reason,', b'(REC->exit_reaso\x90,')
         b += w.p('Q', len(f)) + f
     b += w.p('I', 0)                        # kallsyms
     b += w.p('I', 0)                        # printk formats
@@ -218,7 +222,7 @@ def build(args):
         data = out
     body = b''.join(chunk + fin for chunk in data)
     configs = [50] if single else [50, 51]
-    tdata = tracing_data(w, events)
+    tdata = tracing_data(w, events, args.crash_format)
     if args.pipe:
         f = b'PERFILE2' if not args.be else b'2ELIFREP'
         f += w.p('Q', 16)
@@ -290,6 +294,7 @@ def main():
     ap.add_argument('--single', action='store_true')
     ap.add_argument('--no-names', action='store_true')
     ap.add_argument('--cpu-clock', action='store_true')
+    ap.add_argument('--crash-format', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--cut', type=int, default=0)
     ap.add_argument('out')

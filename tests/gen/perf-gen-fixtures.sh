@@ -22,6 +22,7 @@
 #                           sections) cut
 #   gen-cut-data.data       gen-le, cut within its data section
 #   gen-stats.data          40 exit/entry pairs per vCPU, for --stats
+#   gen-crash.data          a kvm_exit format libtraceevent crashes on
 #   gen-notp.data           cpu-clock samples only (no tracepoint events)
 #
 # usage: tests/gen/perf-gen-fixtures.sh [OUTDIR]; needs python3, zstd, perf.
@@ -44,6 +45,7 @@ gen --pipe --cut 20 "$out/gen-cut-pipe.data"
 gen --cut 20 "$out/gen-cut.data"
 gen --cut 2200 "$out/gen-cut-data.data"
 gen --pairs 40 "$out/gen-stats.data"
+gen --single --crash-format "$out/gen-crash.data"
 gen --cpu-clock --pairs 2 "$out/gen-notp.data"
 ref "$out/gen-le.data"
 ref "$out/gen-single.data"

@@ -12,6 +12,7 @@
 
 #include "outbuf.h"
 #include "perf-int.h"
+#include "tracedat/tracedat-guard.h"
 
 enum perf_kind {
 	PK_UINT = 0,
@@ -316,8 +317,10 @@ const char *perf_info(struct perf *p, size_t *len)
 	rec.size = (int)p->cur.raw_size;
 	rec.data = (void *)p->cur.raw;
 	rec.ts = p->cur.time;
+	rec.offset = p->cur.offset;
 	trace_seq_reset(&p->info);
-	tep_print_event(p->tep, &p->info, &rec, "%s", TEP_PRINT_INFO);
+	/* a print fmt that crashes libtraceevent ends the input (tracedat-guard.h) */
+	tdguard_info(p->guard, p->tep, p->cur.attr->tp, &p->info, &rec);
 	if (p->info.state != TRACE_SEQ__GOOD || !p->info.buffer)
 		return "";
 	*len = p->info.len;

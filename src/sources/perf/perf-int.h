@@ -122,6 +122,7 @@ struct perf_in {
 };
 
 struct perf_slot;
+struct tdguard;
 
 /* A decoded sample (the current event's ev->rec). */
 struct perf_sample {
@@ -172,6 +173,8 @@ struct perf {
 	struct tep_handle *tep;		/* owned */
 	bool have_tracing;
 	struct trace_seq info;		/* owned */
+	struct tdguard *guard;		/* owned: libtraceevent's printing
+					 * under a trap (tracedat-guard.h) */
 	/* records in time order (perf-order.c) */
 	unsigned char *arena;		/* owned: queued records */
 	size_t alen, acap;

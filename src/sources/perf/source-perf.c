@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "perf-int.h"
+#include "tracedat/tracedat-guard.h"
 
 static bool perf_probe(const char *path, const unsigned char *head,
 		       size_t len, bool is_dir)
@@ -98,6 +99,9 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	}
 	if (perf_threads_init(p) < 0)
 		goto nomem;
+	p->guard = tdguard_create(src->name);
+	if (!p->guard)
+		goto nomem;
 	tep_set_loglevel(TEP_LOG_NONE);
 	start = path || src->head_len ? -1 : lseek(p->in.fd, 0, SEEK_CUR);
 	ret = perf_in_fill(p, 16, d);
@@ -161,8 +165,12 @@ error:
 static int perf_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct perf *p = src->priv;
-	int ret = perf_order_next(p, d);
+	int ret;
 
+	/* libtraceevent crashed printing the last event: no more */
+	if (tdguard_failed(p->guard, d))
+		return -EIO;
+	ret = perf_order_next(p, d);
 	if (ret <= 0)
 		return ret;
 	ev->ts = p->cur.time;
@@ -195,6 +203,7 @@ static void perf_close(struct source *src)
 	if (p->tep)
 		tep_free(p->tep);
 	trace_seq_destroy(&p->info);
+	tdguard_destroy(p->guard);
 	perf_order_free(p);
 	perf_zstd_free(p);
 	perf_fields_free(p);
