@@ -77,6 +77,9 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		ret = source_open(srcs[i], d);
 		if (ret == -ENOMEM)
 			return ret;
+		/* a reader's -EMEDIUMTYPE: nothing in it this tool can use */
+		if (ret == -EMEDIUMTYPE)
+			return -EINVAL;
 		if (ret < 0)
 			return -EIO;
 		inputs_declare_clock(o, srcs[i], in[i].path);

@@ -14,6 +14,7 @@
 static const struct source_ops *const source_registry[] = {
 #ifdef HAVE_TRACECMD
 	&source_tracecmd_ops,
+	&source_perf_ops,
 #endif
 	&source_uftrace_ops,
 	&source_kvmtrace_ops,
@@ -126,6 +127,9 @@ const char *source_input_kind(const char *path, bool binary)
 		return NULL;
 	if (source_has_magic(head, (size_t)n))
 		return head[0] == 0x17 ? "a trace.dat file" : "a kvmtrace stream";
+	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
+		       !memcmp(head, "2ELIFREP", 8)))
+		return "a perf.data file";
 	if (binary && source_is_binary(head, (size_t)n < SOURCE_TEXT_MIN ?
 						  (size_t)n : SOURCE_TEXT_MIN))
 		return "binary data (a kvmtrace stream?)";

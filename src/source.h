@@ -200,6 +200,8 @@ struct source {
 extern const struct source_ops source_kvmtrace_ops;
 #ifdef HAVE_TRACECMD
 extern const struct source_ops source_tracecmd_ops;
+/* perf.data (src/sources/perf/): its formats go through libtraceevent */
+extern const struct source_ops source_perf_ops;
 #endif
 extern const struct source_ops source_uftrace_ops;
 
