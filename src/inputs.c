@@ -62,6 +62,7 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		srcs[(*nsrcs)++] = src;
 		src->domain = in[i].domain;
 		src->demangle = o->demangle;
+		src->qemu_events = o->qemu_events;
 		/* the exits of host inputs name guest functions */
 		if (in[i].domain == DOMAIN_HOST)
 			src->guest_syms = syms;

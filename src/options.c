@@ -49,6 +49,8 @@ void options_usage(FILE *f)
 	      "                         --stats' exits by guest function\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
+	      "      --qemu-events=FILE QEMU's trace-events dictionary for QEMU traces\n"
+	      "                         (default /usr/share/qemu/trace-events-all)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
 	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
@@ -213,6 +215,7 @@ enum {
 	OPT_DEMANGLE,
 	OPT_GUEST_SYMS,
 	OPT_LIST_FORMATS,
+	OPT_QEMU_EVENTS,
 };
 
 static const struct option long_options[] = {
@@ -232,6 +235,7 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
+	{ "qemu-events", required_argument, NULL, OPT_QEMU_EVENTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -324,6 +328,9 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_GUEST_SYMS:
 			o->guest_syms = optarg;
+			break;
+		case OPT_QEMU_EVENTS:
+			o->qemu_events = optarg;
 			break;
 		case OPT_FILTER_EVENTS:
 		case OPT_FILTER_VCPU:

@@ -41,6 +41,7 @@ struct options {
 	const char *stats_format;
 	enum source_demangle demangle;	/* uftrace names */
 	const char *guest_syms;	/* --guest-syms */
+	const char *qemu_events;	/* --qemu-events */
 	bool have_offset;
 	bool auto_offset;
 	int64_t offset;

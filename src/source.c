@@ -16,6 +16,7 @@ static const struct source_ops *const source_registry[] = {
 	&source_tracecmd_ops,
 #endif
 	&source_uftrace_ops,
+	&source_qemu_simple_ops,
 	&source_kvmtrace_ops,
 };
 
@@ -124,6 +125,8 @@ const char *source_input_kind(const char *path, bool binary)
 	n = source_head(path, head, sizeof(head));
 	if (n <= 0)
 		return NULL;
+	if (source_qemu_simple_magic(head, (size_t)n))
+		return "a QEMU simple trace";
 	if (source_has_magic(head, (size_t)n))
 		return head[0] == 0x17 ? "a trace.dat file" : "a kvmtrace stream";
 	if (binary && source_is_binary(head, (size_t)n < SOURCE_TEXT_MIN ?

@@ -178,6 +178,8 @@ struct source {
 	struct source_align align;
 	enum source_demangle demangle;	/* set before open() */
 	const struct symtab *guest_syms;	/* borrowed: --guest-syms */
+	const char *qemu_events;	/* borrowed: --qemu-events; NULL:
+					 * QEMU's default dictionary */
 	void *priv;			/* owned by ops */
 };
 
@@ -187,6 +189,9 @@ extern const struct source_ops source_kvmtrace_ops;
 extern const struct source_ops source_tracecmd_ops;
 #endif
 extern const struct source_ops source_uftrace_ops;
+/* QEMU's traces (src/sources/qemu/) */
+extern const struct source_ops source_qemu_simple_ops;
+bool source_qemu_simple_magic(const unsigned char *head, size_t len);
 
 /*
  * Recognise src->path by its content ("-": standard input) and set
