@@ -54,8 +54,9 @@ int inputs_open(const struct options *o, struct symtab *syms,
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		struct source *src = source_create(NULL, in[i].path,
-						   (unsigned)i);
+		struct source *src = source_create(in[i].qemu_log ?
+							   &source_qemu_log_ops : NULL,
+						   in[i].path, (unsigned)i);
 
 		if (!src)
 			return -ENOMEM;
@@ -66,7 +67,7 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		/* the exits of host inputs name guest functions */
 		if (in[i].domain == DOMAIN_HOST)
 			src->guest_syms = syms;
-		ret = source_probe(src, d);
+		ret = in[i].qemu_log ? 0 : source_probe(src, d);
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret < 0)
@@ -80,8 +81,23 @@ int inputs_open(const struct options *o, struct symtab *syms,
 			return -EIO;
 		inputs_declare_clock(o, srcs[i], in[i].path);
 		inputs_note(srcs[i], say, arg);
+		/* said: a reader may note more while it reads */
+		free(srcs[i]->note);
+		srcs[i]->note = NULL;
 	}
 	return 0;
+}
+
+void inputs_notes_end(struct source **srcs, size_t n,
+		      void (*say)(void *arg, const char *msg), void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		inputs_note(srcs[i], say, arg);
+		free(srcs[i]->note);
+		srcs[i]->note = NULL;
+	}
 }
 
 /*

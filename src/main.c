@@ -426,6 +426,7 @@ static int run(struct run *r)
 		return EXIT_USAGE;
 	}
 	status = run_events(r, &bad_data);
+	inputs_notes_end(r->srcs, r->nsrcs, warn, NULL);
 	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
 		say("%s: cannot write: %s",
 		    r->opt.output ? r->opt.output : "standard output",

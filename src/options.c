@@ -52,6 +52,8 @@ void options_usage(FILE *f)
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
 	      "      --qemu-events=FILE QEMU's trace-events dictionary for QEMU traces\n"
 	      "                         (default /usr/share/qemu/trace-events-all)\n"
+	      "      --qemu-log=FILE    an input read as QEMU's log trace backend (a log\n"
+	      "                         with -msg timestamp=on is recognised without it)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
 	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
@@ -75,6 +77,7 @@ static int add_input(struct options *o, const char *path, enum domain dom)
 	o->inputs = n;
 	o->inputs[o->ninputs].path = path;
 	o->inputs[o->ninputs].domain = dom;
+	o->inputs[o->ninputs].qemu_log = false;
 	o->ninputs++;
 	return 0;
 }
@@ -217,6 +220,7 @@ enum {
 	OPT_GUEST_SYMS,
 	OPT_LIST_FORMATS,
 	OPT_QEMU_EVENTS,
+	OPT_QEMU_LOG,
 };
 
 static const struct option long_options[] = {
@@ -237,6 +241,7 @@ static const struct option long_options[] = {
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "qemu-events", required_argument, NULL, OPT_QEMU_EVENTS },
+	{ "qemu-log", required_argument, NULL, OPT_QEMU_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -332,6 +337,11 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_QEMU_EVENTS:
 			o->qemu_events = optarg;
+			break;
+		case OPT_QEMU_LOG:
+			if (add_input(o, optarg, DOMAIN_HOST) < 0)
+				goto nomem;
+			o->inputs[o->ninputs - 1].qemu_log = true;
 			break;
 		case OPT_FILTER_EVENTS:
 		case OPT_FILTER_VCPU:

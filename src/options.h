@@ -23,6 +23,7 @@ struct filter;
 struct options_input {
 	const char *path;	/* borrowed from argv */
 	enum domain domain;
+	bool qemu_log;		/* --qemu-log: read as QEMU's log backend */
 };
 
 /* --clock=INPUT=tsc|ns */

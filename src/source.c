@@ -17,6 +17,7 @@ static const struct source_ops *const source_registry[] = {
 #endif
 	&source_uftrace_ops,
 	&source_qemu_simple_ops,
+	&source_qemu_log_ops,
 	&source_kvmtrace_ops,
 };
 
@@ -127,6 +128,8 @@ const char *source_input_kind(const char *path, bool binary)
 		return NULL;
 	if (source_qemu_simple_magic(head, (size_t)n))
 		return "a QEMU simple trace";
+	if (source_qemu_log_probe(head, (size_t)n))
+		return "a QEMU log";
 	if (source_has_magic(head, (size_t)n))
 		return head[0] == 0x17 ? "a trace.dat file" : "a kvmtrace stream";
 	if (binary && source_is_binary(head, (size_t)n < SOURCE_TEXT_MIN ?
@@ -401,6 +404,7 @@ struct source *source_reopen(const struct source *from)
 		}
 	}
 	src->domain = from->domain;
+	src->qemu_events = from->qemu_events;
 	return src;
 }
 

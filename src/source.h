@@ -171,6 +171,8 @@ struct source {
 	unsigned index;			/* input order, from 0 */
 	enum domain domain;
 	enum clock_kind clock;		/* set by open() */
+	const char *clock_base;		/* of a ns clock, when the reader
+					 * knows it: "mono", "wall"; static */
 	bool clock_user_set;		/* the user declared the clock */
 	uint32_t cpu_hint;		/* NAME.kvmtrace.N: N */
 	bool has_cpu_hint;
@@ -191,7 +193,10 @@ extern const struct source_ops source_tracecmd_ops;
 extern const struct source_ops source_uftrace_ops;
 /* QEMU's traces (src/sources/qemu/) */
 extern const struct source_ops source_qemu_simple_ops;
+extern const struct source_ops source_qemu_log_ops;
 bool source_qemu_simple_magic(const unsigned char *head, size_t len);
+/* A log line with a stamp of -msg timestamp=on starts head. */
+bool source_qemu_log_probe(const unsigned char *head, size_t len);
 
 /*
  * Recognise src->path by its content ("-": standard input) and set

@@ -69,6 +69,52 @@ void qemu_events_free(struct qemu_events *e);
 const struct qemu_event *qemu_events_find(const struct qemu_events *e,
 					  const char *name, size_t len);
 
+/*
+ * An event's format compiled for reading log lines back (qemu-format.c):
+ * literal pieces and conversions, in order.
+ */
+#define QEMU_MAX_PIECES	48
+
+struct qemu_piece {
+	const char *lit;	/* a literal's bytes, or the conversion's text */
+	size_t len;
+	char conv;		/* 0: a literal; else d i o u x X c s p */
+	bool alt;		/* the '#' flag */
+	bool wide;		/* a length modifier of 64 bits (l, ll, j, z) */
+};
+
+struct qemu_fmt {
+	bool ok;		/* false: the format cannot be read back */
+	char *text;		/* owned: the C string the literals make */
+	size_t len;
+	uint32_t n, nconv;
+	struct qemu_piece v[QEMU_MAX_PIECES];
+};
+
+/* An event's argument values as read (strings borrowed from the line). */
+struct qemu_values {
+	uint64_t u[QEMU_MAX_ARGS];
+	const char *s[QEMU_MAX_ARGS];
+	size_t slen[QEMU_MAX_ARGS];
+};
+
+/*
+ * Compile the trace-events format fmt (len bytes, quotes and macros as
+ * written) after the literal prefix. Returns 0 (f->ok says whether it
+ * can be read back) or -ENOMEM.
+ */
+int qemu_fmt_compile(struct qemu_fmt *f, const char *prefix,
+		     const char *fmt, size_t len);
+void qemu_fmt_free(struct qemu_fmt *f);
+/*
+ * Read the text s (len bytes) as qe's arguments from argument first on
+ * into out. Returns 0, -EAGAIN when more than one reading fits, or
+ * -EINVAL when none does.
+ */
+int qemu_fmt_read(const struct qemu_fmt *f, const struct qemu_event *qe,
+		  uint32_t first, const char *s, size_t len,
+		  struct qemu_values *out);
+
 /* Write Python's repr() of bytes: b'...' (b"..." when ' but no "). */
 size_t qemu_bytes_repr_len(const unsigned char *s, size_t len);
 char *qemu_bytes_repr(char *p, const unsigned char *s, size_t len);

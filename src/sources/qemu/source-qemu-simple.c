@@ -302,6 +302,7 @@ static int qs_open(struct source *src, const char *path, struct diag *d)
 	q->dropped.t.index = 0;
 	src->ntypes = (uint32_t)q->dict->n + 1;
 	src->clock = CLOCK_NS;
+	src->clock_base = "mono";
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);
