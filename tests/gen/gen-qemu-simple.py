@@ -16,7 +16,11 @@ writes, for tests/fixtures/qemu/trace-events:
                       declaration, then good records again
   simple-vcpu72.bin   QEMU 7.2's vcpu events, with their __cpu argument
   simple-mono.bin     records on CLOCK_MONOTONIC within the span of
-                      tests/gen/gen-qemu-mono.py's trace.dat
+                      tests/fixtures/qemu/host-mono.dat (tests/gen/gen-qemu-mono.sh)
+  mixed.log           a log-backend file (7.2 stamps) with lines that
+                      cannot be read back: another message, an event the
+                      dictionary lacks, a reading that is not unique, a
+                      format that does not fit
 
 The format (QEMU trace/simple.c): u64 ~0, u64 0xf2b177cb0aa429b4, u64
 version; then per record a u64 type: 0 mapping (u64 id, u32 len, name),
@@ -212,6 +216,19 @@ def mono(rng):
     return bytes(w.out)
 
 
+MIXED_LOG = """\
+4242@1700000000.000001:kvm_run_exit cpu_index 1, reason 2
+4242@1700000000.000002:qemu-system-x86_64: terminating on signal 15
+4242@1700000000.000003:virtio_queue_notify vdev 0x1 n 0 vq 0x2
+4242@1700000000.000004:qemu_test_text label x delta 1 text y delta 2 text z
+4242@1700000000.000005:qemu_test_text label it's delta -22 text say "hi"
+4242@1700000000.000006:kvm_run_exit cpu_index one, reason 2
+4243@1700000000.000007:guest_user_syscall_ret cpu=0x55d0c3b1f000 num=0x000000000000003c ret=0x0000000000000000
+4243@1700000000.000008:guest_cpu_reset cpu=0x55d0c3b1f000 
+4243@1700000000.000009:dma_blk_io dbs=0x1 bs=(nil) offset=-4096 to_dev=1
+"""
+
+
 def main():
     outdir = sys.argv[1]
     rng = random.Random(30)
@@ -224,6 +241,7 @@ def main():
         "simple-vcpu72.bin": vcpu72(rng),
         "simple-mono.bin": mono(rng),
     }
+    files["mixed.log"] = MIXED_LOG.encode()
     for name, b in files.items():
         with open(os.path.join(outdir, name), "wb") as f:
             f.write(b)
