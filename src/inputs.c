@@ -22,6 +22,7 @@ static void inputs_declare_clock(const struct options *o, struct source *src,
 
 		if (strlen(path) == c->len && !strncmp(path, c->path, c->len)) {
 			src->clock = c->clock;
+			src->clock_base = c->base;
 			src->clock_user_set = true;
 		}
 	}

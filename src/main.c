@@ -367,7 +367,9 @@ static int run(struct run *r)
 	if (status)
 		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
-	ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
+	ret = source_qemu_clocks(r->srcs, r->nsrcs, &d);
+	if (ret == 0)
+		ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
 		error(d.msg);
 		return EXIT_USAGE;

@@ -40,7 +40,7 @@ void options_usage(FILE *f)
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
 	      "                         kvm:kvm_write_tsc_offset in the host trace.dat\n"
-	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
+	      "      --clock=INPUT=tsc|ns|mono|wall  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
 	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
@@ -92,7 +92,8 @@ static int add_clock(struct options *o, const char *arg)
 		return -EINVAL;
 	if (!strcmp(eq + 1, "tsc"))
 		k = CLOCK_TSC;
-	else if (!strcmp(eq + 1, "ns"))
+	else if (!strcmp(eq + 1, "ns") || !strcmp(eq + 1, "mono") ||
+		 !strcmp(eq + 1, "wall"))
 		k = CLOCK_NS;
 	else
 		return -EINVAL;
@@ -103,6 +104,8 @@ static int add_clock(struct options *o, const char *arg)
 	n[o->nclocks].path = arg;
 	n[o->nclocks].len = (size_t)(eq - arg);
 	n[o->nclocks].clock = k;
+	n[o->nclocks].base = !strcmp(eq + 1, "mono") ? "mono" :
+			     !strcmp(eq + 1, "wall") ? "wall" : NULL;
 	o->nclocks++;
 	return 0;
 }
@@ -299,7 +302,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_CLOCK:
 			if (add_clock(o, optarg) < 0) {
-				diag_set(d, "--clock: '%s' is not INPUT=tsc or INPUT=ns",
+				diag_set(d, "--clock: '%s' is not INPUT=tsc, INPUT=ns, INPUT=mono or INPUT=wall",
 					 optarg);
 				return -EINVAL;
 			}

@@ -31,6 +31,7 @@ struct options_clock {
 	const char *path;	/* borrowed from argv: INPUT is its first len bytes */
 	size_t len;
 	enum clock_kind clock;
+	const char *base;	/* mono, wall: a ns clock named; else NULL */
 };
 
 struct options {

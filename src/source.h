@@ -197,6 +197,12 @@ extern const struct source_ops source_qemu_log_ops;
 bool source_qemu_simple_magic(const unsigned char *head, size_t len);
 /* A log line with a stamp of -msg timestamp=on starts head. */
 bool source_qemu_log_probe(const unsigned char *head, size_t len);
+/*
+ * QEMU inputs' clocks (CLOCK_MONOTONIC, the wall clock) against the other
+ * nanosecond inputs': 0, or -EINVAL with d naming the inputs and the way
+ * out. Call after every input is open and its clock declared.
+ */
+int source_qemu_clocks(struct source **srcs, size_t n, struct diag *d);
 
 /*
  * Recognise src->path by its content ("-": standard input) and set

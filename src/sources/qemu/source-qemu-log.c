@@ -11,8 +11,8 @@
  * The arguments are read back through the event's format (qemu-format.c;
  * QEMU 7.2's vcpu events start with "cpu=%p "). A line that cannot be
  * read back (another message in the log, an event the dictionary lacks,
- * a reading that is not unique) keeps its text as `info`; the input says
- * so once, at its end. Stamped lines are on the wall clock (ns since the
+ * a reading that is not unique) is an event "log" whose `info` is its
+ * text after the stamp; the input says so once, at its end. Stamped lines are on the wall clock (ns since the
  * epoch); a log without stamps has no time.
  */
 #include <errno.h>
@@ -203,6 +203,9 @@ static void ql_close(struct source *src)
 	src->priv = NULL;
 }
 
+static int ql_first_stamped(struct source *src, struct qlog *q,
+			    struct diag *d);
+
 static int ql_open(struct source *src, const char *path, struct diag *d)
 {
 	const char *events = src->qemu_events ? src->qemu_events
@@ -255,8 +258,12 @@ static int ql_open(struct source *src, const char *path, struct diag *d)
 	q->logtype.t.name = "log";
 	q->logtype.t.system = "qemu";
 	src->ntypes = (uint32_t)q->dict->n + 1;
-	src->clock = CLOCK_NS;
-	src->clock_base = "wall";
+	/* stamped (the wall clock), or no time at all */
+	ret = ql_first_stamped(src, q, d);
+	if (ret < 0)
+		goto error;
+	src->clock = ret ? CLOCK_NS : CLOCK_COUNTER;
+	src->clock_base = ret ? "wall" : NULL;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);
@@ -329,6 +336,23 @@ static int ql_line(struct source *src, struct qlog *q, const char **line,
 	return 1;
 }
 
+/* Does the first line carry a stamp? 1, 0, or a negative errno. */
+static int ql_first_stamped(struct source *src, struct qlog *q,
+			    struct diag *d)
+{
+	const char *line;
+	size_t len, pos = q->pos;
+	uint64_t ts, tid;
+	bool has_tid;
+	int ret = ql_line(src, q, &line, &len, d);
+
+	if (ret <= 0)
+		return ret;
+	q->pos = pos;	/* read again by ql_next(): the buffer kept it */
+	q->lineno--;
+	return ql_stamp(line, len, &ts, &tid, &has_tid) != 0;
+}
+
 static int ql_compile(struct ql_type *t)
 {
 	const struct qemu_event *qe = t->qe;
@@ -397,8 +421,8 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 	for (n = 0; n < rest && ql_word((unsigned char)s[n]); n++)
 		;
 	r->t = &q->logtype;
-	r->info = line;
-	r->info_len = len;
+	r->info = line + (s - line);
+	r->info_len = rest;
 	r->args_ok = false;
 	if (n && (n == rest || s[n] == ' ')) {
 		const struct qemu_event *qe = qemu_events_find(q->dict, s, n);
@@ -413,6 +437,12 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 				return ret;
 			}
 			r->args_ok = ret;
+			/* not read back: a line of text, as any other message */
+			if (!ret) {
+				r->t = &q->logtype;
+				r->info = s;
+				r->info_len = rest;
+			}
 		}
 	}
 	if (!r->args_ok && !q->unreadable++)
