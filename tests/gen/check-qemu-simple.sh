@@ -18,7 +18,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-qemu.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 python3 "$top/tests/gen/gen-qemu-simple.py" "$tmp" || exit 1
 status=0
-for f in simple simple-mono; do
+for f in simple simple-mono simple-extremes; do
 	cmp -s "$tmp/$f.bin" "$top/tests/fixtures/qemu/$f.bin" ||
 		{ echo "$f.bin: the generator writes another file"; status=1; }
 	python3 "$qemu/scripts/simpletrace.py" \
@@ -26,6 +26,7 @@ for f in simple simple-mono; do
 		"$top/tests/fixtures/qemu/$f.bin" > "$tmp/$f.ref" || status=1
 done
 cmp "$tmp/simple.ref" "$top/tests/cli/qemu/simple.out" || status=1
+cmp "$tmp/simple-extremes.ref" "$top/tests/cli/qemu/extremes.out" || status=1
 # the cut file: simpletrace.py prints the same good records, then fails
 head -n "$(wc -l < "$top/tests/cli/qemu/cut.out")" "$tmp/simple.ref" |
 	cmp - "$top/tests/cli/qemu/cut.out" || status=1

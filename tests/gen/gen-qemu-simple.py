@@ -17,6 +17,8 @@ writes, for tests/fixtures/qemu/trace-events:
   simple-vcpu72.bin   QEMU 7.2's vcpu events, with their __cpu argument
   simple-mono.bin     records on CLOCK_MONOTONIC within the span of
                       tests/fixtures/qemu/host-mono.dat (tests/gen/gen-qemu-mono.sh)
+  simple-extremes.bin time stamps 0 .. 2^64 - 1 (deltas beyond 2^53 ns,
+                      where simpletrace.py's float shows), all-ones values
   mixed.log           a log-backend file (7.2 stamps) with lines that
                       cannot be read back: another message, an event the
                       dictionary lacks, a reading that is not unique, a
@@ -214,6 +216,16 @@ def mono(rng):
     return bytes(w.out)
 
 
+def extremes():
+    w = Writer(random.Random(0))
+    w.out += header()
+    w.map("kvm_run_exit", 5)
+    for ts in (1, 2**63 + 12345, 3, 2**64 - 1, 4_500_000_000_000_001, 0,
+               123456789012345678):
+        w.ev("kvm_run_exit", ts, 2**32 - 1, 2**64 - 1, 7, eid=5)
+    return bytes(w.out)
+
+
 MIXED_LOG = """\
 4242@1700000000.000001:kvm_run_exit cpu_index 1, reason 2
 4242@1700000000.000002:qemu-system-x86_64: terminating on signal 15
@@ -240,6 +252,7 @@ def main():
         "simple-mono.bin": mono(rng),
     }
     files["mixed.log"] = MIXED_LOG.encode()
+    files["simple-extremes.bin"] = extremes()
     for name, b in files.items():
         with open(os.path.join(outdir, name), "wb") as f:
             f.write(b)
