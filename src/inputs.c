@@ -22,6 +22,7 @@ static void inputs_declare_clock(const struct options *o, struct source *src,
 
 		if (strlen(path) == c->len && !strncmp(path, c->path, c->len)) {
 			src->clock = c->clock;
+			src->clock_base = c->base;
 			src->clock_user_set = true;
 		}
 	}
@@ -54,8 +55,9 @@ int inputs_open(const struct options *o, struct symtab *syms,
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		struct source *src = source_create(NULL, in[i].path,
-						   (unsigned)i);
+		struct source *src = source_create(in[i].qemu_log ?
+							   &source_qemu_log_ops : NULL,
+						   in[i].path, (unsigned)i);
 
 		if (!src)
 			return -ENOMEM;
@@ -64,10 +66,11 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		src->demangle = o->demangle;
 		src->say = say;
 		src->say_arg = arg;
+		src->qemu_events = o->qemu_events;
 		/* the exits of host inputs name guest functions */
 		if (in[i].domain == DOMAIN_HOST)
 			src->guest_syms = syms;
-		ret = source_probe(src, d);
+		ret = in[i].qemu_log ? 0 : source_probe(src, d);
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret < 0)
@@ -84,8 +87,23 @@ int inputs_open(const struct options *o, struct symtab *syms,
 			return -EIO;
 		inputs_declare_clock(o, srcs[i], in[i].path);
 		inputs_note(srcs[i], say, arg);
+		/* said: a reader may note more while it reads */
+		free(srcs[i]->note);
+		srcs[i]->note = NULL;
 	}
 	return 0;
+}
+
+void inputs_notes_end(struct source **srcs, size_t n,
+		      void (*say)(void *arg, const char *msg), void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		inputs_note(srcs[i], say, arg);
+		free(srcs[i]->note);
+		srcs[i]->note = NULL;
+	}
 }
 
 /*

@@ -37,6 +37,10 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		void (*say)(void *arg, const char *msg), void *arg,
 		struct diag *d);
 
+/* What readers noted while they read (src->note), after the run. */
+void inputs_notes_end(struct source **srcs, size_t n,
+		      void (*say)(void *arg, const char *msg), void *arg);
+
 /*
  * The guest TSC offsets of --tsc-offset auto: every kvm_write_tsc_offset
  * in the host inputs, read in a pass of their own (through

@@ -371,7 +371,9 @@ static int run(struct run *r)
 	if (status)
 		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
-	ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
+	ret = source_qemu_clocks(r->srcs, r->nsrcs, &d);
+	if (ret == 0)
+		ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
 		error(d.msg);
 		return EXIT_USAGE;
@@ -430,6 +432,7 @@ static int run(struct run *r)
 		return EXIT_USAGE;
 	}
 	status = run_events(r, &bad_data);
+	inputs_notes_end(r->srcs, r->nsrcs, warn, NULL);
 	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
 		say("%s: cannot write: %s",
 		    r->opt.output ? r->opt.output : "standard output",

@@ -29,7 +29,8 @@ void options_usage(FILE *f)
 	      "  FORMATS            a classic rule file ('ID TEMPLATE' lines) or YAML\n"
 	      "                     (.yaml/.yml); omitted: the built-in kvmtrace rules\n"
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
-	      "                     files, uftrace data directories; none: standard input\n"
+	      "                     files, uftrace data directories, QEMU simple traces;\n"
+	      "                     none: standard input\n"
 	      "\n"
 	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
 	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
@@ -39,7 +40,7 @@ void options_usage(FILE *f)
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
 	      "                         kvm:kvm_write_tsc_offset in the host trace.dat\n"
-	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
+	      "      --clock=INPUT=tsc|ns|mono|wall  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
 	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
@@ -49,6 +50,10 @@ void options_usage(FILE *f)
 	      "                         --stats' exits by guest function\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
+	      "      --qemu-events=FILE QEMU's trace-events dictionary for QEMU traces\n"
+	      "                         (default /usr/share/qemu/trace-events-all)\n"
+	      "      --qemu-log=FILE    an input read as QEMU's log trace backend (a log\n"
+	      "                         with -msg timestamp=on is recognised without it)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
 	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
@@ -72,6 +77,7 @@ static int add_input(struct options *o, const char *path, enum domain dom)
 	o->inputs = n;
 	o->inputs[o->ninputs].path = path;
 	o->inputs[o->ninputs].domain = dom;
+	o->inputs[o->ninputs].qemu_log = false;
 	o->ninputs++;
 	return 0;
 }
@@ -86,7 +92,8 @@ static int add_clock(struct options *o, const char *arg)
 		return -EINVAL;
 	if (!strcmp(eq + 1, "tsc"))
 		k = CLOCK_TSC;
-	else if (!strcmp(eq + 1, "ns"))
+	else if (!strcmp(eq + 1, "ns") || !strcmp(eq + 1, "mono") ||
+		 !strcmp(eq + 1, "wall"))
 		k = CLOCK_NS;
 	else
 		return -EINVAL;
@@ -97,6 +104,8 @@ static int add_clock(struct options *o, const char *arg)
 	n[o->nclocks].path = arg;
 	n[o->nclocks].len = (size_t)(eq - arg);
 	n[o->nclocks].clock = k;
+	n[o->nclocks].base = !strcmp(eq + 1, "mono") ? "mono" :
+			     !strcmp(eq + 1, "wall") ? "wall" : NULL;
 	o->nclocks++;
 	return 0;
 }
@@ -213,6 +222,8 @@ enum {
 	OPT_DEMANGLE,
 	OPT_GUEST_SYMS,
 	OPT_LIST_FORMATS,
+	OPT_QEMU_EVENTS,
+	OPT_QEMU_LOG,
 };
 
 static const struct option long_options[] = {
@@ -232,6 +243,8 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
+	{ "qemu-events", required_argument, NULL, OPT_QEMU_EVENTS },
+	{ "qemu-log", required_argument, NULL, OPT_QEMU_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -289,7 +302,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_CLOCK:
 			if (add_clock(o, optarg) < 0) {
-				diag_set(d, "--clock: '%s' is not INPUT=tsc or INPUT=ns",
+				diag_set(d, "--clock: '%s' is not INPUT=tsc, INPUT=ns, INPUT=mono or INPUT=wall",
 					 optarg);
 				return -EINVAL;
 			}
@@ -324,6 +337,14 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_GUEST_SYMS:
 			o->guest_syms = optarg;
+			break;
+		case OPT_QEMU_EVENTS:
+			o->qemu_events = optarg;
+			break;
+		case OPT_QEMU_LOG:
+			if (add_input(o, optarg, DOMAIN_HOST) < 0)
+				goto nomem;
+			o->inputs[o->ninputs - 1].qemu_log = true;
 			break;
 		case OPT_FILTER_EVENTS:
 		case OPT_FILTER_VCPU:

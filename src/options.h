@@ -23,6 +23,7 @@ struct filter;
 struct options_input {
 	const char *path;	/* borrowed from argv */
 	enum domain domain;
+	bool qemu_log;		/* --qemu-log: read as QEMU's log backend */
 };
 
 /* --clock=INPUT=tsc|ns */
@@ -30,6 +31,7 @@ struct options_clock {
 	const char *path;	/* borrowed from argv: INPUT is its first len bytes */
 	size_t len;
 	enum clock_kind clock;
+	const char *base;	/* mono, wall: a ns clock named; else NULL */
 };
 
 struct options {
@@ -41,6 +43,7 @@ struct options {
 	const char *stats_format;
 	enum source_demangle demangle;	/* uftrace names */
 	const char *guest_syms;	/* --guest-syms */
+	const char *qemu_events;	/* --qemu-events */
 	bool have_offset;
 	bool auto_offset;
 	int64_t offset;

@@ -17,6 +17,8 @@ static const struct source_ops *const source_registry[] = {
 	&source_perf_ops,
 #endif
 	&source_uftrace_ops,
+	&source_qemu_simple_ops,
+	&source_qemu_log_ops,
 	&source_kvmtrace_ops,
 };
 
@@ -125,6 +127,10 @@ const char *source_input_kind(const char *path, bool binary)
 	n = source_head(path, head, sizeof(head));
 	if (n <= 0)
 		return NULL;
+	if (source_qemu_simple_magic(head, (size_t)n))
+		return "a QEMU simple trace";
+	if (source_qemu_log_probe(head, (size_t)n))
+		return "a QEMU log";
 	if (source_has_magic(head, (size_t)n))
 		return head[0] == 0x17 ? "a trace.dat file" : "a kvmtrace stream";
 	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
@@ -421,6 +427,7 @@ struct source *source_reopen(const struct source *from)
 		}
 	}
 	src->domain = from->domain;
+	src->qemu_events = from->qemu_events;
 	return src;
 }
 

@@ -179,6 +179,8 @@ struct source {
 	unsigned index;			/* input order, from 0 */
 	enum domain domain;
 	enum clock_kind clock;		/* set by open() */
+	const char *clock_base;		/* of a ns clock, when the reader
+					 * knows it: "mono", "wall"; static */
 	bool clock_user_set;		/* the user declared the clock */
 	uint32_t cpu_hint;		/* NAME.kvmtrace.N: N */
 	bool has_cpu_hint;
@@ -193,6 +195,8 @@ struct source {
 	 */
 	void (*say)(void *arg, const char *msg);
 	void *say_arg;
+	const char *qemu_events;	/* borrowed: --qemu-events; NULL:
+					 * QEMU's default dictionary */
 	void *priv;			/* owned by ops */
 };
 
@@ -204,6 +208,18 @@ extern const struct source_ops source_tracecmd_ops;
 extern const struct source_ops source_perf_ops;
 #endif
 extern const struct source_ops source_uftrace_ops;
+/* QEMU's traces (src/sources/qemu/) */
+extern const struct source_ops source_qemu_simple_ops;
+extern const struct source_ops source_qemu_log_ops;
+bool source_qemu_simple_magic(const unsigned char *head, size_t len);
+/* A log line with a stamp of -msg timestamp=on starts head. */
+bool source_qemu_log_probe(const unsigned char *head, size_t len);
+/*
+ * QEMU inputs' clocks (CLOCK_MONOTONIC, the wall clock) against the other
+ * nanosecond inputs': 0, or -EINVAL with d naming the inputs and the way
+ * out. Call after every input is open and its clock declared.
+ */
+int source_qemu_clocks(struct source **srcs, size_t n, struct diag *d);
 
 /*
  * Recognise src->path by its content ("-": standard input) and set
