@@ -434,6 +434,7 @@ static int run(struct run *r)
 	}
 	if (!r->out->closed)
 		report_alignment(r);
+	render_missing_report(r->render, warn, NULL);
 	if (status)
 		return status;
 	return bad_data ? EXIT_DATA : 0;
