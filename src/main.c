@@ -414,7 +414,8 @@ static int run(struct run *r)
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
 					    r->opt.stats_format, r->opt.mhz,
-					    r->syms);
+					    r->syms, r->opt.stats_top,
+					    r->opt.stats_sort);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
