@@ -108,6 +108,7 @@ void render_binding_free(struct binding *b)
 	free(b->fetch);
 	free(b->rops);
 	free(b->aux);
+	free(b->symbolic);
 	free(b);
 }
 
@@ -428,6 +429,16 @@ int render_bind(const struct render *r, struct source *src,
 	for (i = 0; i < tm->nkeys; i++) {
 		size_t off;
 
+		/* a field the format names (exit_reason): the general path */
+		if (b->slots[i] >= 0 && t && src->ops->field_symbol &&
+		    src->ops->field_symbol(src, t, NULL, b->slots[i], NULL) == 0) {
+			if (!b->symbolic)
+				b->symbolic = calloc(tm->nkeys, 1);
+			if (!b->symbolic)
+				goto nomem;
+			b->symbolic[i] = 1;
+			continue;
+		}
 		if (b->slots[i] == SLOT_TS && !(r->mhz > 0))
 			b->fetch[i].kind = FETCH_TS_INT;
 		else if (b->slots[i] == SLOT_RELTS)

@@ -136,6 +136,11 @@ struct binding {
 	size_t nrops;
 	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
 	uint32_t naux;			/* pairs used */
+	/*
+	 * owned, per key, or NULL: 1 where %s, %r, %a print the name the
+	 * format gives the value (source_ops.field_symbol)
+	 */
+	uint8_t *symbolic;
 	/* at hand for render_event: rule->tmpl's */
 	const char *text;
 	const struct tmpl_op *ops;
