@@ -128,12 +128,11 @@ static void render_enum(const struct binding *b, int32_t slot, char conv,
  * exit_reason) is the name, as `info` prints it; a value without a name,
  * and every other conversion, the number.
  */
-static void render_symbol(const struct binding *b, const struct event *ev,
-			  int32_t slot, char conv, struct value *v)
+static void render_symbol(const struct event *ev, int32_t slot, char conv,
+			  struct value *v)
 {
 	struct value sym;
 
-	(void)b;
 	if (conv != 's' && conv != 'r' && conv != 'a')
 		return;
 	if (v->kind == VALUE_INT &&
@@ -531,7 +530,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		if (render_slot_is_enum(slot))
 			render_enum(b, slot, op->spec.conv, &v);
 		else if (b->symbolic && b->symbolic[op->key])
-			render_symbol(b, ev, slot, op->spec.conv, &v);
+			render_symbol(ev, slot, op->spec.conv, &v);
 		if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg) {
 			p = render_fast(p, op, v.u);
 			continue;
