@@ -420,7 +420,8 @@ static int run(struct run *r)
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
 					    r->opt.stats_format, r->opt.mhz,
-					    r->syms);
+					    r->syms, r->opt.stats_top,
+					    r->opt.stats_sort);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
@@ -441,6 +442,7 @@ static int run(struct run *r)
 	}
 	if (!r->out->closed)
 		report_alignment(r);
+	render_missing_report(r->render, warn, NULL);
 	if (status)
 		return status;
 	return bad_data ? EXIT_DATA : 0;

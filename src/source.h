@@ -104,6 +104,16 @@ struct source_ops {
 	int (*field)(struct source *src, const struct event *ev, int index,
 		     struct value *out);
 	/*
+	 * The name the event format's print fmt gives field index's value
+	 * in ev (trace.dat's __print_symbolic, as `info` prints it), as a
+	 * string: 0, or -ENOENT (no name for this value). With ev NULL: 0
+	 * if events of type t may name that field's values at all. May be
+	 * NULL.
+	 */
+	int (*field_symbol)(struct source *src, const struct event_type *t,
+			    const struct event *ev, int index,
+			    struct value *out);
+	/*
 	 * Call fn for every event type known before reading (trace.dat
 	 * formats), so that rules can be checked at load time. A type the
 	 * input may hold but does not declare is marked possible (event.h).

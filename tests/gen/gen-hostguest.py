@@ -16,6 +16,7 @@ tests/fixtures/hostguest. The files:
 
   host7.dat      v7, mixed-sched.dat: GUEST vm-a (2 vCPUs: 31484 31485)
                  and vm-b (2 vCPUs: 29744 31479)
+  host7-anon.dat host7.dat with vm-b's GUEST option of an empty name
   guest-a6.dat   v6, tc-syscalls.dat with kallsyms naming the real-mode
                  RIPs of the host's tinyguest: TIME_SHIFT onto host7,
                  interpolated, scaling 1.0005 (fraction arrays), offsets
@@ -170,6 +171,10 @@ def main():
     put("host7.dat", T.v7_append(host7, T.traceid(ID_H7) +
                                  T.guest("vm-a", ID_A, [31484, 31485]) +
                                  T.guest("vm-b", ID_B, [29744, 31479])))
+    # host7-anon: the same, vm-b's GUEST option without a name
+    put("host7-anon.dat", T.v7_append(host7, T.traceid(ID_H7) +
+                                      T.guest("vm-a", ID_A, [31484, 31485]) +
+                                      T.guest("", ID_B, [29744, 31479])))
 
     # guest-a6: interpolated, scaling 65569 / 2^16, offsets changing
     g = first_ts(tmp)

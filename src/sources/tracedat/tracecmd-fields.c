@@ -112,7 +112,9 @@ int tc_bind(struct source *src, const struct event_type *t,
 		return tc_slot(tc, TK_ID, NULL);
 	if (!strcmp(key, "info"))
 		return tc_slot(tc, TK_INFO, NULL);
-	/* host and guest (tracecmd-vm.c) */
+	/* host and guest (tracecmd-vm.c): none without a GUEST option */
+	if (!tc->vm.name && !tc->vm.nthreads)
+		return -ENOENT;
 	if (!strcmp(key, "vm"))
 		return tc_slot(tc, TK_VM, NULL);
 	if (!strcmp(key, "host_tid"))

@@ -257,6 +257,9 @@ int tc_next(struct source *src, struct event *ev, struct diag *d);
 int tc_bind(struct source *src, const struct event_type *t, const char *key);
 int tc_field(struct source *src, const struct event *ev, int index,
 	     struct value *out);
+/* tracecmd-symbolic.c: source_ops.field_symbol */
+int tc_field_symbol(struct source *src, const struct event_type *t,
+		    const struct event *ev, int index, struct value *out);
 int tc_each_type(struct source *src,
 		 int (*fn)(const struct event_type *t, void *arg), void *arg);
 size_t tc_fields(struct source *src, const struct event_type *t,

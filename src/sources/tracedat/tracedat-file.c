@@ -175,7 +175,12 @@ static void td_guest_option(struct tracedat_file *f, const unsigned char *p,
 	if (g.nvcpus > (len - pos) / 8)
 		return;
 	g.pids = calloc(g.nvcpus ? g.nvcpus : 1, sizeof(*g.pids));
-	g.name = strndup((const char *)p, (size_t)(nul - p));
+	if (nul > p) {
+		g.name = strndup((const char *)p, (size_t)(nul - p));
+	} else if ((g.name = malloc(32))) {
+		/* no name: the VM is its trace id (one VM, not one per thread) */
+		snprintf(g.name, 32, "0x%016" PRIx64, g.traceid);
+	}
 	v = realloc(f->guests, (f->nguests + 1) * sizeof(*v));
 	if (v)
 		f->guests = v;
