@@ -597,10 +597,12 @@ EOF
 	# reserve more), 2 GiB of address space, so that a regression stops
 	# there instead of filling the disk or the memory of the machine.
 	lim="ulimit -f 131072;"
+	vlim=
 	if (ulimit -v 2097152; $KTF --version) >/dev/null 2>&1; then
-		lim="$lim ulimit -v 2097152;"
+		vlim="ulimit -v 2097152;"
+		lim="$lim $vlim"
 	fi
-	for k in overlap ratio section-ratio big; do
+	for k in overlap ratio section-ratio big big-zstd; do
 		python3 tests/gen/gen-tracedat-bomb.py "$k" "$T/bomb-$k.dat"
 	done
 	row "trace.dat bomb: 64 CPUs on one chunk of 16 MiB (a 1 GiB copy)" 1 \
@@ -618,9 +620,20 @@ EOF
 	row "trace.dat bomb: 64 CPUs on one chunk, no TMPDIR (no fall back to libtracecmd)" 1 \
 		'bomb-overlap.dat: corrupt trace.dat \(version 7\): the data of CPUs 0 and 1 overlap' \
 		"$T/empty.ref" "$lim"' TMPDIR=/nonexistent/ktf ${KTF_VALGRIND_BIN:-$KTF} "$T/bomb-overlap.dat"'
+	row "trace.dat bomb: zstd, a 3 GiB copy, more than ulimit -f allows" 1 \
+		'bomb-big-zstd.dat: its uncompressed copy needs 3221229568 bytes \(3072 MiB\), but the file-size limit \(ulimit -f\) allows [0-9]+' \
+		"$T/empty.ref" "$lim"' $KTF "$T/bomb-big-zstd.dat"'
+	if [ -n "$vlim" ]; then
+		row "trace.dat bomb: zstd, 3 GiB for libtracecmd's memory (no TMPDIR), more than ulimit -v" 1 \
+			'bomb-big-zstd.dat: no copy can be made, and libtracecmd would hold its 3221229568 uncompressed bytes \(3072 MiB\) in memory, but (the address space limit \(ulimit -v\)|the memory available) is [0-9]+' \
+			"$T/empty.ref" "$lim"' TMPDIR=/nonexistent/ktf $KTF "$T/bomb-big-zstd.dat"'
+	else
+		n=$((n + 1))
+		echo "ok $n - trace.dat bomb: zstd, 3 GiB in memory # SKIP no ulimit -v for this build (a sanitizer or valgrind)"
+	fi
 else
 	for s in "pipe copy" "cut while read" "bomb overlap" "bomb ratio" "bomb section" \
-		"bomb big" "bomb no TMPDIR"; do
+		"bomb big" "bomb no TMPDIR" "bomb zstd big" "bomb zstd memory"; do
 		n=$((n + 1))
 		echo "ok $n - trace.dat $s # SKIP built without tracecmd"
 	done
