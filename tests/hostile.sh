@@ -567,13 +567,16 @@ if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
 	# a trace.dat cut while it is read: libtracecmd maps the CPU data, and
 	# a page past the new end raised SIGBUS (the lines rendered but not
 	# written lost, the last one cut). The cut comes after 64 KiB of
-	# output, while the run is held up by the full pipe: far before the
-	# place it cuts (2 MiB into 3.8 MB of CPU data; a line per 40 bytes),
-	# so where the input stops does not depend on timing. Every line
-	# before it is written whole, a prefix of the whole run's output.
+	# output, while the run is held up by the full pipe and at most
+	# 64 KiB + the pipe's + the output buffer's 256 KiB ahead: far before
+	# the place it cuts (1 MiB, 900 KiB into 1.5 MB of CPU data; a line
+	# per 40 bytes of it), so where the input stops does not depend on
+	# timing. Every line before it is written whole, a prefix of the
+	# whole run's output (made outside valgrind under check-valgrind).
 	python3 tests/bench/gen-big-tracedat.py \
-		tests/fixtures/tracedat/host-kvm-v6.dat "$T/shr.dat" 100000 1000
-	$KTF "$T/shr.dat" >"$T/shr.full" 2>/dev/null
+		tests/fixtures/tracedat/host-kvm-v6.dat "$T/shr.dat" 40000 1000 \
+		>/dev/null
+	${KTF_VALGRIND_BIN:-$KTF} "$T/shr.dat" >"$T/shr.full" 2>/dev/null
 	cat >"$T/shrink.py" <<'EOF'
 import os, shlex, subprocess, sys
 ktf, dat, cut, out = sys.argv[1:5]
@@ -585,9 +588,9 @@ rc = p.wait()
 open(out, "wb").write(first + rest)
 sys.exit(rc if rc >= 0 else 128 - rc)
 EOF
-	row "trace.dat cut to 2 MiB while read (libtracecmd maps it: SIGBUS)" 1 \
-		'shr.dat: truncated trace.dat: the file shrank while it was read \(libtracecmd maps it\): the data at offset 0x219000 is gone, the file now has 2199552 bytes; this input stops here' \
-		- 'python3 "$T/shrink.py" "$KTF" "$T/shr.dat" 2199552 "$T/shr.out"; rc=$?; n=$(wc -c <"$T/shr.out"); head -c "$n" "$T/shr.full" | cmp -s - "$T/shr.out" && [ "$n" -gt 1000000 ] && [ "$(tail -c 1 "$T/shr.out" | od -An -tx1 | tr -d " ")" = 0a ] || { echo "kvmtrace_format: not a prefix of the whole output in whole lines ($n bytes)" >&2; exit 99; }; exit $rc'
+	row "trace.dat cut to 1 MiB while read (libtracecmd maps it: SIGBUS)" 1 \
+		'shr.dat: truncated trace.dat: the file shrank while it was read \(libtracecmd maps it\): the data at offset 0x100000 is gone, the file now has 1048576 bytes; this input stops here' \
+		- 'python3 "$T/shrink.py" "$KTF" "$T/shr.dat" 1048576 "$T/shr.out"; rc=$?; n=$(wc -c <"$T/shr.out"); head -c "$n" "$T/shr.full" | cmp -s - "$T/shr.out" && [ "$n" -gt 1000000 ] && [ "$(tail -c 1 "$T/shr.out" | od -An -tx1 | tr -d " ")" = 0a ] || { echo "kvmtrace_format: not a prefix of the whole output in whole lines ($n bytes)" >&2; exit 99; }; exit $rc'
 	# compression bombs (tests/gen/gen-tracedat-bomb.py): refused before
 	# the copy, with the numbers. Each runs under a file-size limit of
 	# 64 MiB (dash counts 512-byte blocks; bash 1024: 128 MiB) and, where
@@ -595,10 +598,12 @@ EOF
 	# reserve more), 2 GiB of address space, so that a regression stops
 	# there instead of filling the disk or the memory of the machine.
 	lim="ulimit -f 131072;"
+	vlim=
 	if (ulimit -v 2097152; $KTF --version) >/dev/null 2>&1; then
-		lim="$lim ulimit -v 2097152;"
+		vlim="ulimit -v 2097152;"
+		lim="$lim $vlim"
 	fi
-	for k in overlap ratio section-ratio big; do
+	for k in overlap ratio section-ratio big big-zstd; do
 		python3 tests/gen/gen-tracedat-bomb.py "$k" "$T/bomb-$k.dat"
 	done
 	row "trace.dat bomb: 64 CPUs on one chunk of 16 MiB (a 1 GiB copy)" 1 \
@@ -616,9 +621,20 @@ EOF
 	row "trace.dat bomb: 64 CPUs on one chunk, no TMPDIR (no fall back to libtracecmd)" 1 \
 		'bomb-overlap.dat: corrupt trace.dat \(version 7\): the data of CPUs 0 and 1 overlap' \
 		"$T/empty.ref" "$lim"' TMPDIR=/nonexistent/ktf ${KTF_VALGRIND_BIN:-$KTF} "$T/bomb-overlap.dat"'
+	row "trace.dat bomb: zstd, a 3 GiB copy, more than ulimit -f allows" 1 \
+		'bomb-big-zstd.dat: its uncompressed copy needs 3221229568 bytes \(3072 MiB\), but the file-size limit \(ulimit -f\) allows [0-9]+' \
+		"$T/empty.ref" "$lim"' $KTF "$T/bomb-big-zstd.dat"'
+	if [ -n "$vlim" ]; then
+		row "trace.dat bomb: zstd, 3 GiB for libtracecmd's memory (no TMPDIR), more than ulimit -v" 1 \
+			'bomb-big-zstd.dat: no copy can be made, and libtracecmd would hold its 3221229568 uncompressed bytes \(3072 MiB\) in memory, but (the address space limit \(ulimit -v\)|the memory available) is [0-9]+' \
+			"$T/empty.ref" "$lim"' TMPDIR=/nonexistent/ktf $KTF "$T/bomb-big-zstd.dat"'
+	else
+		n=$((n + 1))
+		echo "ok $n - trace.dat bomb: zstd, 3 GiB in memory # SKIP no ulimit -v for this build (a sanitizer or valgrind)"
+	fi
 else
 	for s in "pipe copy" "cut while read" "bomb overlap" "bomb ratio" "bomb section" \
-		"bomb big" "bomb no TMPDIR"; do
+		"bomb big" "bomb no TMPDIR" "bomb zstd big" "bomb zstd memory"; do
 		n=$((n + 1))
 		echo "ok $n - trace.dat $s # SKIP built without tracecmd"
 	done

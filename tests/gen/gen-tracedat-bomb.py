@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""gen-tracedat-bomb.py KIND OUT: a small zlib-compressed version 7
+"""gen-tracedat-bomb.py KIND OUT: a small zlib- or zstd-compressed version 7
 trace.dat (layout after trace-cmd.dat.v7(5); each CPU's size as trace-cmd
 3.2 writes it, the chunk count counted) whose numbers ask for far more
 disk or memory than the file holds. Only what kvmtrace_format reads
@@ -17,6 +17,11 @@ compressed section. KIND:
   big            48 CPUs of one honest 16 MiB chunk each (zeros, about
                  1000:1): a copy of 768 MiB from 800 KiB, for the check of
                  the room for the copy (run it under ulimit -f)
+  big-zstd       zstd: 48 CPUs of one honest 64 MiB chunk each (zeros,
+                 a frame of RLE blocks written here, 2 KiB: zstd's own
+                 bound is 32768:1): 3 GiB from 100 KiB, for the check of
+                 the memory libtracecmd would take when no copy can be
+                 made (run it under ulimit -v)
 """
 import struct
 import sys
@@ -31,11 +36,27 @@ def chunk(usize, claim=None):
     return struct.pack("<II", len(z), claim or usize) + z
 
 
+def zstd_zeros(usize):
+    """One zstd frame of usize zeros (RFC 8878): single segment, the
+    content size in 8 bytes, RLE blocks of 128 KiB."""
+    block = 128 << 10
+    out = struct.pack("<IB", 0xFD2FB528, 0xE0) + struct.pack("<Q", usize)
+    left = usize
+    while True:
+        n = min(block, left)
+        left -= n
+        head = (1 if not left else 0) | (1 << 1) | (n << 3)
+        out += struct.pack("<I", head)[:3] + b"\0"
+        if not left:
+            return out
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     kind, dst = sys.argv[1:]
     extra = b""
+    comp = b"zlib\0" + b"1.2.13\0"
     if kind == "overlap":
         blob = struct.pack("<I", 1) + chunk(16 * MIB)
         datas = [blob]
@@ -53,11 +74,17 @@ def main():
         one = struct.pack("<I", 1) + chunk(16 * MIB)
         datas = [one] * 48
         ncpus = 48
+    elif kind == "big-zstd":
+        z = zstd_zeros(64 * MIB)
+        one = struct.pack("<III", 1, len(z), 64 * MIB) + z
+        datas = [one] * 48
+        ncpus = 48
+        comp = b"zstd\0" + b"1.5.4\0"
     else:
         sys.exit(__doc__)
 
     head = b"\x17\x08\x44tracing7\0" + bytes([0, 8]) + struct.pack("<I", PAGE)
-    head += b"zlib\0" + b"1.2.13\0"
+    head += comp
     first = len(head) + 8
 
     # sections: options, flyrecord, then the extra one

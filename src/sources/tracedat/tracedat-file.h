@@ -81,7 +81,9 @@ void tracedat_file_free(struct tracedat_file *f);
  * section. Each CPU's size may count its chunk count (trace-cmd 3.2 and
  * later) or not (3.1). A copy larger than the room where out is (free
  * space, ulimit -f) is refused with -ENOSPC and the numbers. out -1:
- * those checks only, nothing written. Returns 0, or a negative errno
+ * those checks only, nothing written, for libtracecmd to read the file
+ * itself: then its uncompressed size must fit in the memory available
+ * and ulimit -v (-EFBIG and the numbers). Returns 0, or a negative errno
  * with d saying what is wrong with the file.
  */
 int tracedat_inflate(const char *name, const char *path, int out,

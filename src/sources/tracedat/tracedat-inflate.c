@@ -435,7 +435,9 @@ static int td_layout(struct td_copy *c, uint64_t pos)
  * Is there room for a copy of size bytes where c->out is: the free space
  * of its file system, and the file-size limit (ulimit -f), whose
  * SIGXFSZ would otherwise end the process mid-copy. -ENOSPC with the
- * numbers when not.
+ * numbers when not. Without a copy (c->out < 0), libtracecmd inflates
+ * the file in memory and keeps it: the memory available and ulimit -v
+ * bound it instead (-EFBIG).
  */
 static int td_room(struct td_copy *c, uint64_t size)
 {
@@ -443,7 +445,27 @@ static int td_room(struct td_copy *c, uint64_t size)
 	uint64_t room = UINT64_MAX;
 	struct statvfs vfs;
 	struct rlimit rl;
+	long pages, psize;
 
+	if (c->out < 0) {
+		/* no copy: libtracecmd holds all of it in memory */
+		pages = sysconf(_SC_AVPHYS_PAGES);
+		psize = sysconf(_SC_PAGESIZE);
+		if (pages > 0 && psize > 0)
+			room = (uint64_t)pages * (uint64_t)psize;
+		what = "the memory available is";
+		if (getrlimit(RLIMIT_AS, &rl) == 0 &&
+		    rl.rlim_cur != RLIM_INFINITY &&
+		    (uint64_t)rl.rlim_cur < room) {
+			room = (uint64_t)rl.rlim_cur;
+			what = "the address space limit (ulimit -v) is";
+		}
+		if (size <= room)
+			return 0;
+		diag_set(c->d, "%s: no copy can be made, and libtracecmd would hold its %" PRIu64 " uncompressed bytes (%" PRIu64 " MiB) in memory, but %s %" PRIu64 " (%" PRIu64 " MiB)",
+			 c->r.name, size, size >> 20, what, room, room >> 20);
+		return -EFBIG;
+	}
 	if (fstatvfs(c->out, &vfs) == 0 && vfs.f_frsize &&
 	    vfs.f_bavail <= UINT64_MAX / vfs.f_frsize)
 		room = (uint64_t)vfs.f_bavail * vfs.f_frsize;
@@ -639,13 +661,11 @@ static int td_inflate_copy(const char *name, const char *path, int out,
 	ret = td_layout(&c, pos);
 	if (ret < 0)
 		goto out;
-	if (out < 0)
-		goto out;	/* checked, nothing to write */
 	ret = td_room(&c, c.nsecs ? c.secs[c.nsecs - 1].noff + 16 +
 					    c.secs[c.nsecs - 1].nsize
 				  : pos);
-	if (ret < 0)
-		goto out;
+	if (ret < 0 || out < 0)
+		goto out;	/* out < 0: checked, nothing to write */
 	for (i = 0; i < c.nsecs; i++)
 		if (c.secs[i].id == TD_SEC_OPTIONS) {
 			ret = td_opts_each(&c, &c.secs[i], td_map_option);
