@@ -64,6 +64,8 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		srcs[(*nsrcs)++] = src;
 		src->domain = in[i].domain;
 		src->demangle = o->demangle;
+		src->say = say;
+		src->say_arg = arg;
 		src->qemu_events = o->qemu_events;
 		/* the exits of host inputs name guest functions */
 		if (in[i].domain == DOMAIN_HOST)
@@ -78,6 +80,9 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		ret = source_open(srcs[i], d);
 		if (ret == -ENOMEM)
 			return ret;
+		/* a reader's -EMEDIUMTYPE: nothing in it this tool can use */
+		if (ret == -EMEDIUMTYPE)
+			return -EINVAL;
 		if (ret < 0)
 			return -EIO;
 		inputs_declare_clock(o, srcs[i], in[i].path);

@@ -46,6 +46,9 @@ void options_usage(FILE *f)
 	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
 	      "                         kind, guest function; inputs. FORMAT: table,\n"
 	      "                         hist (and log2 histograms), csv, json\n"
+	      "      --stats-top=N      the first N rows of each exit table\n"
+	      "      --stats-sort=KEY   exit rows by time (total, the default), count,\n"
+	      "                         max or p99\n"
 	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
 	      "                         --stats' exits by guest function\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
@@ -224,6 +227,8 @@ enum {
 	OPT_LIST_FORMATS,
 	OPT_QEMU_EVENTS,
 	OPT_QEMU_LOG,
+	OPT_STATS_TOP,
+	OPT_STATS_SORT,
 };
 
 static const struct option long_options[] = {
@@ -236,6 +241,8 @@ static const struct option long_options[] = {
 	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
 	{ "chrome", no_argument, NULL, OPT_CHROME },
 	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "stats-top", required_argument, NULL, OPT_STATS_TOP },
+	{ "stats-sort", required_argument, NULL, OPT_STATS_SORT },
 	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
 	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
 	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
@@ -323,6 +330,32 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 					 optarg);
 				return -EINVAL;
 			}
+			break;
+		case OPT_STATS_TOP: {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || errno || n < 1 || n > 1000000 ||
+			    *optarg == '-' || *optarg == '+') {
+				diag_set(d, "--stats-top: '%s' is not a number of rows (1 to 1000000)",
+					 optarg);
+				return -EINVAL;
+			}
+			o->stats = true;
+			o->stats_top = (unsigned)n;
+			break;
+		}
+		case OPT_STATS_SORT:
+			if (strcmp(optarg, "time") && strcmp(optarg, "count") &&
+			    strcmp(optarg, "max") && strcmp(optarg, "p99")) {
+				diag_set(d, "--stats-sort: '%s' is none of time, count, max, p99",
+					 optarg);
+				return -EINVAL;
+			}
+			o->stats = true;
+			o->stats_sort = optarg;
 			break;
 		case OPT_DEMANGLE:
 			if (!strcmp(optarg, "full"))

@@ -41,6 +41,8 @@ struct options {
 	bool chrome;
 	bool stats;
 	const char *stats_format;
+	unsigned stats_top;	/* --stats-top: rows per exit table; 0: default */
+	const char *stats_sort;	/* --stats-sort: time, count, max, p99 */
 	enum source_demangle demangle;	/* uftrace names */
 	const char *guest_syms;	/* --guest-syms */
 	const char *qemu_events;	/* --qemu-events */

@@ -67,6 +67,9 @@ FIXTURES = {
     # a guest's symbols (--guest-syms) and a host with kvm_exit/kvm_entry
     'System.map': 'exits/guest.kallsyms',
     'host-exits.dat': 'exits/host-exits.dat',
+    # perf.data: a recording here, and generated exit/entry pairs
+    'kvm.data': 'perf/kvm.data',
+    'perf.data.guest': 'perf/gen-stats.data',
 }
 # A file the documents use without defining it: the shipped one.
 SHIPPED = {'formats': 'formats/kvmtrace'}

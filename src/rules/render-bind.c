@@ -85,7 +85,8 @@ struct render *render_create(const struct rules *rules, double mhz,
 	r->nsrcs = nsources;
 	r->srcs = calloc(nsources ? nsources : 1, sizeof(*r->srcs));
 	r->idsrcs = calloc(nsources ? nsources : 1, sizeof(*r->idsrcs));
-	if (!r->srcs || !r->idsrcs || render_index_ids(r) < 0)
+	r->missing = calloc(rules->n ? rules->n : 1, sizeof(*r->missing));
+	if (!r->srcs || !r->idsrcs || !r->missing || render_index_ids(r) < 0)
 		goto error;
 	for (i = 0; i < nsources; i++) {
 		r->idsrcs[i] = &r->srcs[i];
@@ -107,6 +108,7 @@ void render_binding_free(struct binding *b)
 	free(b->fetch);
 	free(b->rops);
 	free(b->aux);
+	free(b->symbolic);
 	free(b);
 }
 
@@ -125,6 +127,9 @@ void render_destroy(struct render *r)
 			render_binding_free(r->srcs[i].by_rule[j]);
 		free(r->srcs[i].by_rule);
 	}
+	for (i = 0; r->missing && i < r->rules->n; i++)
+		free(r->missing[i]);
+	free(r->missing);
 	free(r->srcs);
 	free(r->idsrcs);
 	free(r->ids);
@@ -379,7 +384,9 @@ void render_unknown_key(const struct render *r, struct source *src,
 
 /*
  * Bind rule to events of type t of src: every key of its template to a
- * slot. A key the events cannot have is a rule-file error.
+ * slot. A key the events cannot have is a rule-file error before the run
+ * (render_check); met later (a glob rule's key that other formats have),
+ * it binds to SLOT_MISSING: such events print it empty, counted.
  */
 int render_bind(const struct render *r, struct source *src,
 		const struct event_type *t, const struct rule *rule,
@@ -408,6 +415,10 @@ int render_bind(const struct render *r, struct source *src,
 		ret = render_bind_key(b, src, t, tm->keys[i], &b->slots[i]);
 		if (ret == 0)
 			continue;
+		if (r->checked && ret == -ENOENT) {
+			b->slots[i] = SLOT_MISSING;
+			continue;
+		}
 		render_unknown_key(r, src, t, rule, i, d);
 		ret = -EINVAL;
 		goto error;
@@ -418,6 +429,16 @@ int render_bind(const struct render *r, struct source *src,
 	for (i = 0; i < tm->nkeys; i++) {
 		size_t off;
 
+		/* a field the format names (exit_reason): the general path */
+		if (b->slots[i] >= 0 && t && src->ops->field_symbol &&
+		    src->ops->field_symbol(src, t, NULL, b->slots[i], NULL) == 0) {
+			if (!b->symbolic)
+				b->symbolic = calloc(tm->nkeys, 1);
+			if (!b->symbolic)
+				goto nomem;
+			b->symbolic[i] = 1;
+			continue;
+		}
 		if (b->slots[i] == SLOT_TS && !(r->mhz > 0))
 			b->fetch[i].kind = FETCH_TS_INT;
 		else if (b->slots[i] == SLOT_RELTS)
