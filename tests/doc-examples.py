@@ -62,7 +62,7 @@ FIXTURES = {
     # events (tests/gen/gen-qemu-mono.py, gen-qemu-simple.py); a log
     'host-mono.dat': 'qemu/host-mono.dat',
     'trace-qemu': 'qemu/simple-mono.bin',
-    'qemu.log': 'qemu-log/kvm72.log',
+    'qemu.log': 'qemu-log/kvm72.qlog',
     'guest.uftrace': 'uftrace-gen/rftrace',
     # a guest's symbols (--guest-syms) and a host with kvm_exit/kvm_entry
     'System.map': 'exits/guest.kallsyms',

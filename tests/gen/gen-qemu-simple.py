@@ -19,7 +19,7 @@ writes, for tests/fixtures/qemu/trace-events:
                       tests/fixtures/qemu/host-mono.dat (tests/gen/gen-qemu-mono.sh)
   simple-extremes.bin time stamps 0 .. 2^64 - 1 (deltas beyond 2^53 ns,
                       where simpletrace.py's float shows), all-ones values
-  mixed.log           a log-backend file (7.2 stamps) with lines that
+  mixed.qlog           a log-backend file (7.2 stamps) with lines that
                       cannot be read back: another message, an event the
                       dictionary lacks, a reading that is not unique, a
                       format that does not fit
@@ -251,7 +251,7 @@ def main():
         "simple-vcpu72.bin": vcpu72(rng),
         "simple-mono.bin": mono(rng),
     }
-    files["mixed.log"] = MIXED_LOG.encode()
+    files["mixed.qlog"] = MIXED_LOG.encode()
     files["simple-extremes.bin"] = extremes()
     for name, b in files.items():
         with open(os.path.join(outdir, name), "wb") as f:

@@ -5,17 +5,18 @@
 # backend with Debian's QEMU (packages qemu-user, qemu-system-x86; 7.2 on
 # Debian 12), for tests/cli/qemu-log/:
 #
-#   user.log    qemu-x86_64 running /bin/true, a few TCG and mmap events
+#   user.qlog    qemu-x86_64 running /bin/true, a few TCG and mmap events
 #               (qemu-user has no -msg: lines are NAME FORMATTED)
-#   kvm72.log   qemu-system-x86_64 -accel kvm -msg timestamp=on, an empty
+#   kvm72.qlog   qemu-system-x86_64 -accel kvm -msg timestamp=on, an empty
 #               PC booting its firmware for a moment: kvm_run_exit,
 #               kvm_vcpu_ioctl, kvm_set_user_memory as TID@SEC.USEC:NAME ...
 #               (the first 200 lines)
-#   kvm-iso.log kvm72.log with each 7.2 stamp rewritten as current QEMU
+#   kvm-iso.qlog kvm72.qlog with each 7.2 stamp rewritten as current QEMU
 #               writes it (YYYY-MM-DDTHH:MM:SS.ffffffZ, UTC; no TID), as
 #               Debian 12 has no QEMU that writes it
 #
-# Needs /dev/kvm for kvm72.log.
+# Needs /dev/kvm for kvm72.qlog. The files are named .qlog: git and make
+# dist leave *.log out (build logs).
 set -eu
 out=${1:?usage: record-qemu-log.sh OUTDIR}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-qlog.XXXXXX")
@@ -23,16 +24,16 @@ trap 'rm -rf "$tmp"' EXIT
 
 qemu-x86_64 -trace 'enable=target_mmap*' -trace 'enable=target_munmap' \
 	-trace 'enable=guest_cpu_*' -trace 'enable=signal_table_init' \
-	-trace 'enable=qemu_memalign' -D "$tmp/user.log" /bin/true
-cp "$tmp/user.log" "$out/user.log"
+	-trace 'enable=qemu_memalign' -D "$tmp/user.qlog" /bin/true
+cp "$tmp/user.qlog" "$out/user.qlog"
 
 (sleep 1; echo quit) | qemu-system-x86_64 -accel kvm -machine pc -m 32 \
 	-display none -nodefaults -monitor stdio -msg timestamp=on \
 	-trace 'enable=kvm_run_exit' -trace 'enable=kvm_vcpu_ioctl' \
 	-trace 'enable=kvm_set_user_memory' -D "$tmp/kvm.log" > /dev/null
-head -n 200 "$tmp/kvm.log" > "$out/kvm72.log"
+head -n 200 "$tmp/kvm.log" > "$out/kvm72.qlog"
 
-python3 - "$out/kvm72.log" "$out/kvm-iso.log" <<'PY'
+python3 - "$out/kvm72.qlog" "$out/kvm-iso.qlog" <<'PY'
 import re, sys, datetime
 src, dst = sys.argv[1:]
 with open(src) as f, open(dst, "w") as g:

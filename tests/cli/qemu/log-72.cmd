@@ -1,1 +1,1 @@
-$KTF tests/fixtures/qemu-log/kvm72.log
+$KTF tests/fixtures/qemu-log/kvm72.qlog

@@ -1,1 +1,1 @@
-$KTF --qemu-log=tests/fixtures/qemu-log/user.log
+$KTF --qemu-log=tests/fixtures/qemu-log/user.qlog

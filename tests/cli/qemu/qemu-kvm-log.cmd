@@ -1,2 +1,2 @@
 # requires: yaml
-$KTF -f formats/qemu-kvm.yaml tests/fixtures/qemu-log/kvm72.log
+$KTF -f formats/qemu-kvm.yaml tests/fixtures/qemu-log/kvm72.qlog
