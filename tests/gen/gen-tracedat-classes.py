@@ -20,12 +20,16 @@ a too strict reader refused (issue 25), written from scratch:
            __data_loc string pointing past its record, one without a NUL
            before its record ends, and softirq_raise records too short for
            their `vec`; CPU 1's records go on around them.
+  badpage  CPU 0's second of three pages has a header claiming more than a
+           page: libtracecmd (and trace-cmd report) silently end CPU 0
+           there; kvmtrace_format says so and goes on at its third page
+           (no trace-cmd reference: trace-cmd prints none of it).
 
 The formats are those of this machine's kernel (6.x tracefs), written out
 here; the records follow them. The reference is `trace-cmd report` of the
 file (trace-cmd 3.1.6), kept beside it as FILE.dat.report:
 
-  for c in stack nul comm damaged; do
+  for c in stack nul comm damaged badpage; do
     python3 tests/gen/gen-tracedat-classes.py $c >tests/fixtures/tracedat/class-$c.dat
     trace-cmd report -i tests/fixtures/tracedat/class-$c.dat \\
       >tests/fixtures/tracedat/class-$c.dat.report
@@ -267,8 +271,28 @@ def case_damaged():
                     [(400, "loader"), (401, "irqd")], [cpu0, cpu1])
 
 
+def case_badpage():
+    """CPU 0 fills three pages; the second's header says it holds 5000
+    bytes, more than a page: libtracecmd stops CPU 0 there."""
+    cpu0, cpu1 = [], []
+    t = T0
+    for i in range(150):
+        t += 1000
+        cpu0.append((t, path_load(400, 0, b"/p%03d\0" % i, "kw", 400, i)))
+        if i % 10 == 0:
+            cpu1.append((t + 500, softirq(401, i % 10)))
+    data = bytearray(tracedat([], [("irq", [SOFTIRQ_RAISE]),
+                                   ("lab", [PATH_LOAD])],
+                              [(400, "loader"), (401, "irqd")], [cpu0, cpu1]))
+    i = data.index(b"flyrecord\0") + 10
+    off0, size0 = struct.unpack_from("<QQ", data, i)
+    assert size0 >= 3 * PAGE
+    struct.pack_into("<Q", data, off0 + PAGE + 8, 5000)
+    return bytes(data)
+
+
 CASES = {"stack": case_stack, "nul": case_nul, "comm": case_comm,
-         "damaged": case_damaged}
+         "damaged": case_damaged, "badpage": case_badpage}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:

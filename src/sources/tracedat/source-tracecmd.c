@@ -411,6 +411,36 @@ static int tc_copy_compressed(struct source *src, struct tc *tc,
 	return 0;
 }
 
+/*
+ * Where each CPU's pages lie in the file libtracecmd reads, for going on
+ * past a page it cannot read (tracecmd-read.c): the file's own table, or
+ * for a copy the copy's; none for a compressed file read as it is.
+ */
+static void tc_page_ranges(struct source *src, struct tc *tc, bool copied)
+{
+	struct tracedat_file cf;
+	struct diag scratch;
+
+	if (copied) {
+		memset(&cf, 0, sizeof(cf));
+		diag_init(&scratch);
+		free(tc->file.cpus);
+		tc->file.cpus = NULL;
+		tc->file.ncpus = 0;
+		if (tracedat_file_read(src->name, tc->copy, &cf, &scratch) == 0) {
+			tc->file.cpus = cf.cpus;
+			tc->file.ncpus = cf.ncpus;
+			cf.cpus = NULL;
+		}
+		tracedat_file_free(&cf);
+	} else if (tc->file.version == 7 &&
+		   strcmp(tc->file.compression, "none")) {
+		free(tc->file.cpus);
+		tc->file.cpus = NULL;
+		tc->file.ncpus = 0;
+	}
+}
+
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
 	const char *user_path = path;
@@ -469,6 +499,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		tdshrink_hold();	/* released in tc_close() */
 	}
 	copied = tc->copy != NULL;
+	tc_page_ranges(src, tc, copied);
 	tc_drop_copy(tc);	/* libtracecmd holds it open */
 	tc->tep = tracecmd_get_tep(tc->handle);
 	tc->clock = tc->file.clock;
@@ -485,7 +516,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		tc->ncpus = 0;
 	tc->next = calloc(tc->ncpus ? (size_t)tc->ncpus : 1, sizeof(*tc->next));
 	tc->heap = calloc(tc->ncpus ? (size_t)tc->ncpus : 1, sizeof(*tc->heap));
-	if (!tc->next || !tc->heap)
+	tc->last_off = calloc(tc->ncpus ? (size_t)tc->ncpus : 1,
+			      sizeof(*tc->last_off));
+	if (!tc->next || !tc->heap || !tc->last_off)
 		goto nomem;
 	if (tc->file.version == 6 || !strcmp(tc->file.compression, "none") ||
 	    copied) {
@@ -533,6 +566,7 @@ static void tc_close(struct source *src)
 	free(tc->slots);
 	free(tc->next);
 	free(tc->heap);
+	free(tc->last_off);
 	free(tc->behind);
 	free(tc->by_id);
 	free(tc->sparse);

@@ -86,14 +86,102 @@ static void tc_sift_up(struct tc *tc, int i)
 	}
 }
 
-static void tc_start(struct tc *tc)
+/*
+ * Does the page at file offset page, which rec (read at it by
+ * tracecmd_read_at(), which does not check) lies in, hold no more than a
+ * page? Its header: u64 time stamp, then the commit (a long of the file),
+ * whose low 27 bits are the size of its records.
+ */
+static bool tc_page_ok(const struct tc *tc, const struct tep_record *rec,
+		       uint64_t page, uint64_t ps)
+{
+	int lsize = tep_get_header_page_size(tc->tep) == 8 ? 8 : 4;
+	uint64_t in = rec->offset - page, commit;
+	const char *start;
+
+	if (rec->record_size < rec->size || rec->size < 0 || in >= ps ||
+	    (uint64_t)(rec->record_size - rec->size) >= ps - in)
+		return false;
+	start = (const char *)rec->data - in -
+		(uint64_t)(rec->record_size - rec->size);
+	commit = tc_read(tc, start + 8, lsize) & ((1u << 27) - 1);
+	return commit <= ps - 8 - (uint64_t)lsize;
+}
+
+/*
+ * libtracecmd ends a CPU at a page it cannot read (a page header whose
+ * size exceeds the page: trace-input.c update_page_info()), silently, as
+ * trace-cmd report does. Go on at the next page of that CPU it reads a
+ * record from, saying which bytes were left out: the pages after the one
+ * of the CPU's latest record, up to the end of its data in the file.
+ */
+static struct tep_record *tc_resume(struct source *src, struct tc *tc,
+				    int cpu)
+{
+	uint64_t ps = tc->file.page_size, last = tc->last_off[cpu] - 1;
+	const struct tracedat_cpu *r = NULL;
+	uint64_t page, next, end;
+	struct tep_record *rec;
+	struct diag d;
+	uint32_t i;
+	int c;
+
+	if (!ps || (ps & (ps - 1)))
+		return NULL;
+	for (i = 0; i < tc->file.ncpus && !r; i++)
+		if (last >= tc->file.cpus[i].off &&
+		    last - tc->file.cpus[i].off < tc->file.cpus[i].size)
+			r = &tc->file.cpus[i];
+	if (!r)
+		return NULL;
+	page = last & ~(ps - 1);
+	end = r->off + r->size;
+	for (next = page + ps; next < end && end - next >= 16; next += ps) {
+		c = -1;
+		rec = tracecmd_read_at(tc->handle, next, &c);
+		if (!rec)
+			continue;
+		if (c != cpu || rec->offset < next) {
+			tracecmd_free_record(rec);
+			return NULL;
+		}
+		if (!tc_page_ok(tc, rec, next, ps)) {
+			tracecmd_free_record(rec);
+			continue;
+		}
+		tc->npages += (next - page - ps) / ps;
+		if (src->say) {
+			diag_set(&d, "%s: CPU %d: offset 0x%" PRIx64 ": %" PRIu64 " bytes of pages libtracecmd reads no record from (a damaged page header): left out, reading goes on at offset 0x%" PRIx64,
+				 src->name, rec->cpu, page + ps, next - page - ps,
+				 next);
+			src->say(src->say_arg, d.msg);
+		}
+		return rec;
+	}
+	return NULL;
+}
+
+/* The next record of CPU cpu, past pages libtracecmd cannot read. */
+static struct tep_record *tc_read_cpu(struct source *src, struct tc *tc,
+				      int cpu)
+{
+	struct tep_record *rec = tracecmd_read_data(tc->handle, cpu);
+
+	if (!rec && tc->last_off[cpu] && tc->file.ncpus)
+		rec = tc_resume(src, tc, cpu);
+	if (rec)
+		tc->last_off[cpu] = rec->offset + 1;
+	return rec;
+}
+
+static void tc_start(struct source *src, struct tc *tc)
 {
 	int cpu, i;
 
 	tc->started = true;
 	tc->refill = -1;
 	for (cpu = 0; cpu < tc->ncpus; cpu++) {
-		tc->next[cpu] = tracecmd_read_data(tc->handle, cpu);
+		tc->next[cpu] = tc_read_cpu(src, tc, cpu);
 		if (tc->next[cpu])
 			tc->heap[tc->nheap++] = cpu;
 	}
@@ -213,15 +301,20 @@ static bool tc_damaged(struct source *src, struct tc *tc,
 /* The end of the records: the count of the damaged ones, if any. */
 static int tc_end(struct source *src, struct tc *tc, struct diag *d)
 {
-	uint64_t n = tc->ndamaged;
+	uint64_t n = tc->ndamaged, pages = tc->npages;
 
-	if (!n)
+	if ((!n && !pages) || !src->say)
 		return 0;
-	tc->ndamaged = 0;
-	diag_set(d, "%s: %" PRIu64 " damaged record%s left out (%s above; the default output prints for %s the line trace-cmd report prints)",
-		 src->name, n, n == 1 ? "" : "s",
-		 n > TC_DAMAGED_SAID ? "the first named" : "named",
-		 n == 1 ? "it" : "them");
+	tc->ndamaged = tc->npages = 0;
+	diag_set(d, "%s: ", src->name);
+	if (n)
+		diag_add(d, "%" PRIu64 " damaged record%s left out (%s above; the default output prints for %s the line trace-cmd report prints)",
+			 n, n == 1 ? "" : "s",
+			 n > TC_DAMAGED_SAID ? "the first named" : "named",
+			 n == 1 ? "it" : "them");
+	if (pages)
+		diag_add(d, "%s%" PRIu64 " damaged page%s left out (named above)",
+			 n ? "; " : "", pages, pages == 1 ? "" : "s");
 	return -EIO;
 }
 
@@ -239,7 +332,7 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	if (tc_late_failed(tc, d))
 		return -EIO;
 	if (!tc->started)
-		tc_start(tc);
+		tc_start(src, tc);
 again:
 	/*
 	 * Free the current record before reading past it on its CPU:
@@ -259,7 +352,7 @@ again:
 	if (tc->refill >= 0) {
 		cpu = tc->refill;
 		tc->refill = -1;
-		tc->next[cpu] = tracecmd_read_data(tc->handle, cpu);
+		tc->next[cpu] = tc_read_cpu(src, tc, cpu);
 		if (tc->next[cpu]) {
 			tc->heap[tc->nheap++] = cpu;
 			tc_sift_up(tc, tc->nheap - 1);

@@ -167,6 +167,9 @@ struct tc {
 					 * plugins learned its comms) */
 	uint64_t seq;
 	uint64_t ndamaged;		/* damaged records so far */
+	uint64_t npages;		/* pages left out so far */
+	uint64_t *last_off;		/* owned: per CPU the offset + 1 of
+					 * its latest record; 0: none yet */
 	struct trace_seq info;		/* owned: reset for each use */
 	struct tc_comm comms[TC_COMM_CACHE];
 	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */

@@ -299,6 +299,12 @@ static int td_v6(struct td_reader *r, struct tracedat_file *f,
 		return -EIO;
 	}
 	what = "table of CPU data";
+	/* every CPU takes 16 bytes of the table */
+	if (cpus <= (r->size - r->pos) / 16) {
+		f->cpus = calloc(cpus ? cpus : 1, sizeof(*f->cpus));
+		if (!f->cpus)
+			return -ENOMEM;
+	}
 	for (i = 0; i < cpus; i++) {
 		if (td_num(r, 8, &off) < 0 || td_num(r, 8, &len) < 0)
 			goto truncated;
@@ -307,6 +313,9 @@ static int td_v6(struct td_reader *r, struct tracedat_file *f,
 				 r->name, i, off + len, r->size);
 			return -EIO;
 		}
+		if (f->cpus)
+			f->cpus[f->ncpus++] = (struct tracedat_cpu){
+				(uint32_t)i, off, len };
 	}
 	if (traceclock) {
 		char buf[4096];
@@ -402,6 +411,34 @@ struct td_clock_walk {
 	uint64_t next;			/* the DONE option's next section */
 };
 
+/*
+ * The top instance's CPU table in its BUFFER option (after the strings):
+ * u32 page size, u32 count, per CPU u32 cpu, u64 offset, u64 size. Kept
+ * when whole (the first such option only).
+ */
+static void td_buffer_cpus(struct tracedat_file *f, const unsigned char *p,
+			   size_t len, bool big)
+{
+	uint64_t n, i;
+
+	if (f->cpus || len < 8)
+		return;
+	n = td_get(p + 4, 4, big);
+	if (n > (len - 8) / 20)
+		return;
+	f->cpus = calloc(n ? (size_t)n : 1, sizeof(*f->cpus));
+	if (!f->cpus)
+		return;
+	for (i = 0; i < n; i++) {
+		const unsigned char *e = p + 8 + 20 * i;
+
+		f->cpus[i] = (struct tracedat_cpu){
+			(uint32_t)td_get(e, 4, big), td_get(e + 4, 8, big),
+			td_get(e + 12, 8, big) };
+	}
+	f->ncpus = (uint32_t)n;
+}
+
 /* What the clock reading takes from each option. */
 static int td_clock_option(void *arg, unsigned id, unsigned char *p,
 			   size_t len)
@@ -422,6 +459,9 @@ static int td_clock_option(void *arg, unsigned id, unsigned char *p,
 		    !p[8] && after - clock > 1)
 			w->f->clock = strndup((const char *)p + clock,
 					      after - clock - 1);
+		if (td_buffer_strings(p, len, &clock, &after) && !p[8])
+			td_buffer_cpus(w->f, p + after, len - after,
+				       w->r->big);
 		break;
 	case TD_OPT_TSC2NSEC:
 	case TD_OPT_TIME_SHIFT:
@@ -752,4 +792,7 @@ void tracedat_file_free(struct tracedat_file *f)
 	}
 	free(f->guests);
 	f->guests = NULL;
+	free(f->cpus);
+	f->cpus = NULL;
+	f->ncpus = 0;
 }

@@ -44,6 +44,12 @@ struct tracedat_guest {
 	int32_t *pids;		/* owned: per vCPU the host thread running it */
 };
 
+/* Where one CPU's data of the top instance lies in the file. */
+struct tracedat_cpu {
+	uint32_t cpu;
+	uint64_t off, size;	/* uncompressed files: bytes of pages */
+};
+
 struct tracedat_file {
 	unsigned version;	/* 6 or 7; 0 when neither */
 	uint32_t page_size;	/* of the ring buffer, as the header says */
@@ -59,6 +65,10 @@ struct tracedat_file {
 	struct tracedat_shift *shift;	/* owned: TIME_SHIFT; NULL: none */
 	struct tracedat_guest *guests;	/* owned: GUEST options, in file order */
 	size_t nguests;
+	/* owned: the top instance's CPU data (v6: its table; v7: its BUFFER
+	 * option), where the file says */
+	struct tracedat_cpu *cpus;
+	uint32_t ncpus;
 };
 
 /*
