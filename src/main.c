@@ -99,11 +99,6 @@ static int parse(struct options *o, int argc, char **argv)
 	case OPTIONS_LIST_FORMATS:
 		return formats_path_list(stdout) < 0 ? EXIT_DATA : -1;
 	}
-	diag_init(&d);
-	if (clobber_check(o, &d) < 0) {
-		error(d.msg);
-		return EXIT_USAGE;
-	}
 	return 0;
 }
 
@@ -329,6 +324,11 @@ static int run(struct run *r)
 	if (r->opt.rules_path &&
 	    formats_path_find(r->opt.rules_path, &r->rules_file) < 0)
 		goto nomem;
+	/* -o against the files as they will be opened (-f NAME found) */
+	if (clobber_check(&r->opt, r->rules_file, &d) < 0) {
+		error(d.msg);
+		return EXIT_USAGE;
+	}
 	if (r->rules_file)
 		ret = rules_load(r->rules_file, &r->rules, &d);
 	else

@@ -553,5 +553,18 @@ else
 	done
 fi
 
+# ------------------------------------------------------------ trust, round 2
+# (issue 26) -o naming a file the run reads, whatever way the run finds it
+printf 'ffffffff81000000 T default_idle\nffffffff81000100 T native_safe_halt\n' \
+	>"$T/gk.map"
+cp "$T/gk.map" "$T/gk.txt"
+row "-o: the --guest-syms file" 2 'that is the --guest-syms file' - \
+	'$KTF --stats --guest-syms "$T/gk.txt" -o "$T/gk.txt" "$T/whole.bin"; rc=$?; cmp -s "$T/gk.txt" "$T/gk.map" || exit 99; exit $rc'
+mkdir -p "$T/fpath"
+cp formats/kvmtrace "$T/fpath/myfmt"
+row "-o: the rule file -f NAME finds in \$KVMTRACE_FORMAT_PATH" 2 \
+	"that is the rule file \\($T/fpath/myfmt\\)" - \
+	'KVMTRACE_FORMAT_PATH="$T/fpath" $KTF -f myfmt -o "$T/fpath/myfmt" "$T/whole.bin"; rc=$?; cmp -s formats/kvmtrace "$T/fpath/myfmt" || exit 99; exit $rc'
+
 echo "1..$n"
 [ "$fail" -eq 0 ]
