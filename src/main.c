@@ -259,7 +259,7 @@ static int run_events(struct run *r, bool *bad_data)
 {
 	struct progress progress = { 0 };
 	uint64_t last_ts = 0;
-	bool spans = false;
+	bool spans = false, rendered = false;
 	struct diag d;
 	struct event *ev;
 	size_t i;
@@ -296,8 +296,17 @@ static int run_events(struct run *r, bool *bad_data)
 		if (ret < 0) {
 			progress_end(&progress);
 			error(d.msg);
-			return ret == -EINVAL ? EXIT_USAGE : EXIT_DATA;
+			/*
+			 * before any line (the glob rules are checked at the
+			 * first event): a rule-file error; after: bad data
+			 */
+			if (!rendered && ret == -EINVAL) {
+				r->out->len = 0;
+				return EXIT_USAGE;
+			}
+			return EXIT_DATA;
 		}
+		rendered = true;
 		if (r->out->closed)
 			return 0;
 		progress_tick(&progress);
