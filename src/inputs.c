@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "inputs.h"
 
@@ -43,6 +46,50 @@ static void inputs_note(const struct source *src,
 	}
 }
 
+/*
+ * A directory that is no uftrace data directory (source_probe() said
+ * -EISDIR): what is wrong with its info file, in d.
+ */
+static void inputs_dir_problem(const char *name, const char *path,
+			       struct diag *d)
+{
+	char info[4096], head[8];
+	struct stat st;
+	ssize_t n = -1;
+	int fd;
+
+	if ((size_t)snprintf(info, sizeof(info), "%s/info", path) >=
+	    sizeof(info))
+		return;
+	if (stat(info, &st) < 0) {
+		diag_set(d, "%s: a directory without a uftrace 'info' file (%s: %s): not a uftrace data directory",
+			 name, info, strerror(errno));
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		diag_set(d, "%s/info: not a regular file (%s): not a uftrace data directory",
+			 name, S_ISFIFO(st.st_mode) ? "a FIFO" :
+			 S_ISDIR(st.st_mode) ? "a directory" : "a device or socket");
+		return;
+	}
+	/* a regular file: opening it cannot block */
+	fd = open(info, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		diag_set(d, "%s/info: cannot open: %s", name, strerror(errno));
+		return;
+	}
+	n = pread(fd, head, sizeof(head), 0);
+	if (n < 0)
+		diag_set(d, "%s/info: cannot read: %s", name, strerror(errno));
+	else if ((size_t)n < sizeof(head))
+		diag_set(d, "%s/info: %zd bytes, shorter than uftrace's magic \"Ftrace!\" and its NUL: damaged (cut?)",
+			 name, n);
+	else
+		diag_set(d, "%s/info: offset 0x0: does not start with uftrace's magic \"Ftrace!\": damaged, or not uftrace's",
+			 name);
+	close(fd);
+}
+
 int inputs_open(const struct options *o, struct symtab *syms,
 		struct source **srcs, size_t *nsrcs,
 		void (*say)(void *arg, const char *msg), void *arg,
@@ -68,6 +115,8 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		ret = source_probe(src, d);
 		if (ret == -ENOMEM)
 			return ret;
+		if (ret == -EISDIR)
+			inputs_dir_problem(src->name, in[i].path, d);
 		if (ret < 0)
 			return -EINVAL;
 	}

@@ -565,6 +565,30 @@ cp formats/kvmtrace "$T/fpath/myfmt"
 row "-o: the rule file -f NAME finds in \$KVMTRACE_FORMAT_PATH" 2 \
 	"that is the rule file \\($T/fpath/myfmt\\)" - \
 	'KVMTRACE_FORMAT_PATH="$T/fpath" $KTF -f myfmt -o "$T/fpath/myfmt" "$T/whole.bin"; rc=$?; cmp -s formats/kvmtrace "$T/fpath/myfmt" || exit 99; exit $rc'
+# a rule file through a pipe with -f (as -f <(cat formats) gives one)
+row "-f a pipe" 0 - "$T/whole.ref" \
+	'cat formats/kvmtrace | $KTF -f /dev/stdin "$T/whole.bin"'
+rm -f "$T/ffifo" && mkfifo "$T/ffifo"
+row "-f a FIFO" 0 - "$T/whole.ref" \
+	'cat formats/kvmtrace >"$T/ffifo" & $KTF -f "$T/ffifo" "$T/whole.bin"'
+# a uftrace directory whose info is missing, damaged, empty or a FIFO:
+# named for what it is (it was "is a directory, not a rule file")
+ufcopy
+rm "$T/uf/info"
+row "uftrace: info missing" 2 \
+	"$T/uf: a directory without a uftrace 'info' file \\($T/uf/info: No such file" \
+	"$T/empty.ref" '$KTF "$T/uf"'
+printf 'Xtrace!' | dd of="$T/uf/info" conv=notrunc 2>/dev/null
+cat "$fix/uftrace/plain/info" >>"$T/uf/info"
+row "uftrace: info without its magic" 2 \
+	"$T/uf/info: offset 0x0: does not start with uftrace's magic" \
+	"$T/empty.ref" '$KTF "$T/uf"'
+: >"$T/uf/info"
+row "uftrace: info empty" 2 "$T/uf/info: 0 bytes, shorter than uftrace's magic" \
+	"$T/empty.ref" '$KTF "$T/uf"'
+rm "$T/uf/info" && mkfifo "$T/uf/info"
+row "uftrace: info a FIFO" 2 "$T/uf/info: not a regular file \\(a FIFO\\)" \
+	"$T/empty.ref" '$KTF "$T/uf"'
 
 echo "1..$n"
 [ "$fail" -eq 0 ]
