@@ -589,6 +589,22 @@ row "uftrace: info empty" 2 "$T/uf/info: 0 bytes, shorter than uftrace's magic" 
 rm "$T/uf/info" && mkfifo "$T/uf/info"
 row "uftrace: info a FIFO" 2 "$T/uf/info: not a regular file \\(a FIFO\\)" \
 	"$T/empty.ref" '$KTF "$T/uf"'
+# what is not a regular file where a file is required: refused, not read
+# for ever or waited on; a text symbol file stops at its first NUL
+row "--guest-syms /dev/zero" 2 '/dev/zero: a character device, not a symbol file' \
+	- 'timeout 20 $KTF --stats --guest-syms /dev/zero "$T/whole.bin"'
+row "--guest-syms a pipe of NUL bytes" 2 \
+	'/dev/stdin: offset 0x0: a NUL byte: not a System.map or kallsyms text file' \
+	- 'head -c 1000000 /dev/zero | timeout 20 $KTF --stats --guest-syms /dev/stdin "$T/whole.bin"'
+{ cat "$T/gk.map"; printf 'ffffffff81000200 T x\000y\n'; } >"$T/gknul.map"
+row "--guest-syms: a NUL byte in line 3" 2 \
+	"gknul.map: offset 0x58: a NUL byte" - \
+	'timeout 20 $KTF --stats --guest-syms "$T/gknul.map" "$T/whole.bin"'
+ufcopy
+rm "$T/uf/20634.dat" && mkfifo "$T/uf/20634.dat"
+row "uftrace: a FIFO for a task's data" 1 \
+	"$T/uf/20634.dat: not a regular file \\(a FIFO" - \
+	'timeout 20 $KTF "$T/uf"'
 
 echo "1..$n"
 [ "$fail" -eq 0 ]

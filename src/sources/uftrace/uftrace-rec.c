@@ -34,7 +34,8 @@ ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need)
 	 * whole and closed at once, so only large ones hold a descriptor.
 	 */
 	if (t->fd < 0 && !t->eof && t->len - t->pos < need) {
-		t->fd = open(t->path, O_RDONLY | O_CLOEXEC);
+		/* no wait on a FIFO put there: it is refused below */
+		t->fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (t->fd < 0) {
 			int err = errno;
 
@@ -46,8 +47,19 @@ ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need)
 			t->eof = true;
 			return err == ENOENT ? 0 : -err;
 		}
-		if (fstat(t->fd, &st) == 0)
-			t->fsize = (uint64_t)st.st_size;
+		if (fstat(t->fd, &st) < 0) {
+			st.st_mode = S_IFREG;
+			st.st_size = 0;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			uft_problem(uf, "%s: not a regular file (a FIFO, a device?): task %" PRId64 " skipped",
+				    t->path, t->tid);
+			close(t->fd);
+			t->fd = -1;
+			t->eof = true;
+			return -EINVAL;
+		}
+		t->fsize = (uint64_t)st.st_size;
 	}
 	while (t->len - t->pos < need && !t->eof) {
 		ssize_t n;
