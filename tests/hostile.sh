@@ -606,5 +606,20 @@ row "uftrace: a FIFO for a task's data" 1 \
 	"$T/uf/20634.dat: not a regular file \\(a FIFO" - \
 	'timeout 20 $KTF "$T/uf"'
 
+# --tsc-mhz=1 and a stamp near 2**60: 2**70 ns do not fit 64 bits; the
+# event is named, the input stops, the events before it are printed
+python3 - "$T/bigts.bin" <<'EOF'
+import struct, sys
+recs = b""
+for ts in (1000, 2000, 1 << 60, 3000):
+    recs += struct.pack("<IIIQI", 0x00010002 | (1 << 28) | (1 << 31), 1, 0, ts, 7)
+open(sys.argv[1], "wb").write(recs)
+EOF
+head -c 48 "$T/bigts.bin" >"$T/bigts2.bin"
+$KTF --tsc-mhz=1 formats/kvmtrace "$T/bigts2.bin" >"$T/bigts.ref" 2>/dev/null
+row "--tsc-mhz=1, a stamp of 2**60" 1 \
+	'bigts.bin: event 2: time stamp 1152921504606846976 at --tsc-mhz=1 is more nanoseconds than 64 bits hold' \
+	"$T/bigts.ref" '$KTF --tsc-mhz=1 formats/kvmtrace "$T/bigts.bin"'
+
 echo "1..$n"
 [ "$fail" -eq 0 ]
