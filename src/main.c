@@ -30,6 +30,7 @@
 #include "merge.h"
 #include "options.h"
 #include "outbuf.h"
+#include "outfile.h"
 #include "render.h"
 #include "rules.h"
 #include "rules-names.h"
@@ -114,6 +115,7 @@ struct run {
 	struct sink *sink;
 	struct merge *merge;
 	struct clock_span *spans;	/* owned: per input, for report_alignment() */
+	struct outfile outf;	/* -o */
 	struct symtab *syms;	/* --guest-syms */
 };
 
@@ -402,16 +404,8 @@ static int run(struct run *r)
 	}
 	if (rules_check_names(r->rules, r->srcs, r->nsrcs, warn, NULL) < 0)
 		goto nomem;
-	if (r->opt.output) {
-		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0666);
-		if (fd < 0) {
-			say("%s: cannot create: %s", r->opt.output,
-			    strerror(errno));
-			return EXIT_USAGE;
-		}
-	}
-	r->out = outbuf_create(fd);
+	/* no file yet: the sink's begin may still refuse the run */
+	r->out = outbuf_create(-1);
 	if (!r->out)
 		goto nomem;
 	if (r->opt.filter) {
@@ -434,11 +428,27 @@ static int run(struct run *r)
 		error(d.msg);
 		return EXIT_USAGE;
 	}
+	/* everything that can be refused was: now the output */
+	if (r->opt.output) {
+		if (outfile_open(&r->outf, r->opt.output, &d) < 0) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+		fd = r->outf.fd;
+	}
+	r->out->fd = fd;
 	status = run_events(r, &bad_data);
 	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
+		/* the old file, if any, stays as it was */
 		say("%s: cannot write: %s",
 		    r->opt.output ? r->opt.output : "standard output",
 		    strerror(-r->out->error));
+		return EXIT_DATA;
+	}
+	/* a usage error leaves the old file; bad data keeps what was printed */
+	if (r->opt.output && status != EXIT_USAGE &&
+	    outfile_commit(&r->outf, r->opt.output, &d) < 0) {
+		error(d.msg);
 		return EXIT_DATA;
 	}
 	if (!r->out->closed)
@@ -457,13 +467,8 @@ static void run_fini(struct run *r)
 
 	merge_destroy(r->merge);
 	sink_destroy(r->sink);
-	if (r->out) {
-		int fd = r->out->fd;
-
-		outbuf_destroy(r->out);
-		if (fd != STDOUT_FILENO)
-			close(fd);
-	}
+	outbuf_destroy(r->out);
+	outfile_close(&r->outf);
 	render_destroy(r->render);
 	symtab_destroy(r->syms);
 	for (i = 0; i < r->nsrcs; i++)
@@ -503,7 +508,7 @@ static bool std_fds(void)
 
 int main(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct run r = { .outf.fd = -1 };
 	int status;
 
 	r.opt.stdout_closed = std_fds();

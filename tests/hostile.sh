@@ -72,7 +72,7 @@ ufcopy() {
 # plain and sanitizer runs): every byte up to 48 (two records), then
 # every 7th (7 is prime to the record sizes, so the cuts still fall at
 # every place in a record): half the runs under memcheck.
-head -c 120 "$fix/kvmtrace/sample.bin" >"$T/small.bin"
+head -c 120 "tests/fixtures/kvmtrace/sample.bin" >"$T/small.bin"
 len=0
 whole=0
 while [ "$len" -le 120 ]; do
@@ -133,7 +133,7 @@ row "kvmtrace: missing input" 2 \
 	'$KTF formats/kvmtrace "$T/nothere.bin"'
 mkdir -p "$T/adir"
 row "kvmtrace: a directory as input" 2 \
-	"$T/adir: is a directory, but not a uftrace data directory" - \
+	"$T/adir: a directory without a uftrace .info. file" - \
 	'$KTF formats/kvmtrace "$T/adir"'
 
 # ------------------------------------------------------------ rule files
@@ -620,6 +620,24 @@ $KTF --tsc-mhz=1 formats/kvmtrace "$T/bigts2.bin" >"$T/bigts.ref" 2>/dev/null
 row "--tsc-mhz=1, a stamp of 2**60" 1 \
 	'bigts.bin: event 2: time stamp 1152921504606846976 at --tsc-mhz=1 is more nanoseconds than 64 bits hold' \
 	"$T/bigts.ref" '$KTF --tsc-mhz=1 formats/kvmtrace "$T/bigts.bin"'
+
+# a refused run leaves the -o file as it was (it was emptied, then the run
+# refused); one cut short by a file size limit too, with nothing left beside
+mkdir -p "$T/keep"
+printf 'keep me\n' >"$T/keep.orig"
+cp "$T/keep.orig" "$T/keep/k.txt"
+row "-o: a run refused after the rules (--chrome without a rate)" 2 \
+	'--chrome: the timeline is the TSC' - \
+	'$KTF -o "$T/keep/k.txt" --chrome "$T/whole.bin"; rc=$?; cmp -s "$T/keep/k.txt" "$T/keep.orig" || exit 99; exit $rc'
+if [ -n "${KTF_VALGRIND_BIN:-}" ]; then
+	n=$((n + 1))
+	echo "ok $n - -o: a run cut by ulimit -f # SKIP under valgrind (its own files meet the limit)"
+else
+	row "-o: a run cut by ulimit -f" 0 - - \
+		'sh -c "ulimit -f 8; \$KTF -o \"\$T/keep/k.txt\" formats/kvmtrace tests/fixtures/kvmtrace/sample.bin tests/fixtures/kvmtrace/sample.bin tests/fixtures/kvmtrace/sample.bin tests/fixtures/kvmtrace/sample.bin" 2>/dev/null; cmp -s "$T/keep/k.txt" "$T/keep.orig" || exit 99; [ "$(ls -A "$T/keep")" = k.txt ] || exit 98'
+fi
+row "-o: a whole run replaces the file, keeping its mode" 0 - "$T/whole.ref" \
+	'chmod 600 "$T/keep/k.txt" && $KTF -o "$T/keep/k.txt" formats/kvmtrace "$T/whole.bin" && [ "$(stat -c %a "$T/keep/k.txt")" = 600 ] && [ "$(ls -A "$T/keep")" = k.txt ] && cat "$T/keep/k.txt"'
 
 echo "1..$n"
 [ "$fail" -eq 0 ]
