@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -361,6 +362,10 @@ static int run(struct run *r)
 			return EXIT_USAGE;
 		}
 	}
+	if (inputs_check_files(&r->opt, &d) < 0) {
+		error(d.msg);
+		return EXIT_USAGE;
+	}
 	r->srcs = calloc(inputs_count(&r->opt), sizeof(*r->srcs));
 	if (!r->srcs)
 		goto nomem;
@@ -506,11 +511,23 @@ static bool std_fds(void)
 	return out_closed;
 }
 
+/* As many open files as we may: one per input, many inputs. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = { .outf.fd = -1 };
 	int status;
 
+	raise_nofile();
 	r.opt.stdout_closed = std_fds();
 
 	/* a closed pipe shows up as EPIPE from write(2): end quietly */

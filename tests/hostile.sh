@@ -639,5 +639,27 @@ fi
 row "-o: a whole run replaces the file, keeping its mode" 0 - "$T/whole.ref" \
 	'chmod 600 "$T/keep/k.txt" && $KTF -o "$T/keep/k.txt" formats/kvmtrace "$T/whole.bin" && [ "$(stat -c %a "$T/keep/k.txt")" = 600 ] && [ "$(ls -A "$T/keep")" = k.txt ] && cat "$T/keep/k.txt"'
 
+# more inputs than the soft open-file limit: it is raised to the hard one;
+# more than the hard one: refused before any output, with the numbers
+mkdir -p "$T/nofile"
+i=0
+while [ "$i" -lt 40 ]; do
+	cp "$T/whole.bin" "$T/nofile/vm.kvmtrace.$i"
+	i=$((i + 1))
+done
+$KTF -f formats/kvmtrace "$T"/nofile/vm.kvmtrace.* >"$T/nofile.ref" 2>/dev/null
+if [ -n "${KTF_VALGRIND_BIN:-}" ]; then
+	n=$((n + 2))
+	echo "ok $((n - 1)) - 40 inputs, soft limit 24 # SKIP under valgrind (its own descriptors)"
+	echo "ok $n - 40 inputs, hard limit 24 # SKIP under valgrind (its own descriptors)"
+else
+	row "40 inputs, soft limit 24 (raised to the hard one)" 0 - "$T/nofile.ref" \
+		'ulimit -S -n 24 && $KTF -f formats/kvmtrace "$T"/nofile/vm.kvmtrace.*'
+	row "40 inputs, hard limit 24" 2 \
+		'40 inputs need about 4[0-9] open files at once, more than the limit of 24 \(ulimit -n; the hard limit is 24\)' \
+		"$T/empty.ref" \
+		'ulimit -n 24 && $KTF -f formats/kvmtrace "$T"/nofile/vm.kvmtrace.*'
+fi
+
 echo "1..$n"
 [ "$fail" -eq 0 ]
