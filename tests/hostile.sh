@@ -661,5 +661,27 @@ else
 		'ulimit -n 24 && $KTF -f formats/kvmtrace "$T"/nofile/vm.kvmtrace.*'
 fi
 
+# a task that only enters functions (70 000 levels, past uftrace's own
+# 65 535): the frames kept stop at 65 536 (1 MiB), said once; the depth
+# still counts, the exits after it go back up
+ufcopy
+python3 - "$T/uf/20634.dat" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+ts = struct.unpack_from("<Q", d, 0)[0]
+out = []
+def rec(ts, typ, depth, addr):
+    w = typ | (5 << 3) | ((depth & 0x3ff) << 6) | ((addr & 0xffffffffffff) << 16)
+    return struct.pack("<QQ", ts, w)
+for i in range(70000):
+    out.append(rec(ts + i, 0, min(i, 1023), 0x5557dd7491f8))
+for i in range(3):
+    out.append(rec(ts + 70000 + i, 1, 1023, 0x5557dd7491f8))
+open(sys.argv[1], "wb").write(b"".join(out))
+EOF
+row "uftrace: a task 70 000 calls deep" 1 \
+	"$T/uf/20634.dat: offset 0x[0-9a-f]+: task 20634: calls nested deeper than 65536 levels" - \
+	'$KTF "$T/uf" >"$T/deep.out" 2>"$T/deep.err"; rc=$?; cat "$T/deep.err" >&2; [ "$(grep -c "nested deeper" "$T/deep.err")" = 1 ] || exit 98; grep -q "entry\\] fib(5557dd7491f8) depth: 69999$" "$T/deep.out" || exit 97; grep -q "exit \\] fib(5557dd7491f8) depth: 69997$" "$T/deep.out" || exit 96; exit $rc'
+
 echo "1..$n"
 [ "$fail" -eq 0 ]
