@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "filter.h"
 #include "options.h"
@@ -68,6 +69,14 @@ void options_usage(FILE *f)
 	      "2 bad usage or rule file (before any output).\n"
 	      "See kvmtrace_format(1) and kvmtrace_format-formats(5).\n",
 	      f);
+}
+
+/* A directory is never a rule file: as the first argument, an input. */
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static int add_input(struct options *o, const char *path, enum domain dom)
@@ -171,7 +180,7 @@ static int mhz_option(const char *opt, const char *arg, double *out,
 }
 
 /* What options_parse() cannot check one option at a time. */
-static int check_args(struct options *o, struct diag *d)
+static int check_args(struct options *o, bool have_f, struct diag *d)
 {
 	const char *kind;
 	size_t i, j, nstdin = 0;
@@ -198,8 +207,10 @@ static int check_args(struct options *o, struct diag *d)
 			return -EINVAL;
 		}
 	}
+	/* -f <(cat formats): a pipe given as the rule file is one */
 	if (o->rules_path &&
-	    (kind = source_input_kind(o->rules_path, false))) {
+	    (kind = source_input_kind(o->rules_path, false)) &&
+	    !(have_f && !strcmp(kind, "a stream"))) {
 		diag_set(d, "%s: this looks like %s, not a rule file; give the rule file with -f and the inputs after it",
 			 o->rules_path, kind);
 		return -EINVAL;
@@ -269,7 +280,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 		switch (c) {
 		case 1:
 			/* the first positional is FORMATS unless it is an input */
-			if (first && !have_f &&
+			if (first && !have_f && !is_dir(optarg) &&
 			    !source_input_kind(optarg, true))
 				o->rules_path = optarg;
 			else if (add_input(o, optarg, DOMAIN_HOST) < 0)
@@ -423,7 +434,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 		diag_set(d, "--chrome and --stats are two outputs; choose one");
 		return -EINVAL;
 	}
-	return check_args(o, d);
+	return check_args(o, have_f, d);
 nomem:
 	diag_set(d, "out of memory");
 	return -ENOMEM;
