@@ -638,6 +638,8 @@ else
 		n=$((n + 1))
 		echo "ok $n - trace.dat $s # SKIP built without tracecmd"
 	done
+fi
+
 # ------------------------------------------------------------ trust, round 2
 # (issue 26) -o naming a file the run reads, whatever way the run finds it
 printf 'ffffffff81000000 T default_idle\nffffffff81000100 T native_safe_halt\n' \
