@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "filter.h"
+#include "formats-path.h"
 #include "options.h"
 #include "source.h"
 
@@ -155,6 +157,28 @@ static int mhz_option(const char *opt, const char *arg, double *out,
 	else if (ret < 0)
 		diag_set(d, "%s: '%s' is not a frequency in MHz (a positive number such as 2400 or 2394.5)",
 			 opt, arg);
+	return ret;
+}
+
+/*
+ * A first positional that names nothing (no file, no shipped format): it
+ * might have been a rule file or an input, so say only that it is not there.
+ */
+static int missing_positional(const char *name, struct diag *d)
+{
+	struct stat st;
+	char *found;
+	int ret;
+
+	if (stat(name, &st) == 0 || errno != ENOENT)
+		return 0;
+	if (formats_path_find(name, &found) < 0)
+		return -ENOMEM;
+	ret = strcmp(found, name) ? 0 : -ENOENT;
+	free(found);
+	if (ret)
+		diag_set(d, "%s: no such file (nor a shipped format of that name: see --list-formats)",
+			 name);
 	return ret;
 }
 
@@ -365,6 +389,9 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 	for (; optind < argc; optind++)		/* after "--" */
 		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
 			goto nomem;
+	if (o->rules_path && !have_f &&
+	    (c = missing_positional(o->rules_path, d)) < 0)
+		return c == -ENOMEM ? -ENOMEM : -EINVAL;
 	if (o->chrome && o->stats) {
 		diag_set(d, "--chrome and --stats are two outputs; choose one");
 		return -EINVAL;

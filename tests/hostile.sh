@@ -173,7 +173,7 @@ open(sys.argv[1], "w").write("# " + "y" * (10 << 20) + "\n0x00020002 %(nope\n")'
 row "rules: a 10 MB comment, then an error on line 2" 2 \
 	'longc.formats:2:[0-9]+: ' - '$KTF "$T/longc.formats" < "$T/small.bin"'
 row "rules: missing file" 2 \
-	"$T/none.formats: cannot open the rule file: No such file" - \
+	"$T/none.formats: no such file" - \
 	'$KTF "$T/none.formats" < "$T/small.bin"'
 row "rules: a directory" 2 \
 	"$T/adir: .*directory" - '$KTF -f "$T/adir" < "$T/small.bin"'
