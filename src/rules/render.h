@@ -30,6 +30,7 @@ enum render_slot {
 	SLOT_SOURCE = -7,
 	SLOT_GUEST_TS = -8,
 	SLOT_SYSTEM = -9,
+	SLOT_SECS = -10,	/* ts as float seconds (render_bind checks the clock) */
 	/*
 	 * rule aliases (YAML), any number of them: SLOT_ALIAS_BASE - 2j for
 	 * a join (lo | hi << 32: aux[2j], aux[2j + 1] = slots of lo, hi),
