@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "inputs.h"
 
@@ -62,6 +63,9 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		srcs[(*nsrcs)++] = src;
 		src->domain = in[i].domain;
 		src->demangle = o->demangle;
+		/* a terminal: say why nothing happens */
+		if (!strcmp(in[i].path, "-") && isatty(STDIN_FILENO))
+			say(arg, "reading a kvmtrace stream from standard input, which is a terminal: end it with Ctrl-D, or give a trace (kvmtrace_format --help)");
 		/* the exits of host inputs name guest functions */
 		if (in[i].domain == DOMAIN_HOST)
 			src->guest_syms = syms;

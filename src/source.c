@@ -244,6 +244,19 @@ static int source_pick(struct source *src, bool is_dir, struct diag *d)
 	return sig ? -EINVAL : 0;
 }
 
+/* A stream read to its end: its reader reads on from /dev/null. */
+static void source_ended(struct source *src)
+{
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (null < 0)
+		return;
+	if (src->own_fd)
+		close(src->fd);
+	src->fd = null;
+	src->own_fd = true;
+}
+
 int source_probe(struct source *src, struct diag *d)
 {
 	bool stdin_ = !strcmp(src->path, "-");
@@ -296,6 +309,9 @@ int source_probe(struct source *src, struct diag *d)
 			n = -errno;
 	} else {
 		n = source_read_full(src->fd, src->head, SOURCE_PROBE);
+		/* the end came (a terminal's Ctrl-D reads as 0 once): no more reads */
+		if (n >= 0 && n < SOURCE_PROBE)
+			source_ended(src);
 	}
 	if (n < 0) {
 		diag_set(d, "%s: cannot read: %s", src->name,
