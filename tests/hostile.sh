@@ -65,9 +65,10 @@ ufcopy() {
 }
 
 # ------------------------------------------------------------ kvmtrace
-# Truncation at every byte of a small stream (the first 5 records of
-# sample.bin: 120 bytes), from standard input and by name: each cut prints
-# what the 2008 logic prints for it, then says where the record broke.
+# Truncation at every byte of a small stream (the first 120 bytes of
+# sample.bin: four records and most of a fifth), from standard input and
+# by name: each cut prints what the 2008 logic prints for it, then says
+# where the record broke.
 # KTF_HOSTILE_SAMPLE (make check-valgrind sets it; every byte is cut in the
 # plain and sanitizer runs): every byte up to 48 (two records), then
 # every 7th (7 is prime to the record sizes, so the cuts still fall at
