@@ -62,6 +62,8 @@ FIXTURES = {
     # a guest's symbols (--guest-syms) and a host with kvm_exit/kvm_entry
     'System.map': 'exits/guest.kallsyms',
     'host-exits.dat': 'exits/host-exits.dat',
+    # a program given as a trace (refused by its ELF signature)
+    'vmlinux': 'exits/guest.elf',
 }
 # A file the documents use without defining it: the shipped one.
 SHIPPED = {'formats': 'formats/kvmtrace'}
