@@ -211,7 +211,7 @@ bool clock_report(const struct clock *c, struct source **srcs,
 		nvcpus = src->align.ncpus;
 		diag_set(d, "%s: offset from its TIME_SHIFT option (trace-cmd, applied by libtracecmd; host %s",
 			 src->name, src->align.host->name);
-		if (src->align.vm)
+		if (src->align.vm && *src->align.vm)
 			diag_add(d, ", VM %s", src->align.vm);
 		diag_add(d, "; CPUs: %u, %" PRId64 " apart at most)", nvcpus, spread);
 	} else if (c->auto_offset) {

@@ -23,6 +23,7 @@ static void inputs_declare_clock(const struct options *o, struct source *src,
 
 		if (strlen(path) == c->len && !strncmp(path, c->path, c->len)) {
 			src->clock = c->clock;
+			src->clock_base = c->base;
 			src->clock_user_set = true;
 		}
 	}
@@ -55,21 +56,25 @@ int inputs_open(const struct options *o, struct symtab *syms,
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		struct source *src = source_create(NULL, in[i].path,
-						   (unsigned)i);
+		struct source *src = source_create(in[i].qemu_log ?
+							   &source_qemu_log_ops : NULL,
+						   in[i].path, (unsigned)i);
 
 		if (!src)
 			return -ENOMEM;
 		srcs[(*nsrcs)++] = src;
 		src->domain = in[i].domain;
 		src->demangle = o->demangle;
+		src->say = say;
+		src->say_arg = arg;
+		src->qemu_events = o->qemu_events;
 		/* a terminal: say why nothing happens */
 		if (!strcmp(in[i].path, "-") && isatty(STDIN_FILENO))
 			say(arg, "reading a kvmtrace stream from standard input, which is a terminal: end it with Ctrl-D, or give a trace (kvmtrace_format --help)");
 		/* the exits of host inputs name guest functions */
 		if (in[i].domain == DOMAIN_HOST)
 			src->guest_syms = syms;
-		ret = source_probe(src, d);
+		ret = in[i].qemu_log ? 0 : source_probe(src, d);
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret < 0)
@@ -79,12 +84,30 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		ret = source_open(srcs[i], d);
 		if (ret == -ENOMEM)
 			return ret;
+		/* a reader's -EMEDIUMTYPE: nothing in it this tool can use */
+		if (ret == -EMEDIUMTYPE)
+			return -EINVAL;
 		if (ret < 0)
 			return -EIO;
 		inputs_declare_clock(o, srcs[i], in[i].path);
 		inputs_note(srcs[i], say, arg);
+		/* said: a reader may note more while it reads */
+		free(srcs[i]->note);
+		srcs[i]->note = NULL;
 	}
 	return 0;
+}
+
+void inputs_notes_end(struct source **srcs, size_t n,
+		      void (*say)(void *arg, const char *msg), void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		inputs_note(srcs[i], say, arg);
+		free(srcs[i]->note);
+		srcs[i]->note = NULL;
+	}
 }
 
 /*

@@ -292,6 +292,10 @@ static int run_events(struct run *r, bool *bad_data)
 			progress_end(&progress);
 			error(d.msg);
 		}
+		/* a damaged record: only the reference tool's line shows it */
+		if (__builtin_expect(ev->damaged, 0) &&
+		    (r->rules_file || r->opt.chrome || r->opt.stats))
+			continue;
 		if (spans && ev->has_ts)
 			clock_span_add(&r->spans[ev->src->index], ev->ts);
 		if (r->opt.filter && !filter_match(r->opt.filter, ev))
@@ -366,7 +370,9 @@ static int run(struct run *r)
 	if (status)
 		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
-	ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
+	ret = source_qemu_clocks(r->srcs, r->nsrcs, &d);
+	if (ret == 0)
+		ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
 		error(d.msg);
 		return EXIT_USAGE;
@@ -421,7 +427,8 @@ static int run(struct run *r)
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
 					    r->opt.stats_format, r->opt.mhz,
-					    r->syms);
+					    r->syms, r->opt.stats_top,
+					    r->opt.stats_sort);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
@@ -433,6 +440,7 @@ static int run(struct run *r)
 		return EXIT_USAGE;
 	}
 	status = run_events(r, &bad_data);
+	inputs_notes_end(r->srcs, r->nsrcs, warn, NULL);
 	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
 		say("%s: cannot write: %s",
 		    r->opt.output ? r->opt.output : "standard output",
@@ -441,6 +449,7 @@ static int run(struct run *r)
 	}
 	if (!r->out->closed)
 		report_alignment(r);
+	render_missing_report(r->render, warn, NULL);
 	if (status)
 		return status;
 	return bad_data ? EXIT_DATA : 0;

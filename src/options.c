@@ -31,7 +31,8 @@ void options_usage(FILE *f)
 	      "  FORMATS            a classic rule file ('ID TEMPLATE' lines) or YAML\n"
 	      "                     (.yaml/.yml); omitted: the built-in kvmtrace rules\n"
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
-	      "                     files, uftrace data directories; none: standard input\n"
+	      "                     files, uftrace data directories, QEMU simple traces;\n"
+	      "                     none: standard input\n"
 	      "\n"
 	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
 	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
@@ -41,16 +42,23 @@ void options_usage(FILE *f)
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
 	      "                         kvm:kvm_write_tsc_offset in the host trace.dat\n"
-	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
+	      "      --clock=INPUT=tsc|ns|mono|wall  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
 	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
 	      "                         kind, guest function; inputs. FORMAT: table,\n"
 	      "                         hist (and log2 histograms), csv, json\n"
+	      "      --stats-top=N      the first N rows of each exit table\n"
+	      "      --stats-sort=KEY   exit rows by time (total, the default), count,\n"
+	      "                         max or p99\n"
 	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
 	      "                         --stats' exits by guest function\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
+	      "      --qemu-events=FILE QEMU's trace-events dictionary for QEMU traces\n"
+	      "                         (default /usr/share/qemu/trace-events-all)\n"
+	      "      --qemu-log=FILE    an input read as QEMU's log trace backend (a log\n"
+	      "                         with -msg timestamp=on is recognised without it)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
 	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed,\n"
@@ -75,6 +83,7 @@ static int add_input(struct options *o, const char *path, enum domain dom)
 	o->inputs = n;
 	o->inputs[o->ninputs].path = path;
 	o->inputs[o->ninputs].domain = dom;
+	o->inputs[o->ninputs].qemu_log = false;
 	o->ninputs++;
 	return 0;
 }
@@ -89,7 +98,8 @@ static int add_clock(struct options *o, const char *arg)
 		return -EINVAL;
 	if (!strcmp(eq + 1, "tsc"))
 		k = CLOCK_TSC;
-	else if (!strcmp(eq + 1, "ns"))
+	else if (!strcmp(eq + 1, "ns") || !strcmp(eq + 1, "mono") ||
+		 !strcmp(eq + 1, "wall"))
 		k = CLOCK_NS;
 	else
 		return -EINVAL;
@@ -100,6 +110,8 @@ static int add_clock(struct options *o, const char *arg)
 	n[o->nclocks].path = arg;
 	n[o->nclocks].len = (size_t)(eq - arg);
 	n[o->nclocks].clock = k;
+	n[o->nclocks].base = !strcmp(eq + 1, "mono") ? "mono" :
+			     !strcmp(eq + 1, "wall") ? "wall" : NULL;
 	o->nclocks++;
 	return 0;
 }
@@ -238,6 +250,10 @@ enum {
 	OPT_DEMANGLE,
 	OPT_GUEST_SYMS,
 	OPT_LIST_FORMATS,
+	OPT_QEMU_EVENTS,
+	OPT_QEMU_LOG,
+	OPT_STATS_TOP,
+	OPT_STATS_SORT,
 };
 
 static const struct option long_options[] = {
@@ -250,6 +266,8 @@ static const struct option long_options[] = {
 	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
 	{ "chrome", no_argument, NULL, OPT_CHROME },
 	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "stats-top", required_argument, NULL, OPT_STATS_TOP },
+	{ "stats-sort", required_argument, NULL, OPT_STATS_SORT },
 	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
 	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
 	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
@@ -257,6 +275,8 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
+	{ "qemu-events", required_argument, NULL, OPT_QEMU_EVENTS },
+	{ "qemu-log", required_argument, NULL, OPT_QEMU_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -314,7 +334,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_CLOCK:
 			if (add_clock(o, optarg) < 0) {
-				diag_set(d, "--clock: '%s' is not INPUT=tsc or INPUT=ns",
+				diag_set(d, "--clock: '%s' is not INPUT=tsc, INPUT=ns, INPUT=mono or INPUT=wall",
 					 optarg);
 				return -EINVAL;
 			}
@@ -336,6 +356,32 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 				return -EINVAL;
 			}
 			break;
+		case OPT_STATS_TOP: {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || errno || n < 1 || n > 1000000 ||
+			    *optarg == '-' || *optarg == '+') {
+				diag_set(d, "--stats-top: '%s' is not a number of rows (1 to 1000000)",
+					 optarg);
+				return -EINVAL;
+			}
+			o->stats = true;
+			o->stats_top = (unsigned)n;
+			break;
+		}
+		case OPT_STATS_SORT:
+			if (strcmp(optarg, "time") && strcmp(optarg, "count") &&
+			    strcmp(optarg, "max") && strcmp(optarg, "p99")) {
+				diag_set(d, "--stats-sort: '%s' is none of time, count, max, p99",
+					 optarg);
+				return -EINVAL;
+			}
+			o->stats = true;
+			o->stats_sort = optarg;
+			break;
 		case OPT_DEMANGLE:
 			if (!strcmp(optarg, "full"))
 				o->demangle = SOURCE_DEMANGLE_FULL;
@@ -349,6 +395,14 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_GUEST_SYMS:
 			o->guest_syms = optarg;
+			break;
+		case OPT_QEMU_EVENTS:
+			o->qemu_events = optarg;
+			break;
+		case OPT_QEMU_LOG:
+			if (add_input(o, optarg, DOMAIN_HOST) < 0)
+				goto nomem;
+			o->inputs[o->ninputs - 1].qemu_log = true;
 			break;
 		case OPT_FILTER_EVENTS:
 		case OPT_FILTER_VCPU:

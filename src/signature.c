@@ -28,7 +28,7 @@ static const struct {
 	{ "\x04\x22\x4d\x18", 4, { "lz4-compressed data",
 		"decompress it first: lz4 -dc FILE | kvmtrace_format ..." } },
 	{ "PERFILE2", 8, { "a perf.data file",
-		"read it with perf script -i FILE (no perf.data input in this kvmtrace_format)" } },
+		"this kvmtrace_format was built without its perf.data reader (libtraceevent): perf script -i FILE" } },
 	{ "\x89PNG\r\n\x1a\n", 8, { "a PNG image", "open it with an image viewer" } },
 	{ "PK\x03\x04", 4, { "a zip archive",
 		"unpack it first: unzip FILE" } },

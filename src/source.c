@@ -15,8 +15,11 @@
 static const struct source_ops *const source_registry[] = {
 #ifdef HAVE_TRACECMD
 	&source_tracecmd_ops,
+	&source_perf_ops,
 #endif
 	&source_uftrace_ops,
+	&source_qemu_simple_ops,
+	&source_qemu_log_ops,
 	&source_kvmtrace_ops,
 };
 
@@ -125,15 +128,49 @@ const char *source_input_kind(const char *path, bool binary)
 	n = source_head(path, head, sizeof(head));
 	if (n <= 0)
 		return NULL;
+	if (source_qemu_simple_magic(head, (size_t)n))
+		return "a QEMU simple trace";
+	if (source_qemu_log_probe(head, (size_t)n))
+		return "a QEMU log";
 	if (source_has_magic(head, (size_t)n))
 		return head[0] == 0x17 ? "a trace.dat file" : "a kvmtrace stream";
+	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
+		       !memcmp(head, "2ELIFREP", 8)))
+		return "a perf.data file";
 	if (binary && source_is_binary(head, (size_t)n < SOURCE_TEXT_MIN ?
 						  (size_t)n : SOURCE_TEXT_MIN))
 		return "binary data (a kvmtrace stream?)";
 	return NULL;
 }
 
-/* Copy the rest of a stream after its head to a temporary file. */
+/*
+ * An empty file with no name anyone sees: an O_TMPFILE in dir, else a
+ * mkstemp() file unlinked at once, so the copy goes away with the
+ * process however it ends, SIGINT, SIGTERM and SIGKILL included. Its
+ * reader opens it as /proc/self/fd/N. The descriptor, or -errno.
+ */
+static int source_unnamed(const char *dir)
+{
+	char *name;
+	int fd;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+#endif
+	if (asprintf(&name, "%s/kvmtrace_format-in-XXXXXX", dir) < 0)
+		return -ENOMEM;
+	fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0)
+		fd = -errno;
+	else
+		unlink(name);
+	free(name);
+	return fd;
+}
+
+/* Copy the rest of a stream after its head to a file without a name. */
 static int source_spool(struct source *src, struct diag *d)
 {
 	const char *dir = getenv("TMPDIR");
@@ -143,24 +180,21 @@ static int source_spool(struct source *src, struct diag *d)
 
 	if (!dir || !*dir)
 		dir = "/tmp";
-	if (asprintf(&src->open_path, "%s/kvmtrace_format-in-XXXXXX", dir) < 0) {
+	out = source_unnamed(dir);
+	if (out < 0) {
+		diag_set(d, "%s: %s cannot be read from a pipe, and there is no room for a copy in %s: %s; give a file",
+			 src->name, src->ops->kind, dir, strerror(-out));
+		return out;
+	}
+	if (asprintf(&src->open_path, "/proc/self/fd/%d", out) < 0) {
 		src->open_path = NULL;
+		close(out);
 		diag_set(d, "%s: out of memory", src->name);
 		return -ENOMEM;
 	}
-	out = mkstemp(src->open_path);
-	if (out < 0) {
-		ret = -errno;
-		diag_set(d, "%s: %s cannot be read from a pipe, and there is no room for a copy in %s: %s; give a file",
-			 src->name, src->ops->kind, dir, strerror(errno));
-		free(src->open_path);
-		src->open_path = NULL;
-		return ret;
-	}
-	src->spooled = true;
+	src->spool_fd = out;
 	buf = malloc(1u << 16);
 	if (!buf) {
-		close(out);
 		diag_set(d, "%s: out of memory", src->name);
 		return -ENOMEM;
 	}
@@ -177,8 +211,7 @@ static int source_spool(struct source *src, struct diag *d)
 			if (k < 0) {
 				ret = -errno;
 				diag_set(d, "%s: cannot copy it from the pipe to %s: %s",
-					 src->name, src->open_path,
-					 strerror(errno));
+					 src->name, dir, strerror(errno));
 				goto end;
 			}
 			w += (size_t)k;
@@ -195,11 +228,6 @@ static int source_spool(struct source *src, struct diag *d)
 	}
 end:
 	free(buf);
-	if (close(out) < 0 && !ret) {
-		ret = -errno;
-		diag_set(d, "%s: cannot copy it from the pipe to %s: %s",
-			 src->name, src->open_path, strerror(errno));
-	}
 	if (src->own_fd)
 		close(src->fd);
 	src->fd = -1;
@@ -393,6 +421,7 @@ struct source *source_create(const struct source_ops *ops, const char *path,
 		return NULL;
 	src->ops = ops;
 	src->fd = -1;
+	src->spool_fd = -1;
 	src->path = strdup(path ? path : "-");
 	if (!src->path) {
 		free(src);
@@ -418,6 +447,7 @@ struct source *source_reopen(const struct source *from)
 		}
 	}
 	src->domain = from->domain;
+	src->qemu_events = from->qemu_events;
 	return src;
 }
 
@@ -452,8 +482,8 @@ void source_destroy(struct source *src)
 		src->ops->close(src);
 	if (src->own_fd && src->fd >= 0)
 		close(src->fd);
-	if (src->spooled)
-		unlink(src->open_path);
+	if (src->spool_fd >= 0)
+		close(src->spool_fd);
 	free(src->open_path);
 	free(src->head);
 	free(src->note);

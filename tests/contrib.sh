@@ -34,7 +34,7 @@ complete_words() {
 		_kvmtrace_format
 		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' "$comp" "$@"
 }
-echo "1..19"
+echo "1..20"
 if command -v bash > /dev/null; then
 	check "bash: the completion is registered" \
 		"$(bash -c 'source "$0"; complete -p kvmtrace_format' "$comp" 2>&1)" \
@@ -57,8 +57,8 @@ if command -v bash > /dev/null; then
 		"$(complete_words kvmtrace_format --stats = c)" "csv "
 	check "bash: --stats= as one word ('=' no word break)" \
 		"$(complete_words kvmtrace_format --stats=h)" "--stats=hist "
-	check "bash: --stats<Tab> offers --stats and --stats=" \
-		"$(complete_words kvmtrace_format --stats)" "--stats --stats= "
+	check "bash: --stats<Tab> offers --stats and --stats= (and --stats-*=)" \
+		"$(complete_words kvmtrace_format --stats)" "--stats --stats-sort= --stats-top= --stats= "
 	check "bash: the word after --stats is an input, not its value" \
 		"$(cd "$KTF_SRCDIR" && complete_words kvmtrace_format --stats tests/fixtures/kvmtrace/sample-)" \
 		"tests/fixtures/kvmtrace/sample-be.bin tests/fixtures/kvmtrace/sample-magic.bin "
@@ -69,13 +69,15 @@ if command -v bash > /dev/null; then
 	check "bash: --tsc-offset=a<Tab>" \
 		"$(complete_words kvmtrace_format --tsc-offset = a)" "auto "
 	check "bash: --clock=INPUT=<Tab> offers the clocks" \
-		"$(complete_words kvmtrace_format --clock = x.dat =)" "ns tsc "
+		"$(complete_words kvmtrace_format --clock = x.dat =)" "mono ns tsc wall "
 	check "bash: --clock=INPUT=t as one word" \
 		"$(complete_words kvmtrace_format --clock=x.dat=t)" "--clock=x.dat=tsc "
+	check "bash: --stats-sort=<Tab> offers its keys" \
+		"$(complete_words kvmtrace_format --stats-sort =)" "count max p99 time "
 	check "bash: a value of the user's (-c): nothing offered" \
 		"$(complete_words kvmtrace_format -c '')" " "
 else
-	for i in $(seq 17); do n=$((n + 1)); echo "ok $n # SKIP no bash"; done
+	for i in $(seq 18); do n=$((n + 1)); echo "ok $n # SKIP no bash"; done
 fi
 if command -v vim > /dev/null; then
 	# the syntax group under line 1, columns 1, 12 and 20 of a rule file

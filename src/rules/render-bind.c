@@ -86,7 +86,8 @@ struct render *render_create(const struct rules *rules, double mhz,
 	r->nsrcs = nsources;
 	r->srcs = calloc(nsources ? nsources : 1, sizeof(*r->srcs));
 	r->idsrcs = calloc(nsources ? nsources : 1, sizeof(*r->idsrcs));
-	if (!r->srcs || !r->idsrcs || render_index_ids(r) < 0)
+	r->missing = calloc(rules->n ? rules->n : 1, sizeof(*r->missing));
+	if (!r->srcs || !r->idsrcs || !r->missing || render_index_ids(r) < 0)
 		goto error;
 	for (i = 0; i < nsources; i++) {
 		r->idsrcs[i] = &r->srcs[i];
@@ -108,6 +109,7 @@ void render_binding_free(struct binding *b)
 	free(b->fetch);
 	free(b->rops);
 	free(b->aux);
+	free(b->symbolic);
 	free(b);
 }
 
@@ -126,6 +128,9 @@ void render_destroy(struct render *r)
 			render_binding_free(r->srcs[i].by_rule[j]);
 		free(r->srcs[i].by_rule);
 	}
+	for (i = 0; r->missing && i < r->rules->n; i++)
+		free(r->missing[i]);
+	free(r->missing);
 	free(r->srcs);
 	free(r->idsrcs);
 	free(r->ids);
@@ -399,7 +404,9 @@ static int render_secs_check(const struct render *r, const struct rule *rule,
 
 /*
  * Bind rule to events of type t of src: every key of its template to a
- * slot. A key the events cannot have is a rule-file error.
+ * slot. A key the events cannot have is a rule-file error before the run
+ * (render_check); met later (a glob rule's key that other formats have),
+ * it binds to SLOT_MISSING: such events print it empty, counted.
  */
 int render_bind(const struct render *r, struct source *src,
 		const struct event_type *t, const struct rule *rule,
@@ -432,6 +439,10 @@ int render_bind(const struct render *r, struct source *src,
 			goto error;
 		if (ret == 0)
 			continue;
+		if (r->checked && ret == -ENOENT) {
+			b->slots[i] = SLOT_MISSING;
+			continue;
+		}
 		render_unknown_key(r, src, t, rule, i, d);
 		ret = -EINVAL;
 		goto error;
@@ -442,6 +453,16 @@ int render_bind(const struct render *r, struct source *src,
 	for (i = 0; i < tm->nkeys; i++) {
 		size_t off;
 
+		/* a field the format names (exit_reason): the general path */
+		if (b->slots[i] >= 0 && t && src->ops->field_symbol &&
+		    src->ops->field_symbol(src, t, NULL, b->slots[i], NULL) == 0) {
+			if (!b->symbolic)
+				b->symbolic = calloc(tm->nkeys, 1);
+			if (!b->symbolic)
+				goto nomem;
+			b->symbolic[i] = 1;
+			continue;
+		}
 		if (b->slots[i] == SLOT_TS && !(r->mhz > 0))
 			b->fetch[i].kind = FETCH_TS_INT;
 		else if (b->slots[i] == SLOT_RELTS)

@@ -6,6 +6,7 @@
  * handed back as the CPUs move past them.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "source.h"
 #include "tracecmd.h"
 #include "tracedat-guard.h"
+#include "tracedat-shrink.h"
 
 /* The type index of an event id, or -1. */
 static int32_t tc_type_of(const struct tc *tc, uint64_t id)
@@ -183,12 +185,53 @@ static void tc_release(struct tc *tc, const struct tep_record *rec)
 	b->page = page;
 }
 
+/*
+ * A damaged record (tdguard_record() said why in bad): said through
+ * src->say, up to TC_DAMAGED_SAID of them, and counted. Returns true when
+ * it goes on as an event marked damaged, false when it is dropped here (a
+ * pass of its own: no one to say it to).
+ */
+static bool tc_damaged(struct source *src, struct tc *tc,
+		       const struct diag *bad)
+{
+	struct diag d;
+
+	if (!src->say)
+		return false;
+	tc->ndamaged++;
+	if (tc->ndamaged <= TC_DAMAGED_SAID) {
+		diag_set(&d, "%s: left out, reading goes on", bad->msg);
+		src->say(src->say_arg, d.msg);
+	} else if (tc->ndamaged == TC_DAMAGED_SAID + 1) {
+		diag_set(&d, "%s: more damaged records: counted, not each said",
+			 src->name);
+		src->say(src->say_arg, d.msg);
+	}
+	return true;
+}
+
+/* The end of the records: the count of the damaged ones, if any. */
+static int tc_end(struct source *src, struct tc *tc, struct diag *d)
+{
+	uint64_t n = tc->ndamaged;
+
+	if (!n)
+		return 0;
+	tc->ndamaged = 0;
+	diag_set(d, "%s: %" PRIu64 " damaged record%s left out (%s above; the default output prints for %s the line trace-cmd report prints)",
+		 src->name, n, n == 1 ? "" : "s",
+		 n > TC_DAMAGED_SAID ? "the first named" : "named",
+		 n == 1 ? "it" : "them");
+	return -EIO;
+}
+
 int tc_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct tc *tc = src->priv;
 	struct tep_record *rec;
+	struct diag bad;
 	uint64_t id = 0;
-	int cpu;
+	int cpu, ret;
 
 	/* tracedat-guard: a fault printing the last event ends this input */
 	if (tdguard_failed(tc->guard, d))
@@ -197,6 +240,7 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 		return -EIO;
 	if (!tc->started)
 		tc_start(tc);
+again:
 	/*
 	 * Free the current record before reading past it on its CPU:
 	 * libtracecmd 1.3.1 keeps every decompressed chunk of a v7 file
@@ -205,6 +249,9 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	 * (2.5x slower on 23M events). trace-cmd report frees first too.
 	 */
 	if (tc->cur) {
+		/* what trace-cmd's printing of it would have learned */
+		if (!tc->cur_info && tc->cur_type && tc->cur_type->learn)
+			tc_learn_comms(tc, tc->cur_type, tc->cur);
 		tc_release(tc, tc->cur);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
@@ -218,8 +265,12 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 			tc_sift_up(tc, tc->nheap - 1);
 		}
 	}
+	/* tracedat-shrink: the file cut under libtracecmd's mapping */
+	if (tc->map_ino && tdshrink_lost(NULL, 0, tc->map_dev, tc->map_ino,
+					 tc->name, src->open_path, d))
+		return -EIO;
 	if (!tc->nheap)
-		return 0;
+		return tc_end(src, tc, d);
 	cpu = tc->heap[0];
 	rec = tc->next[cpu];
 	tc->next[cpu] = NULL;
@@ -227,6 +278,13 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	tc_sift_down(tc, 0);
 	tc->refill = cpu;
 	tc->cur = rec;
+	tc->cur_info = false;
+	tc->cur_type = NULL;
+	/* the record's bytes are there (they were when libtracecmd read it) */
+	if (tc->map_ino && tdshrink_lost(rec->data, rec->size, tc->map_dev,
+					 tc->map_ino, tc->name, src->open_path,
+					 d))
+		return -EIO;
 
 	ev->ts = rec->ts;
 	ev->raw_ts = rec->ts;
@@ -240,14 +298,30 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 		id = tc_read(tc, (char *)rec->data + tc->type_off, tc->type_size);
 		int32_t ti = tc_type_of(tc, id);
 
-		if (ti >= 0)
+		if (ti >= 0) {
 			ev->type = &tc->types[ti].t;
+			tc->cur_type = &tc->types[ti];
+		}
 	}
-	/* tracedat-guard: every field of its format inside the record */
-	if (ev->type != &tc->unknown &&
-	    tdguard_record(tc->guard, tc->tep, tc->types[ev->type->index].ev,
-			   rec, d) < 0)
-		return -EIO;
+	/*
+	 * tracedat-guard: every field of its format inside the record; a
+	 * record that fails is damaged, said and counted, and the next one
+	 * follows
+	 */
+	ev->damaged = false;
+	if (ev->type != &tc->unknown) {
+		ret = tdguard_record(tc->guard, tc->tep,
+				     tc->types[ev->type->index].ev, rec, &bad);
+		if (ret == -ENOMEM) {
+			*d = bad;
+			return ret;
+		}
+		if (ret < 0) {
+			if (!tc_damaged(src, tc, &bad))
+				goto again;
+			ev->damaged = true;
+		}
+	}
 	if (tc->pid_size && tc->pid_off + tc->pid_size <= rec->size)
 		ev->pid = tc_sext(tc_read(tc, (char *)rec->data + tc->pid_off,
 					  tc->pid_size), tc->pid_size);

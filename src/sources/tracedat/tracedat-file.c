@@ -48,6 +48,19 @@ void td_close(struct td_reader *r)
 	r->zctx = NULL;
 }
 
+uint64_t td_ratio_max(const struct tracedat_file *f, uint64_t n)
+{
+	uint64_t per;
+
+	if (!strcmp(f->compression, "zstd"))
+		per = 32768;
+	else if (!strcmp(f->compression, "zlib"))
+		per = 1032;
+	else
+		return UINT64_MAX;
+	return n > UINT64_MAX / per ? UINT64_MAX : n * per;
+}
+
 int td_read(struct td_reader *r, void *buf, size_t n)
 {
 	ssize_t got;
@@ -162,7 +175,12 @@ static void td_guest_option(struct tracedat_file *f, const unsigned char *p,
 	if (g.nvcpus > (len - pos) / 8)
 		return;
 	g.pids = calloc(g.nvcpus ? g.nvcpus : 1, sizeof(*g.pids));
-	g.name = strndup((const char *)p, (size_t)(nul - p));
+	if (nul > p) {
+		g.name = strndup((const char *)p, (size_t)(nul - p));
+	} else if ((g.name = malloc(32))) {
+		/* no name: the VM is its trace id (one VM, not one per thread) */
+		snprintf(g.name, 32, "0x%016" PRIx64, g.traceid);
+	}
 	v = realloc(f->guests, (f->nguests + 1) * sizeof(*v));
 	if (v)
 		f->guests = v;
@@ -494,11 +512,13 @@ static int td_truncated_in(const struct td_reader *r, const char *what,
  * two sizes: *flags; *size, the bytes of content that follow (compressed
  * ones); *usize, inflated (0 when not compressed); r->pos at the content.
  * want: the id it must have, or -1; what names it in messages; limit
- * bounds its size, compressed and not. 0 or -EIO with d filled.
+ * bounds its size, compressed and not, and the inflated size must be one
+ * f's algorithm can give (td_ratio_max()). 0 or -EIO with d filled.
  */
-static int td_section_head(struct td_reader *r, uint64_t at, int want,
-			   const char *what, uint64_t limit, uint64_t *flags,
-			   uint64_t *size, uint64_t *usize, struct diag *d)
+static int td_section_head(struct td_reader *r, const struct tracedat_file *f,
+			   uint64_t at, int want, const char *what,
+			   uint64_t limit, uint64_t *flags, uint64_t *size,
+			   uint64_t *usize, struct diag *d)
 {
 	unsigned char head[16];
 	uint64_t id, csize = 0;
@@ -532,6 +552,12 @@ static int td_section_head(struct td_reader *r, uint64_t at, int want,
 			 limit);
 		return -EIO;
 	}
+	if (*usize > td_ratio_max(f, *size)) {
+		diag_set(d, "%s: corrupt trace.dat (version 7): the %s at offset 0x%" PRIx64 " claims %" PRIu64 " bytes from %" PRIu64 " %s-compressed ones, more than %s can give (a compression bomb?)",
+			 r->name, what, at, *usize, *size, f->compression,
+			 f->compression);
+		return -EIO;
+	}
 	return 0;
 truncated:
 	return td_truncated_in(r, what, at, d);
@@ -551,8 +577,8 @@ int td_section_read(struct td_reader *r, struct tracedat_file *f,
 	int ret;
 
 	*out = NULL;
-	ret = td_section_head(r, at, want, what, limit, &flags, &size, &usize,
-			      d);
+	ret = td_section_head(r, f, at, want, what, limit, &flags, &size,
+			      &usize, d);
 	if (ret < 0)
 		return ret;
 	raw = malloc(size ? (size_t)size : 1);
@@ -594,8 +620,8 @@ int td_section_peek(struct td_reader *r, struct tracedat_file *f,
 	uint64_t flags, size, usize;
 	int ret;
 
-	ret = td_section_head(r, at, -1, what, limit, &flags, &size, &usize,
-			      d);
+	ret = td_section_head(r, f, at, -1, what, limit, &flags, &size,
+			      &usize, d);
 	if (ret < 0 || !(flags & TD_SEC_COMPRESSED))
 		return ret;
 #ifdef HAVE_ZSTD
@@ -698,6 +724,7 @@ int tracedat_file_read(const char *name, const char *path,
 	    memcmp(head, TD_MAGIC, TD_MAGIC_LEN) || head[TD_MAGIC_LEN + 1])
 		goto out;
 	r.big = head[TD_MAGIC_LEN + 2] != 0;
+	f->page_size = (uint32_t)td_get(head + TD_MAGIC_LEN + 4, 4, r.big);
 	if (head[TD_MAGIC_LEN] == '6') {
 		f->version = 6;
 		ret = td_v6(&r, f, d);
