@@ -226,6 +226,9 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		src->say = say;
 		src->say_arg = arg;
 		src->qemu_events = o->qemu_events;
+		/* a terminal: say why nothing happens */
+		if (!strcmp(in[i].path, "-") && isatty(STDIN_FILENO))
+			say(arg, "reading a kvmtrace stream from standard input, which is a terminal: end it with Ctrl-D, or give a trace (kvmtrace_format --help)");
 		/* the exits of host inputs name guest functions */
 		if (in[i].domain == DOMAIN_HOST)
 			src->guest_syms = syms;

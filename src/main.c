@@ -319,8 +319,7 @@ static int run_events(struct run *r, bool *bad_data)
 		progress_tick(&progress);
 	}
 	progress_end(&progress);
-	if (filter_events_unmatched(r->opt.filter))
-		say("warning: --events matched no event of any input");
+	filter_report(r->opt.filter, warn, NULL);
 	diag_init(&d);
 	ret = r->sink->ops->end(r->sink, &d);
 	if (ret < 0) {
@@ -394,6 +393,18 @@ static int run(struct run *r)
 		error(d.msg);
 		return EXIT_USAGE;
 	}
+	if (r->opt.mhz > 0 && r->clock->timeline != CLOCK_TSC)
+		say("warning: -c converts TSC ticks, and the timeline is %s: ts stays as it is (the key secs is in seconds)",
+		    clock_name(r->clock->timeline));
+	if (r->opt.filter) {
+		if (filter_set_clock(r->opt.filter, r->clock->timeline,
+				     r->opt.mhz, &d) < 0) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+		filter_set_rules(r->opt.filter, r->rules);
+		filter_set_sources(r->opt.filter, r->srcs, r->nsrcs);
+	}
 	r->render = render_create(r->rules, r->opt.mhz, r->nsrcs);
 	if (!r->render)
 		goto nomem;
@@ -419,10 +430,6 @@ static int run(struct run *r)
 	r->out = outbuf_create(-1);
 	if (!r->out)
 		goto nomem;
-	if (r->opt.filter) {
-		filter_set_clock(r->opt.filter, r->clock->timeline, r->opt.mhz);
-		filter_set_rules(r->opt.filter, r->rules);
-	}
 	if (r->opt.chrome)
 		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
 	else if (r->opt.stats)

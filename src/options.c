@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "filter.h"
+#include "formats-path.h"
 #include "options.h"
 #include "source.h"
 
@@ -37,7 +38,7 @@ void options_usage(FILE *f)
 	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
 	      "                         $KVMTRACE_FORMAT_PATH and the shipped formats\n"
 	      "      --list-formats     the shipped formats, each with its summary\n"
-	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
+	      "  -c, --mhz=MHZ          TSC time stamps in seconds: ts / (MHZ * 1e6)\n"
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
 	      "                         kvm:kvm_write_tsc_offset in the host trace.dat\n"
@@ -60,7 +61,8 @@ void options_usage(FILE *f)
 	      "                         with -msg timestamp=on is recognised without it)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
-	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
+	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed,\n"
+	      "                         or seconds with an s: 1.5s~2s)\n"
 	      "  -o, --output=FILE      write to FILE instead of standard output\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          the version\n"
@@ -176,6 +178,28 @@ static int mhz_option(const char *opt, const char *arg, double *out,
 	else if (ret < 0)
 		diag_set(d, "%s: '%s' is not a frequency in MHz (a positive number such as 2400 or 2394.5)",
 			 opt, arg);
+	return ret;
+}
+
+/*
+ * A first positional that names nothing (no file, no shipped format): it
+ * might have been a rule file or an input, so say only that it is not there.
+ */
+static int missing_positional(const char *name, struct diag *d)
+{
+	struct stat st;
+	char *found;
+	int ret;
+
+	if (stat(name, &st) == 0 || errno != ENOENT)
+		return 0;
+	if (formats_path_find(name, &found) < 0)
+		return -ENOMEM;
+	ret = strcmp(found, name) ? 0 : -ENOENT;
+	free(found);
+	if (ret)
+		diag_set(d, "%s: no such file (nor a shipped format of that name: see --list-formats)",
+			 name);
 	return ret;
 }
 
@@ -430,6 +454,9 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 	for (; optind < argc; optind++)		/* after "--" */
 		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
 			goto nomem;
+	if (o->rules_path && !have_f &&
+	    (c = missing_positional(o->rules_path, d)) < 0)
+		return c == -ENOMEM ? -ENOMEM : -EINVAL;
 	if (o->chrome && o->stats) {
 		diag_set(d, "--chrome and --stats are two outputs; choose one");
 		return -EINVAL;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "signature.h"
 #include "source.h"
 
 /* Readers in detection order; kvmtrace, which has no magic, comes last. */
@@ -238,6 +239,7 @@ end:
 
 static int source_pick(struct source *src, bool is_dir, struct diag *d)
 {
+	const struct signature *sig;
 	size_t i;
 
 	for (i = 0; i < SOURCE_NREG; i++) {
@@ -258,14 +260,29 @@ static int source_pick(struct source *src, bool is_dir, struct diag *d)
 				 src->name);
 		return -ENOTSUP;
 	}
-	/* kvmtrace has no magic word: text is a rule file in the wrong place */
-	if (src->ops == &source_kvmtrace_ops && src->head_len &&
-	    !source_is_binary(src->head, src->head_len)) {
+	/* kvmtrace has no magic word: the signature of something else */
+	sig = src->ops == &source_kvmtrace_ops ?
+		      signature_find(src->head, src->head_len) : NULL;
+	if (sig && !strcmp(sig->what, "text"))
 		diag_set(d, "%s: this looks like a rule file (text), not a trace; put it first or give it with -f",
 			 src->name);
-		return -EINVAL;
-	}
-	return 0;
+	else if (sig)
+		diag_set(d, "%s: this is %s, not a trace that kvmtrace_format reads; %s",
+			 src->name, sig->what, sig->advice);
+	return sig ? -EINVAL : 0;
+}
+
+/* A stream read to its end: its reader reads on from /dev/null. */
+static void source_ended(struct source *src)
+{
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (null < 0)
+		return;
+	if (src->own_fd)
+		close(src->fd);
+	src->fd = null;
+	src->own_fd = true;
 }
 
 int source_probe(struct source *src, struct diag *d)
@@ -320,6 +337,9 @@ int source_probe(struct source *src, struct diag *d)
 			n = -errno;
 	} else {
 		n = source_read_full(src->fd, src->head, SOURCE_PROBE);
+		/* the end came (a terminal's Ctrl-D reads as 0 once): no more reads */
+		if (n >= 0 && n < SOURCE_PROBE)
+			source_ended(src);
 	}
 	if (n < 0) {
 		diag_set(d, "%s: cannot read: %s", src->name,

@@ -70,6 +70,8 @@ FIXTURES = {
     # perf.data: a recording here, and generated exit/entry pairs
     'kvm.data': 'perf/kvm.data',
     'perf.data.guest': 'perf/gen-stats.data',
+    # a program given as a trace (refused by its ELF signature)
+    'vmlinux': 'exits/guest.elf',
 }
 # A file the documents use without defining it: the shipped one.
 SHIPPED = {'formats': 'formats/kvmtrace'}

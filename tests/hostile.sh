@@ -65,9 +65,10 @@ ufcopy() {
 }
 
 # ------------------------------------------------------------ kvmtrace
-# Truncation at every byte of a small stream (the first 5 records of
-# sample.bin: 120 bytes), from standard input and by name: each cut prints
-# what the 2008 logic prints for it, then says where the record broke.
+# Truncation at every byte of a small stream (the first 120 bytes of
+# sample.bin: four records and most of a fifth), from standard input and
+# by name: each cut prints what the 2008 logic prints for it, then says
+# where the record broke.
 # KTF_HOSTILE_SAMPLE (make check-valgrind sets it; every byte is cut in the
 # plain and sanitizer runs): every byte up to 48 (two records), then
 # every 7th (7 is prime to the record sizes, so the cuts still fall at
@@ -173,7 +174,7 @@ open(sys.argv[1], "w").write("# " + "y" * (10 << 20) + "\n0x00020002 %(nope\n")'
 row "rules: a 10 MB comment, then an error on line 2" 2 \
 	'longc.formats:2:[0-9]+: ' - '$KTF "$T/longc.formats" < "$T/small.bin"'
 row "rules: missing file" 2 \
-	"$T/none.formats: cannot open the rule file: No such file" - \
+	"$T/none.formats: no such file" - \
 	'$KTF "$T/none.formats" < "$T/small.bin"'
 row "rules: a directory" 2 \
 	"$T/adir: .*directory" - '$KTF -f "$T/adir" < "$T/small.bin"'

@@ -33,6 +33,7 @@ static const struct {
 	{ "pid", SLOT_PID, true },
 	{ "name", SLOT_NAME, true },
 	{ "system", SLOT_SYSTEM, true },
+	{ "secs", SLOT_SECS, true },
 };
 
 #define RENDER_NCOMMON (sizeof(render_common) / sizeof(render_common[0]))
@@ -383,6 +384,25 @@ void render_unknown_key(const struct render *r, struct source *src,
 }
 
 /*
+ * secs is the time stamp in seconds: on a nanosecond timeline, or on the
+ * TSC with -c MHZ; else (ticks of no known rate) a rule-file error.
+ */
+static int render_secs_check(const struct render *r, const struct rule *rule,
+			     size_t i, struct diag *d)
+{
+	const struct tmpl *tm = rule->tmpl;
+
+	if (r->timeline == CLOCK_NS || (r->timeline == CLOCK_TSC && r->mhz > 0))
+		return 0;
+	diag_at(d, r->rules->file, rule->line, rule->col + tm->key_col[i] - 1,
+		rule->line_text, rule->line_len, "key 'secs': %s",
+		r->timeline == CLOCK_TSC ?
+			"the timeline is the TSC, in ticks; give its rate with -c MHZ (e.g. -c 2400) for seconds" :
+			"the timeline is a counter, not a clock; it has no seconds");
+	return -EINVAL;
+}
+
+/*
  * Bind rule to events of type t of src: every key of its template to a
  * slot. A key the events cannot have is a rule-file error before the run
  * (render_check); met later (a glob rule's key that other formats have),
@@ -413,6 +433,10 @@ int render_bind(const struct render *r, struct source *src,
 		goto nomem;
 	for (i = 0; i < tm->nkeys; i++) {
 		ret = render_bind_key(b, src, t, tm->keys[i], &b->slots[i]);
+		if (ret == 0 && b->slots[i] == SLOT_SECS)
+			ret = render_secs_check(r, rule, i, d);
+		if (ret == -EINVAL)
+			goto error;
 		if (ret == 0)
 			continue;
 		if (r->checked && ret == -ENOENT) {

@@ -34,6 +34,11 @@ RENDER_INLINE int render_value_inline(const struct render *r,
 		}
 		value_set_u64(v, ev->has_ts ? ev->ts : 0);
 		return 0;
+	case SLOT_SECS:
+		/* ns, or TSC ticks at -c MHZ (render_bind refuses the rest) */
+		value_set_float(v, (ev->has_ts ? (double)ev->ts : 0.0) /
+					   (r->timeline == CLOCK_NS ? 1e9 : r->mhz * 1000000.0));
+		return 0;
 	case SLOT_RELTS:
 		v->kind = VALUE_INT;
 		v->neg = ev->relts_neg;

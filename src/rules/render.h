@@ -35,6 +35,7 @@ enum render_slot {
 	 * time): every event of it has no value there
 	 */
 	SLOT_MISSING = -10,
+	SLOT_SECS = -11,	/* ts as float seconds (render_bind checks the clock) */
 	/*
 	 * rule aliases (YAML), any number of them: SLOT_ALIAS_BASE - 2j for
 	 * a join (lo | hi << 32: aux[2j], aux[2j + 1] = slots of lo, hi),

@@ -415,7 +415,10 @@ int stats_table_out(struct sink_stats *c, const struct stats_table *t)
 		return ret ? ret : stats_put(c->sink.out, "]", 1);
 	}
 	if (c->csv) {
-		ret = stats_line_csv(c->sink.out, t, cells);
+		/* a title row: the table's name, as the JSON member has it */
+		ret = stats_printf(c->sink.out, "# %s\n", t->name);
+		if (ret == 0)
+			ret = stats_line_csv(c->sink.out, t, cells);
 		for (r = 0; r < t->nrows && ret == 0; r++) {
 			t->row(c, r, cells);
 			ret = stats_line_csv(c->sink.out, t, cells);

@@ -265,7 +265,7 @@ void stats_max(size_t *w, size_t len);
  * formatting every row, or else by formatting every row twice.
  */
 struct stats_table {
-	const char *name;		/* the JSON member */
+	const char *name;		/* the JSON member, the CSV title */
 	size_t ncols;
 	const char *const *head;	/* borrowed */
 	const char *right;		/* 'r' per right-aligned column */

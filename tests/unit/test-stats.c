@@ -402,7 +402,7 @@ static void test_filter(struct tap *t)
 	     filter_option(f, "pid", "1-7", &d) == 0 &&
 	     filter_option(f, "time-range", "0.001~0.001", &d) == 0;
 	tap_ok(t, ok && filter_active(f), "options parse");
-	filter_set_clock(f, CLOCK_TSC, 2400);
+	filter_set_clock(f, CLOCK_TSC, 2400, NULL);
 	tap_ok(t, filter_match(f, &ev), "a glob meets the KVM_TRC name; 1 ms at 2400 MHz");
 	ev.ts++;
 	tap_ok(t, !filter_match(f, &ev), "one tick later is outside");
@@ -412,7 +412,7 @@ static void test_filter(struct tap *t)
 	ev.vcpu = 3;
 	kt.id = 0x00010001;
 	tap_ok(t, !filter_match(f, &ev), "another id is not");
-	filter_set_clock(f, CLOCK_TSC, 0);
+	filter_set_clock(f, CLOCK_TSC, 0, NULL);
 	kt.id = 0x00010002;
 	tap_ok(t, !filter_match(f, &ev), "without -c the range is in ticks");
 	filter_destroy(f);
