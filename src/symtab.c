@@ -102,7 +102,15 @@ void symtab_sort(struct symtab *t)
 
 	if (!t->n)
 		return;
-	qsort_r(t->v, t->n, sizeof(*t->v), symtab_cmp, t->names);
+	/*
+	 * System.map and kallsyms come sorted: no qsort then, which takes
+	 * as much memory again for its merge
+	 */
+	for (i = 1; i < t->n; i++)
+		if (symtab_cmp(&t->v[i - 1], &t->v[i], t->names) > 0)
+			break;
+	if (i < t->n)
+		qsort_r(t->v, t->n, sizeof(*t->v), symtab_cmp, t->names);
 	for (i = 1, j = 0; i < t->n; i++)
 		if (t->v[i].addr != t->v[j].addr)
 			t->v[++j] = t->v[i];
