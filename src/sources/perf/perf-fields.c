@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Keys of perf.data tracepoint samples for templates, as trace.dat
+ * events have them: every field of the event's format (common_* too),
+ * comm (perf's thread name), id, info (libtraceevent's text without
+ * plugins), tid, common_comm, common_cpu, common_name; and the line
+ * `perf script -F trace:comm,tid,cpu,time,event,trace` prints.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outbuf.h"
+#include "perf-int.h"
+#include "tracedat/tracedat-guard.h"
+
+enum perf_kind {
+	PK_UINT = 0,
+	PK_SINT,
+	PK_TEXT,
+	PK_HEX,
+	PK_DYN_TEXT,
+	PK_DYN_HEX,
+	PK_COMM,
+	PK_CPU,
+	PK_NAME,
+	PK_ID,
+	PK_INFO,
+	PK_TID,
+};
+
+struct perf_slot {
+	enum perf_kind kind;
+	const struct tep_format_field *f;	/* borrowed from tep */
+	char *hex;				/* owned: PK_HEX, PK_DYN_HEX */
+	size_t hexcap;
+};
+
+static bool perf_is_text(const struct tep_format_field *f)
+{
+	return (f->flags & TEP_FIELD_IS_STRING) && strstr(f->type, "char") &&
+	       !strstr(f->type, "unsigned char");
+}
+
+static enum perf_kind perf_field_kind(const struct tep_format_field *f)
+{
+	if (f->flags & TEP_FIELD_IS_DYNAMIC)
+		return perf_is_text(f) ? PK_DYN_TEXT : PK_DYN_HEX;
+	if (f->flags & TEP_FIELD_IS_ARRAY)
+		return perf_is_text(f) ? PK_TEXT : PK_HEX;
+	if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)
+		return (f->flags & TEP_FIELD_IS_SIGNED) ? PK_SINT : PK_UINT;
+	return PK_HEX;
+}
+
+static int perf_slot(struct perf *p, enum perf_kind kind,
+		     const struct tep_format_field *f)
+{
+	struct perf_slot *s;
+	size_t i;
+
+	for (i = 0; i < p->nslots; i++)
+		if (p->slots[i].kind == kind && p->slots[i].f == f)
+			return (int)i;
+	if (p->nslots == p->capslots) {
+		size_t cap = p->capslots ? 2 * p->capslots : 16;
+
+		s = realloc(p->slots, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		p->slots = s;
+		p->capslots = cap;
+	}
+	s = &p->slots[p->nslots];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->f = f;
+	if (kind == PK_HEX || kind == PK_DYN_HEX) {
+		/* a raw record is at most 64 KiB: no read allocates */
+		s->hexcap = 2 * (kind == PK_HEX && f->size ? (size_t)f->size
+							   : 65536) + 1;
+		s->hex = malloc(s->hexcap);
+		if (!s->hex)
+			return -ENOMEM;
+	}
+	return (int)p->nslots++;
+}
+
+void perf_fields_free(struct perf *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nslots; i++)
+		free(p->slots[i].hex);
+	free(p->slots);
+}
+
+static struct tep_event *perf_tp_of(struct perf *p, const struct event_type *t)
+{
+	if (!t || t->index >= p->nattrs)
+		return NULL;
+	return p->attrs[t->index].tp;
+}
+
+/* Any tracepoint format of the file, for common fields. */
+static struct tep_event *perf_any_tp(struct perf *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nattrs; i++)
+		if (p->attrs[i].tp)
+			return p->attrs[i].tp;
+	return NULL;
+}
+
+/*
+ * As for trace.dat events: the fields of the event's format shadow the
+ * pseudo-fields comm, id, info, tid; common_comm, common_cpu and
+ * common_name are never shadowed.
+ */
+int perf_bind(struct source *src, const struct event_type *t,
+	      const char *key)
+{
+	struct perf *p = src->priv;
+	struct tep_event *ev = perf_tp_of(p, t), *any = perf_any_tp(p);
+	struct tep_format_field *f = NULL;
+
+	if (ev)
+		f = tep_find_field(ev, key);
+	if (!f && (ev || any))
+		f = tep_find_common_field(ev ? ev : any, key);
+	if (f)
+		return perf_slot(p, perf_field_kind(f), f);
+	if (!strcmp(key, "comm") || !strcmp(key, "common_comm"))
+		return perf_slot(p, PK_COMM, NULL);
+	if (!strcmp(key, "common_cpu"))
+		return perf_slot(p, PK_CPU, NULL);
+	if (!strcmp(key, "common_name"))
+		return perf_slot(p, PK_NAME, NULL);
+	if (!strcmp(key, "id"))
+		return perf_slot(p, PK_ID, NULL);
+	if (!strcmp(key, "info"))
+		return perf_slot(p, PK_INFO, NULL);
+	if (!strcmp(key, "tid"))
+		return perf_slot(p, PK_TID, NULL);
+	return -ENOENT;
+}
+
+static const char perf_hexdig[] = "0123456789abcdef";
+
+static void perf_hex(struct perf_slot *s, const unsigned char *b, size_t n,
+		     struct value *out)
+{
+	size_t i;
+
+	if (2 * n + 1 > s->hexcap)
+		n = (s->hexcap - 1) / 2;
+	for (i = 0; i < n; i++) {
+		s->hex[2 * i] = perf_hexdig[b[i] >> 4];
+		s->hex[2 * i + 1] = perf_hexdig[b[i] & 15];
+	}
+	value_set_str(out, s->hex, 2 * n);
+}
+
+static void perf_text(const unsigned char *b, size_t n, struct value *out)
+{
+	const unsigned char *z = memchr(b, '\0', n);
+
+	value_set_str(out, (const char *)b, z ? (size_t)(z - b) : n);
+}
+
+/* An integer of the raw data, in the file's byte order. */
+static uint64_t perf_raw_int(const struct perf *p, const unsigned char *b,
+			     int size)
+{
+	switch (size) {
+	case 1:
+		return *b;
+	case 2:
+		return perf_u16(p, b);
+	case 4:
+		return perf_u32(p, b);
+	case 8:
+		return perf_u64(p, b);
+	}
+	return 0;
+}
+
+int perf_field(struct source *src, const struct event *ev, int index,
+	       struct value *out)
+{
+	const struct perf_sample *s = ev->rec;
+	struct perf *p = src->priv;
+	const struct tep_format_field *f;
+	const unsigned char *b = s->raw;
+	size_t size = s->raw_size, len;
+	struct perf_slot *sl;
+	uint64_t loc, off, n;
+	const char *str;
+
+	if (index < 0 || (size_t)index >= p->nslots)
+		return -ENOENT;
+	sl = &p->slots[index];
+	f = sl->f;
+	if (f && (!b || (size_t)f->offset + (size_t)f->size > size))
+		return -ENOENT;
+	switch (sl->kind) {
+	case PK_UINT:
+		value_set_u64(out, perf_raw_int(p, b + f->offset, f->size));
+		return 0;
+	case PK_SINT: {
+		uint64_t v = perf_raw_int(p, b + f->offset, f->size);
+		unsigned shift = 64 - 8 * (unsigned)f->size;
+
+		value_set_s64(out, f->size >= 8 ? (int64_t)v
+						: (int64_t)(v << shift) >> shift);
+		return 0;
+	}
+	case PK_TEXT:
+	case PK_HEX:
+		len = f->size ? (size_t)f->size : size - (size_t)f->offset;
+		if (sl->kind == PK_TEXT)
+			perf_text(b + f->offset, len, out);
+		else
+			perf_hex(sl, b + f->offset, len, out);
+		return 0;
+	case PK_DYN_TEXT:
+	case PK_DYN_HEX:
+		loc = perf_raw_int(p, b + f->offset, f->size < 4 ? f->size : 4);
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (uint64_t)f->offset + (uint64_t)f->size;
+		if (off > size || n > size - off)
+			return -ENOENT;
+		if (sl->kind == PK_DYN_TEXT)
+			perf_text(b + off, (size_t)n, out);
+		else
+			perf_hex(sl, b + off, (size_t)n, out);
+		return 0;
+	case PK_COMM:
+		str = perf_comm(p, s->tid, &len);
+		value_set_str(out, str, len);
+		return 0;
+	case PK_CPU:
+		value_set_u64(out, s->cpu);
+		return 0;
+	case PK_NAME:
+		str = ev->type->name ? ev->type->name : s->attr->name;
+		value_set_str(out, str, strlen(str));
+		return 0;
+	case PK_ID:
+		value_set_u64(out, ev->type->id);
+		return 0;
+	case PK_INFO:
+		str = perf_info(p, &len);
+		value_set_str(out, str, len);
+		return 0;
+	case PK_TID:
+		value_set_s64(out, s->tid);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int perf_each_type(struct source *src,
+		   int (*fn)(const struct event_type *t, void *arg), void *arg)
+{
+	struct perf *p = src->priv;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < p->nattrs; i++) {
+		if (p->attrs[i].type != PERF_T_TRACEPOINT)
+			continue;
+		ret = fn(&p->attrs[i].t, arg);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+size_t perf_fields(struct source *src, const struct event_type *t,
+		   const char **names, size_t max)
+{
+	static const char *const pseudo[] = {
+		"comm", "id", "info", "tid", "common_comm", "common_cpu",
+		"common_name",
+	};
+	struct perf *p = src->priv;
+	struct tep_event *ev = perf_tp_of(p, t), *any = perf_any_tp(p);
+	const struct tep_format_field *f;
+	size_t n = 0, i;
+
+	if (ev)
+		for (f = ev->format.fields; f && n < max; f = f->next)
+			names[n++] = f->name;
+	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]) && n < max; i++)
+		if (!ev || !tep_find_field(ev, pseudo[i]))
+			names[n++] = pseudo[i];
+	ev = ev ? ev : any;
+	for (f = ev ? ev->format.common_fields : NULL; f && n < max;
+	     f = f->next)
+		names[n++] = f->name;
+	return n;
+}
+
+const char *perf_info(struct perf *p, size_t *len)
+{
+	struct tep_record rec;
+
+	*len = 0;
+	if (!p->tep || !p->cur.raw)
+		return "";
+	memset(&rec, 0, sizeof(rec));
+	rec.cpu = (int)p->cur.cpu;
+	rec.size = (int)p->cur.raw_size;
+	rec.data = (void *)p->cur.raw;
+	rec.ts = p->cur.time;
+	rec.offset = p->cur.offset;
+	trace_seq_reset(&p->info);
+	/* a print fmt that crashes libtraceevent ends the input (tracedat-guard.h) */
+	tdguard_info(p->guard, p->tep, p->cur.attr->tp, &p->info, &rec);
+	if (p->info.state != TRACE_SEQ__GOOD || !p->info.buffer)
+		return "";
+	*len = p->info.len;
+	return p->info.buffer;
+}
+
+static size_t perf_dec(char *b, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		b[i] = tmp[n - 1 - i];
+	return n;
+}
+
+static size_t perf_dec_w(char *b, uint64_t v, size_t width, char pad)
+{
+	char tmp[24];
+	size_t n = perf_dec(tmp, v), i = 0;
+
+	for (; i + n < width; i++)
+		b[i] = pad;
+	memcpy(b + i, tmp, n);
+	return i + n;
+}
+
+/* A signed value right-aligned in width ("%5d"). */
+static size_t perf_sdec_w(char *b, int64_t v, size_t width)
+{
+	char tmp[24];
+	size_t n = 0, i = 0;
+
+	if (v < 0)
+		tmp[n++] = '-';
+	n += perf_dec(tmp + n, v < 0 ? -(uint64_t)v : (uint64_t)v);
+	for (; i + n < width; i++)
+		b[i] = ' ';
+	memcpy(b + i, tmp, n);
+	return i + n;
+}
+
+/*
+ * `perf script -F trace:comm,tid,cpu,time,event,trace` (builtin-script.c:
+ * "%16s ", "%5d ", "[%03d] ", the time as "%lu.%06lu" in "%12s: ",
+ * the event's name in "%*s: " to the longest name, libtraceevent's text):
+ *
+ *        tinyguest 10306 [000]   331.311666:       kvm:kvm_pio: pio_write …
+ */
+int perf_render_default(struct source *src, const struct event *ev,
+			struct outbuf *o)
+{
+	const struct perf_sample *s = ev->rec;
+	struct perf *p = src->priv;
+	const char *name = s->attr->name;
+	size_t clen, nlen = strlen(name), ilen, i;
+	const char *comm = perf_comm(p, s->tid, &clen);
+	const char *info = perf_info(p, &ilen);
+	char tbuf[48], *b, *start;
+	size_t tlen;
+	uint64_t us = s->time / 1000;
+
+	tlen = perf_dec(tbuf, us / 1000000);
+	tbuf[tlen++] = '.';
+	tlen += perf_dec_w(tbuf + tlen, us % 1000000, 6, '0');
+	b = outbuf_reserve(o, clen + 16 + 24 + 16 + tlen + 16 + nlen +
+				      (size_t)p->name_width + ilen + 8);
+	if (!b)
+		return -ENOMEM;
+	start = b;
+	for (i = clen; i < 16; i++)
+		*b++ = ' ';
+	memcpy(b, comm, clen);
+	b += clen;
+	*b++ = ' ';
+	b += perf_sdec_w(b, s->tid, 5);
+	memcpy(b, " [", 2);
+	b += 2;
+	b += perf_dec_w(b, s->cpu, 3, '0');
+	memcpy(b, "] ", 2);
+	b += 2;
+	for (i = tlen; i < 12; i++)
+		*b++ = ' ';
+	memcpy(b, tbuf, tlen);
+	b += tlen;
+	memcpy(b, ": ", 2);
+	b += 2;
+	for (i = nlen; i < (size_t)p->name_width; i++)
+		*b++ = ' ';
+	memcpy(b, name, nlen);
+	b += nlen;
+	memcpy(b, ": ", 2);
+	b += 2;
+	memcpy(b, info, ilen);
+	b += ilen;
+	*b++ = '\n';
+	outbuf_commit(o, (size_t)(b - start));
+	return 0;
+}

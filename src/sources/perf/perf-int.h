@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The perf.data reader's own state, shared by its files: source-perf.c
+ * (open, the ops), perf-file.c (the byte stream, header, attrs, feature
+ * sections, pipe header records), perf-tracing.c (HEADER_TRACING_DATA
+ * into libtraceevent), perf-order.c (records in time order, flushed by
+ * FINISHED_ROUND as perf does; threads and their comms), perf-fields.c
+ * (template keys and the line `perf script` prints), perf-zstd.c
+ * (PERF_RECORD_COMPRESSED).
+ *
+ * The layout is perf's (tools/perf/Documentation/perf.data-file-format.txt
+ * and include/uapi/linux/perf_event.h); nothing of perf's code is used.
+ */
+#ifndef KTF_PERF_INT_H
+#define KTF_PERF_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "diag.h"
+#include "source.h"
+
+#define PERF_MAGIC		"PERFILE2"
+#define PERF_MAGIC_SWAPPED	"2ELIFREP"
+#define PERF_HEADER_SIZE	104
+#define PERF_PIPE_HEADER_SIZE	16
+
+/* perf_event_attr.type */
+enum {
+	PERF_T_HARDWARE = 0,
+	PERF_T_SOFTWARE = 1,
+	PERF_T_TRACEPOINT = 2,
+	PERF_T_HW_CACHE = 3,
+	PERF_T_RAW = 4,
+	PERF_T_BREAKPOINT = 5,
+};
+
+/* sample_type bits */
+#define PERF_S_IP		(1ull << 0)
+#define PERF_S_TID		(1ull << 1)
+#define PERF_S_TIME		(1ull << 2)
+#define PERF_S_ADDR		(1ull << 3)
+#define PERF_S_READ		(1ull << 4)
+#define PERF_S_CALLCHAIN	(1ull << 5)
+#define PERF_S_ID		(1ull << 6)
+#define PERF_S_CPU		(1ull << 7)
+#define PERF_S_PERIOD		(1ull << 8)
+#define PERF_S_STREAM_ID	(1ull << 9)
+#define PERF_S_RAW		(1ull << 10)
+#define PERF_S_IDENTIFIER	(1ull << 16)
+
+/* read_format bits */
+#define PERF_RF_ENABLED		(1ull << 0)
+#define PERF_RF_RUNNING		(1ull << 1)
+#define PERF_RF_ID		(1ull << 2)
+#define PERF_RF_GROUP		(1ull << 3)
+#define PERF_RF_LOST		(1ull << 4)
+
+/* record types */
+enum {
+	PERF_R_MMAP = 1,
+	PERF_R_LOST = 2,
+	PERF_R_COMM = 3,
+	PERF_R_EXIT = 4,
+	PERF_R_FORK = 7,
+	PERF_R_SAMPLE = 9,
+	PERF_R_USER = 64,		/* perf's own records from here */
+	PERF_R_HEADER_ATTR = 64,
+	PERF_R_HEADER_EVENT_TYPE = 65,
+	PERF_R_HEADER_TRACING_DATA = 66,
+	PERF_R_HEADER_BUILD_ID = 67,
+	PERF_R_FINISHED_ROUND = 68,
+	PERF_R_AUXTRACE = 71,
+	PERF_R_EVENT_UPDATE = 78,
+	PERF_R_HEADER_FEATURE = 80,
+	PERF_R_COMPRESSED = 81,
+};
+
+#define PERF_EVENT_UPDATE_NAME	2
+
+/* feature bits of the file header (and HEADER_FEATURE's ids) */
+enum {
+	PERF_F_TRACING_DATA = 1,
+	PERF_F_EVENT_DESC = 12,
+	PERF_F_CLOCKID = 23,
+	PERF_F_COMPRESSED = 27,
+	PERF_F_CLOCK_DATA = 29,
+	PERF_F_BITS = 256,
+};
+
+/* One event of the file (an attr and its ids). */
+struct perf_attr {
+	struct event_type t;	/* name, system: the tracepoint's */
+	uint32_t type;
+	uint64_t config;
+	uint64_t sample_type;
+	uint64_t read_format;
+	bool sample_id_all;
+	char *name;		/* owned: perf's name ("kvm:kvm_exit") */
+	struct tep_event *tp;	/* borrowed from tep: tracepoints */
+};
+
+struct perf_id {
+	uint64_t id;
+	uint32_t attr;
+};
+
+/* The bytes of the input, buffered (perf-file.c). */
+struct perf_in {
+	int fd;
+	bool own_fd;
+	unsigned char *buf;	/* owned */
+	size_t cap, pos, len;
+	uint64_t off;		/* file offset of buf[0] */
+	uint64_t end;		/* where the data ends (UINT64_MAX: a pipe) */
+	bool eof;
+};
+
+struct perf_slot;
+struct tdguard;
+
+/* A decoded sample (the current event's ev->rec). */
+struct perf_sample {
+	struct perf_attr *attr;	/* borrowed */
+	uint64_t time;
+	int32_t pid, tid;
+	uint32_t cpu;
+	const unsigned char *raw;	/* borrowed: the record's raw data */
+	uint32_t raw_size;
+	uint64_t offset;	/* the record's offset in the file */
+};
+
+/* A queued record (perf-order.c): its bytes sit in the arena. */
+struct perf_qent {
+	uint64_t ts;
+	uint64_t seq;
+	uint64_t offset;	/* in the file, for messages */
+	size_t at;		/* in the arena */
+};
+
+struct perf_thread {
+	int32_t tid;		/* 0 and in use: used */
+	bool used;
+	bool comm_set;
+	char comm[24];		/* NUL-terminated; ":TID" until known */
+	uint8_t len;
+};
+
+struct perf {
+	const char *name;	/* borrowed: the source's */
+	bool swap;		/* the file's byte order is not ours */
+	bool file_be;
+	bool pipe;
+	struct perf_in in;
+	uint64_t data_off, data_size;	/* normal files */
+	uint64_t feat_off;		/* where the feature table is */
+	unsigned char features[PERF_F_BITS / 8];
+	/* events */
+	struct perf_attr *attrs;	/* owned */
+	uint32_t nattrs, capattrs;
+	struct perf_id *ids;		/* owned, sorted after open */
+	size_t nids, capids;
+	bool ids_sorted;
+	int name_width;			/* the longest event name */
+	uint64_t id_type;		/* sample_type that finds ids */
+	bool ntp;			/* has tracepoint events */
+	/* libtraceevent */
+	struct tep_handle *tep;		/* owned */
+	bool have_tracing;
+	struct trace_seq info;		/* owned */
+	struct tdguard *guard;		/* owned: libtraceevent's printing
+					 * under a trap (tracedat-guard.h) */
+	/* records in time order (perf-order.c) */
+	unsigned char *arena;		/* owned: queued records */
+	size_t alen, acap;
+	unsigned char *arena2;		/* owned: the next arena */
+	size_t acap2;
+	struct perf_qent *q;		/* owned */
+	size_t nq, capq, qsorted;	/* q[0..qsorted) sorted */
+	size_t out, nout;		/* q[out..nout): flushed, to hand out */
+	uint64_t limit;			/* the next round flushes up to here */
+	uint64_t max_ts;
+	uint64_t seq;
+	bool at_end;
+	/* threads: open addressing by tid */
+	struct perf_thread *threads;	/* owned */
+	size_t nthreads, capthreads;
+	/* bound keys (perf-fields.c) */
+	struct perf_slot *slots;	/* owned */
+	size_t nslots, capslots;
+	/* the current event */
+	struct perf_sample cur;
+	unsigned char *rec;		/* owned: a copy of the record */
+	size_t reccap;
+	uint64_t nsamples;
+	/* zstd (perf-zstd.c) */
+	void *zstd;			/* owned: ZSTD_DCtx */
+	unsigned char *zbuf;		/* owned: decompressed records */
+	size_t zcap, zlen, zpos;
+	uint64_t zoff;			/* the COMPRESSED record's offset */
+	/* a damaged record: the message, given at the next event */
+	bool failed;
+	struct diag fail_d;
+	uint64_t ndamaged;
+	bool truncated;
+};
+
+static inline uint16_t perf_u16(const struct perf *p, const void *q)
+{
+	uint16_t v;
+
+	memcpy(&v, q, 2);
+	return p->swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t perf_u32(const struct perf *p, const void *q)
+{
+	uint32_t v;
+
+	memcpy(&v, q, 4);
+	return p->swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t perf_u64(const struct perf *p, const void *q)
+{
+	uint64_t v;
+
+	memcpy(&v, q, 8);
+	return p->swap ? __builtin_bswap64(v) : v;
+}
+
+/* ---------------------------------------------------------- perf-file.c */
+
+/* Have n bytes at in->buf + in->pos unless the input ends; -errno. */
+int perf_in_fill(struct perf *p, size_t n, struct diag *d);
+/* The file offset of the next byte. */
+static inline uint64_t perf_in_tell(const struct perf_in *in)
+{
+	return in->off + in->pos;
+}
+/* Read exactly n bytes at file offset off (normal files); -errno. */
+int perf_pread(struct perf *p, void *buf, size_t n, uint64_t off,
+	       struct diag *d);
+/* The header, attrs, ids, feature sections (normal files). */
+int perf_open_file(struct perf *p, struct diag *d);
+/* A pipe: the header records before the first kernel record. */
+int perf_open_pipe(struct perf *p, struct diag *d);
+/* A HEADER_ATTR record's payload (pipe). */
+int perf_add_attr(struct perf *p, const unsigned char *a, size_t len,
+		  const unsigned char *ids, size_t nids, struct diag *d);
+/* EVENT_DESC's names (feature section or HEADER_FEATURE record). */
+int perf_event_desc(struct perf *p, const unsigned char *b, size_t len,
+		    struct diag *d);
+/* The attr of a sample, by its id (or the only one); NULL: unknown. */
+struct perf_attr *perf_attr_of(struct perf *p, uint64_t id);
+/* Sort the ids; names of tracepoints from tep; the longest name. */
+int perf_attrs_done(struct perf *p, struct diag *d);
+
+/* ------------------------------------------------------- perf-tracing.c */
+
+/* Parse tracing data (trace-cmd's layout) into p->tep; -errno. */
+int perf_tracing_parse(struct perf *p, const unsigned char *b, size_t len,
+		       uint64_t off, struct diag *d);
+
+/* --------------------------------------------------------- perf-order.c */
+
+/*
+ * The next sample in perf's order into p->cur; 1, 0 at the end, -errno
+ * with d filled.
+ */
+int perf_order_next(struct perf *p, struct diag *d);
+/* The thread table, with TID 0 named "swapper" as perf does. */
+int perf_threads_init(struct perf *p);
+/* A thread's comm as perf names it (":TID" when unknown). */
+const char *perf_comm(struct perf *p, int32_t tid, size_t *len);
+void perf_order_free(struct perf *p);
+/* Decode a sample record of len bytes (after the 8-byte header). */
+int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
+		      struct perf_sample *s, uint64_t offset, struct diag *d);
+
+/* ---------------------------------------------------------- perf-zstd.c */
+
+/*
+ * Decompress a COMPRESSED record's payload into p->zbuf (whose records are
+ * then read before the file's). Returns 0 or -errno with d filled.
+ */
+int perf_zstd_inflate(struct perf *p, const unsigned char *b, size_t len,
+		      uint64_t offset, struct diag *d);
+void perf_zstd_free(struct perf *p);
+
+/* -------------------------------------------------------- perf-fields.c */
+
+void perf_fields_free(struct perf *p);
+int perf_bind(struct source *src, const struct event_type *t,
+	      const char *key);
+int perf_field(struct source *src, const struct event *ev, int index,
+	       struct value *out);
+size_t perf_fields(struct source *src, const struct event_type *t,
+		   const char **names, size_t max);
+int perf_each_type(struct source *src,
+		   int (*fn)(const struct event_type *t, void *arg), void *arg);
+int perf_render_default(struct source *src, const struct event *ev,
+			struct outbuf *out);
+/* libtraceevent's text of the current sample, no plugins. */
+const char *perf_info(struct perf *p, size_t *len);
+
+#endif

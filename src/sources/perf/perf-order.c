@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Records in the order `perf script` hands them out. The kernel writes
+ * each CPU's ring buffer in turn, so the file is not in time order; perf
+ * queues every timestamped record and, at each FINISHED_ROUND, hands out
+ * the queued ones up to the largest time stamp seen by the round before
+ * (ties in file order); the rest wait. A record without a time stamp (or
+ * stamped 0: the synthesized COMMs) goes out as it is read. At the end
+ * everything left goes. So memory holds about two rounds, however long
+ * the file.
+ *
+ * COMM and FORK records go through the same queue and name the threads
+ * (perf's thread__comm_str()): a thread never named prints as ":TID",
+ * a forked one takes its parent's name, TID 0 is "swapper".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf-int.h"
+
+/* Records in the queue: arena bytes before a round must hand some out. */
+#define PERF_ARENA_MAX	(512u << 20)
+
+/* ------------------------------------------------------------ threads */
+
+static struct perf_thread *perf_thread_find(struct perf *p, int32_t tid,
+					    bool create)
+{
+	size_t mask, i;
+
+	if (create && p->nthreads * 2 >= p->capthreads) {
+		size_t cap = p->capthreads ? 2 * p->capthreads : 1024, k;
+		struct perf_thread *t;
+
+		t = calloc(cap, sizeof(*t));
+		if (!t)
+			return NULL;
+		for (k = 0; k < p->capthreads; k++) {
+			struct perf_thread *o = &p->threads[k];
+
+			if (!o->used)
+				continue;
+			for (i = (uint32_t)o->tid * 2654435761u & (cap - 1);
+			     t[i].used; i = (i + 1) & (cap - 1))
+				;
+			t[i] = *o;
+		}
+		free(p->threads);
+		p->threads = t;
+		p->capthreads = cap;
+	}
+	if (!p->capthreads)
+		return NULL;
+	mask = p->capthreads - 1;
+	for (i = (uint32_t)tid * 2654435761u & mask; p->threads[i].used;
+	     i = (i + 1) & mask)
+		if (p->threads[i].tid == tid)
+			return &p->threads[i];
+	if (!create)
+		return NULL;
+	p->threads[i].used = true;
+	p->threads[i].tid = tid;
+	p->threads[i].comm_set = false;
+	p->threads[i].len = (uint8_t)snprintf(p->threads[i].comm,
+					      sizeof(p->threads[i].comm),
+					      ":%d", tid);
+	p->nthreads++;
+	return &p->threads[i];
+}
+
+static void perf_thread_set(struct perf_thread *t, const char *comm,
+			    size_t len)
+{
+	if (len >= sizeof(t->comm))
+		len = sizeof(t->comm) - 1;
+	memcpy(t->comm, comm, len);
+	t->comm[len] = '\0';
+	t->len = (uint8_t)len;
+	t->comm_set = true;
+}
+
+int perf_threads_init(struct perf *p)
+{
+	struct perf_thread *t = perf_thread_find(p, 0, true);
+
+	if (!t)
+		return -ENOMEM;
+	perf_thread_set(t, "swapper", 7);
+	return 0;
+}
+
+const char *perf_comm(struct perf *p, int32_t tid, size_t *len)
+{
+	struct perf_thread *t = perf_thread_find(p, tid, true);
+
+	if (!t) {
+		*len = 0;
+		return "";
+	}
+	*len = t->len;
+	return t->comm;
+}
+
+/* COMM: u32 pid, tid, comm; FORK: u32 pid, ppid, tid, ptid, u64 time */
+static int perf_task(struct perf *p, uint32_t type, const unsigned char *r,
+		     size_t len)
+{
+	struct perf_thread *t, *parent;
+	int32_t tid;
+
+	if (type == PERF_R_COMM && len >= 8) {
+		const char *c = (const char *)r + 8;
+		const char *z = memchr(c, '\0', len - 8);
+
+		t = perf_thread_find(p, (int32_t)perf_u32(p, r + 4), true);
+		if (!t)
+			return -ENOMEM;
+		perf_thread_set(t, c, z ? (size_t)(z - c) : len - 8);
+	} else if (type == PERF_R_FORK && len >= 16) {
+		char comm[sizeof(t->comm)];
+		size_t n = 0;
+		bool set;
+
+		parent = perf_thread_find(p, (int32_t)perf_u32(p, r + 12),
+					  true);
+		if (!parent)
+			return -ENOMEM;
+		set = parent->comm_set;
+		if (set) {
+			n = parent->len;
+			memcpy(comm, parent->comm, n);
+		}
+		tid = (int32_t)perf_u32(p, r + 8);
+		/* perf drops a thread of the same tid and makes a new one */
+		t = perf_thread_find(p, tid, true);
+		if (!t)
+			return -ENOMEM;
+		if (set)
+			perf_thread_set(t, comm, n);
+		else
+			t->len = (uint8_t)snprintf(t->comm, sizeof(t->comm),
+						   ":%d", tid), t->comm_set = false;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ samples */
+
+static int perf_bad(struct perf *p, uint64_t offset, const char *what,
+		    struct diag *d)
+{
+	diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt sample: %s", p->name,
+		 offset, what);
+	return -EIO;
+}
+
+/* The attr a sample record belongs to, by its id. */
+static struct perf_attr *perf_sample_attr(struct perf *p,
+					  const unsigned char *r, size_t len)
+{
+	uint64_t st = p->id_type;
+	size_t at;
+
+	if (p->nattrs == 1)
+		return &p->attrs[0];
+	if (st & PERF_S_IDENTIFIER)
+		at = 0;
+	else if (st & PERF_S_ID)
+		at = 8 * (size_t)__builtin_popcountll(
+				 st & (PERF_S_IP | PERF_S_TID | PERF_S_TIME |
+				       PERF_S_ADDR));
+	else
+		return &p->attrs[0];
+	if (at + 8 > len)
+		return NULL;
+	return perf_attr_of(p, perf_u64(p, r + at));
+}
+
+int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
+		      struct perf_sample *s, uint64_t offset, struct diag *d)
+{
+	struct perf_attr *a = perf_sample_attr(p, r, len);
+	size_t at = 0, words;
+	uint64_t st, n;
+
+	memset(s, 0, sizeof(*s));
+	s->offset = offset;
+	s->pid = s->tid = -1;
+	s->attr = a;
+	if (!a)
+		return 0;
+	st = a->sample_type;
+	/* the words before CPU: IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID */
+	words = (size_t)__builtin_popcountll(
+		st & (PERF_S_IDENTIFIER | PERF_S_IP | PERF_S_TID | PERF_S_TIME |
+		      PERF_S_ADDR | PERF_S_ID | PERF_S_STREAM_ID |
+		      PERF_S_CPU | PERF_S_PERIOD));
+	if (8 * words > len)
+		return perf_bad(p, offset, "shorter than its sample type says",
+				d);
+	if (st & PERF_S_IDENTIFIER)
+		at += 8;
+	if (st & PERF_S_IP)
+		at += 8;
+	if (st & PERF_S_TID) {
+		s->pid = (int32_t)perf_u32(p, r + at);
+		s->tid = (int32_t)perf_u32(p, r + at + 4);
+		at += 8;
+	}
+	if (st & PERF_S_TIME) {
+		s->time = perf_u64(p, r + at);
+		at += 8;
+	}
+	at += 8 * (size_t)__builtin_popcountll(
+		      st & (PERF_S_ADDR | PERF_S_ID | PERF_S_STREAM_ID));
+	if (st & PERF_S_CPU) {
+		s->cpu = perf_u32(p, r + at);
+		at += 8;
+	}
+	if (st & PERF_S_PERIOD)
+		at += 8;
+	if (st & PERF_S_READ) {
+		uint64_t rf = a->read_format;
+		uint64_t per = 1 + !!(rf & PERF_RF_ID) + !!(rf & PERF_RF_LOST);
+
+		if (rf & PERF_RF_GROUP) {
+			if (at + 8 > len)
+				return perf_bad(p, offset, "read values past its end", d);
+			n = perf_u64(p, r + at);
+			at += 8;
+			if (n > len / 8)
+				return perf_bad(p, offset, "read values past its end", d);
+			n = n * per + !!(rf & PERF_RF_ENABLED) +
+			    !!(rf & PERF_RF_RUNNING);
+		} else {
+			n = per + !!(rf & PERF_RF_ENABLED) +
+			    !!(rf & PERF_RF_RUNNING);
+		}
+		if (n > (len - at) / 8)
+			return perf_bad(p, offset, "read values past its end", d);
+		at += 8 * (size_t)n;
+	}
+	if (st & PERF_S_CALLCHAIN) {
+		if (at + 8 > len)
+			return perf_bad(p, offset, "callchain past its end", d);
+		n = perf_u64(p, r + at);
+		at += 8;
+		if (n > (len - at) / 8)
+			return perf_bad(p, offset, "callchain past its end", d);
+		at += 8 * (size_t)n;
+	}
+	if (st & PERF_S_RAW) {
+		uint32_t rs;
+
+		if (at + 4 > len)
+			return perf_bad(p, offset, "raw data past its end", d);
+		rs = perf_u32(p, r + at);
+		if (rs > len - at - 4)
+			return perf_bad(p, offset, "raw data past its end", d);
+		s->raw = r + at + 4;
+		s->raw_size = rs;
+	}
+	return 0;
+}
+
+/* The time stamp of a record other than a sample (its sample_id). */
+static uint64_t perf_record_time(struct perf *p, const unsigned char *r,
+				 size_t len)
+{
+	struct perf_attr *a;
+	uint64_t st;
+	size_t back;
+
+	if (!p->nattrs)
+		return 0;
+	a = &p->attrs[0];
+	st = p->id_type;
+	if (p->nattrs > 1 && (st & PERF_S_IDENTIFIER) && len >= 8) {
+		a = perf_attr_of(p, perf_u64(p, r + len - 8));
+		if (!a)
+			return 0;
+		st = a->sample_type;
+	}
+	if (!a->sample_id_all || !(st & PERF_S_TIME))
+		return 0;
+	back = 8 * (size_t)(1 + __builtin_popcountll(
+				    st & (PERF_S_IDENTIFIER | PERF_S_CPU |
+					  PERF_S_STREAM_ID | PERF_S_ID)));
+	if (back > len)
+		return 0;
+	return perf_u64(p, r + len - back);
+}
+
+/* ------------------------------------------------------------- queue */
+
+static int perf_qent_cmp(const void *a, const void *b)
+{
+	const struct perf_qent *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int perf_queue(struct perf *p, const unsigned char *rec, size_t size,
+		      uint64_t ts, uint64_t offset, struct diag *d)
+{
+	struct perf_qent *e;
+
+	if (p->nq == p->capq) {
+		size_t cap = p->capq ? 2 * p->capq : 4096;
+
+		e = realloc(p->q, cap * sizeof(*e));
+		if (!e)
+			goto nomem;
+		p->q = e;
+		p->capq = cap;
+	}
+	if (p->alen + size > p->acap) {
+		size_t cap = p->acap ? 2 * p->acap : 1u << 20;
+		unsigned char *a;
+
+		while (cap < p->alen + size)
+			cap *= 2;
+		a = realloc(p->arena, cap);
+		if (!a)
+			goto nomem;
+		p->arena = a;
+		p->acap = cap;
+	}
+	memcpy(p->arena + p->alen, rec, size);
+	p->q[p->nq++] = (struct perf_qent){ ts, p->seq++, offset, p->alen };
+	p->alen += (size + 7) & ~(size_t)7;
+	if (p->alen > p->acap)
+		p->alen = p->acap;
+	if (ts > p->max_ts)
+		p->max_ts = ts;
+	return 0;
+nomem:
+	diag_set(d, "%s: out of memory", p->name);
+	return -ENOMEM;
+}
+
+/* Hand out the queued records up to limit, in time order. */
+static void perf_flush(struct perf *p, uint64_t limit)
+{
+	size_t lo = 0, hi;
+
+	if (p->qsorted < p->nq)
+		qsort(p->q, p->nq, sizeof(*p->q), perf_qent_cmp);
+	p->qsorted = p->nq;
+	hi = p->nq;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->q[mid].ts <= limit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	p->out = 0;
+	p->nout = lo;
+}
+
+/* After the flushed records went out: the rest moves to a fresh arena. */
+static int perf_compact(struct perf *p, struct diag *d)
+{
+	size_t i, len = 0, need = 0;
+	unsigned char *a;
+
+	for (i = p->nout; i < p->nq; i++)
+		need += (perf_u16(p, p->arena + p->q[i].at + 6) + 7u) & ~7u;
+	if (need > p->acap2) {
+		a = realloc(p->arena2, need);
+		if (!a) {
+			diag_set(d, "%s: out of memory", p->name);
+			return -ENOMEM;
+		}
+		p->arena2 = a;
+		p->acap2 = need;
+	}
+	for (i = p->nout; i < p->nq; i++) {
+		struct perf_qent e = p->q[i];
+		size_t size = perf_u16(p, p->arena + e.at + 6);
+
+		memcpy(p->arena2 + len, p->arena + e.at, size);
+		e.at = len;
+		len += (size + 7) & ~(size_t)7;
+		p->q[i - p->nout] = e;
+	}
+	p->nq -= p->nout;
+	p->qsorted = p->nq;
+	p->out = p->nout = 0;
+	a = p->arena;
+	p->arena = p->arena2;
+	p->arena2 = a;
+	i = p->acap;
+	p->acap = p->acap2;
+	p->acap2 = i;
+	p->alen = len;
+	return 0;
+}
+
+/* ------------------------------------------------------------ records */
+
+/*
+ * The next record of the input (of a decompressed block first): *rec
+ * points at its header, valid until the next call. 1, 0 at the end,
+ * -errno (damage: d filled, p->truncated when the input ends early).
+ */
+static int perf_record(struct perf *p, const unsigned char **rec,
+		       uint64_t *offset, struct diag *d)
+{
+	const unsigned char *r;
+	uint16_t size;
+	int ret;
+
+	if (p->zpos < p->zlen) {
+		if (p->zlen - p->zpos < 8 ||
+		    (size = perf_u16(p, p->zbuf + p->zpos + 6)) < 8 ||
+		    size > p->zlen - p->zpos) {
+			diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt compressed record: its records do not fill it",
+				 p->name, p->zoff);
+			p->zlen = p->zpos = 0;
+			return -EILSEQ;
+		}
+		*rec = p->zbuf + p->zpos;
+		*offset = p->zoff;
+		p->zpos += size;
+		return 1;
+	}
+	ret = perf_in_fill(p, 8, d);
+	if (ret < 0)
+		return ret;
+	*offset = perf_in_tell(&p->in);
+	if (p->in.len == p->in.pos)
+		return 0;
+	if (p->in.len - p->in.pos < 8)
+		goto cut;
+	r = p->in.buf + p->in.pos;
+	size = perf_u16(p, r + 6);
+	if (size < 8) {
+		diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: a record of %u bytes; nothing after it can be read",
+			 p->name, *offset, size);
+		return -EIO;
+	}
+	ret = perf_in_fill(p, size, d);
+	if (ret < 0)
+		return ret;
+	if (p->in.len - p->in.pos < size)
+		goto cut;
+	*rec = p->in.buf + p->in.pos;
+	p->in.pos += size;
+	return 1;
+cut:
+	p->truncated = true;
+	diag_set(d, "%s: offset 0x%" PRIx64 ": truncated perf.data: the file ends within a record (%zu bytes left%s)",
+		 p->name, *offset, p->in.len - p->in.pos,
+		 p->pipe ? "" : " of the data section");
+	p->in.pos = p->in.len;
+	return -EIO;
+}
+
+/* Skip a payload that follows its record (AUXTRACE). */
+static int perf_skip(struct perf *p, uint64_t n, struct diag *d)
+{
+	while (n) {
+		size_t k;
+		int ret = perf_in_fill(p, 1, d);
+
+		if (ret < 0)
+			return ret;
+		k = p->in.len - p->in.pos;
+		if (!k)
+			return 0;
+		if (k > n)
+			k = (size_t)n;
+		p->in.pos += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* A sample handed out: p->cur from the record at rec. */
+static int perf_take(struct perf *p, const unsigned char *rec,
+		     uint64_t offset, struct diag *d)
+{
+	size_t size = perf_u16(p, rec + 6);
+	int ret;
+
+	ret = perf_parse_sample(p, rec + 8, size - 8, &p->cur, offset, d);
+	if (ret < 0)
+		return ret;
+	if (!p->cur.attr || p->cur.attr->type != PERF_T_TRACEPOINT)
+		return 0;
+	return 1;
+}
+
+/* Remember the first damage; go on where the framing allows. */
+static void perf_damage(struct perf *p, const struct diag *d)
+{
+	if (!p->failed)
+		p->fail_d = *d;
+	p->failed = true;
+	p->ndamaged++;
+}
+
+int perf_order_next(struct perf *p, struct diag *d)
+{
+	const unsigned char *rec;
+	uint64_t offset, ts;
+	uint32_t type;
+	size_t size;
+	int ret;
+
+	for (;;) {
+		while (p->out < p->nout) {
+			struct perf_qent *e = &p->q[p->out++];
+
+			rec = p->arena + e->at;
+			type = perf_u32(p, rec);
+			size = perf_u16(p, rec + 6);
+			if (type != PERF_R_SAMPLE) {
+				if (perf_task(p, type, rec + 8, size - 8) < 0)
+					goto nomem;
+				continue;
+			}
+			ret = perf_take(p, rec, e->offset, d);
+			if (ret < 0)
+				perf_damage(p, d);
+			if (ret > 0)
+				return 1;
+		}
+		if (p->nout) {
+			ret = perf_compact(p, d);
+			if (ret < 0)
+				return ret;
+		}
+		if (p->at_end)
+			break;
+		ret = perf_record(p, &rec, &offset, d);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret <= 0) {
+			if (ret < 0) {
+				perf_damage(p, d);
+				/* a damaged compressed block: the file goes on */
+				if (ret == -EILSEQ)
+					continue;
+			}
+			/* the end (or no more framing): everything left goes */
+			p->at_end = true;
+			perf_flush(p, UINT64_MAX);
+			continue;
+		}
+		type = perf_u32(p, rec);
+		size = perf_u16(p, rec + 6);
+		switch (type) {
+		case PERF_R_SAMPLE:
+			ts = 0;
+			if (size >= 8) {
+				struct perf_attr *a = perf_sample_attr(
+					p, rec + 8, size - 8);
+
+				if (a && (a->sample_type & PERF_S_TIME)) {
+					struct perf_sample s;
+
+					if (perf_parse_sample(p, rec + 8, size - 8,
+							      &s, offset, d) < 0) {
+						perf_damage(p, d);
+						continue;
+					}
+					ts = s.time;
+				}
+			}
+			p->nsamples++;
+			if (ts) {
+				ret = perf_queue(p, rec, size, ts, offset, d);
+				if (ret < 0)
+					return ret;
+				continue;
+			}
+			/* no time stamp: it goes out as it comes */
+			if (size > p->reccap) {
+				unsigned char *c = realloc(p->rec, 65536);
+
+				if (!c)
+					goto nomem;
+				p->rec = c;
+				p->reccap = 65536;
+			}
+			memcpy(p->rec, rec, size);
+			ret = perf_take(p, p->rec, offset, d);
+			if (ret < 0)
+				perf_damage(p, d);
+			if (ret > 0)
+				return 1;
+			continue;
+		case PERF_R_COMM:
+		case PERF_R_FORK:
+			ts = perf_record_time(p, rec + 8, size - 8);
+			if (ts) {
+				ret = perf_queue(p, rec, size, ts, offset, d);
+				if (ret < 0)
+					return ret;
+			} else if (perf_task(p, type, rec + 8, size - 8) < 0) {
+				goto nomem;
+			}
+			continue;
+		case PERF_R_FINISHED_ROUND:
+			perf_flush(p, p->limit);
+			p->limit = p->max_ts;
+			continue;
+		case PERF_R_COMPRESSED:
+			ret = perf_zstd_inflate(p, rec + 8, size - 8, offset, d);
+			if (ret == -ENOMEM)
+				return ret;
+			if (ret < 0)
+				perf_damage(p, d);
+			continue;
+		case PERF_R_AUXTRACE:
+			if (p->zpos >= p->zlen && size >= 16) {
+				ret = perf_skip(p, perf_u64(p, rec + 8), d);
+				if (ret < 0)
+					return ret;
+			}
+			continue;
+		case PERF_R_HEADER_TRACING_DATA:
+			/* a pipe's payload after the record (a second copy) */
+			if (p->zpos >= p->zlen && size >= 12) {
+				ret = perf_skip(p, perf_u32(p, rec + 8), d);
+				if (ret < 0)
+					return ret;
+			}
+			continue;
+		default:
+			continue;
+		}
+	}
+	if (p->failed) {
+		*d = p->fail_d;
+		if (p->ndamaged > 1)
+			diag_add(d, " (%" PRIu64 " damaged records left out in all)",
+				 p->ndamaged);
+		p->failed = false;
+		return -EIO;
+	}
+	return 0;
+nomem:
+	diag_set(d, "%s: out of memory", p->name);
+	return -ENOMEM;
+}
+
+void perf_order_free(struct perf *p)
+{
+	free(p->arena);
+	free(p->arena2);
+	free(p->q);
+	free(p->threads);
+	free(p->rec);
+}

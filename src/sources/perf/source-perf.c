@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * perf.data files (`perf record`, `perf kvm stat record`, `perf sched
+ * record`): their tracepoint samples, normal or pipe files (`perf record
+ * -o -`), either byte order, zstd-compressed or not, read by hand from
+ * the documented layout; libtraceevent decodes each sample's raw record
+ * from the formats in HEADER_TRACING_DATA.
+ *
+ * Events come in the order `perf script` prints them (perf-order.c); time
+ * stamps are perf's clock (the kernel's local clock in ns, or the clock
+ * `perf record -k` chose: -k mono is CLOCK_MONOTONIC). Other samples
+ * (cycles, cpu-clock) are no events here, as `perf script -F trace:…`
+ * prints nothing for them; a file without any tracepoint event is
+ * refused when it is opened.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perf-int.h"
+#include "tracedat/tracedat-guard.h"
+
+static bool perf_probe(const char *path, const unsigned char *head,
+		       size_t len, bool is_dir)
+{
+	return !is_dir && head && len >= 8 &&
+	       (!memcmp(head, PERF_MAGIC, 8) ||
+		!memcmp(head, PERF_MAGIC_SWAPPED, 8));
+}
+
+static void perf_close(struct source *src);
+
+/* What a file without tracepoint events holds, for the refusal. */
+static void perf_no_tracepoints(struct source *src, struct perf *p,
+				struct diag *d)
+{
+	uint32_t i, k;
+
+	diag_set(d, "%s: a perf.data without tracepoint events", src->name);
+	if (p->nattrs)
+		diag_add(d, " (it holds");
+	for (i = 0; i < p->nattrs && i < 8; i++) {
+		for (k = 0; k < i; k++)
+			if (!strcmp(p->attrs[k].name, p->attrs[i].name))
+				break;
+		if (k == i)
+			diag_add(d, "%s%s", i ? ", " : " ", p->attrs[i].name);
+	}
+	if (p->nattrs > 8)
+		diag_add(d, ", …");
+	if (p->nattrs)
+		diag_add(d, ")");
+	diag_add(d, ": kvmtrace_format reads tracepoint samples; record them with e.g. perf record -e 'kvm:*', perf kvm stat record or perf sched record");
+}
+
+static int perf_open(struct source *src, const char *path, struct diag *d)
+{
+	unsigned char head[16];
+	struct perf *p;
+	size_t have = 0;
+	off_t start;
+	int ret;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		goto nomem;
+	src->priv = p;
+	p->name = src->name;
+	trace_seq_init(&p->info);
+	p->in.end = UINT64_MAX;
+	if (path) {
+		p->in.fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (p->in.fd < 0) {
+			ret = -errno;
+			diag_set(d, "%s: cannot open: %s", src->name,
+				 strerror(errno));
+			free(p);
+			src->priv = NULL;
+			return ret;
+		}
+		p->in.own_fd = true;
+	} else {
+		p->in.fd = src->fd >= 0 ? src->fd : STDIN_FILENO;
+		p->in.own_fd = src->fd >= 0 && src->own_fd;
+		src->fd = -1;
+	}
+	p->in.cap = 1u << 18;
+	p->in.buf = malloc(p->in.cap);
+	if (!p->in.buf)
+		goto nomem;
+	if (!path && src->head_len) {
+		memcpy(p->in.buf, src->head, src->head_len);
+		p->in.len = src->head_len;
+	}
+	if (perf_threads_init(p) < 0)
+		goto nomem;
+	p->guard = tdguard_create(src->name);
+	if (!p->guard)
+		goto nomem;
+	tep_set_loglevel(TEP_LOG_NONE);
+	start = path || src->head_len ? -1 : lseek(p->in.fd, 0, SEEK_CUR);
+	ret = perf_in_fill(p, 16, d);
+	if (ret < 0)
+		goto error;
+	have = p->in.len - p->in.pos;
+	if (have < 16) {
+		diag_set(d, "%s: truncated perf.data: %zu bytes", src->name,
+			 have);
+		ret = -EIO;
+		goto error;
+	}
+	memcpy(head, p->in.buf + p->in.pos, 16);
+	p->file_be = !memcmp(head, PERF_MAGIC_SWAPPED, 8);
+#ifdef WORDS_BIGENDIAN
+	p->swap = !p->file_be;
+#else
+	p->swap = p->file_be;
+#endif
+	if (perf_u64(p, head + 8) == PERF_PIPE_HEADER_SIZE) {
+		p->pipe = true;
+		p->in.pos += 16;
+		ret = perf_open_pipe(p, d);
+	} else if (perf_u64(p, head + 8) == PERF_HEADER_SIZE) {
+		struct stat st;
+
+		/* the header is read again, and the formats follow the data */
+		if (!path && (start != 0 || fstat(p->in.fd, &st) < 0 ||
+			      !S_ISREG(st.st_mode))) {
+			diag_set(d, "%s: a perf.data written to a file (not with perf record -o -) cannot be read from a pipe: its event formats follow the data; name the file",
+				 src->name);
+			ret = -EINVAL;
+			goto error;
+		}
+		p->in.len = p->in.pos = 0;
+		p->in.off = 0;
+		ret = perf_open_file(p, d);
+	} else {
+		diag_set(d, "%s: offset 0x8: a perf.data header of %" PRIu64 " bytes (perf writes 104, or 16 in a pipe)",
+			 src->name, perf_u64(p, head + 8));
+		ret = -EIO;
+	}
+	if (ret < 0)
+		goto error;
+	if (!p->ntp) {
+		perf_no_tracepoints(src, p, d);
+		ret = -EMEDIUMTYPE;	/* exit 2: inputs.c */
+		goto error;
+	}
+	src->ntypes = p->nattrs;
+	src->clock = CLOCK_NS;
+	return 0;
+nomem:
+	diag_set(d, "%s: out of memory", src->name);
+	ret = -ENOMEM;
+error:
+	perf_close(src);
+	return ret;
+}
+
+static int perf_next(struct source *src, struct event *ev, struct diag *d)
+{
+	struct perf *p = src->priv;
+	int ret;
+
+	/* libtraceevent crashed printing the last event: no more */
+	if (tdguard_failed(p->guard, d))
+		return -EIO;
+	ret = perf_order_next(p, d);
+	if (ret <= 0)
+		return ret;
+	ev->ts = p->cur.time;
+	ev->raw_ts = p->cur.time;
+	ev->has_ts = true;
+	ev->seq = p->seq;
+	ev->cpu = p->cur.cpu;
+	ev->pid = p->cur.tid;
+	ev->has_vcpu = false;
+	ev->type = &p->cur.attr->t;
+	ev->src = src;
+	ev->rec = &p->cur;
+	return 1;
+}
+
+static void perf_close(struct source *src)
+{
+	struct perf *p = src->priv;
+	uint32_t i;
+
+	if (!p)
+		return;
+	if (p->in.own_fd && p->in.fd >= 0)
+		close(p->in.fd);
+	free(p->in.buf);
+	for (i = 0; i < p->nattrs; i++)
+		free(p->attrs[i].name);
+	free(p->attrs);
+	free(p->ids);
+	if (p->tep)
+		tep_free(p->tep);
+	trace_seq_destroy(&p->info);
+	tdguard_destroy(p->guard);
+	perf_order_free(p);
+	perf_zstd_free(p);
+	perf_fields_free(p);
+	free(p);
+	src->priv = NULL;
+}
+
+const struct source_ops source_perf_ops = {
+	.kind = "perf.data",
+	.stream = true,
+	.probe = perf_probe,
+	.open = perf_open,
+	.next = perf_next,
+	.close = perf_close,
+	.bind = perf_bind,
+	.field = perf_field,
+	.each_type = perf_each_type,
+	.fields = perf_fields,
+	.render_default = perf_render_default,
+};

@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""gen-perfdata.py - write perf.data files no recording here gives.
+
+usage: gen-perfdata.py [options] OUT
+
+  --be          big-endian (every number, the tracing data, the raw records)
+  --pipe        pipe layout (perf record -o -): 16-byte header, HEADER_ATTR,
+                HEADER_TRACING_DATA records, no feature sections
+  --zstd        the data records in PERF_RECORD_COMPRESSED (the zstd command)
+  --single      one event (kvm_exit) and no PERF_SAMPLE_ID in its samples
+  --pairs N     kvm_exit/kvm_entry pairs per vCPU (default 6)
+  --cut N       drop the last N bytes (a file cut short)
+  --no-names    no EVENT_DESC (names come from the tracing data)
+  --cpu-clock   the events are cpu-clock (software) samples, no tracepoints
+  --crash-format  kvm_exit's print fmt with one byte changed, on which
+                libtraceevent 1.7 (and perf 6.1) crash while parsing it
+
+Two vCPU threads of a VM ("CPU 0/KVM" on CPU 0, "CPU 1/KVM" on CPU 1, named
+by COMM records) exit with a few reasons (EXTERNAL_INTERRUPT, CPUID, HLT,
+IO_INSTRUCTION, EPT_VIOLATION) and enter again after a time that depends
+on the reason. The records of each CPU are written in rounds, CPU 1's
+after CPU 0's, so the file is not in time order; a FINISHED_ROUND ends
+each round, as perf record writes them. The event formats are those of
+Linux 5.x (kvm_exit with isa, info1, info2; kvm_entry with vcpu_id, rip).
+
+Layout: tools/perf/Documentation/perf.data-file-format.txt; the tracing
+data is trace-cmd's (trace-cmd.dat(5), without options and CPU data).
+"""
+import argparse
+import struct
+import subprocess
+import sys
+
+KVM_EXIT = """name: kvm_exit
+ID: 50
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned int exit_reason;\toffset:8;\tsize:4;\tsigned:0;
+\tfield:unsigned long guest_rip;\toffset:16;\tsize:8;\tsigned:0;
+\tfield:u32 isa;\toffset:24;\tsize:4;\tsigned:0;
+\tfield:u64 info1;\toffset:32;\tsize:8;\tsigned:0;
+\tfield:u64 info2;\toffset:40;\tsize:8;\tsigned:0;
+\tfield:unsigned int vcpu_id;\toffset:48;\tsize:4;\tsigned:0;
+
+print fmt: "reason %s rip 0x%lx info %llx %llx", __print_symbolic(REC->exit_reason, { 1, "EXTERNAL_INTERRUPT" }, { 10, "CPUID" }, { 12, "HLT" }, { 30, "IO_INSTRUCTION" }, { 48, "EPT_VIOLATION" }), REC->guest_rip, REC->info1, REC->info2
+"""
+
+KVM_ENTRY = """name: kvm_entry
+ID: 51
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned int vcpu_id;\toffset:8;\tsize:4;\tsigned:0;
+\tfield:unsigned long rip;\toffset:16;\tsize:8;\tsigned:0;
+
+print fmt: "vcpu %u, rip 0x%lx", REC->vcpu_id, REC->rip
+"""
+
+HEADER_PAGE = """\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;
+\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;
+\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;
+\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;
+"""
+
+# sample_type bits
+IP, TID, TIME, ID, CPU, PERIOD, RAW = 1, 2, 4, 64, 128, 256, 1024
+REASONS = [(1, 900), (10, 1500), (12, 40000), (30, 6000), (48, 12000)]
+
+
+class W:
+    def __init__(self, be):
+        self.e = '>' if be else '<'
+        self.be = be
+
+    def p(self, fmt, *v):
+        return struct.pack(self.e + fmt, *v)
+
+
+def tracing_data(w, events, crash=False):
+    b = b'\x17\x08\x44tracing' + b'0.6\0'
+    b += bytes([1 if w.be else 0, 8]) + w.p('I', 4096)
+    hp = HEADER_PAGE.encode()
+    b += b'header_page\0' + w.p('Q', len(hp)) + hp
+    he = b'# compressed entry header\n'
+    b += b'header_event\0' + w.p('Q', len(he)) + he
+    b += w.p('I', 0)                        # ftrace formats
+    b += w.p('I', 1) + b'kvm\0' + w.p('I', len(events))
+    for fmt in events:
+        f = fmt.encode()
+        if crash:
+            f = f.replace(b'(REC->exit_reason,', b'(REC->exit_reaso\x90,')
+        b += w.p('Q', len(f)) + f
+    b += w.p('I', 0)                        # kallsyms
+    b += w.p('I', 0)                        # printk formats
+    b += w.p('Q', 0)                        # saved cmdlines
+    return b
+
+
+def attr(w, config, sample_type, ptype=2):
+    # type, size, config, period, sample_type, read_format, flags, ...
+    flags = 1 << 18 | 1 << 9 | 1 << 1       # sample_id_all, comm, inherit
+    if w.be:   # a big-endian compiler allocates bit fields from the top
+        flags = int('{:064b}'.format(flags)[::-1], 2)
+    a = w.p('IIQQQQQ', ptype, 128, config, 1, sample_type, 0, flags)
+    return a + bytes(128 - len(a))
+
+
+def sample_id(w, st, pid, tid, ts, eid, cpu):
+    b = b''
+    if st & TID:
+        b += w.p('II', pid, tid)
+    if st & TIME:
+        b += w.p('Q', ts)
+    if st & ID:
+        b += w.p('Q', eid)
+    if st & CPU:
+        b += w.p('II', cpu, 0)
+    return b
+
+
+def record(w, rtype, body, misc=0):
+    return w.p('IHH', rtype, misc, 8 + len(body)) + body
+
+
+def raw_exit(w, pid, reason, rip, vcpu):
+    r = w.p('HBBi', 50, 0, 0, pid) + w.p('I', reason) + bytes(4)
+    r += w.p('Q', rip) + w.p('I', 1) + bytes(4)
+    r += w.p('QQ', 0x1000 + reason, 0) + w.p('I', vcpu) + bytes(4)
+    return r
+
+
+def raw_entry(w, pid, vcpu, rip):
+    return w.p('HBBi', 51, 0, 0, pid) + w.p('I', vcpu) + bytes(4) + \
+        w.p('Q', rip)
+
+
+def sample(w, st, pid, tid, ts, eid, cpu, raw):
+    b = b''
+    if st & IP:
+        b += w.p('Q', 0xffffffff81000000)
+    b += sample_id(w, st & (TID | TIME | ID), pid, tid, ts, eid, cpu)
+    if st & CPU:
+        b += w.p('II', cpu, 0)
+    if st & PERIOD:
+        b += w.p('Q', 1)
+    rb = b''
+    if st & RAW:
+        rb = w.p('I', len(raw)) + raw
+        rb += bytes(-len(rb) % 8)
+    return record(w, 9, b + rb)
+
+
+def compressed(w):
+    # version, type (1: zstd), level, ratio, mmap_len (the most a
+    # COMPRESSED record inflates to)
+    return w.p('IIIII', 1, 1, 3, 4, 528384) + bytes(4)
+
+
+def build(args):
+    w = W(args.be)
+    single = args.single
+    st = IP | TID | TIME | CPU | PERIOD | RAW | (0 if single else ID)
+    ptype = 2
+    if args.cpu_clock:
+        st &= ~RAW
+        ptype = 1
+    events = [KVM_EXIT] if single else [KVM_EXIT, KVM_ENTRY]
+    ids = {50: [11, 12], 51: [21, 22]}
+    names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry'}
+    if args.cpu_clock:
+        names = {50: 'cpu-clock', 51: 'cpu-clock:u'}
+    pid = 4242
+    t0 = 5000 * 10**9 + 123456789
+    # per CPU: the records of its vCPU thread, in its own time order
+    cpus = []
+    for cpu in (0, 1):
+        tid = pid + 1 + cpu
+        ts = t0 + 1000 * cpu
+        recs = []
+        comm = ('CPU %d/KVM' % cpu).encode() + b'\0'
+        comm += bytes(-len(comm) % 8)
+        recs.append((ts, record(w, 3, w.p('II', pid, tid) + comm +
+                                sample_id(w, st, pid, tid, ts, ids[50][cpu],
+                                          cpu))))
+        ts += 5000
+        for i in range(args.pairs):
+            reason, cost = REASONS[(i + 2 * cpu) % len(REASONS)]
+            rip = 0xffffffff81001000 + 0x10 * i
+            recs.append((ts, sample(w, st, pid, tid, ts, ids[50][cpu], cpu,
+                                    raw_exit(w, tid, reason, rip, cpu))))
+            ts += cost + 7 * i
+            if not single:
+                recs.append((ts, sample(w, st, pid, tid, ts, ids[51][cpu],
+                                        cpu, raw_entry(w, tid, cpu, rip))))
+            ts += 2000 + 300 * cpu
+        cpus.append(recs)
+    # rounds: a few records of CPU 0, then of CPU 1, then FINISHED_ROUND
+    data = []
+    per = 3
+    n = max(len(c) for c in cpus)
+    for start in range(0, n, per):
+        chunk = b''
+        for c in cpus:
+            chunk += b''.join(r for _, r in c[start:start + per])
+        data.append(chunk)
+    fin = record(w, 68, b'')
+    if args.zstd:
+        out = []
+        for chunk in data:
+            z = subprocess.run(['zstd', '-q', '-c', '-3'], input=chunk,
+                               stdout=subprocess.PIPE, check=True).stdout
+            # no padding: perf inflates the whole payload
+            out.append(record(w, 81, z))
+        data = out
+    body = b''.join(chunk + fin for chunk in data)
+    configs = [50] if single else [50, 51]
+    tdata = tracing_data(w, events, args.crash_format)
+    if args.pipe:
+        f = b'PERFILE2' if not args.be else b'2ELIFREP'
+        f += w.p('Q', 16)
+        for c in configs:
+            f += record(w, 64, attr(w, c, st, ptype) +
+                        b''.join(w.p('Q', i) for i in ids[c]))
+        if args.zstd:
+            f += record(w, 80, w.p('Q', 27) + compressed(w))
+        tpad = tdata + bytes(-len(tdata) % 8)
+        f += record(w, 66, w.p('II', len(tpad), 0)) + tpad
+        return f + body
+    # normal file: header, attrs, ids, data, feature table, features
+    hdr_size = 104
+    attr_size = 128 + 16
+    attrs_off = hdr_size
+    ids_off = attrs_off + attr_size * len(configs)
+    idblob = b''
+    attrs = b''
+    for c in configs:
+        attrs += attr(w, c, st, ptype) + w.p('QQ', ids_off + len(idblob),
+                                      8 * len(ids[c]))
+        idblob += b''.join(w.p('Q', i) for i in ids[c])
+    data_off = ids_off + len(idblob)
+    feat_off = data_off + len(body)
+    feats = []
+    if not args.cpu_clock:
+        feats.append(tdata)                        # bit 1: TRACING_DATA
+    # bit 2: HOSTNAME; perf trusts the feature bits of a file of the
+    # other byte order only when this one is set
+    host = b'gen-perfdata\0'
+    host += bytes(-len(host) % 64)
+    feats.append(w.p('I', len(host)) + host)
+    if not args.no_names:
+        desc = w.p('II', len(configs), 128)
+        for c in configs:
+            name = names[c].encode() + b'\0'
+            name += bytes(-len(name) % 64)
+            desc += attr(w, c, st, ptype) + w.p('I', len(ids[c]))
+            desc += w.p('I', len(name)) + name
+            desc += b''.join(w.p('Q', i) for i in ids[c])
+        feats.append(desc)                         # bit 12: EVENT_DESC
+    if args.zstd:
+        feats.append(compressed(w))                # bit 27: COMPRESSED
+    bits = 1 << 2 | (0 if args.no_names else 1 << 12)
+    bits |= 0 if args.cpu_clock else 1 << 1
+    bits |= 1 << 27 if args.zstd else 0
+    table = b''
+    at = feat_off + 16 * len(feats)
+    blobs = b''
+    for fb in feats:
+        table += w.p('QQ', at, len(fb))
+        at += len(fb)
+        blobs += fb
+    h = (b'PERFILE2' if not args.be else b'2ELIFREP')
+    h += w.p('QQ', hdr_size, attr_size)
+    h += w.p('QQ', attrs_off, len(attrs))
+    h += w.p('QQ', data_off, len(body))
+    h += w.p('QQ', 0, 0)
+    h += w.p('QQQQ', bits, 0, 0, 0)
+    assert len(h) == hdr_size
+    return h + attrs + idblob + body + table + blobs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--be', action='store_true')
+    ap.add_argument('--pipe', action='store_true')
+    ap.add_argument('--zstd', action='store_true')
+    ap.add_argument('--single', action='store_true')
+    ap.add_argument('--no-names', action='store_true')
+    ap.add_argument('--cpu-clock', action='store_true')
+    ap.add_argument('--crash-format', action='store_true')
+    ap.add_argument('--pairs', type=int, default=6)
+    ap.add_argument('--cut', type=int, default=0)
+    ap.add_argument('out')
+    args = ap.parse_args()
+    f = build(args)
+    if args.cut:
+        f = f[:-args.cut]
+    with open(args.out, 'wb') as o:
+        o.write(f)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

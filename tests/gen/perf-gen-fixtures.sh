@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# perf-gen-fixtures.sh - (re)make the generated files of tests/fixtures/perf/
+# (gen-*.data) with tests/gen/gen-perfdata.py, and the references perf
+# script gives for the ones Debian's perf 6.1 reads.
+#
+#   gen-le.data             little-endian, normal file, 2 vCPUs, rounds
+#                           out of time order; gen-le.data.out: perf script
+#   gen-be.data             the same events, big-endian (perf 6.1 refuses
+#                           it: "broken or missing trace data"; its text
+#                           must be gen-le's)
+#   gen-pipe-be.data        big-endian pipe file
+#   gen-zstd-pipe.data      pipe file, records in PERF_RECORD_COMPRESSED
+#   gen-zstd-pipe-be.data   the same, big-endian
+#   gen-single.data         one event, no PERF_SAMPLE_ID; .out: perf script
+#   gen-single-be.data      the same, big-endian
+#   gen-cut-pipe.data       gen-le as a pipe file, its last 20 bytes cut
+#                           (.out: perf script, which prints the samples
+#                           before the cut)
+#   gen-cut.data            gen-le, its last 20 bytes (in the feature
+#                           sections) cut
+#   gen-cut-data.data       gen-le, cut within its data section
+#   gen-stats.data          40 exit/entry pairs per vCPU, for --stats
+#   gen-crash.data          a kvm_exit format libtraceevent crashes on
+#   gen-notp.data           cpu-clock samples only (no tracepoint events)
+#
+# usage: tests/gen/perf-gen-fixtures.sh [OUTDIR]; needs python3, zstd, perf.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/../fixtures/perf}
+gen() { python3 "$here/gen-perfdata.py" "$@"; }
+ref() {
+	perf script -i "$1" -F trace:comm,tid,cpu,time,event,trace \
+		> "$1.out" 2> /dev/null
+}
+gen "$out/gen-le.data"
+gen --be "$out/gen-be.data"
+gen --be --pipe "$out/gen-pipe-be.data"
+gen --pipe --zstd "$out/gen-zstd-pipe.data"
+gen --be --pipe --zstd "$out/gen-zstd-pipe-be.data"
+gen --single "$out/gen-single.data"
+gen --single --be "$out/gen-single-be.data"
+gen --pipe --cut 20 "$out/gen-cut-pipe.data"
+gen --cut 20 "$out/gen-cut.data"
+gen --cut 2200 "$out/gen-cut-data.data"
+gen --pairs 40 "$out/gen-stats.data"
+gen --single --crash-format "$out/gen-crash.data"
+gen --cpu-clock --pairs 2 "$out/gen-notp.data"
+ref "$out/gen-le.data"
+ref "$out/gen-single.data"
+ref "$out/gen-cut-pipe.data"
