@@ -47,6 +47,10 @@ void options_usage(FILE *f)
 	      "                         hist (and log2 histograms), csv, json\n"
 	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
 	      "                         --stats' exits by guest function\n"
+	      "      --counters=FILE    perf stat -I output (any -x, or human) as Chrome\n"
+	      "                         counter tracks and a --stats table (repeatable)\n"
+	      "      --counters-start=TS  where its time 0 lies on the timeline (default:\n"
+	      "                         an 'rdtsc N' first line, else the first event)\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
@@ -213,6 +217,8 @@ enum {
 	OPT_DEMANGLE,
 	OPT_GUEST_SYMS,
 	OPT_LIST_FORMATS,
+	OPT_COUNTERS,
+	OPT_COUNTERS_START,
 };
 
 static const struct option long_options[] = {
@@ -232,6 +238,8 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
+	{ "counters", required_argument, NULL, OPT_COUNTERS },
+	{ "counters-start", required_argument, NULL, OPT_COUNTERS_START },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -298,6 +306,28 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			if (mhz_option("--tsc-mhz", optarg, &o->tsc_mhz, d) < 0)
 				return -EINVAL;
 			break;
+		case OPT_COUNTERS: {
+			const char **n = realloc(o->counters,
+						 (o->ncounters + 1) * sizeof(*n));
+
+			if (!n)
+				goto nomem;
+			o->counters = n;
+			n[o->ncounters++] = optarg;
+			break;
+		}
+		case OPT_COUNTERS_START: {
+			int64_t v;
+
+			if (parse_s64(optarg, &v) < 0 || v < 0) {
+				diag_set(d, "--counters-start: '%s' is not a time stamp of the timeline (a number, as ts prints)",
+					 optarg);
+				return -EINVAL;
+			}
+			o->counters_start = (uint64_t)v;
+			o->have_counters_start = true;
+			break;
+		}
 		case OPT_CHROME:
 			o->chrome = true;
 			break;
@@ -379,5 +409,6 @@ void options_fini(struct options *o)
 {
 	free(o->inputs);
 	free(o->clocks);
+	free(o->counters);
 	filter_destroy(o->filter);
 }

@@ -65,6 +65,7 @@ FIXTURES = {
     # perf.data: a recording here, and generated exit/entry pairs
     'kvm.data': 'perf/kvm.data',
     'perf.data.guest': 'perf/gen-stats.data',
+    'stat.txt': 'perfstat/stat-x-comma.txt',
 }
 # A file the documents use without defining it: the shipped one.
 SHIPPED = {'formats': 'formats/kvmtrace'}

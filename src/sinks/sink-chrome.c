@@ -402,7 +402,8 @@ static int sink_chrome_end(struct sink *s, struct diag *d)
 	if (c->ended)
 		return 0;
 	c->ended = true;
-	if (chrome_close_all(c) < 0 || chrome_footer(c) < 0)
+	if (chrome_close_all(c) < 0 || chrome_counters(c) < 0 ||
+	    chrome_footer(c) < 0)
 		return chrome_nomem(d);
 	return 0;
 }
