@@ -309,9 +309,14 @@ const char *perf_info(struct perf *p, size_t *len)
 {
 	struct tep_record rec;
 
+	const char *fast;
+
 	*len = 0;
 	if (!p->tep || !p->cur.raw)
 		return "";
+	fast = perf_print_fast(p, p->cur.attr, len);
+	if (fast)
+		return fast;
 	memset(&rec, 0, sizeof(rec));
 	rec.cpu = (int)p->cur.cpu;
 	rec.size = (int)p->cur.raw_size;

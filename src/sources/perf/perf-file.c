@@ -317,6 +317,32 @@ int perf_attrs_done(struct perf *p, struct diag *d)
 	}
 	if (p->nattrs)
 		p->id_type = p->attrs[0].sample_type;
+	p->id_pos = -1;
+	if (p->id_type & PERF_S_IDENTIFIER)
+		p->id_pos = 0;
+	else if (p->id_type & PERF_S_ID)
+		p->id_pos = 8 * __builtin_popcountll(
+				    p->id_type & (PERF_S_IP | PERF_S_TID |
+						  PERF_S_TIME | PERF_S_ADDR));
+	for (i = 0; i < p->nattrs; i++) {
+		struct perf_attr *at = &p->attrs[i];
+		uint64_t st = at->sample_type;
+		uint16_t o = 0;
+
+		o += st & PERF_S_IDENTIFIER ? 8 : 0;
+		o += st & PERF_S_IP ? 8 : 0;
+		at->off_tid = o;
+		o += st & PERF_S_TID ? 8 : 0;
+		at->off_time = o;
+		o += st & PERF_S_TIME ? 8 : 0;
+		o += st & PERF_S_ADDR ? 8 : 0;
+		o += st & PERF_S_ID ? 8 : 0;
+		o += st & PERF_S_STREAM_ID ? 8 : 0;
+		at->off_cpu = o;
+		o += st & PERF_S_CPU ? 8 : 0;
+		o += st & PERF_S_PERIOD ? 8 : 0;
+		at->off_read = o;
+	}
 	return 0;
 }
 

@@ -196,6 +196,7 @@ static void perf_close(struct source *src)
 	if (p->in.own_fd && p->in.fd >= 0)
 		close(p->in.fd);
 	free(p->in.buf);
+	perf_print_free(p);
 	for (i = 0; i < p->nattrs; i++)
 		free(p->attrs[i].name);
 	free(p->attrs);
