@@ -13,6 +13,8 @@ usage: gen-perfdata.py [options] OUT
   --cut N       drop the last N bytes (a file cut short)
   --no-names    no EVENT_DESC (names come from the tracing data)
   --cpu-clock   the events are cpu-clock (software) samples, no tracepoints
+  --linux618    Linux 6.18's kvm_exit and kvm_entry formats (vcpu first,
+                reasons by ISA through ?:, immediate_exit)
   --crash-format  kvm_exit's print fmt with one byte changed, on which
                 libtraceevent 1.7 (and perf 6.1) crash while parsing it
 
@@ -62,6 +64,45 @@ format:
 \tfield:unsigned long rip;\toffset:16;\tsize:8;\tsigned:0;
 
 print fmt: "vcpu %u, rip 0x%lx", REC->vcpu_id, REC->rip
+"""
+
+# the formats of Linux 6.18 (x86, this machine's tracefs), ids as above
+KVM_EXIT_618 = """name: kvm_exit
+ID: 50
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned int exit_reason;\toffset:8;\tsize:4;\tsigned:0;
+\tfield:unsigned long guest_rip;\toffset:16;\tsize:8;\tsigned:0;
+\tfield:u32 isa;\toffset:24;\tsize:4;\tsigned:0;
+\tfield:u64 info1;\toffset:32;\tsize:8;\tsigned:0;
+\tfield:u64 info2;\toffset:40;\tsize:8;\tsigned:0;
+\tfield:u32 intr_info;\toffset:48;\tsize:4;\tsigned:0;
+\tfield:u32 error_code;\toffset:52;\tsize:4;\tsigned:0;
+\tfield:unsigned int vcpu_id;\toffset:56;\tsize:4;\tsigned:0;
+\tfield:u64 requests;\toffset:64;\tsize:8;\tsigned:0;
+
+print fmt: "vcpu %u reason %s%s%s rip 0x%lx info1 0x%016llx info2 0x%016llx intr_info 0x%08x error_code 0x%08x requests 0x%016llx", REC->vcpu_id, (REC->isa == 1) ? __print_symbolic(REC->exit_reason & 0xffff, { 0, "EXCEPTION_NMI" }, { 1, "EXTERNAL_INTERRUPT" }, { 2, "TRIPLE_FAULT" }, { 3, "INIT_SIGNAL" }, { 4, "SIPI_SIGNAL" }, { 7, "INTERRUPT_WINDOW" }, { 8, "NMI_WINDOW" }, { 9, "TASK_SWITCH" }, { 10, "CPUID" }, { 12, "HLT" }, { 13, "INVD" }, { 14, "INVLPG" }, { 15, "RDPMC" }, { 16, "RDTSC" }, { 18, "VMCALL" }, { 19, "VMCLEAR" }, { 20, "VMLAUNCH" }, { 21, "VMPTRLD" }, { 22, "VMPTRST" }, { 23, "VMREAD" }, { 24, "VMRESUME" }, { 25, "VMWRITE" }, { 26, "VMOFF" }, { 27, "VMON" }, { 28, "CR_ACCESS" }, { 29, "DR_ACCESS" }, { 30, "IO_INSTRUCTION" }, { 31, "MSR_READ" }, { 32, "MSR_WRITE" }, { 33, "INVALID_STATE" }, { 34, "MSR_LOAD_FAIL" }, { 36, "MWAIT_INSTRUCTION" }, { 37, "MONITOR_TRAP_FLAG" }, { 39, "MONITOR_INSTRUCTION" }, { 40, "PAUSE_INSTRUCTION" }, { 41, "MCE_DURING_VMENTRY" }, { 43, "TPR_BELOW_THRESHOLD" }, { 44, "APIC_ACCESS" }, { 45, "EOI_INDUCED" }, { 46, "GDTR_IDTR" }, { 47, "LDTR_TR" }, { 48, "EPT_VIOLATION" }, { 49, "EPT_MISCONFIG" }, { 50, "INVEPT" }, { 51, "RDTSCP" }, { 52, "PREEMPTION_TIMER" }, { 53, "INVVPID" }, { 54, "WBINVD" }, { 55, "XSETBV" }, { 56, "APIC_WRITE" }, { 57, "RDRAND" }, { 58, "INVPCID" }, { 59, "VMFUNC" }, { 60, "ENCLS" }, { 61, "RDSEED" }, { 62, "PML_FULL" }, { 63, "XSAVES" }, { 64, "XRSTORS" }, { 67, "UMWAIT" }, { 68, "TPAUSE" }, { 74, "BUS_LOCK" }, { 75, "NOTIFY" }, { 77, "TDCALL" }, { 84, "MSR_READ_IMM" }, { 85, "MSR_WRITE_IMM" }) : __print_symbolic(REC->exit_reason, { 0x000, "read_cr0" }, { 0x002, "read_cr2" }, { 0x003, "read_cr3" }, { 0x004, "read_cr4" }, { 0x008, "read_cr8" }, { 0x010, "write_cr0" }, { 0x012, "write_cr2" }, { 0x013, "write_cr3" }, { 0x014, "write_cr4" }, { 0x018, "write_cr8" }, { 0x020, "read_dr0" }, { 0x021, "read_dr1" }, { 0x022, "read_dr2" }, { 0x023, "read_dr3" }, { 0x024, "read_dr4" }, { 0x025, "read_dr5" }, { 0x026, "read_dr6" }, { 0x027, "read_dr7" }, { 0x030, "write_dr0" }, { 0x031, "write_dr1" }, { 0x032, "write_dr2" }, { 0x033, "write_dr3" }, { 0x034, "write_dr4" }, { 0x035, "write_dr5" }, { 0x036, "write_dr6" }, { 0x037, "write_dr7" }, { 0x040 + 0, "DE excp" }, { 0x040 + 1, "DB excp" }, { 0x040 + 3, "BP excp" }, { 0x040 + 4, "OF excp" }, { 0x040 + 5, "BR excp" }, { 0x040 + 6, "UD excp" }, { 0x040 + 7, "NM excp" }, { 0x040 + 8, "DF excp" }, { 0x040 + 10, "TS excp" }, { 0x040 + 11, "NP excp" }, { 0x040 + 12, "SS excp" }, { 0x040 + 13, "GP excp" }, { 0x040 + 14, "PF excp" }, { 0x040 + 16, "MF excp" }, { 0x040 + 17, "AC excp" }, { 0x040 + 18, "MC excp" }, { 0x040 + 19, "XF excp" }, { 0x060, "interrupt" }, { 0x061, "nmi" }, { 0x062, "smi" }, { 0x063, "init" }, { 0x064, "vintr" }, { 0x065, "cr0_sel_write" }, { 0x066, "read_idtr" }, { 0x067, "read_gdtr" }, { 0x068, "read_ldtr" }, { 0x069, "read_rt" }, { 0x06a, "write_idtr" }, { 0x06b, "write_gdtr" }, { 0x06c, "write_ldtr" }, { 0x06d, "write_rt" }, { 0x06e, "rdtsc" }, { 0x06f, "rdpmc" }, { 0x070, "pushf" }, { 0x071, "popf" }, { 0x072, "cpuid" }, { 0x073, "rsm" }, { 0x074, "iret" }, { 0x075, "swint" }, { 0x076, "invd" }, { 0x077, "pause" }, { 0x078, "hlt" }, { 0x079, "invlpg" }, { 0x07a, "invlpga" }, { 0x07b, "io" }, { 0x07c, "msr" }, { 0x07d, "task_switch" }, { 0x07e, "ferr_freeze" }, { 0x07f, "shutdown" }, { 0x080, "vmrun" }, { 0x081, "hypercall" }, { 0x082, "vmload" }, { 0x083, "vmsave" }, { 0x084, "stgi" }, { 0x085, "clgi" }, { 0x086, "skinit" }, { 0x087, "rdtscp" }, { 0x088, "icebp" }, { 0x089, "wbinvd" }, { 0x08a, "monitor" }, { 0x08b, "mwait" }, { 0x08d, "xsetbv" }, { 0x08f, "write_efer_trap" }, { 0x090, "write_cr0_trap" }, { 0x094, "write_cr4_trap" }, { 0x098, "write_cr8_trap" }, { 0x0a2, "invpcid" }, { 0x0a5, "buslock" }, { 0x0a6, "idle-halt" }, { 0x400, "npf" }, { 0x401, "avic_incomplete_ipi" }, { 0x402, "avic_unaccelerated_access" }, { 0x403, "vmgexit" }, { 0x80000001, "vmgexit_mmio_read" }, { 0x80000002, "vmgexit_mmio_write" }, { 0x80000003, "vmgexit_nmi_complete" }, { 0x80000004, "vmgexit_ap_hlt_loop" }, { 0x80000005, "vmgexit_ap_jump_table" }, { 0x80000010, "vmgexit_page_state_change" }, { 0x80000011, "vmgexit_guest_request" }, { 0x80000012, "vmgexit_ext_guest_request" }, { 0x80000013, "vmgexit_ap_creation" }, { 0x8000fffd, "vmgexit_hypervisor_feature" }, { -1, "invalid_guest_state" }), (REC->isa == 1 && REC->exit_reason & ~0xffff) ? " " : "", (REC->isa == 1) ? __print_flags(REC->exit_reason & ~0xffff, " ", { 0x80000000, "FAILED_VMENTRY" }) : "", REC->guest_rip, REC->info1, REC->info2, REC->intr_info, REC->error_code, REC->requests
+"""
+
+KVM_ENTRY_618 = """name: kvm_entry
+ID: 51
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned int vcpu_id;\toffset:8;\tsize:4;\tsigned:0;
+\tfield:unsigned long rip;\toffset:16;\tsize:8;\tsigned:0;
+\tfield:bool immediate_exit;\toffset:24;\tsize:1;\tsigned:0;
+\tfield:u32 intr_info;\toffset:28;\tsize:4;\tsigned:0;
+\tfield:u32 error_code;\toffset:32;\tsize:4;\tsigned:0;
+
+print fmt: "vcpu %u, rip 0x%lx intr_info 0x%08x error_code 0x%08x%s", REC->vcpu_id, REC->rip, REC->intr_info, REC->error_code, REC->immediate_exit ? "[immediate exit]" : ""
 """
 
 HEADER_PAGE = """\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;
@@ -137,6 +178,19 @@ def raw_exit(w, pid, reason, rip, vcpu):
     return r
 
 
+def raw_exit_618(w, pid, reason, rip, vcpu):
+    r = w.p('HBBi', 50, 0, 0, pid) + w.p('I', reason) + bytes(4)
+    r += w.p('Q', rip) + w.p('I', 1) + bytes(4)
+    r += w.p('QQ', 0x1000 + reason, 7) + w.p('II', 0x80000b0e, 3)
+    return r + w.p('I', vcpu) + bytes(4) + w.p('Q', 0)
+
+
+def raw_entry_618(w, pid, vcpu, rip):
+    return w.p('HBBi', 51, 0, 0, pid) + w.p('I', vcpu) + bytes(4) + \
+        w.p('Q', rip) + bytes([vcpu & 1]) + bytes(3) + w.p('II', 5, 6) + \
+        bytes(4)
+
+
 def raw_entry(w, pid, vcpu, rip):
     return w.p('HBBi', 51, 0, 0, pid) + w.p('I', vcpu) + bytes(4) + \
         w.p('Q', rip)
@@ -173,6 +227,10 @@ def build(args):
         st &= ~RAW
         ptype = 1
     events = [KVM_EXIT] if single else [KVM_EXIT, KVM_ENTRY]
+    rexit, rentry = raw_exit, raw_entry
+    if args.linux618:
+        events = [KVM_EXIT_618] if single else [KVM_EXIT_618, KVM_ENTRY_618]
+        rexit, rentry = raw_exit_618, raw_entry_618
     ids = {50: [11, 12], 51: [21, 22]}
     names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry'}
     if args.cpu_clock:
@@ -195,11 +253,11 @@ def build(args):
             reason, cost = REASONS[(i + 2 * cpu) % len(REASONS)]
             rip = 0xffffffff81001000 + 0x10 * i
             recs.append((ts, sample(w, st, pid, tid, ts, ids[50][cpu], cpu,
-                                    raw_exit(w, tid, reason, rip, cpu))))
+                                    rexit(w, tid, reason, rip, cpu))))
             ts += cost + 7 * i
             if not single:
                 recs.append((ts, sample(w, st, pid, tid, ts, ids[51][cpu],
-                                        cpu, raw_entry(w, tid, cpu, rip))))
+                                        cpu, rentry(w, tid, cpu, rip))))
             ts += 2000 + 300 * cpu
         cpus.append(recs)
     # rounds: a few records of CPU 0, then of CPU 1, then FINISHED_ROUND
@@ -295,6 +353,7 @@ def main():
     ap.add_argument('--no-names', action='store_true')
     ap.add_argument('--cpu-clock', action='store_true')
     ap.add_argument('--crash-format', action='store_true')
+    ap.add_argument('--linux618', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--cut', type=int, default=0)
     ap.add_argument('out')
