@@ -15,6 +15,9 @@ usage: gen-perfdata.py [options] OUT
   --cpu-clock   the events are cpu-clock (software) samples, no tracepoints
   --linux618    Linux 6.18's kvm_exit and kvm_entry formats (vcpu first,
                 reasons by ISA through ?:, immediate_exit)
+  --zoo         an event kvm_zoo whose print fmt uses printf's flags,
+                widths and length modifiers on values of every size and
+                sign (and __print_symbolic with a value it lacks)
   --crash-format  kvm_exit's print fmt with one byte changed, on which
                 libtraceevent 1.7 (and perf 6.1) crash while parsing it
 
@@ -104,6 +107,46 @@ format:
 
 print fmt: "vcpu %u, rip 0x%lx intr_info 0x%08x error_code 0x%08x%s", REC->vcpu_id, REC->rip, REC->intr_info, REC->error_code, REC->immediate_exit ? "[immediate exit]" : ""
 """
+
+# printf's flags, widths and length modifiers, for the hand-made text
+KVM_ZOO = """name: kvm_zoo
+ID: 52
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;
+\tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;
+\tfield:u16 c;\toffset:16;\tsize:2;\tsigned:0;
+\tfield:u8 d;\toffset:18;\tsize:1;\tsigned:0;
+\tfield:s8 g;\toffset:19;\tsize:1;\tsigned:1;
+\tfield:s16 f;\toffset:20;\tsize:2;\tsigned:1;
+\tfield:u16 pad;\toffset:22;\tsize:2;\tsigned:0;
+\tfield:s64 h;\toffset:24;\tsize:8;\tsigned:1;
+\tfield:u64 i;\toffset:32;\tsize:8;\tsigned:0;
+\tfield:char name[8];\toffset:40;\tsize:8;\tsigned:1;
+\tfield:unsigned int kind;\toffset:48;\tsize:4;\tsigned:0;
+
+print fmt: "a=%d b=%u c=%x d=%#x e=%08x f=%-6d| g=%5u h=%lld i=%llu j=%lx k=%#llx l=%hd m=%hhu n=%hx o=%s p=%-8s| q=%10s r=%X s=%#08x t=%zu z=%#x g2=%d %%", REC->a, REC->b, REC->c, REC->d, REC->b, REC->f, REC->g, REC->h, REC->i, REC->i, REC->h, REC->a, REC->b, REC->h, REC->name, __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }, { 1, "uno" }), __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }), REC->b, REC->c, REC->i, REC->pad, REC->g
+"""
+
+
+def raw_zoo(w, pid, k):
+    a = (k * 7919 + 3) % 2**31 * (-1 if k % 3 else 1)
+    b = (k * 2654435761) % 2**32
+    c = (k * 40503) % 2**16
+    d = (k * 37) % 256
+    g = (k * 53) % 256 - 128
+    f = -k * 97 if k % 2 else k * 97
+    h = -(k * 1234567891011) if k % 2 else k * 1234567891011
+    i = (k * 0x9e3779b97f4a7c15) % 2**64
+    name = (b'qemu%d' % k)[:8]
+    r = w.p('HBBi', 52, 0, 0, pid) + w.p('iIHBbhH', a, b, c, d, g, f, 0)
+    r += w.p('qQ', h, i) + name + bytes(8 - len(name))
+    return r + w.p('I', [0, 1, 16, 5][k % 4]) + bytes(4)
+
 
 HEADER_PAGE = """\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;
 \tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;
@@ -231,8 +274,10 @@ def build(args):
     if args.linux618:
         events = [KVM_EXIT_618] if single else [KVM_EXIT_618, KVM_ENTRY_618]
         rexit, rentry = raw_exit_618, raw_entry_618
-    ids = {50: [11, 12], 51: [21, 22]}
-    names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry'}
+    if args.zoo:
+        events = events + [KVM_ZOO]
+    ids = {50: [11, 12], 51: [21, 22], 52: [31, 32]}
+    names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry', 52: 'kvm:kvm_zoo'}
     if args.cpu_clock:
         names = {50: 'cpu-clock', 51: 'cpu-clock:u'}
     pid = 4242
@@ -259,6 +304,11 @@ def build(args):
                 recs.append((ts, sample(w, st, pid, tid, ts, ids[51][cpu],
                                         cpu, rentry(w, tid, cpu, rip))))
             ts += 2000 + 300 * cpu
+            if args.zoo:
+                k = 2 * i + cpu
+                recs.append((ts, sample(w, st, pid, tid, ts, ids[52][cpu],
+                                        cpu, raw_zoo(w, tid, k))))
+                ts += 10
         cpus.append(recs)
     # rounds: a few records of CPU 0, then of CPU 1, then FINISHED_ROUND
     data = []
@@ -280,6 +330,8 @@ def build(args):
         data = out
     body = b''.join(chunk + fin for chunk in data)
     configs = [50] if single else [50, 51]
+    if args.zoo:
+        configs.append(52)
     tdata = tracing_data(w, events, args.crash_format)
     if args.pipe:
         f = b'PERFILE2' if not args.be else b'2ELIFREP'
@@ -354,6 +406,7 @@ def main():
     ap.add_argument('--cpu-clock', action='store_true')
     ap.add_argument('--crash-format', action='store_true')
     ap.add_argument('--linux618', action='store_true')
+    ap.add_argument('--zoo', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--cut', type=int, default=0)
     ap.add_argument('out')

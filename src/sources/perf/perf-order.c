@@ -21,7 +21,7 @@
 
 #include "perf-int.h"
 
-/* Records in the queue: arena bytes before a round must hand some out. */
+/* Queued bytes past which the older half goes out without a round. */
 #define PERF_ARENA_MAX	(512u << 20)
 
 /* ------------------------------------------------------------ threads */
@@ -547,6 +547,15 @@ int perf_order_next(struct perf *p, struct diag *d)
 				ret = perf_queue(p, rec, size, ts, offset, d);
 				if (ret < 0)
 					return ret;
+				/*
+				 * no FINISHED_ROUND for too long: the older
+				 * half goes, as perf's ordered events do when
+				 * they reach their memory limit
+				 */
+				if (p->alen > PERF_ARENA_MAX) {
+					perf_flush(p, UINT64_MAX);
+					perf_flush(p, p->q[p->nq / 2].ts);
+				}
 				continue;
 			}
 			/* no time stamp: it goes out as it comes */

@@ -3,12 +3,14 @@
  * libtraceevent's text of a sample without libtraceevent, for the print
  * fmts simple enough to say exactly what it prints: literal text, and
  * %d %i %u %x %X (flags - 0 #, a width, h hh l ll z) of a numeric field,
- * %s of a char array field or of __print_symbolic(REC->field, …) whose
- * value is one of its symbols. libtraceevent 1.7's pretty_print() reads
+ * %s of a char array field or of __print_symbolic(REC->field, …) (a
+ * value without a symbol prints as 0x%llx, as libtraceevent prints it). libtraceevent 1.7's pretty_print() reads
  * the field as an unsigned number of its size, casts it to the type the
  * length modifier names and hands the conversion to printf; so does this,
- * by hand. Anything else (a %p, an expression, a backslash, a value
- * without a symbol) goes to tep_print_event() as before: the fast path
+ * by hand; %zu and %zx as perf 6.1's own libtraceevent prints them (it
+ * casts the value to int, printf reads 64 bits whose upper half is 0,
+ * where Debian's libtraceevent 1.7 passes all 64). Anything else (a %p,
+ * an expression, a backslash) goes to tep_print_event() as before: the fast path
  * may only ever print what libtraceevent would.
  */
 #include <errno.h>
@@ -35,6 +37,7 @@ struct perf_pop {
 	bool left;		/* '-' */
 	bool zero;		/* '0' */
 	bool alt;		/* '#' */
+	bool zext;		/* 'z': an int cast, read back as size_t */
 	char conv;		/* d i u x X s */
 	int8_t ls;		/* -2 hh, -1 h, 0, 1 l, 2 ll */
 	uint16_t width;
@@ -183,7 +186,7 @@ static struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 			else if (*f == 'l')
 				op->ls++;
 			else if (*f == 'z')
-				op->ls = 1;
+				op->zext = true;
 			else
 				break;
 		}
@@ -259,7 +262,10 @@ static char *perf_pp_int(char *b, const struct perf_pop *op, uint64_t v)
 
 	if (bits < 64)
 		v &= (1ull << bits) - 1;
-	if (op->conv == 'd' || op->conv == 'i') {
+	if (op->zext) {
+		/* perf's libtraceevent passes an int, printf reads a size_t */
+		v &= 0xffffffffull;
+	} else if (op->conv == 'd' || op->conv == 'i') {
 		if (bits < 64 && (v >> (bits - 1)) & 1)
 			v |= ~0ull << bits;
 		neg = (int64_t)v < 0;
@@ -327,6 +333,8 @@ static const struct perf_sym *perf_pp_sym(const struct perf_pop *op,
 
 const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
 {
+	static const struct perf_pop hex = { .kind = PP_INT, .conv = 'x',
+					     .ls = 2 };
 	const unsigned char *raw = p->cur.raw;
 	size_t size = p->cur.raw_size, need = 0, i;
 	struct perf_pfmt *pf;
@@ -394,9 +402,19 @@ const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
 					     : op->f->size == 2 ? perf_u16(p, fp)
 					     : op->f->size == 4 ? perf_u32(p, fp)
 								: perf_u64(p, fp));
-			if (!sym || sym->len > 256)
+			if (sym && sym->len > 256)
 				return NULL;
-			b = perf_pp_pad(b, op, sym->str, sym->len);
+			if (sym) {
+				b = perf_pp_pad(b, op, sym->str, sym->len);
+				break;
+			}
+			/* no symbol: the value as "0x%llx", no width */
+			*b++ = '0';
+			*b++ = 'x';
+			b = perf_pp_int(b, &hex, op->f->size == 1 ? fp[0]
+					    : op->f->size == 2 ? perf_u16(p, fp)
+					    : op->f->size == 4 ? perf_u32(p, fp)
+							       : perf_u64(p, fp));
 			break;
 		}
 	}
