@@ -8,7 +8,8 @@ usage: gen-perfdata.py [options] OUT
   --pipe        pipe layout (perf record -o -): 16-byte header, HEADER_ATTR,
                 HEADER_TRACING_DATA records, no feature sections
   --zstd        the data records in PERF_RECORD_COMPRESSED (the zstd command)
-  --single      one event (kvm_exit) and no PERF_SAMPLE_ID in its samples
+  --single      one event (kvm_exit), no ids in the file and no
+                PERF_SAMPLE_ID in its samples
   --pairs N     kvm_exit/kvm_entry pairs per vCPU (default 6)
   --cut N       drop the last N bytes (a file cut short)
   --no-names    no EVENT_DESC (names come from the tracing data)
@@ -277,6 +278,8 @@ def build(args):
     if args.zoo:
         events = events + [KVM_ZOO]
     ids = {50: [11, 12], 51: [21, 22], 52: [31, 32]}
+    # one event: no ids in the file at all (perf 4.9's uprobe files)
+    file_ids = {c: [] for c in ids} if single else ids
     names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry', 52: 'kvm:kvm_zoo'}
     if args.cpu_clock:
         names = {50: 'cpu-clock', 51: 'cpu-clock:u'}
@@ -338,7 +341,7 @@ def build(args):
         f += w.p('Q', 16)
         for c in configs:
             f += record(w, 64, attr(w, c, st, ptype) +
-                        b''.join(w.p('Q', i) for i in ids[c]))
+                        b''.join(w.p('Q', i) for i in file_ids[c]))
         if args.zstd:
             f += record(w, 80, w.p('Q', 27) + compressed(w))
         tpad = tdata + bytes(-len(tdata) % 8)
@@ -353,8 +356,8 @@ def build(args):
     attrs = b''
     for c in configs:
         attrs += attr(w, c, st, ptype) + w.p('QQ', ids_off + len(idblob),
-                                      8 * len(ids[c]))
-        idblob += b''.join(w.p('Q', i) for i in ids[c])
+                                             8 * len(file_ids[c]))
+        idblob += b''.join(w.p('Q', i) for i in file_ids[c])
     data_off = ids_off + len(idblob)
     feat_off = data_off + len(body)
     feats = []
@@ -370,9 +373,9 @@ def build(args):
         for c in configs:
             name = names[c].encode() + b'\0'
             name += bytes(-len(name) % 64)
-            desc += attr(w, c, st, ptype) + w.p('I', len(ids[c]))
+            desc += attr(w, c, st, ptype) + w.p('I', len(file_ids[c]))
             desc += w.p('I', len(name)) + name
-            desc += b''.join(w.p('Q', i) for i in ids[c])
+            desc += b''.join(w.p('Q', i) for i in file_ids[c])
         feats.append(desc)                         # bit 12: EVENT_DESC
     if args.zstd:
         feats.append(compressed(w))                # bit 27: COMPRESSED

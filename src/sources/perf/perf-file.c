@@ -177,7 +177,8 @@ struct perf_attr *perf_attr_of(struct perf *p, uint64_t id)
 	if (p->nattrs == 1)
 		return &p->attrs[0];
 	if (!p->ids_sorted) {
-		qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
+		if (p->nids)
+			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
 		p->ids_sorted = true;
 	}
 	while (lo < hi) {
@@ -267,19 +268,21 @@ static int perf_default_name(struct perf_attr *at)
 		"alignment-faults", "emulation-faults", "dummy", "bpf-output",
 		"cgroup-switches",
 	};
-	int n = -1;
+	char buf[300];
 
 	if (at->tp)
-		n = asprintf(&at->name, "%s:%s", at->tp->system, at->tp->name);
+		snprintf(buf, sizeof(buf), "%s:%s", at->tp->system,
+			 at->tp->name);
 	else if (at->type == PERF_T_TRACEPOINT)
-		at->name = strdup("unknown tracepoint");
+		snprintf(buf, sizeof(buf), "unknown tracepoint");
 	else if (at->type == PERF_T_HARDWARE && at->config < 10)
-		at->name = strdup(hw[at->config]);
+		snprintf(buf, sizeof(buf), "%s", hw[at->config]);
 	else if (at->type == PERF_T_SOFTWARE && at->config < 12)
-		at->name = strdup(sw[at->config]);
+		snprintf(buf, sizeof(buf), "%s", sw[at->config]);
 	else
-		n = asprintf(&at->name, "raw 0x%" PRIx64, at->config);
-	if (n < 0 && !at->name)
+		snprintf(buf, sizeof(buf), "raw 0x%" PRIx64, at->config);
+	at->name = strdup(buf);
+	if (!at->name)
 		return -ENOMEM;
 	return 0;
 }
@@ -289,7 +292,8 @@ int perf_attrs_done(struct perf *p, struct diag *d)
 	uint32_t i;
 
 	if (!p->ids_sorted) {
-		qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
+		if (p->nids)
+			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
 		p->ids_sorted = true;
 	}
 	p->name_width = 0;
@@ -398,7 +402,7 @@ int perf_open_file(struct perf *p, struct diag *d)
 {
 	unsigned char h[PERF_HEADER_SIZE], *buf = NULL;
 	uint64_t attr_size, attrs_off, attrs_size, fsize, at, i;
-	size_t len, n;
+	size_t len;
 	struct stat st;
 	int ret;
 
@@ -500,7 +504,6 @@ int perf_open_file(struct perf *p, struct diag *d)
 		diag_set(d, "%s: cannot seek: %s", p->name, strerror(errno));
 		goto end;
 	}
-	(void)n;
 	ret = 0;
 end:
 	free(buf);

@@ -138,11 +138,13 @@ static int perf_task(struct perf *p, uint32_t type, const unsigned char *r,
 		t = perf_thread_find(p, tid, true);
 		if (!t)
 			return -ENOMEM;
-		if (set)
+		if (set) {
 			perf_thread_set(t, comm, n);
-		else
+		} else {
 			t->len = (uint8_t)snprintf(t->comm, sizeof(t->comm),
-						   ":%d", tid), t->comm_set = false;
+						   ":%d", tid);
+			t->comm_set = false;
+		}
 	}
 	return 0;
 }
