@@ -19,6 +19,8 @@ usage: gen-perfdata.py [options] OUT
   --zoo         an event kvm_zoo whose print fmt uses printf's flags,
                 widths and length modifiers on values of every size and
                 sign (and __print_symbolic with a value it lacks)
+  --unfinished  what perf record leaves when it is killed: data size 0,
+                no feature sections (so no formats)
   --crash-format  kvm_exit's print fmt with one byte changed, on which
                 libtraceevent 1.7 (and perf 6.1) crash while parsing it
 
@@ -392,6 +394,17 @@ def build(args):
     h = (b'PERFILE2' if not args.be else b'2ELIFREP')
     h += w.p('QQ', hdr_size, attr_size)
     h += w.p('QQ', attrs_off, len(attrs))
+    if args.unfinished:
+        # as perf record leaves a file when it is killed: the header
+        # written at the start, data, no data size, no features
+        bits = 0
+        h = (b'PERFILE2' if not args.be else b'2ELIFREP')
+        h += w.p('QQ', hdr_size, attr_size)
+        h += w.p('QQ', attrs_off, len(attrs))
+        h += w.p('QQ', data_off, 0)
+        h += w.p('QQ', 0, 0)
+        h += w.p('QQQQ', 0, 0, 0, 0)
+        return h + attrs + idblob + body
     h += w.p('QQ', data_off, len(body))
     h += w.p('QQ', 0, 0)
     h += w.p('QQQQ', bits, 0, 0, 0)
@@ -410,6 +423,7 @@ def main():
     ap.add_argument('--crash-format', action='store_true')
     ap.add_argument('--linux618', action='store_true')
     ap.add_argument('--zoo', action='store_true')
+    ap.add_argument('--unfinished', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--cut', type=int, default=0)
     ap.add_argument('out')

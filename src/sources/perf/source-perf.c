@@ -146,6 +146,15 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	}
 	if (ret < 0)
 		goto error;
+	if (p->ntp && !p->have_tracing) {
+		diag_set(d, "%s: %s perf.data with tracepoint events but without their formats (HEADER_TRACING_DATA)%s: its samples cannot be decoded",
+			 src->name, p->pipe ? "a pipe" : "a",
+			 !p->pipe && !p->data_size
+				 ? ", and a data size of 0: perf record did not finish writing it (killed?)"
+				 : "");
+		ret = -EIO;
+		goto error;
+	}
 	if (!p->ntp) {
 		perf_no_tracepoints(src, p, d);
 		ret = -EMEDIUMTYPE;	/* exit 2: inputs.c */
