@@ -132,7 +132,7 @@ format:
 \tfield:char name[8];\toffset:40;\tsize:8;\tsigned:1;
 \tfield:unsigned int kind;\toffset:48;\tsize:4;\tsigned:0;
 
-print fmt: "a=%d b=%u c=%x d=%#x e=%08x f=%-6d| g=%5u h=%lld i=%llu j=%lx k=%#llx l=%hd m=%hhu n=%hx o=%s p=%-8s| q=%10s r=%X s=%#08x t=%zu z=%#x g2=%d %%", REC->a, REC->b, REC->c, REC->d, REC->b, REC->f, REC->g, REC->h, REC->i, REC->i, REC->h, REC->a, REC->b, REC->h, REC->name, __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }, { 1, "uno" }), __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }), REC->b, REC->c, REC->i, REC->pad, REC->g
+print fmt: "a=%d b=%u c=%x d=%#x e=%08x f=%-6d| g=%5u h=%lld i=%llu j=%lx k=%#llx l=%hd m=%hhu n=%hx o=%s p=%-8s| q=%10s r=%X s=%#08x t=%zu z=%#x g2=%d %% u=%s v=%s w=%d x=%s y=%s", REC->a, REC->b, REC->c, REC->d, REC->b, REC->f, REC->g, REC->h, REC->i, REC->i, REC->h, REC->a, REC->b, REC->h, REC->name, __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }, { 1, "uno" }), __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }), REC->b, REC->c, REC->i, REC->pad, REC->g, (REC->kind == 1) ? "yes" : "no", __print_flags(REC->b & 0xff, "|", { 1, "A" }, { 2, "B" }, { 0x10, "C" }), REC->c + REC->d * 2 - (REC->b >> 28), __print_symbolic(REC->kind, { -1, "minus" }, { 5, "five" }), (REC->kind == 16) ? __print_symbolic(REC->d & 3, { 0, "d0" }, { 1, "d1" }) : __print_flags(REC->d, ",", { 0, "none" }, { 4, "four" })
 """
 
 

@@ -107,6 +107,7 @@ struct perf_attr {
 	uint16_t off_tid, off_time, off_cpu, off_read;	/* off_read: after PERIOD */
 	bool pf_tried;		/* pf was made (perf-print.c) */
 	struct perf_pfmt *pf;	/* owned: the fast print fmt, or NULL */
+	size_t pf_size;		/* a record size pf's fields fit in */
 };
 
 struct perf_id {
