@@ -6,7 +6,7 @@
  * field, a string literal, __print_symbolic(), __print_flags() and ?:
  * between them. A number is a field (read unsigned, as eval_num_arg()
  * reads it), a constant, or an expression of them with the operators
- * libtraceevent evaluates (~ ! + - * / % << >> & | ^ && || == != < <= >
+ * libtraceevent evaluates (~ ! + - * / % << >> & | && || == != < <= >
  * >= and ?:). libtraceevent casts the number to the type the length
  * modifier names and hands it to printf; so does this, by hand, and %zu
  * as perf 6.1's own libtraceevent prints it (an int cast, read back as 64
