@@ -234,6 +234,14 @@ static int source_pick(struct source *src, bool is_dir, struct diag *d)
 				 src->name);
 		return -ENOTSUP;
 	}
+	/* a perf.data, when its reader is not built in */
+	if (src->ops == &source_kvmtrace_ops && src->head_len >= 8 &&
+	    (!memcmp(src->head, "PERFILE2", 8) ||
+	     !memcmp(src->head, "2ELIFREP", 8))) {
+		diag_set(d, "%s: a perf.data file, and this kvmtrace_format was built without libtraceevent, which its reader needs",
+			 src->name);
+		return -ENOTSUP;
+	}
 	/* kvmtrace has no magic word: text is a rule file in the wrong place */
 	if (src->ops == &source_kvmtrace_ops && src->head_len &&
 	    !source_is_binary(src->head, src->head_len)) {
