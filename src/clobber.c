@@ -54,7 +54,8 @@ static const char *dir_holds(const char *dir, const struct stat *out,
 	return hit;
 }
 
-int clobber_check(const struct options *o, struct diag *d)
+int clobber_check(const struct options *o, const char *rules_file,
+		  struct diag *d)
 {
 	char buf[4096];
 	struct stat out, st;
@@ -64,10 +65,14 @@ int clobber_check(const struct options *o, struct diag *d)
 
 	if (!o->output || stat(o->output, &out) < 0)
 		return 0;
-	if (o->rules_path && stat(o->rules_path, &st) == 0 &&
-	    same_file(&out, &st)) {
+	if (rules_file && stat(rules_file, &st) == 0 && same_file(&out, &st)) {
 		what = "the rule file";
-		hit = o->rules_path;
+		hit = rules_file;
+	}
+	if (!what && o->guest_syms && stat(o->guest_syms, &st) == 0 &&
+	    same_file(&out, &st)) {
+		what = "the --guest-syms file";
+		hit = o->guest_syms;
 	}
 	for (i = 0; !what && i < o->ninputs; i++) {
 		const char *p = o->inputs[i].path;

@@ -85,8 +85,8 @@ static int64_t clock_auto_offset(const struct clock *c, const struct event *ev)
 	return c->noffsets ? c->offsets[0].offset : 0;
 }
 
-void clock_map(const struct clock *c, const struct source *src,
-	       struct event *ev)
+int clock_map(const struct clock *c, const struct source *src,
+	      struct event *ev)
 {
 	/* a trace.dat with TIME_SHIFT is on its host's clock already */
 	if (src->domain == DOMAIN_GUEST && !src->align.self_shifted &&
@@ -104,8 +104,20 @@ void clock_map(const struct clock *c, const struct source *src,
 	    c->tsc_mhz > 0) {
 		unsigned __int128 ns = (unsigned __int128)ev->ts * 1000000u;
 
-		ev->ts = (uint64_t)(ns / (unsigned __int128)(c->tsc_mhz * 1000.0 + 0.5));
+		ns /= (unsigned __int128)(c->tsc_mhz * 1000.0 + 0.5);
+		/* below 1 GHz, a large stamp has more ns than 64 bits hold */
+		if (ns > UINT64_MAX)
+			return -ERANGE;
+		ev->ts = (uint64_t)ns;
 	}
+	return 0;
+}
+
+void clock_map_error(const struct clock *c, const struct source *src,
+		     const struct event *ev, struct diag *d)
+{
+	diag_set(d, "%s: event %" PRIu64 ": time stamp %" PRIu64 " at --tsc-mhz=%g is more nanoseconds than 64 bits hold (2^64 ns, 584 years): a wrong rate, or a damaged stamp; the input stops here",
+		 src->name, ev->seq, ev->ts, c->tsc_mhz);
 }
 
 int clock_timeline(struct clock *c, struct source **srcs, size_t n,
@@ -211,7 +223,7 @@ bool clock_report(const struct clock *c, struct source **srcs,
 		nvcpus = src->align.ncpus;
 		diag_set(d, "%s: offset from its TIME_SHIFT option (trace-cmd, applied by libtracecmd; host %s",
 			 src->name, src->align.host->name);
-		if (src->align.vm)
+		if (src->align.vm && *src->align.vm)
 			diag_add(d, ", VM %s", src->align.vm);
 		diag_add(d, "; CPUs: %u, %" PRId64 " apart at most)", nvcpus, spread);
 	} else if (c->auto_offset) {

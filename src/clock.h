@@ -47,8 +47,15 @@ static inline uint64_t clock_guest_to_host(uint64_t guest_ts, int64_t offset)
 	return guest_ts - (uint64_t)offset;
 }
 
-void clock_map(const struct clock *c, const struct source *src,
-	       struct event *ev);
+/*
+ * ev's time stamp onto the timeline (the guest's offset, --tsc-mhz).
+ * Returns 0, or -ERANGE when the nanoseconds would not fit 64 bits (ev
+ * unchanged; clock_map_error() says so in d).
+ */
+int clock_map(const struct clock *c, const struct source *src,
+	      struct event *ev);
+void clock_map_error(const struct clock *c, const struct source *src,
+		     const struct event *ev, struct diag *d);
 
 /*
  * Decide the timeline from the inputs' clocks. Inputs on different clocks

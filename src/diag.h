@@ -36,7 +36,8 @@ void diag_at(struct diag *d, const char *file, unsigned line, unsigned col,
 
 /*
  * Write prefix, msg and a new line to f, with the control bytes of msg
- * other than new line and tab written as \xNN: messages quote file names,
+ * other than new line and tab, C1 controls, and bytes that are not UTF-8
+ * (0xff, a broken sequence) written as \xNN: messages quote file names,
  * option values and file contents, which must not drive the terminal.
  */
 void diag_print(FILE *f, const char *prefix, const char *msg);

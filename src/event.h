@@ -95,6 +95,13 @@ struct event {
 	const struct event_type *type;	/* borrowed from the source */
 	struct source *src;		/* borrowed */
 	const void *rec;		/* source-private data; borrowed */
+	/*
+	 * A damaged record the reader reported and counted (a trace.dat
+	 * record its format does not fit): only the reference tool's line
+	 * prints it (built-in rules, text); rules, --stats and --chrome
+	 * leave it out. Readers that never set it leave it false.
+	 */
+	bool damaged;
 	/* set by the pipeline on the stream as printed */
 	bool relts_neg;
 	uint64_t relts;

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "diag.h"
 #include "filter.h"
+#include "rules-names.h"
 #include "rules.h"
 #include "sink-util.h"
 
@@ -43,13 +45,23 @@ struct filter_src {
 	struct filter_idcache ids[FILTER_IDCACHE];	/* kvmtrace ids */
 };
 
-/* One end of --time-range as written: an integer, or a decimal number. */
+/*
+ * One end of --time-range as written: an integer, or a decimal number, in
+ * the units ts prints in; or seconds with an 's' (secs), kept exact to
+ * the ns as well (ns, and ns_more when digits past the ns are not 0).
+ */
 struct filter_bound {
 	bool set;
 	bool is_int;
+	bool secs;
+	bool ns_more;
 	uint64_t u;
+	uint64_t ns;
 	double f;
 };
+
+/* Names of event types --events met, kept for its "did you mean". */
+#define FILTER_SEEN_MAX 4096
 
 struct filter {
 	struct rule *events;		/* owned: --events patterns */
@@ -59,11 +71,19 @@ struct filter {
 	struct filter_range *pids;	/* owned */
 	size_t npids;
 	bool has_time;
+	const char *time_arg;		/* borrowed (argv): as given */
 	struct filter_bound from, to;
 	/* the range on the timeline, from filter_set_clock() */
+	enum clock_kind timeline;
 	bool seconds;
 	double ticks_per_sec;
 	uint64_t lo, hi;
+	uint64_t first_ts, last_ts;	/* the span of the stamped events */
+	uint64_t stamped;		/* how many there were */
+	uint64_t time_passed;		/* events --time-range let through */
+	bool *hit;			/* owned: per --events item: it matched */
+	const char **seen;		/* owned array, borrowed names: types met */
+	size_t nseen;
 	struct filter_src *srcs;	/* owned, by source.index */
 	size_t nsrcs;
 	bool sorted;			/* vcpus and pids: sorted, merged */
@@ -90,6 +110,8 @@ void filter_destroy(struct filter *f)
 	for (i = 0; i < f->nevents; i++)
 		rule_fini(&f->events[i]);
 	free(f->events);
+	free(f->hit);
+	free(f->seen);
 	free(f->vcpus);
 	free(f->pids);
 	for (i = 0; i < f->nsrcs; i++)
@@ -108,6 +130,7 @@ static int filter_add_event(struct filter *f, const char *s, size_t len,
 {
 	struct rule rule = { 0 }, *n;
 	const char *why = NULL;
+	bool *hit;
 	int ret;
 
 	if (!len) {
@@ -122,12 +145,16 @@ static int filter_add_event(struct filter *f, const char *s, size_t len,
 		return ret == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
 	n = realloc(f->events, (f->nevents + 1) * sizeof(*n));
-	if (!n) {
+	if (n)
+		f->events = n;
+	hit = n ? realloc(f->hit, (f->nevents + 1) * sizeof(*hit)) : NULL;
+	if (!hit) {
 		rule_fini(&rule);
 		diag_set(d, "out of memory");
 		return -ENOMEM;
 	}
-	f->events = n;
+	f->hit = hit;
+	f->hit[f->nevents] = false;
 	f->events[f->nevents++] = rule;
 	return 0;
 }
@@ -213,6 +240,40 @@ static int filter_list(struct filter *f, const char *opt, const char *arg,
 	}
 }
 
+/* "12.5" (its 's' cut off): seconds, to the ns exactly. */
+static int filter_parse_secs(const char *s, size_t len, struct filter_bound *b)
+{
+	uint64_t whole = 0, frac = 0;
+	size_t i = 0, nd = 0;
+	bool digits = false;
+
+	for (; i < len && isdigit((unsigned char)s[i]); i++, digits = true) {
+		/* 2^64 ns is 584 years: more seconds than any clock counts */
+		if (whole > UINT64_MAX / 1000000000u / 10 - 1)
+			return -EINVAL;
+		whole = whole * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < len && s[i] == '.')
+		for (i++; i < len && isdigit((unsigned char)s[i]); i++) {
+			digits = true;
+			if (nd < 9) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				nd++;
+			} else if (s[i] != '0') {
+				b->ns_more = true;
+			}
+		}
+	if (!digits || i != len)
+		return -EINVAL;
+	for (; nd < 9; nd++)
+		frac *= 10;
+	b->set = true;
+	b->secs = true;
+	b->ns = whole * 1000000000u + frac;
+	b->f = (double)whole + (double)frac / 1e9;
+	return 0;
+}
+
 static int filter_parse_bound(const char *s, size_t len,
 			      struct filter_bound *b)
 {
@@ -221,6 +282,8 @@ static int filter_parse_bound(const char *s, size_t len,
 	memset(b, 0, sizeof(*b));
 	if (!len)
 		return 0;
+	if (s[len - 1] == 's')
+		return filter_parse_secs(s, len - 1, b);
 	if (len >= sizeof(buf) || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
 		return -EINVAL;
 	memcpy(buf, s, len);
@@ -246,20 +309,20 @@ static int filter_time_range(struct filter *f, const char *arg,
 
 	if (!tilde || filter_parse_bound(arg, (size_t)(tilde - arg), &from) < 0 ||
 	    filter_parse_bound(tilde + 1, strlen(tilde + 1), &to) < 0) {
-		diag_set(d, "--time-range: '%s': write START~END (either may be empty): ticks, or seconds with -c",
+		diag_set(d, "--time-range: '%s': write START~END (either may be empty): ts as it prints (ticks, ns, or seconds with -c), or seconds with an s (1.5s~2s)",
 			 arg);
 		return -EINVAL;
 	}
-	if (from.set && to.set && from.f > to.f) {
+	if (from.set && to.set && from.secs == to.secs && from.f > to.f) {
 		diag_set(d, "--time-range: '%s': the range is empty (START after END)",
 			 arg);
 		return -EINVAL;
 	}
 	f->has_time = true;
+	f->time_arg = arg;
 	f->from = from;
 	f->to = to;
-	filter_set_clock(f, CLOCK_COUNTER, 0);
-	return 0;
+	return filter_set_clock(f, CLOCK_NS, 0, NULL);
 }
 
 int filter_option(struct filter *f, const char *name, const char *arg,
@@ -274,53 +337,102 @@ int filter_option(struct filter *f, const char *name, const char *arg,
 	return -ENOENT;
 }
 
-void filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz)
+/* A bound on the timeline's integer ts (lo: the first inside, else the last). */
+static uint64_t filter_bound_ts(const struct filter_bound *b, bool lo)
 {
-	f->seconds = mhz > 0 && timeline == CLOCK_TSC;
-	f->ticks_per_sec = mhz * 1000000.0;
-	f->lo = 0;
-	f->hi = UINT64_MAX;
+	if (!b->set)
+		return lo ? 0 : UINT64_MAX;
+	if (b->secs)	/* a nanosecond timeline */
+		return b->ns + (lo && b->ns_more);
+	if (b->is_int)
+		return b->u;
 	/* ticks written with a fraction: the ticks inside */
-	if (f->from.set)
-		f->lo = f->from.is_int ? f->from.u
-				       : f->from.f >= 0x1p64 ? UINT64_MAX
-							     : (uint64_t)ceil(f->from.f);
-	if (f->to.set)
-		f->hi = f->to.is_int ? f->to.u
-				     : f->to.f >= 0x1p64 ? UINT64_MAX
-							 : (uint64_t)floor(f->to.f);
+	if (b->f >= 0x1p64)
+		return UINT64_MAX;
+	return (uint64_t)(lo ? ceil(b->f) : floor(b->f));
 }
 
-/* --events for a type: as rules match, plus KVM_TRC_* names of ids. */
-static bool filter_events_eval(const struct filter *f,
-			       const struct event_type *t)
+int filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz,
+		     struct diag *d)
+{
+	bool secs = f->from.secs || f->to.secs;
+
+	f->timeline = timeline;
+	f->seconds = mhz > 0 && timeline == CLOCK_TSC;
+	f->ticks_per_sec = mhz * 1000000.0;
+	if (secs && !f->seconds && timeline != CLOCK_NS) {
+		if (d && timeline == CLOCK_TSC)
+			diag_set(d, "--time-range: '%s': seconds, on a timeline of TSC ticks: give the TSC's rate with -c MHZ",
+				 f->time_arg);
+		else if (d)
+			diag_set(d, "--time-range: '%s': seconds, on a timeline that is a counter (no seconds): give ts as it prints, without the s",
+				 f->time_arg);
+		return -EINVAL;
+	}
+	f->lo = filter_bound_ts(&f->from, true);
+	f->hi = filter_bound_ts(&f->to, false);
+	return 0;
+}
+
+/* Does one --events item match type t (name: its KVM_TRC_* name)? */
+static bool filter_events_one(const struct rule *rule,
+			      const struct event_type *t, const char *name,
+			      const char *label)
+{
+	if (rules_match(rule, t))
+		return true;
+	if (label && rule->match == RULE_NAME && !strcmp(rule->name, label))
+		return true;
+	if (label && rule->match == RULE_GLOB &&
+	    !strchr(rule->pattern, ':') && fnmatch(rule->pattern, label, 0) == 0)
+		return true;
+	if (!name)
+		return false;
+	if (rule->match == RULE_NAME && !strcmp(rule->name, name))
+		return true;
+	return rule->match == RULE_GLOB && !strchr(rule->pattern, ':') &&
+	       fnmatch(rule->pattern, name, 0) == 0;
+}
+
+/* A name the inputs have, for "did you mean" (best effort: no memory, no name). */
+static void filter_seen(struct filter *f, const char *name)
+{
+	const char **n;
+	size_t i;
+
+	if (!name || f->nseen >= FILTER_SEEN_MAX)
+		return;
+	for (i = 0; i < f->nseen; i++)
+		if (!strcmp(f->seen[i], name))
+			return;
+	n = realloc(f->seen, (f->nseen + 1) * sizeof(*n));
+	if (!n)
+		return;
+	f->seen = n;
+	f->seen[f->nseen++] = name;
+}
+
+/*
+ * --events for a type (once per type): as rules match, plus KVM_TRC_*
+ * names of ids; each item that matches is marked, and the name kept.
+ */
+static bool filter_events_eval(struct filter *f, const struct event_type *t)
 {
 	const char *name = t->has_id && !t->name ? sink_kvmtrace_name(t->id)
 						  : NULL;
 	const struct rule *own = f->rules ? rules_lookup(f->rules, t) : NULL;
 	const char *label = own ? own->label : NULL;
+	bool any = false;
 	size_t i;
 
+	filter_seen(f, label ? label : t->name ? t->name : name);
 	for (i = 0; i < f->nevents; i++) {
-		const struct rule *rule = &f->events[i];
-
-		if (rules_match(rule, t))
-			return true;
-		if (label && rule->match == RULE_NAME &&
-		    !strcmp(rule->name, label))
-			return true;
-		if (label && rule->match == RULE_GLOB &&
-		    !strchr(rule->pattern, ':') && fnmatch(rule->pattern, label, 0) == 0)
-			return true;
-		if (!name)
+		if (!filter_events_one(&f->events[i], t, name, label))
 			continue;
-		if (rule->match == RULE_NAME && !strcmp(rule->name, name))
-			return true;
-		if (rule->match == RULE_GLOB && !strchr(rule->pattern, ':') &&
-		    fnmatch(rule->pattern, name, 0) == 0)
-			return true;
+		f->hit[i] = true;
+		any = true;
 	}
-	return false;
+	return any;
 }
 
 /* The filter's record of ev's source and type, or NULL (out of memory). */
@@ -471,6 +583,12 @@ bool filter_match(struct filter *f, const struct event *ev)
 		filter_ranges_merge(f->pids, &f->npids);
 		f->sorted = true;
 	}
+	if (f->has_time && ev->has_ts) {
+		if (!f->stamped++ || ev->ts < f->first_ts)
+			f->first_ts = ev->ts;
+		if (ev->ts > f->last_ts)
+			f->last_ts = ev->ts;
+	}
 	if (f->nevents) {
 		if (!filter_events(f, ev))
 			return false;
@@ -487,6 +605,7 @@ bool filter_match(struct filter *f, const struct event *ev)
 		} else if (ev->ts < f->lo || ev->ts > f->hi) {
 			return false;
 		}
+		f->time_passed++;
 	}
 	if (f->npids && (ev->pid < 0 ||
 			 !filter_in(f->pids, f->npids, (uint64_t)ev->pid)))
@@ -502,7 +621,90 @@ void filter_set_rules(struct filter *f, const struct rules *rules)
 	f->rules = rules;
 }
 
-bool filter_events_unmatched(const struct filter *f)
+static int filter_seen_type(const struct event_type *t, void *arg)
 {
-	return f && f->nevents && !f->events_passed;
+	filter_seen(arg, t->name);
+	return 0;
+}
+
+void filter_set_sources(struct filter *f, struct source **srcs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; f->nevents && i < n; i++)
+		if (srcs[i]->ops->each_type)
+			srcs[i]->ops->each_type(srcs[i], filter_seen_type, f);
+}
+
+/* The closest names the inputs had to item i of --events, into d. */
+static void filter_suggest(const struct filter *f, const struct rule *rule,
+			   struct diag *d)
+{
+	size_t cap = strlen(rule->name) / 3 + 2, best = cap, i, shown = 0;
+
+	for (i = 0; i < f->nseen; i++) {
+		size_t dd = rules_names_dist(rule->name, f->seen[i], cap);
+
+		if (dd < best)
+			best = dd;
+	}
+	for (i = 0; best < cap && i < f->nseen && shown < 3; i++)
+		if (rules_names_dist(rule->name, f->seen[i], cap) == best)
+			diag_add(d, "%s%s", shown++ ? ", " : "; did you mean ",
+				 f->seen[i]);
+	if (shown)
+		diag_add(d, "?");
+}
+
+/* "A~B" of ts values as the timeline counts them. */
+static void filter_span(const struct filter *f, struct diag *d)
+{
+	uint64_t a = f->first_ts, b = f->last_ts;
+
+	if (f->timeline == CLOCK_NS)
+		diag_add(d, "%" PRIu64 ".%09" PRIu64 "s~%" PRIu64 ".%09" PRIu64 "s (ts %" PRIu64 "~%" PRIu64 " ns)",
+			 a / 1000000000u, a % 1000000000u, b / 1000000000u,
+			 b % 1000000000u, a, b);
+	else if (f->seconds)
+		diag_add(d, "%.9fs~%.9fs (TSC %" PRIu64 "~%" PRIu64 ")",
+			 (double)a / f->ticks_per_sec,
+			 (double)b / f->ticks_per_sec, a, b);
+	else
+		diag_add(d, "%" PRIu64 "~%" PRIu64 " (%s)", a, b,
+			 f->timeline == CLOCK_TSC ? "TSC ticks" : "counter");
+}
+
+void filter_report(const struct filter *f,
+		   void (*warn)(void *arg, const char *msg), void *arg)
+{
+	bool named = false;
+	struct diag d;
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nevents; i++) {
+		const struct rule *rule = &f->events[i];
+
+		if (f->hit[i] || (rule->match != RULE_NAME &&
+				  rule->match != RULE_SYSNAME))
+			continue;
+		diag_set(&d, "warning: --events: no event of the inputs is named '%s'",
+			 rule->pattern);
+		filter_suggest(f, rule, &d);
+		warn(arg, d.msg);
+		named = true;
+	}
+	if (f->nevents && !f->events_passed && !named)
+		warn(arg, "warning: --events matched no event of any input");
+	if (!f->has_time || f->time_passed)
+		return;
+	diag_set(&d, "warning: --time-range %s selected no event; ", f->time_arg);
+	if (f->stamped) {
+		diag_add(&d, "the inputs cover ");
+		filter_span(f, &d);
+	} else {
+		diag_add(&d, "no event has a time stamp");
+	}
+	warn(arg, d.msg);
 }

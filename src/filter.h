@@ -11,7 +11,9 @@
  *   --pid LIST         pids and ranges
  *   --time-range A~B   host time, inclusive, in the units ts prints in:
  *                      ticks (or ns on a nanosecond timeline), seconds with
- *                      -c MHZ on a TSC timeline; either side may be empty
+ *                      -c MHZ on a TSC timeline; or seconds written with an
+ *                      's' (1.5s~2s) on a ns timeline or with -c; either
+ *                      side may be empty
  *
  * Options accumulate (a list given twice is one longer list; the last
  * --time-range wins); an event must pass every kind of filter given.
@@ -45,8 +47,11 @@ int filter_option(struct filter *f, const char *name, const char *arg,
 /*
  * The timeline and -c, once known (after clock_timeline()): --time-range
  * is in seconds when mhz > 0 and the timeline is TSC, else in ticks.
+ * Returns 0, or -EINVAL (d filled, if not NULL) for a range in seconds
+ * on a timeline without them (TSC without -c, a counter).
  */
-void filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz);
+int filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz,
+		     struct diag *d);
 
 /*
  * The rule file, borrowed: --events also matches the name: a YAML rule
@@ -54,15 +59,25 @@ void filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz);
  */
 void filter_set_rules(struct filter *f, const struct rules *rules);
 
+/*
+ * The inputs (borrowed; they outlive filter_report()): the names of the
+ * event types that their formats list, for the "did you mean" of --events.
+ */
+void filter_set_sources(struct filter *f, struct source **srcs, size_t n);
+
 /* Was any filter given? (Without one, filter_match() is always true.) */
 bool filter_active(const struct filter *f);
 
 bool filter_match(struct filter *f, const struct event *ev);
 
 /*
- * Was --events given, and did no event pass the filters? (Then the user
- * gets a warning: a typo in a name runs silently otherwise.)
+ * At the end of the run, the warnings of filters that did nothing (a typo
+ * runs silently otherwise), each through warn: an --events name no event
+ * had (with the closest names the inputs had), --events that let nothing
+ * through, a --time-range that selected nothing (with the span the inputs
+ * cover).
  */
-bool filter_events_unmatched(const struct filter *f);
+void filter_report(const struct filter *f,
+		   void (*warn)(void *arg, const char *msg), void *arg);
 
 #endif

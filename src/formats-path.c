@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,10 +98,44 @@ as_given:
 	return *path ? 0 : -ENOMEM;
 }
 
+/*
+ * Where the shipped formats are: FORMATSDIR, where make install puts
+ * them; but a binary run where it was built, not installed, uses the
+ * source tree's formats/ (they match it, and nothing may be installed).
+ */
+static const char *fp_datadir(char buf[PATH_MAX])
+{
+#if defined(KTF_BUILDDIR) && defined(KTF_SRCFORMATS)
+	char exe[PATH_MAX], *slash, *build;
+	bool here = false;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return FORMATSDIR;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return FORMATSDIR;
+	*slash = '\0';
+	build = realpath(KTF_BUILDDIR, NULL);
+	here = build && !strcmp(build, exe);
+	free(build);
+	/* the name without "build/dev/../.." */
+	if (here)
+		return realpath(KTF_SRCFORMATS, buf) ? buf : KTF_SRCFORMATS;
+#else
+	(void)buf;
+#endif
+	return FORMATSDIR;
+}
+
 int formats_path_find(const char *name, char **path)
 {
-	return formats_path_find_in(name, getenv(FORMATS_PATH_ENV), FORMATSDIR,
-				    path);
+	char buf[PATH_MAX];
+
+	return formats_path_find_in(name, getenv(FORMATS_PATH_ENV),
+				    fp_datadir(buf), path);
 }
 
 int formats_path_summary(const char *path, char *buf, size_t size)
@@ -296,5 +331,8 @@ end:
 
 int formats_path_list(FILE *out)
 {
-	return formats_path_list_in(out, getenv(FORMATS_PATH_ENV), FORMATSDIR);
+	char buf[PATH_MAX];
+
+	return formats_path_list_in(out, getenv(FORMATS_PATH_ENV),
+				    fp_datadir(buf));
 }

@@ -23,6 +23,13 @@ static inline size_t inputs_count(const struct options *o)
 }
 
 /*
+ * Are there descriptors enough for the inputs of o (kvmtrace streams and
+ * trace.dat files one each, a directory one per NUMBER.dat file)? 0, or
+ * -EMFILE with d saying how many the run needs and the limit.
+ */
+int inputs_check_files(const struct options *o, struct diag *d);
+
+/*
  * Create, probe and open a source per input into srcs (room for
  * inputs_count(o)), counting them in *nsrcs as they are created so the
  * caller destroys them whatever happens. Host inputs get syms (borrowed)
@@ -30,12 +37,17 @@ static inline size_t inputs_count(const struct options *o)
  * an input opened goes to say. Returns 0, -ENOMEM, -EINVAL when an input
  * is missing, unreadable, of no known kind or holds nothing this tool
  * reads (its reader's -EMEDIUMTYPE: a perf.data without tracepoints), or
- * -EIO when its reader finds it corrupt (d says which).
+ * there are no descriptors left to open it (d says how many the run
+ * needs), or -EIO when its reader finds it corrupt (d says which).
  */
 int inputs_open(const struct options *o, struct symtab *syms,
 		struct source **srcs, size_t *nsrcs,
 		void (*say)(void *arg, const char *msg), void *arg,
 		struct diag *d);
+
+/* What readers noted while they read (src->note), after the run. */
+void inputs_notes_end(struct source **srcs, size_t n,
+		      void (*say)(void *arg, const char *msg), void *arg);
 
 /*
  * The guest TSC offsets of --tsc-offset auto: every kvm_write_tsc_offset

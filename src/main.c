@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +32,7 @@
 #include "merge.h"
 #include "options.h"
 #include "outbuf.h"
+#include "outfile.h"
 #include "render.h"
 #include "rules.h"
 #include "rules-names.h"
@@ -100,11 +102,6 @@ static int parse(struct options *o, int argc, char **argv)
 	case OPTIONS_LIST_FORMATS:
 		return formats_path_list(stdout) < 0 ? EXIT_DATA : -1;
 	}
-	diag_init(&d);
-	if (clobber_check(o, &d) < 0) {
-		error(d.msg);
-		return EXIT_USAGE;
-	}
 	return 0;
 }
 
@@ -120,6 +117,7 @@ struct run {
 	struct sink *sink;
 	struct merge *merge;
 	struct clock_span *spans;	/* owned: per input, for report_alignment() */
+	struct outfile outf;	/* -o */
 	struct symtab *syms;	/* --guest-syms */
 	struct counters *counters;	/* owned: --counters */
 	size_t ncounters;
@@ -319,7 +317,7 @@ static int run_events(struct run *r, bool *bad_data)
 {
 	struct progress progress = { 0 };
 	uint64_t last_ts = 0;
-	bool spans = false;
+	bool spans = false, rendered = false;
 	struct diag d;
 	struct event *ev;
 	size_t i;
@@ -347,6 +345,10 @@ static int run_events(struct run *r, bool *bad_data)
 			progress_end(&progress);
 			error(d.msg);
 		}
+		/* a damaged record: only the reference tool's line shows it */
+		if (__builtin_expect(ev->damaged, 0) &&
+		    (r->rules_file || r->opt.chrome || r->opt.stats))
+			continue;
 		if (spans && ev->has_ts)
 			clock_span_add(&r->spans[ev->src->index], ev->ts);
 		if (r->opt.filter && !filter_match(r->opt.filter, ev))
@@ -356,15 +358,23 @@ static int run_events(struct run *r, bool *bad_data)
 		if (ret < 0) {
 			progress_end(&progress);
 			error(d.msg);
-			return ret == -EINVAL ? EXIT_USAGE : EXIT_DATA;
+			/*
+			 * before any line (the glob rules are checked at the
+			 * first event): a rule-file error; after: bad data
+			 */
+			if (!rendered && ret == -EINVAL) {
+				r->out->len = 0;
+				return EXIT_USAGE;
+			}
+			return EXIT_DATA;
 		}
+		rendered = true;
 		if (r->out->closed)
 			return 0;
 		progress_tick(&progress);
 	}
 	progress_end(&progress);
-	if (filter_events_unmatched(r->opt.filter))
-		say("warning: --events matched no event of any input");
+	filter_report(r->opt.filter, warn, NULL);
 	diag_init(&d);
 	ret = r->sink->ops->end(r->sink, &d);
 	if (ret < 0) {
@@ -384,6 +394,11 @@ static int run(struct run *r)
 	if (r->opt.rules_path &&
 	    formats_path_find(r->opt.rules_path, &r->rules_file) < 0)
 		goto nomem;
+	/* -o against the files as they will be opened (-f NAME found) */
+	if (clobber_check(&r->opt, r->rules_file, &d) < 0) {
+		error(d.msg);
+		return EXIT_USAGE;
+	}
 	if (r->rules_file)
 		ret = rules_load(r->rules_file, &r->rules, &d);
 	else
@@ -405,6 +420,10 @@ static int run(struct run *r)
 			return EXIT_USAGE;
 		}
 	}
+	if (inputs_check_files(&r->opt, &d) < 0) {
+		error(d.msg);
+		return EXIT_USAGE;
+	}
 	r->srcs = calloc(inputs_count(&r->opt), sizeof(*r->srcs));
 	if (!r->srcs)
 		goto nomem;
@@ -422,10 +441,24 @@ static int run(struct run *r)
 	if (status)
 		return status;
 	r->clock->tsc_mhz = r->opt.tsc_mhz;
-	ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
+	ret = source_qemu_clocks(r->srcs, r->nsrcs, &d);
+	if (ret == 0)
+		ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
 		error(d.msg);
 		return EXIT_USAGE;
+	}
+	if (r->opt.mhz > 0 && r->clock->timeline != CLOCK_TSC)
+		say("warning: -c converts TSC ticks, and the timeline is %s: ts stays as it is (the key secs is in seconds)",
+		    clock_name(r->clock->timeline));
+	if (r->opt.filter) {
+		if (filter_set_clock(r->opt.filter, r->clock->timeline,
+				     r->opt.mhz, &d) < 0) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+		filter_set_rules(r->opt.filter, r->rules);
+		filter_set_sources(r->opt.filter, r->srcs, r->nsrcs);
 	}
 	status = load_counters(r);
 	if (status)
@@ -451,28 +484,17 @@ static int run(struct run *r)
 	}
 	if (rules_check_names(r->rules, r->srcs, r->nsrcs, warn, NULL) < 0)
 		goto nomem;
-	if (r->opt.output) {
-		fd = open(r->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0666);
-		if (fd < 0) {
-			say("%s: cannot create: %s", r->opt.output,
-			    strerror(errno));
-			return EXIT_USAGE;
-		}
-	}
-	r->out = outbuf_create(fd);
+	/* no file yet: the sink's begin may still refuse the run */
+	r->out = outbuf_create(-1);
 	if (!r->out)
 		goto nomem;
-	if (r->opt.filter) {
-		filter_set_clock(r->opt.filter, r->clock->timeline, r->opt.mhz);
-		filter_set_rules(r->opt.filter, r->rules);
-	}
 	if (r->opt.chrome)
 		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
 					    r->opt.stats_format, r->opt.mhz,
-					    r->syms);
+					    r->syms, r->opt.stats_top,
+					    r->opt.stats_sort);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
@@ -485,15 +507,33 @@ static int run(struct run *r)
 		error(d.msg);
 		return EXIT_USAGE;
 	}
+	/* everything that can be refused was: now the output */
+	if (r->opt.output) {
+		if (outfile_open(&r->outf, r->opt.output, &d) < 0) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+		fd = r->outf.fd;
+	}
+	r->out->fd = fd;
 	status = run_events(r, &bad_data);
+	inputs_notes_end(r->srcs, r->nsrcs, warn, NULL);
 	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
+		/* the old file, if any, stays as it was */
 		say("%s: cannot write: %s",
 		    r->opt.output ? r->opt.output : "standard output",
 		    strerror(-r->out->error));
 		return EXIT_DATA;
 	}
+	/* a usage error leaves the old file; bad data keeps what was printed */
+	if (r->opt.output && status != EXIT_USAGE &&
+	    outfile_commit(&r->outf, r->opt.output, &d) < 0) {
+		error(d.msg);
+		return EXIT_DATA;
+	}
 	if (!r->out->closed)
 		report_alignment(r);
+	render_missing_report(r->render, warn, NULL);
 	for (size_t i = 0; i < r->ncounters; i++)
 		if (r->counters[i].start_defaulted)
 			say("%s: its times start at the first event of the timeline (ts %" PRIu64 "): give an 'rdtsc N' first line or --counters-start=TS to align them",
@@ -512,13 +552,8 @@ static void run_fini(struct run *r)
 
 	merge_destroy(r->merge);
 	sink_destroy(r->sink);
-	if (r->out) {
-		int fd = r->out->fd;
-
-		outbuf_destroy(r->out);
-		if (fd != STDOUT_FILENO)
-			close(fd);
-	}
+	outbuf_destroy(r->out);
+	outfile_close(&r->outf);
 	render_destroy(r->render);
 	symtab_destroy(r->syms);
 	for (i = 0; i < r->ncounters; i++)
@@ -559,11 +594,23 @@ static bool std_fds(void)
 	return out_closed;
 }
 
+/* As many open files as we may: one per input, many inputs. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct run r = { .outf.fd = -1 };
 	int status;
 
+	raise_nofile();
 	r.opt.stdout_closed = std_fds();
 
 	/* a closed pipe shows up as EPIPE from write(2): end quietly */

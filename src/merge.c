@@ -132,8 +132,11 @@ static inline int merge_read(const struct merge *m, struct merge_slot *s,
 {
 	int ret = s->src->ops->next(s->src, ev, d);
 
-	if (ret > 0 && m->map)
-		clock_map(m->clock, s->src, ev);
+	if (ret > 0 && m->map && clock_map(m->clock, s->src, ev) < 0) {
+		/* that input stops: its time is past what ns can say */
+		clock_map_error(m->clock, s->src, ev, d);
+		ret = -ERANGE;
+	}
 	return ret;
 }
 

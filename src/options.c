@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "filter.h"
+#include "formats-path.h"
 #include "options.h"
 #include "source.h"
 
@@ -29,22 +31,26 @@ void options_usage(FILE *f)
 	      "  FORMATS            a classic rule file ('ID TEMPLATE' lines) or YAML\n"
 	      "                     (.yaml/.yml); omitted: the built-in kvmtrace rules\n"
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
-	      "                     files, uftrace data directories; none: standard input\n"
+	      "                     files, uftrace data directories, QEMU simple traces;\n"
+	      "                     none: standard input\n"
 	      "\n"
 	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
 	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
 	      "                         $KVMTRACE_FORMAT_PATH and the shipped formats\n"
 	      "      --list-formats     the shipped formats, each with its summary\n"
-	      "  -c, --mhz=MHZ          time stamps in seconds: ts / (MHZ * 1e6)\n"
+	      "  -c, --mhz=MHZ          TSC time stamps in seconds: ts / (MHZ * 1e6)\n"
 	      "      --guest=INPUT      an input recorded on the guest's clock\n"
 	      "      --tsc-offset=N|auto  guest_tsc = host_tsc + N; auto: from\n"
 	      "                         kvm:kvm_write_tsc_offset in the host trace.dat\n"
-	      "      --clock=INPUT=tsc|ns  declare the clock of an input\n"
+	      "      --clock=INPUT=tsc|ns|mono|wall  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
 	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
 	      "                         kind, guest function; inputs. FORMAT: table,\n"
 	      "                         hist (and log2 histograms), csv, json\n"
+	      "      --stats-top=N      the first N rows of each exit table\n"
+	      "      --stats-sort=KEY   exit rows by time (total, the default), count,\n"
+	      "                         max or p99\n"
 	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
 	      "                         --stats' exits by guest function\n"
 	      "      --counters=FILE    perf stat -I output (any -x, or human) as Chrome\n"
@@ -53,9 +59,14 @@ void options_usage(FILE *f)
 	      "                         an 'rdtsc N' first line, else the first event)\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
+	      "      --qemu-events=FILE QEMU's trace-events dictionary for QEMU traces\n"
+	      "                         (default /usr/share/qemu/trace-events-all)\n"
+	      "      --qemu-log=FILE    an input read as QEMU's log trace backend (a log\n"
+	      "                         with -msg timestamp=on is recognised without it)\n"
 	      "      --vcpu=LIST        only these vCPUs (numbers and ranges: 0,2-3)\n"
 	      "      --pid=LIST         only these processes\n"
-	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed)\n"
+	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed,\n"
+	      "                         or seconds with an s: 1.5s~2s)\n"
 	      "  -o, --output=FILE      write to FILE instead of standard output\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          the version\n"
@@ -64,6 +75,14 @@ void options_usage(FILE *f)
 	      "2 bad usage or rule file (before any output).\n"
 	      "See kvmtrace_format(1) and kvmtrace_format-formats(5).\n",
 	      f);
+}
+
+/* A directory is never a rule file: as the first argument, an input. */
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static int add_input(struct options *o, const char *path, enum domain dom)
@@ -76,6 +95,7 @@ static int add_input(struct options *o, const char *path, enum domain dom)
 	o->inputs = n;
 	o->inputs[o->ninputs].path = path;
 	o->inputs[o->ninputs].domain = dom;
+	o->inputs[o->ninputs].qemu_log = false;
 	o->ninputs++;
 	return 0;
 }
@@ -90,7 +110,8 @@ static int add_clock(struct options *o, const char *arg)
 		return -EINVAL;
 	if (!strcmp(eq + 1, "tsc"))
 		k = CLOCK_TSC;
-	else if (!strcmp(eq + 1, "ns"))
+	else if (!strcmp(eq + 1, "ns") || !strcmp(eq + 1, "mono") ||
+		 !strcmp(eq + 1, "wall"))
 		k = CLOCK_NS;
 	else
 		return -EINVAL;
@@ -101,6 +122,8 @@ static int add_clock(struct options *o, const char *arg)
 	n[o->nclocks].path = arg;
 	n[o->nclocks].len = (size_t)(eq - arg);
 	n[o->nclocks].clock = k;
+	n[o->nclocks].base = !strcmp(eq + 1, "mono") ? "mono" :
+			     !strcmp(eq + 1, "wall") ? "wall" : NULL;
 	o->nclocks++;
 	return 0;
 }
@@ -162,8 +185,30 @@ static int mhz_option(const char *opt, const char *arg, double *out,
 	return ret;
 }
 
+/*
+ * A first positional that names nothing (no file, no shipped format): it
+ * might have been a rule file or an input, so say only that it is not there.
+ */
+static int missing_positional(const char *name, struct diag *d)
+{
+	struct stat st;
+	char *found;
+	int ret;
+
+	if (stat(name, &st) == 0 || errno != ENOENT)
+		return 0;
+	if (formats_path_find(name, &found) < 0)
+		return -ENOMEM;
+	ret = strcmp(found, name) ? 0 : -ENOENT;
+	free(found);
+	if (ret)
+		diag_set(d, "%s: no such file (nor a shipped format of that name: see --list-formats)",
+			 name);
+	return ret;
+}
+
 /* What options_parse() cannot check one option at a time. */
-static int check_args(struct options *o, struct diag *d)
+static int check_args(struct options *o, bool have_f, struct diag *d)
 {
 	const char *kind;
 	size_t i, j, nstdin = 0;
@@ -190,8 +235,10 @@ static int check_args(struct options *o, struct diag *d)
 			return -EINVAL;
 		}
 	}
+	/* -f <(cat formats): a pipe given as the rule file is one */
 	if (o->rules_path &&
-	    (kind = source_input_kind(o->rules_path, false))) {
+	    (kind = source_input_kind(o->rules_path, false)) &&
+	    !(have_f && !strcmp(kind, "a stream"))) {
 		diag_set(d, "%s: this looks like %s, not a rule file; give the rule file with -f and the inputs after it",
 			 o->rules_path, kind);
 		return -EINVAL;
@@ -217,6 +264,10 @@ enum {
 	OPT_DEMANGLE,
 	OPT_GUEST_SYMS,
 	OPT_LIST_FORMATS,
+	OPT_QEMU_EVENTS,
+	OPT_QEMU_LOG,
+	OPT_STATS_TOP,
+	OPT_STATS_SORT,
 	OPT_COUNTERS,
 	OPT_COUNTERS_START,
 };
@@ -231,6 +282,8 @@ static const struct option long_options[] = {
 	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
 	{ "chrome", no_argument, NULL, OPT_CHROME },
 	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "stats-top", required_argument, NULL, OPT_STATS_TOP },
+	{ "stats-sort", required_argument, NULL, OPT_STATS_SORT },
 	{ "demangle", required_argument, NULL, OPT_DEMANGLE },
 	{ "guest-syms", required_argument, NULL, OPT_GUEST_SYMS },
 	{ "events", required_argument, NULL, OPT_FILTER_EVENTS },
@@ -238,6 +291,8 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_FILTER_PID },
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
+	{ "qemu-events", required_argument, NULL, OPT_QEMU_EVENTS },
+	{ "qemu-log", required_argument, NULL, OPT_QEMU_LOG },
 	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "counters-start", required_argument, NULL, OPT_COUNTERS_START },
 	{ "help", no_argument, NULL, 'h' },
@@ -257,7 +312,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 		switch (c) {
 		case 1:
 			/* the first positional is FORMATS unless it is an input */
-			if (first && !have_f &&
+			if (first && !have_f && !is_dir(optarg) &&
 			    !source_input_kind(optarg, true))
 				o->rules_path = optarg;
 			else if (add_input(o, optarg, DOMAIN_HOST) < 0)
@@ -297,7 +352,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_CLOCK:
 			if (add_clock(o, optarg) < 0) {
-				diag_set(d, "--clock: '%s' is not INPUT=tsc or INPUT=ns",
+				diag_set(d, "--clock: '%s' is not INPUT=tsc, INPUT=ns, INPUT=mono or INPUT=wall",
 					 optarg);
 				return -EINVAL;
 			}
@@ -341,6 +396,32 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 				return -EINVAL;
 			}
 			break;
+		case OPT_STATS_TOP: {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || errno || n < 1 || n > 1000000 ||
+			    *optarg == '-' || *optarg == '+') {
+				diag_set(d, "--stats-top: '%s' is not a number of rows (1 to 1000000)",
+					 optarg);
+				return -EINVAL;
+			}
+			o->stats = true;
+			o->stats_top = (unsigned)n;
+			break;
+		}
+		case OPT_STATS_SORT:
+			if (strcmp(optarg, "time") && strcmp(optarg, "count") &&
+			    strcmp(optarg, "max") && strcmp(optarg, "p99")) {
+				diag_set(d, "--stats-sort: '%s' is none of time, count, max, p99",
+					 optarg);
+				return -EINVAL;
+			}
+			o->stats = true;
+			o->stats_sort = optarg;
+			break;
 		case OPT_DEMANGLE:
 			if (!strcmp(optarg, "full"))
 				o->demangle = SOURCE_DEMANGLE_FULL;
@@ -354,6 +435,14 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_GUEST_SYMS:
 			o->guest_syms = optarg;
+			break;
+		case OPT_QEMU_EVENTS:
+			o->qemu_events = optarg;
+			break;
+		case OPT_QEMU_LOG:
+			if (add_input(o, optarg, DOMAIN_HOST) < 0)
+				goto nomem;
+			o->inputs[o->ninputs - 1].qemu_log = true;
 			break;
 		case OPT_FILTER_EVENTS:
 		case OPT_FILTER_VCPU:
@@ -395,11 +484,14 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 	for (; optind < argc; optind++)		/* after "--" */
 		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
 			goto nomem;
+	if (o->rules_path && !have_f &&
+	    (c = missing_positional(o->rules_path, d)) < 0)
+		return c == -ENOMEM ? -ENOMEM : -EINVAL;
 	if (o->chrome && o->stats) {
 		diag_set(d, "--chrome and --stats are two outputs; choose one");
 		return -EINVAL;
 	}
-	return check_args(o, d);
+	return check_args(o, have_f, d);
 nomem:
 	diag_set(d, "out of memory");
 	return -ENOMEM;

@@ -23,6 +23,7 @@ struct filter;
 struct options_input {
 	const char *path;	/* borrowed from argv */
 	enum domain domain;
+	bool qemu_log;		/* --qemu-log: read as QEMU's log backend */
 };
 
 /* --clock=INPUT=tsc|ns */
@@ -30,6 +31,7 @@ struct options_clock {
 	const char *path;	/* borrowed from argv: INPUT is its first len bytes */
 	size_t len;
 	enum clock_kind clock;
+	const char *base;	/* mono, wall: a ns clock named; else NULL */
 };
 
 struct options {
@@ -39,8 +41,11 @@ struct options {
 	bool chrome;
 	bool stats;
 	const char *stats_format;
+	unsigned stats_top;	/* --stats-top: rows per exit table; 0: default */
+	const char *stats_sort;	/* --stats-sort: time, count, max, p99 */
 	enum source_demangle demangle;	/* uftrace names */
 	const char *guest_syms;	/* --guest-syms */
+	const char *qemu_events;	/* --qemu-events */
 	bool have_offset;
 	bool auto_offset;
 	int64_t offset;

@@ -25,6 +25,9 @@ int outbuf_flush(struct outbuf *o)
 {
 	size_t off = 0;
 
+	/* no file yet: the bytes wait for it */
+	if (o->fd < 0)
+		return 0;
 	while (off < o->len && !o->closed && !o->error) {
 		ssize_t n = write(o->fd, o->buf + off, o->len - off);
 
@@ -46,15 +49,16 @@ int outbuf_flush(struct outbuf *o)
 char *outbuf_reserve_slow(struct outbuf *o, size_t n)
 {
 	outbuf_flush(o);
-	if (o->cap < n) {
-		char *nb = realloc(o->buf, n);
+	if (o->cap - o->len < n) {
+		size_t cap = o->len + n > 2 * o->cap ? o->len + n : 2 * o->cap;
+		char *nb = realloc(o->buf, cap);
 
 		if (!nb)
 			return NULL;
 		o->buf = nb;
-		o->cap = n;
+		o->cap = cap;
 	}
-	return o->buf;
+	return o->buf + o->len;
 }
 
 int outbuf_destroy(struct outbuf *o)

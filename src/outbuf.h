@@ -21,6 +21,10 @@ struct outbuf {
 
 #define OUTBUF_SIZE (1u << 18)
 
+/*
+ * fd -1: a buffer whose file is set later (o->fd): until then what is
+ * put waits in the buffer, which grows.
+ */
 struct outbuf *outbuf_create(int fd);
 /* Flush and free; returns the first write error (negative errno) or 0. */
 int outbuf_destroy(struct outbuf *o);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "signature.h"
 #include "source.h"
 
 /* Readers in detection order; kvmtrace, which has no magic, comes last. */
@@ -17,6 +18,8 @@ static const struct source_ops *const source_registry[] = {
 	&source_perf_ops,
 #endif
 	&source_uftrace_ops,
+	&source_qemu_simple_ops,
+	&source_qemu_log_ops,
 	&source_kvmtrace_ops,
 };
 
@@ -125,6 +128,10 @@ const char *source_input_kind(const char *path, bool binary)
 	n = source_head(path, head, sizeof(head));
 	if (n <= 0)
 		return NULL;
+	if (source_qemu_simple_magic(head, (size_t)n))
+		return "a QEMU simple trace";
+	if (source_qemu_log_probe(head, (size_t)n))
+		return "a QEMU log";
 	if (source_has_magic(head, (size_t)n))
 		return head[0] == 0x17 ? "a trace.dat file" : "a kvmtrace stream";
 	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
@@ -136,7 +143,34 @@ const char *source_input_kind(const char *path, bool binary)
 	return NULL;
 }
 
-/* Copy the rest of a stream after its head to a temporary file. */
+/*
+ * An empty file with no name anyone sees: an O_TMPFILE in dir, else a
+ * mkstemp() file unlinked at once, so the copy goes away with the
+ * process however it ends, SIGINT, SIGTERM and SIGKILL included. Its
+ * reader opens it as /proc/self/fd/N. The descriptor, or -errno.
+ */
+static int source_unnamed(const char *dir)
+{
+	char *name;
+	int fd;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+#endif
+	if (asprintf(&name, "%s/kvmtrace_format-in-XXXXXX", dir) < 0)
+		return -ENOMEM;
+	fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0)
+		fd = -errno;
+	else
+		unlink(name);
+	free(name);
+	return fd;
+}
+
+/* Copy the rest of a stream after its head to a file without a name. */
 static int source_spool(struct source *src, struct diag *d)
 {
 	const char *dir = getenv("TMPDIR");
@@ -146,24 +180,21 @@ static int source_spool(struct source *src, struct diag *d)
 
 	if (!dir || !*dir)
 		dir = "/tmp";
-	if (asprintf(&src->open_path, "%s/kvmtrace_format-in-XXXXXX", dir) < 0) {
+	out = source_unnamed(dir);
+	if (out < 0) {
+		diag_set(d, "%s: %s cannot be read from a pipe, and there is no room for a copy in %s: %s; give a file",
+			 src->name, src->ops->kind, dir, strerror(-out));
+		return out;
+	}
+	if (asprintf(&src->open_path, "/proc/self/fd/%d", out) < 0) {
 		src->open_path = NULL;
+		close(out);
 		diag_set(d, "%s: out of memory", src->name);
 		return -ENOMEM;
 	}
-	out = mkstemp(src->open_path);
-	if (out < 0) {
-		ret = -errno;
-		diag_set(d, "%s: %s cannot be read from a pipe, and there is no room for a copy in %s: %s; give a file",
-			 src->name, src->ops->kind, dir, strerror(errno));
-		free(src->open_path);
-		src->open_path = NULL;
-		return ret;
-	}
-	src->spooled = true;
+	src->spool_fd = out;
 	buf = malloc(1u << 16);
 	if (!buf) {
-		close(out);
 		diag_set(d, "%s: out of memory", src->name);
 		return -ENOMEM;
 	}
@@ -180,8 +211,7 @@ static int source_spool(struct source *src, struct diag *d)
 			if (k < 0) {
 				ret = -errno;
 				diag_set(d, "%s: cannot copy it from the pipe to %s: %s",
-					 src->name, src->open_path,
-					 strerror(errno));
+					 src->name, dir, strerror(errno));
 				goto end;
 			}
 			w += (size_t)k;
@@ -198,11 +228,6 @@ static int source_spool(struct source *src, struct diag *d)
 	}
 end:
 	free(buf);
-	if (close(out) < 0 && !ret) {
-		ret = -errno;
-		diag_set(d, "%s: cannot copy it from the pipe to %s: %s",
-			 src->name, src->open_path, strerror(errno));
-	}
 	if (src->own_fd)
 		close(src->fd);
 	src->fd = -1;
@@ -214,6 +239,7 @@ end:
 
 static int source_pick(struct source *src, bool is_dir, struct diag *d)
 {
+	const struct signature *sig;
 	size_t i;
 
 	for (i = 0; i < SOURCE_NREG; i++) {
@@ -234,22 +260,29 @@ static int source_pick(struct source *src, bool is_dir, struct diag *d)
 				 src->name);
 		return -ENOTSUP;
 	}
-	/* a perf.data, when its reader is not built in */
-	if (src->ops == &source_kvmtrace_ops && src->head_len >= 8 &&
-	    (!memcmp(src->head, "PERFILE2", 8) ||
-	     !memcmp(src->head, "2ELIFREP", 8))) {
-		diag_set(d, "%s: a perf.data file, and this kvmtrace_format was built without libtraceevent, which its reader needs",
-			 src->name);
-		return -ENOTSUP;
-	}
-	/* kvmtrace has no magic word: text is a rule file in the wrong place */
-	if (src->ops == &source_kvmtrace_ops && src->head_len &&
-	    !source_is_binary(src->head, src->head_len)) {
+	/* kvmtrace has no magic word: the signature of something else */
+	sig = src->ops == &source_kvmtrace_ops ?
+		      signature_find(src->head, src->head_len) : NULL;
+	if (sig && !strcmp(sig->what, "text"))
 		diag_set(d, "%s: this looks like a rule file (text), not a trace; put it first or give it with -f",
 			 src->name);
-		return -EINVAL;
-	}
-	return 0;
+	else if (sig)
+		diag_set(d, "%s: this is %s, not a trace that kvmtrace_format reads; %s",
+			 src->name, sig->what, sig->advice);
+	return sig ? -EINVAL : 0;
+}
+
+/* A stream read to its end: its reader reads on from /dev/null. */
+static void source_ended(struct source *src)
+{
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (null < 0)
+		return;
+	if (src->own_fd)
+		close(src->fd);
+	src->fd = null;
+	src->own_fd = true;
 }
 
 int source_probe(struct source *src, struct diag *d)
@@ -304,6 +337,9 @@ int source_probe(struct source *src, struct diag *d)
 			n = -errno;
 	} else {
 		n = source_read_full(src->fd, src->head, SOURCE_PROBE);
+		/* the end came (a terminal's Ctrl-D reads as 0 once): no more reads */
+		if (n >= 0 && n < SOURCE_PROBE)
+			source_ended(src);
 	}
 	if (n < 0) {
 		diag_set(d, "%s: cannot read: %s", src->name,
@@ -385,6 +421,7 @@ struct source *source_create(const struct source_ops *ops, const char *path,
 		return NULL;
 	src->ops = ops;
 	src->fd = -1;
+	src->spool_fd = -1;
 	src->path = strdup(path ? path : "-");
 	if (!src->path) {
 		free(src);
@@ -410,6 +447,7 @@ struct source *source_reopen(const struct source *from)
 		}
 	}
 	src->domain = from->domain;
+	src->qemu_events = from->qemu_events;
 	return src;
 }
 
@@ -444,8 +482,8 @@ void source_destroy(struct source *src)
 		src->ops->close(src);
 	if (src->own_fd && src->fd >= 0)
 		close(src->fd);
-	if (src->spooled)
-		unlink(src->open_path);
+	if (src->spool_fd >= 0)
+		close(src->spool_fd);
 	free(src->open_path);
 	free(src->head);
 	free(src->note);

@@ -104,6 +104,16 @@ struct source_ops {
 	int (*field)(struct source *src, const struct event *ev, int index,
 		     struct value *out);
 	/*
+	 * The name the event format's print fmt gives field index's value
+	 * in ev (trace.dat's __print_symbolic, as `info` prints it), as a
+	 * string: 0, or -ENOENT (no name for this value). With ev NULL: 0
+	 * if events of type t may name that field's values at all. May be
+	 * NULL.
+	 */
+	int (*field_symbol)(struct source *src, const struct event_type *t,
+			    const struct event *ev, int index,
+			    struct value *out);
+	/*
 	 * Call fn for every event type known before reading (trace.dat
 	 * formats), so that rules can be checked at load time. A type the
 	 * input may hold but does not declare is marked possible (event.h).
@@ -118,6 +128,12 @@ struct source_ops {
 	/* Write a default one-line rendering (no rule matched). May be NULL. */
 	int (*render_default)(struct source *src, const struct event *ev,
 			      struct outbuf *out);
+	/*
+	 * Write the lines the reference tool prints before the events
+	 * (trace-cmd report's "cpus=N"), when the default rendering is all
+	 * there is (no rule file, every input of this kind). May be NULL.
+	 */
+	int (*render_header)(struct source *src, struct outbuf *out);
 	/*
 	 * The values of ev as the 2008 tool printed them after a TypeError
 	 * (a Python dict and a newline). May be NULL.
@@ -161,7 +177,9 @@ struct source {
 	const char *name;		/* display name: path, or "<stdin>" */
 	/* what the probe found (source_probe()) */
 	char *open_path;		/* owned: the file the reader opens */
-	bool spooled;			/* open_path is our temporary copy */
+	int spool_fd;			/* -1, or our copy of a stream, which
+					 * has no name: open_path is
+					 * /proc/self/fd/N of it */
 	int fd;				/* -1, or a stream (NULL open_path) */
 	bool own_fd;			/* close fd when done with it */
 	unsigned char *head;		/* owned: bytes read from fd already */
@@ -171,6 +189,8 @@ struct source {
 	unsigned index;			/* input order, from 0 */
 	enum domain domain;
 	enum clock_kind clock;		/* set by open() */
+	const char *clock_base;		/* of a ns clock, when the reader
+					 * knows it: "mono", "wall"; static */
 	bool clock_user_set;		/* the user declared the clock */
 	uint32_t cpu_hint;		/* NAME.kvmtrace.N: N */
 	bool has_cpu_hint;
@@ -178,6 +198,15 @@ struct source {
 	struct source_align align;
 	enum source_demangle demangle;	/* set before open() */
 	const struct symtab *guest_syms;	/* borrowed: --guest-syms */
+	/*
+	 * Where a reader says what it goes on after (a damaged record left
+	 * out), one line each; NULL: a pass of its own (source_reopen()),
+	 * which says nothing. Set before open().
+	 */
+	void (*say)(void *arg, const char *msg);
+	void *say_arg;
+	const char *qemu_events;	/* borrowed: --qemu-events; NULL:
+					 * QEMU's default dictionary */
 	void *priv;			/* owned by ops */
 };
 
@@ -189,6 +218,18 @@ extern const struct source_ops source_tracecmd_ops;
 extern const struct source_ops source_perf_ops;
 #endif
 extern const struct source_ops source_uftrace_ops;
+/* QEMU's traces (src/sources/qemu/) */
+extern const struct source_ops source_qemu_simple_ops;
+extern const struct source_ops source_qemu_log_ops;
+bool source_qemu_simple_magic(const unsigned char *head, size_t len);
+/* A log line with a stamp of -msg timestamp=on starts head. */
+bool source_qemu_log_probe(const unsigned char *head, size_t len);
+/*
+ * QEMU inputs' clocks (CLOCK_MONOTONIC, the wall clock) against the other
+ * nanosecond inputs': 0, or -EINVAL with d naming the inputs and the way
+ * out. Call after every input is open and its clock declared.
+ */
+int source_qemu_clocks(struct source **srcs, size_t n, struct diag *d);
 
 /*
  * Recognise src->path by its content ("-": standard input) and set

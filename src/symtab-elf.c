@@ -67,7 +67,8 @@ int symtab_load_elf(struct symtab *t, int fd, const char *path,
 	}
 	elf_end(elf);
 	if (ret < 0) {
-		diag_set(d, "%s: out of memory", path);
+		diag_set(d, "%s: %s", path, ret == -EFBIG ?
+			 "more than 4 GiB of symbol names" : "out of memory");
 		return ret;
 	}
 	if (!t->n) {

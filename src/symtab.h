@@ -16,23 +16,35 @@
 struct diag;
 struct value;
 
+/*
+ * 16 bytes a symbol, the names back to back in one block: a 300 MB
+ * System.map took three times its size as one malloc'd name each.
+ */
 struct symtab_sym {
 	uint64_t addr;
-	uint64_t size;		/* 0: up to the next symbol */
-	char *name;		/* owned */
+	uint32_t name;		/* offset in symtab.names */
+	uint32_t size;		/* 0: up to the next symbol (capped at 4 GiB - 1) */
 };
 
 struct symtab {
 	struct symtab_sym *v;	/* owned, sorted by addr */
 	size_t n;
 	size_t cap;
+	char *names;		/* owned: NUL-terminated names, back to back */
+	size_t names_len;
+	size_t names_cap;
 };
 
-/* Load path (text or ELF). NULL with d filled on failure. */
+/*
+ * Load path (text or ELF). A text file stops at its first NUL byte
+ * (refused: no text symbol file has one); what is neither a regular file
+ * nor a pipe (a device such as /dev/zero, a directory) is refused. NULL
+ * with d filled on failure.
+ */
 struct symtab *symtab_load(const char *path, struct diag *d);
 void symtab_destroy(struct symtab *t);
 
-/* Add one symbol (before symtab_sort). 0 or -ENOMEM. */
+/* Add one symbol (before symtab_sort). 0, -ENOMEM or -EFBIG (4 GiB of names). */
 int symtab_add(struct symtab *t, uint64_t addr, uint64_t size,
 	       const char *name, size_t len);
 /* Sort and drop duplicates: after the last symtab_add. */
@@ -47,7 +59,7 @@ int64_t symtab_find(const struct symtab *t, uint64_t addr);
 
 static inline const char *symtab_name(const struct symtab *t, size_t i)
 {
-	return t->v[i].name;
+	return t->names + t->v[i].name;
 }
 
 /*

@@ -34,7 +34,7 @@ complete_words() {
 		_kvmtrace_format
 		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' "$comp" "$@"
 }
-echo "1..8"
+echo "1..20"
 if command -v bash > /dev/null; then
 	check "bash: the completion is registered" \
 		"$(bash -c 'source "$0"; complete -p kvmtrace_format' "$comp" 2>&1)" \
@@ -50,8 +50,34 @@ if command -v bash > /dev/null; then
 	check "bash: inputs are files" \
 		"$(cd "$KTF_SRCDIR" && complete_words kvmtrace_format -f kvmtrace tests/fixtures/kvmtrace/sample-)" \
 		"tests/fixtures/kvmtrace/sample-be.bin tests/fixtures/kvmtrace/sample-magic.bin "
+	# issue 28: values of a fixed set, in place after '=', each a word
+	check "bash: --stats=<Tab> offers each value, after the '='" \
+		"$(complete_words kvmtrace_format --stats =)" "csv hist json table "
+	check "bash: --stats=c<Tab>" \
+		"$(complete_words kvmtrace_format --stats = c)" "csv "
+	check "bash: --stats= as one word ('=' no word break)" \
+		"$(complete_words kvmtrace_format --stats=h)" "--stats=hist "
+	check "bash: --stats<Tab> offers --stats and --stats= (and --stats-*=)" \
+		"$(complete_words kvmtrace_format --stats)" "--stats --stats-sort= --stats-top= --stats= "
+	check "bash: the word after --stats is an input, not its value" \
+		"$(cd "$KTF_SRCDIR" && complete_words kvmtrace_format --stats tests/fixtures/kvmtrace/sample-)" \
+		"tests/fixtures/kvmtrace/sample-be.bin tests/fixtures/kvmtrace/sample-magic.bin "
+	check "bash: --demangle=<Tab> offers its values, not files" \
+		"$(complete_words kvmtrace_format --demangle =)" "full no simple "
+	check "bash: --demangle VALUE as the next word" \
+		"$(complete_words kvmtrace_format --demangle f)" "full "
+	check "bash: --tsc-offset=a<Tab>" \
+		"$(complete_words kvmtrace_format --tsc-offset = a)" "auto "
+	check "bash: --clock=INPUT=<Tab> offers the clocks" \
+		"$(complete_words kvmtrace_format --clock = x.dat =)" "mono ns tsc wall "
+	check "bash: --clock=INPUT=t as one word" \
+		"$(complete_words kvmtrace_format --clock=x.dat=t)" "--clock=x.dat=tsc "
+	check "bash: --stats-sort=<Tab> offers its keys" \
+		"$(complete_words kvmtrace_format --stats-sort =)" "count max p99 time "
+	check "bash: a value of the user's (-c): nothing offered" \
+		"$(complete_words kvmtrace_format -c '')" " "
 else
-	for i in 1 2 3 4 5 6; do n=$((n + 1)); echo "ok $n # SKIP no bash"; done
+	for i in $(seq 18); do n=$((n + 1)); echo "ok $n # SKIP no bash"; done
 fi
 if command -v vim > /dev/null; then
 	# the syntax group under line 1, columns 1, 12 and 20 of a rule file

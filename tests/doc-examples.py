@@ -58,6 +58,11 @@ FIXTURES = {
     'uftrace.data': 'uftrace/plain',
     # a TSC-stamped (rftrace) guest
     'guest.uftrace.data': 'uftrace-gen/rftrace',
+    # QEMU: a trace.dat on CLOCK_MONOTONIC and a simple trace between its
+    # events (tests/gen/gen-qemu-mono.py, gen-qemu-simple.py); a log
+    'host-mono.dat': 'qemu/host-mono.dat',
+    'trace-qemu': 'qemu/simple-mono.bin',
+    'qemu.log': 'qemu-log/kvm72.qlog',
     'guest.uftrace': 'uftrace-gen/rftrace',
     # a guest's symbols (--guest-syms) and a host with kvm_exit/kvm_entry
     'System.map': 'exits/guest.kallsyms',
@@ -66,6 +71,8 @@ FIXTURES = {
     'kvm.data': 'perf/kvm.data',
     'perf.data.guest': 'perf/gen-stats.data',
     'stat.txt': 'perfstat/stat-x-comma.txt',
+    # a program given as a trace (refused by its ELF signature)
+    'vmlinux': 'exits/guest.elf',
 }
 # A file the documents use without defining it: the shipped one.
 SHIPPED = {'formats': 'formats/kvmtrace'}

@@ -33,6 +33,7 @@ static const struct {
 	{ "pid", SLOT_PID, true },
 	{ "name", SLOT_NAME, true },
 	{ "system", SLOT_SYSTEM, true },
+	{ "secs", SLOT_SECS, true },
 };
 
 #define RENDER_NCOMMON (sizeof(render_common) / sizeof(render_common[0]))
@@ -85,7 +86,8 @@ struct render *render_create(const struct rules *rules, double mhz,
 	r->nsrcs = nsources;
 	r->srcs = calloc(nsources ? nsources : 1, sizeof(*r->srcs));
 	r->idsrcs = calloc(nsources ? nsources : 1, sizeof(*r->idsrcs));
-	if (!r->srcs || !r->idsrcs || render_index_ids(r) < 0)
+	r->missing = calloc(rules->n ? rules->n : 1, sizeof(*r->missing));
+	if (!r->srcs || !r->idsrcs || !r->missing || render_index_ids(r) < 0)
 		goto error;
 	for (i = 0; i < nsources; i++) {
 		r->idsrcs[i] = &r->srcs[i];
@@ -107,6 +109,7 @@ void render_binding_free(struct binding *b)
 	free(b->fetch);
 	free(b->rops);
 	free(b->aux);
+	free(b->symbolic);
 	free(b);
 }
 
@@ -125,6 +128,9 @@ void render_destroy(struct render *r)
 			render_binding_free(r->srcs[i].by_rule[j]);
 		free(r->srcs[i].by_rule);
 	}
+	for (i = 0; r->missing && i < r->rules->n; i++)
+		free(r->missing[i]);
+	free(r->missing);
 	free(r->srcs);
 	free(r->idsrcs);
 	free(r->ids);
@@ -378,8 +384,29 @@ void render_unknown_key(const struct render *r, struct source *src,
 }
 
 /*
+ * secs is the time stamp in seconds: on a nanosecond timeline, or on the
+ * TSC with -c MHZ; else (ticks of no known rate) a rule-file error.
+ */
+static int render_secs_check(const struct render *r, const struct rule *rule,
+			     size_t i, struct diag *d)
+{
+	const struct tmpl *tm = rule->tmpl;
+
+	if (r->timeline == CLOCK_NS || (r->timeline == CLOCK_TSC && r->mhz > 0))
+		return 0;
+	diag_at(d, r->rules->file, rule->line, rule->col + tm->key_col[i] - 1,
+		rule->line_text, rule->line_len, "key 'secs': %s",
+		r->timeline == CLOCK_TSC ?
+			"the timeline is the TSC, in ticks; give its rate with -c MHZ (e.g. -c 2400) for seconds" :
+			"the timeline is a counter, not a clock; it has no seconds");
+	return -EINVAL;
+}
+
+/*
  * Bind rule to events of type t of src: every key of its template to a
- * slot. A key the events cannot have is a rule-file error.
+ * slot. A key the events cannot have is a rule-file error before the run
+ * (render_check); met later (a glob rule's key that other formats have),
+ * it binds to SLOT_MISSING: such events print it empty, counted.
  */
 int render_bind(const struct render *r, struct source *src,
 		const struct event_type *t, const struct rule *rule,
@@ -406,8 +433,16 @@ int render_bind(const struct render *r, struct source *src,
 		goto nomem;
 	for (i = 0; i < tm->nkeys; i++) {
 		ret = render_bind_key(b, src, t, tm->keys[i], &b->slots[i]);
+		if (ret == 0 && b->slots[i] == SLOT_SECS)
+			ret = render_secs_check(r, rule, i, d);
+		if (ret == -EINVAL)
+			goto error;
 		if (ret == 0)
 			continue;
+		if (r->checked && ret == -ENOENT) {
+			b->slots[i] = SLOT_MISSING;
+			continue;
+		}
 		render_unknown_key(r, src, t, rule, i, d);
 		ret = -EINVAL;
 		goto error;
@@ -418,6 +453,16 @@ int render_bind(const struct render *r, struct source *src,
 	for (i = 0; i < tm->nkeys; i++) {
 		size_t off;
 
+		/* a field the format names (exit_reason): the general path */
+		if (b->slots[i] >= 0 && t && src->ops->field_symbol &&
+		    src->ops->field_symbol(src, t, NULL, b->slots[i], NULL) == 0) {
+			if (!b->symbolic)
+				b->symbolic = calloc(tm->nkeys, 1);
+			if (!b->symbolic)
+				goto nomem;
+			b->symbolic[i] = 1;
+			continue;
+		}
 		if (b->slots[i] == SLOT_TS && !(r->mhz > 0))
 			b->fetch[i].kind = FETCH_TS_INT;
 		else if (b->slots[i] == SLOT_RELTS)

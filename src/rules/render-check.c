@@ -7,7 +7,10 @@
  * reported with its line and column. The binding is render-bind.c's.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "diag.h"
 #include "render.h"
@@ -96,17 +99,21 @@ int render_check(struct render *r, struct source **srcs, size_t n,
 	}
 	r->globs_srcs = srcs;
 	r->globs_n = n;
+	r->checked = true;
 	return 0;
 }
 
 /*
- * Glob rules, at the first event: the types of src a glob rule (or "*")
- * is the rule for, among the formats src is sure of and the first
- * event's. A key of the rule that none of them has is a typo that the
- * run would meet only after output: reported now, naming the first
- * event's type when the rule is its rule, else the first such type.
+ * Glob rules, at the first event: the types a glob rule (or "*") is the
+ * rule for, over all the inputs together, among the formats each input is
+ * sure of and the first event's. A key of the rule that none of them has
+ * is a typo that the run would meet only after output: reported now,
+ * naming the first event's type when the rule is its rule, else the first
+ * such type. A key that some of them have and others lack is no error:
+ * the events that lack it print it empty (render_missing_report()).
  */
 struct render_glob {
+	struct source *src;		/* borrowed */
 	const struct event_type *t;	/* borrowed; NULL: kvmtrace events */
 	size_t rule;			/* index in rules */
 	size_t order;			/* as listed */
@@ -115,7 +122,7 @@ struct render_glob {
 struct render_globs_arg {
 	const struct render *r;
 	const struct event *first;
-	struct source *src;
+	struct source *src;		/* the input being listed */
 	struct render_glob *v;		/* owned */
 	size_t n, cap;
 };
@@ -135,6 +142,7 @@ static int render_globs_add(struct render_globs_arg *a,
 		a->v = v;
 		a->cap = cap;
 	}
+	a->v[a->n].src = a->src;
 	a->v[a->n].t = t;
 	a->v[a->n].rule = (size_t)(rule - a->r->rules->v);
 	a->v[a->n].order = a->n;
@@ -161,16 +169,16 @@ static int render_glob_cmp(const void *x, const void *y)
 }
 
 /* Does some type of v[0..n) (all of one rule) have key i? 0, 1, -ENOMEM. */
-static int render_glob_has(struct source *src, const struct render_glob *v,
-			   size_t n, const struct rule *rule, size_t i)
+static int render_glob_has(const struct render_glob *v, size_t n,
+			   const struct rule *rule, size_t i)
 {
 	size_t j;
 
 	for (j = 0; j < n; j++) {
 		struct binding b = { .rule = rule };
 		int32_t slot;
-		int ret = render_bind_key(&b, src, v[j].t, rule->tmpl->keys[i],
-					  &slot);
+		int ret = render_bind_key(&b, v[j].src, v[j].t,
+					  rule->tmpl->keys[i], &slot);
 
 		free(b.aux);
 		if (ret == -ENOMEM)
@@ -181,18 +189,51 @@ static int render_glob_has(struct source *src, const struct render_glob *v,
 	return 0;
 }
 
-static int render_globs_src(const struct render *r, struct source *src,
-			    const struct event *first, struct diag *d)
+/* Do the types of v[0..n) come from a trace.dat and from other inputs? */
+static bool render_glob_mixed(const struct render_glob *v, size_t n)
 {
-	struct render_globs_arg a = { .r = r, .first = first, .src = src };
-	size_t g, e, i;
+	bool dat = false, other = false;
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		if (!strcmp(v[j].src->ops->kind, "trace.dat"))
+			dat = true;
+		else
+			other = true;
+	}
+	return dat && other;
+}
+
+/* List the types of every input whose rule is a glob rule. */
+static int render_globs_list(struct render_globs_arg *a, struct source **srcs,
+			     size_t n)
+{
+	const struct render *r = a->r;
+	size_t i;
 	int ret = 0;
 
-	if (src->ops->each_type)
-		ret = src->ops->each_type(src, render_globs_type, &a);
-	else if (r->id_fallback >= 0)
-		/* one schema for all events (kvmtrace): "*" takes the rest */
-		ret = render_globs_add(&a, NULL, &r->rules->v[r->id_fallback]);
+	for (i = 0; i < n && ret == 0; i++) {
+		a->src = srcs[i];
+		if (srcs[i]->ops->each_type)
+			ret = srcs[i]->ops->each_type(srcs[i],
+						      render_globs_type, a);
+		else if (r->id_fallback >= 0)
+			/* one schema for all events (kvmtrace): "*" the rest */
+			ret = render_globs_add(a, NULL,
+					       &r->rules->v[r->id_fallback]);
+	}
+	return ret;
+}
+
+int render_check_globs(struct render *r, const struct event *first,
+		       struct diag *d)
+{
+	struct render_globs_arg a = { .r = r, .first = first };
+	size_t g, e, i;
+	int ret;
+
+	ret = render_globs_list(&a, r->globs_srcs, r->globs_n);
+	r->globs_srcs = NULL;	/* once */
 	if (ret < 0)
 		goto nomem;
 	if (a.n)
@@ -202,15 +243,18 @@ static int render_globs_src(const struct render *r, struct source *src,
 		const struct render_glob *at = &a.v[g];
 
 		for (e = g; e < a.n && a.v[e].rule == a.v[g].rule; e++)
-			if (first->src == src && a.v[e].t == first->type)
+			if (a.v[e].src == first->src && a.v[e].t == first->type)
 				at = &a.v[e];
 		for (i = 0; i < rule->tmpl->nkeys; i++) {
-			ret = render_glob_has(src, a.v + g, e - g, rule, i);
+			ret = render_glob_has(a.v + g, e - g, rule, i);
 			if (ret < 0)
 				goto nomem;
 			if (ret)
 				continue;
-			render_unknown_key(r, src, at->t, rule, i, d);
+			render_unknown_key(r, at->src, at->t, rule, i, d);
+			if (rule->match == RULE_ANY &&
+			    render_glob_mixed(a.v + g, e - g))
+				diag_add(d, "\n  ('*:*' is a rule for the events of trace.dat inputs only)");
 			ret = -EINVAL;
 			goto end;
 		}
@@ -225,15 +269,50 @@ end:
 	return ret;
 }
 
-int render_check_globs(struct render *r, const struct event *first,
-			      struct diag *d)
+/* "event kvm:kvm_exit", "event 0x00010002", "kvmtrace events" */
+static void render_missing_desc(char *buf, size_t len,
+				const struct render_missing *m)
 {
-	struct source **srcs = r->globs_srcs;
-	size_t i;
-	int ret = 0;
+	const struct event_type *t = m->type;
 
-	r->globs_srcs = NULL;	/* once */
-	for (i = 0; i < r->globs_n && ret == 0; i++)
-		ret = render_globs_src(r, srcs[i], first, d);
-	return ret;
+	if (t && t->system && t->name)
+		snprintf(buf, len, "event %s:%s", t->system, t->name);
+	else if (t && t->name)
+		snprintf(buf, len, "event %s", t->name);
+	else if (t && t->has_id)
+		snprintf(buf, len, "event 0x%08" PRIx64, t->id);
+	else
+		snprintf(buf, len, "a %s event", m->src->ops->kind);
+}
+
+void render_missing_report(const struct render *r,
+			   void (*warn)(void *arg, const char *msg),
+			   void *arg)
+{
+	const struct rules *rules;
+	struct diag d;
+	char what[160];
+	size_t i, k;
+
+	if (!r || !r->missing)
+		return;
+	rules = r->rules;
+	for (i = 0; i < rules->n; i++) {
+		const struct rule *rule = &rules->v[i];
+		const struct render_missing *m = r->missing[i];
+
+		for (k = 0; m && k < rule->tmpl->nkeys; k++) {
+			if (!m[k].count)
+				continue;
+			render_missing_desc(what, sizeof(what), &m[k]);
+			diag_at(&d, rules->file, rule->line,
+				rule->col + rule->tmpl->key_col[k] - 1,
+				rule->line_text, rule->line_len,
+				"warning: key '%s' had no value in %" PRIu64 " event%s of rule '%s', printed empty (the first: record %" PRIu64 " of %s, %s)",
+				rule->tmpl->keys[k], m[k].count,
+				m[k].count == 1 ? "" : "s", rule->pattern,
+				m[k].seq, m[k].src->name, what);
+			warn(arg, d.msg);
+		}
+	}
 }

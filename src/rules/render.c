@@ -34,6 +34,11 @@ RENDER_INLINE int render_value_inline(const struct render *r,
 		}
 		value_set_u64(v, ev->has_ts ? ev->ts : 0);
 		return 0;
+	case SLOT_SECS:
+		/* ns, or TSC ticks at -c MHZ (render_bind refuses the rest) */
+		value_set_float(v, (ev->has_ts ? (double)ev->ts : 0.0) /
+					   (r->timeline == CLOCK_NS ? 1e9 : r->mhz * 1000000.0));
+		return 0;
 	case SLOT_RELTS:
 		v->kind = VALUE_INT;
 		v->neg = ev->relts_neg;
@@ -121,6 +126,23 @@ static void render_enum(const struct binding *b, int32_t slot, char conv,
 	sym = a->table ? rules_enum_symbol(a->table, v->u) : NULL;
 	if (sym)
 		value_set_str(v, sym, strlen(sym));
+}
+
+/*
+ * %s of a field whose values the event's format names (kvm_exit's
+ * exit_reason) is the name, as `info` prints it; a value without a name,
+ * and every other conversion, the number.
+ */
+static void render_symbol(const struct event *ev, int32_t slot, char conv,
+			  struct value *v)
+{
+	struct value sym;
+
+	if (conv != 's' && conv != 'r' && conv != 'a')
+		return;
+	if (v->kind == VALUE_INT &&
+	    ev->src->ops->field_symbol(ev->src, ev->type, ev, slot, &sym) == 0)
+		*v = sym;
 }
 
 /*
@@ -260,6 +282,39 @@ RENDER_INLINE char *render_put_str(struct outbuf *o, char *p, const char *s,
 	}
 	render_copy(p, s, len);
 	return p + len;
+}
+
+/* Count an event of b with no value for key i (struct render_missing). */
+static int render_missing_add(struct render *r, const struct binding *b,
+			      uint32_t i, const struct event *ev)
+{
+	size_t ri = (size_t)(b->rule - r->rules->v);
+	struct render_missing *m = r->missing[ri];
+
+	if (!m) {
+		m = calloc(b->rule->tmpl->nkeys, sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		r->missing[ri] = m;
+	}
+	if (!m[i].count++) {
+		m[i].src = ev->src;
+		m[i].type = ev->type;
+		m[i].seq = ev->seq;
+	}
+	return 0;
+}
+
+/*
+ * A key without a value prints as Python prints '%*s' % '' (the width's
+ * blanks; '-' or not, the same): the line keeps its columns.
+ */
+static char *render_missing_put(char *p, const struct pyfmt_spec *sp)
+{
+	size_t w = sp->width > 0 ? (size_t)sp->width : 0;
+
+	memset(p, ' ', w);
+	return p + w;
 }
 
 static ssize_t render_conv(char *dst, const struct pyfmt_spec *sp,
@@ -466,10 +521,21 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		}
 		slot = b->slots[op->key];
 		ret = render_value_inline(r, b, ev, slot, &v);
-		if (ret < 0)
-			v.kind = VALUE_NONE;
-		else if (render_slot_is_enum(slot))
+		if (__builtin_expect(ret < 0, 0)) {
+			/* no value: the width's blanks, counted */
+			outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+			if (render_missing_add(r, b, op->key, ev) < 0)
+				goto nomem;
+			p = outbuf_reserve(o, b->need);
+			if (!p)
+				goto nomem;
+			p = render_missing_put(p, &op->spec);
+			continue;
+		}
+		if (render_slot_is_enum(slot))
 			render_enum(b, slot, op->spec.conv, &v);
+		else if (b->symbolic && b->symbolic[op->key])
+			render_symbol(ev, slot, op->spec.conv, &v);
 		if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg) {
 			p = render_fast(p, op, v.u);
 			continue;

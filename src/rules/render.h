@@ -31,6 +31,12 @@ enum render_slot {
 	SLOT_GUEST_TS = -8,
 	SLOT_SYSTEM = -9,
 	/*
+	 * a key the events of a binding lack (a glob rule's, met at run
+	 * time): every event of it has no value there
+	 */
+	SLOT_MISSING = -10,
+	SLOT_SECS = -11,	/* ts as float seconds (render_bind checks the clock) */
+	/*
 	 * rule aliases (YAML), any number of them: SLOT_ALIAS_BASE - 2j for
 	 * a join (lo | hi << 32: aux[2j], aux[2j + 1] = slots of lo, hi),
 	 * SLOT_ALIAS_BASE - 2j - 1 for an enum (aux[2j] = slot of the number,
@@ -131,6 +137,11 @@ struct binding {
 	size_t nrops;
 	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
 	uint32_t naux;			/* pairs used */
+	/*
+	 * owned, per key, or NULL: 1 where %s, %r, %a print the name the
+	 * format gives the value (source_ops.field_symbol)
+	 */
+	uint8_t *symbolic;
 	/* at hand for render_event: rule->tmpl's */
 	const char *text;
 	const struct tmpl_op *ops;
@@ -218,6 +229,29 @@ struct render {
 	/* borrowed: the inputs whose glob rules the first event checks */
 	struct source **globs_srcs;	/* NULL: checked (render_event) */
 	size_t globs_n;
+	/*
+	 * Set once render_check() passed: a key that an event met later
+	 * lacks binds to SLOT_MISSING instead of being refused.
+	 */
+	bool checked;
+	/*
+	 * owned, one per rule (NULL until an event lacks a value): per key
+	 * of its template, the events that had no value there
+	 */
+	struct render_missing **missing;
+};
+
+/*
+ * Events of a rule with no value for one of its keys (a host/guest key of
+ * a thread no GUEST option names, a glob rule's key that other formats
+ * have, uftrace's retval on an entry): the key prints as an empty string
+ * in the conversion's width, and render_missing_report() says how many.
+ */
+struct render_missing {
+	uint64_t count;
+	const struct source *src;	/* borrowed: the first such event's */
+	const struct event_type *type;	/* borrowed */
+	uint64_t seq;
 };
 
 struct render *render_create(const struct rules *rules, double mhz,
@@ -233,6 +267,14 @@ void render_destroy(struct render *r);
  */
 int render_check(struct render *r, struct source **srcs, size_t n,
 		 struct diag *d);
+
+/*
+ * One warning per key that some events had no value for (struct
+ * render_missing), through warn. Call while the inputs are open.
+ */
+void render_missing_report(const struct render *r,
+			   void (*warn)(void *arg, const char *msg),
+			   void *arg);
 
 /* The glob-rule check of render_check, run by render_event once. */
 int render_check_globs(struct render *r, const struct event *first,

@@ -70,6 +70,11 @@ int rules_parse_classic(const char *name, const char *buf, size_t len,
 	int ret = 0;
 
 	*out = NULL;
+	/* a UTF-8 byte order mark (some editors write one) is no part of a rule */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		buf += 3;
+		len -= 3;
+	}
 	r = rules_create(name);
 	if (!r) {
 		diag_set(d, "%s: out of memory", name);

@@ -65,8 +65,7 @@ static bool rnames_has(const struct rnames *s, const struct rule *rule)
 	return false;
 }
 
-/* Levenshtein distance, at most cap (then cap). */
-static size_t rnames_dist(const char *a, const char *b, size_t cap)
+size_t rules_names_dist(const char *a, const char *b, size_t cap)
 {
 	size_t la = strlen(a), lb = strlen(b), row[64], i, j;
 
@@ -124,7 +123,7 @@ static bool rnames_report(const struct rules *rules, const struct rule *rule,
 			system = true;
 		if (i && !strcmp(s->v[i]->name, s->v[i - 1]->name))
 			continue;
-		dd = rnames_dist(rule->name, s->v[i]->name, cap);
+		dd = rules_names_dist(rule->name, s->v[i]->name, cap);
 		if (dd >= cap)
 			continue;
 		/* keep the closest few, in order of distance */

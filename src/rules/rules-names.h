@@ -24,4 +24,10 @@ int rules_check_names(const struct rules *rules, struct source **srcs,
 		      size_t n, void (*warn)(void *arg, const char *msg),
 		      void *arg);
 
+/*
+ * The edit distance (Levenshtein) of a and b, or cap when it is cap or
+ * more (and for names of 64 bytes or more): how close a typo is.
+ */
+size_t rules_names_dist(const char *a, const char *b, size_t cap);
+
 #endif

@@ -504,6 +504,14 @@ int rules_parse_yaml(const char *name, const char *buf, size_t len,
 	int ret;
 
 	*out = NULL;
+	/*
+	 * a UTF-8 byte order mark (some editors write one) is no text: the
+	 * encoding is set to UTF-8, which turns off libyaml's own skipping
+	 */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		y.buf += 3;
+		y.len -= 3;
+	}
 	y.r = rules_create(name);
 	if (!y.r) {
 		ret = ryaml_nomem(&y);

@@ -77,9 +77,9 @@ static size_t chrome_vcpu_name(struct sink_chrome *c, uint64_t key,
 	*order = 2 * (int64_t)(vcpu < 49999 ? vcpu : 49999) +
 		 (dom == DOMAIN_GUEST);
 	*pid = named ? CHROME_VM_PID + vm : (uint32_t)dom + 1;
+	/* the guest's side of a vCPU: its events, its running tasks */
 	if (dom == DOMAIN_GUEST)
-		return (size_t)snprintf(name, len, "%svCPU %" PRIu32,
-					named ? "guest " : "", vcpu);
+		return (size_t)snprintf(name, len, "guest vCPU %" PRIu32, vcpu);
 	if (vm == CHROME_NOVM)
 		return (size_t)snprintf(name, len, "vCPU %" PRIu32, vcpu);
 	if (st->host_tid != SINK_NOSLOT && sink_field_u64(ev, st->host_tid, &tid) < 0)
@@ -137,7 +137,10 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 			return -ENOMEM;
 		break;
 	case SINK_CPU:
-		nlen = (size_t)snprintf(name, sizeof(name), "CPU %" PRIu64, num);
+		/* a guest's CPU is one of its vCPUs */
+		nlen = (size_t)snprintf(name, sizeof(name), "%s %" PRIu64,
+					dom == DOMAIN_GUEST ? "guest vCPU"
+							    : "host CPU", num);
 		order = 100000 + (num < 99999 ? (int64_t)num : 99999);
 		break;
 	case SINK_TASK:
@@ -146,11 +149,13 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 		if (st->comm != SINK_NOSLOT && (uint64_t)ev->pid == num &&
 		    ev->src->ops->field(ev->src, ev, st->comm, &v) == 0 &&
 		    v.kind == VALUE_STR && v.len) {
-			nlen = (size_t)snprintf(name, sizeof(name), "%.*s %" PRIu64,
+			nlen = (size_t)snprintf(name, sizeof(name), "%stask %.*s:%" PRIu64,
+						dom == DOMAIN_GUEST ? "guest " : "",
 						(int)(v.len > 64 ? 64 : v.len),
 						v.s, num);
 		} else {
-			nlen = (size_t)snprintf(name, sizeof(name), "task %" PRIu64,
+			nlen = (size_t)snprintf(name, sizeof(name), "%stask %" PRIu64,
+						dom == DOMAIN_GUEST ? "guest " : "",
 						num);
 		}
 		break;
@@ -164,6 +169,12 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 	c->threads[i].pid = pid;
 	if (nlen >= sizeof(name))
 		nlen = sizeof(name) - 1;
+	/* a domain's process, named when it gets its first thread */
+	if (pid <= 2 && !c->announced[pid - 1]) {
+		c->announced[pid - 1] = true;
+		if (chrome_process(c, (enum domain)(pid - 1)) < 0)
+			return -ENOMEM;
+	}
 	if (chrome_meta(c, "thread_name", pid, *tid, "name", name, nlen, 0) < 0 ||
 	    chrome_meta(c, "thread_sort_index", pid, *tid, "sort_index", NULL,
 			0, order) < 0)
@@ -193,6 +204,10 @@ int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 			vcpu = ev->cpu;
 			has_vcpu = true;
 		}
+		if (sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
+			return -ENOMEM;
+	} else if (dom == DOMAIN_GUEST && has_vcpu) {
+		/* a guest's own exits pair by VM (its pid): one track */
 		if (sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
 			return -ENOMEM;
 	} else if (dom == DOMAIN_HOST) {

@@ -77,6 +77,14 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 
 	sink_type_init(&ct->st, src, t);
 	ct->named = -1;
+	chrome_cpu_type(ct, src, t);
+	/* an exit's guest function: --guest-syms, or a paired guest's */
+	ct->sym = SINK_NOSLOT;
+	if (ct->st.role == SINK_EXIT || (t->has_id && t->id == SINK_KVMTRACE_VMEXIT)) {
+		int idx = src->ops->bind(src, t, "guest_sym");
+
+		ct->sym = idx < 0 ? SINK_NOSLOT : idx;
+	}
 	ct->cat = malloc(SINK_JSON_BOUND(strlen(cat)) + 8);
 	if (!ct->cat)
 		return -ENOMEM;

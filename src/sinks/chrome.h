@@ -47,6 +47,56 @@ struct chrome_type {
 	bool add_pid;		/* no field holds the pid: add "pid" */
 	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
 	int8_t named;		/* exits: reasons have names (-1: not known) */
+	uint8_t cpu_role;	/* enum chrome_cpu_role: drawn on a CPU */
+	int32_t slot_a;		/* CPU roles: next_comm, irq, vec */
+	int32_t slot_b;		/* next_pid, name (irq_handler_entry) */
+	int32_t slot_c;		/* prev_state */
+	int32_t sym;		/* EXIT: guest_sym, or SINK_NOSLOT */
+};
+
+/*
+ * Events drawn as slices on their CPU's track (chrome-cpu.c): the task
+ * that runs from one sched_switch to the next, interrupt and softirq
+ * handlers from entry to exit.
+ */
+enum chrome_cpu_role {
+	CHROME_CPU_NONE = 0,
+	CHROME_CPU_SWITCH,
+	CHROME_CPU_IRQ_ENTRY,
+	CHROME_CPU_IRQ_EXIT,
+	CHROME_CPU_SOFTIRQ_ENTRY,
+	CHROME_CPU_SOFTIRQ_EXIT,
+};
+
+#define CHROME_CPUNAME	48	/* bytes of a slice name kept per CPU */
+#define CHROME_IRQDEPTH	8	/* handlers open at once on a CPU */
+
+struct chrome_cpu_slice {
+	uint64_t since;
+	uint64_t num;		/* irq number, softirq vector, task tid */
+	uint8_t kind;		/* enum chrome_cpu_role of its entry */
+	uint8_t len;
+	char name[CHROME_CPUNAME];
+};
+
+/* One CPU's track: the task running and the handlers open. */
+struct chrome_cpu {
+	uint64_t key;			/* the track's thread key */
+	bool running;
+	struct chrome_cpu_slice task;
+	uint32_t depth;			/* handlers open (may exceed the stack) */
+	struct chrome_cpu_slice irq[CHROME_IRQDEPTH];
+};
+
+#define CHROME_SYMMAX	96
+#define CHROME_INFOMAX	256
+
+/* What a pending exit's slice will carry as args, kept per vCPU. */
+struct chrome_exitargs {
+	uint16_t symlen;
+	uint16_t infolen;
+	char sym[CHROME_SYMMAX];
+	char info[CHROME_INFOMAX];
 };
 
 struct chrome_src {
@@ -93,6 +143,13 @@ struct sink_chrome {
 	struct chrome_reason *reasons;	/* owned */
 	size_t nreasons;
 	size_t cap_reasons;
+	struct chrome_exitargs *xargs;	/* owned: by index into pairs.v */
+	uint32_t nxargs;
+	struct source *sym_src;		/* borrowed: a guest input's symbols */
+	struct sink_map cpu_map;	/* track key -> index into cpus */
+	struct chrome_cpu *cpus;	/* owned */
+	size_t ncpus, cap_cpus;
+	bool announced[2];		/* the host and guest processes */
 	bool any;			/* an event was seen */
 	uint64_t first_ts, last_ts;
 	uint64_t events;
@@ -208,7 +265,7 @@ int chrome_thread(struct sink_chrome *c, uint64_t key, const struct event *ev,
 int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 		      const struct event *ev, enum sink_role role,
 		      uint64_t *key);
-/* The process of a domain, named after its inputs. */
+/* The process of a domain, named after its inputs (once it has a thread). */
 int chrome_process(struct sink_chrome *c, enum domain dom);
 /* The end of the document: metadata and what was repaired. */
 int chrome_footer(struct sink_chrome *c);
@@ -228,5 +285,17 @@ struct chrome_type *chrome_type(struct sink_chrome *c, const struct event *ev,
 int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct event *ev, uint64_t key,
 		   const struct value *name, struct diag *d);
+
+/* ------------------------------------ chrome-cpu.c: CPU tracks */
+
+/* The CPU role of a type and the slots it reads (at type init). */
+void chrome_cpu_type(struct chrome_type *ct, struct source *src,
+		     const struct event_type *t);
+/* A sched_switch, irq or softirq event of ct: slices on its CPU. */
+int chrome_cpu_event(struct sink_chrome *c, const struct chrome_type *ct,
+		     const struct event *ev, struct diag *d);
+/* At the end: what runs and what is open ends at the last time stamp. */
+int chrome_cpu_close(struct sink_chrome *c);
+void chrome_cpu_fini(struct sink_chrome *c);
 
 #endif

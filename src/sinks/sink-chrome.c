@@ -12,11 +12,17 @@
  * but one entry per vCPU, thread and exit reason.
  *
  *  - One process per domain: pid 1 the host, pid 2 the guest, named after
- *    their inputs. One thread per vCPU, task or CPU, numbered from 1 in
- *    order of appearance and named by "thread_name" metadata events.
+ *    their inputs, and one per VM an input names; a process appears with
+ *    its first thread (none is empty). One thread (track) per vCPU, task
+ *    or CPU, numbered from 1 in order of appearance and named for what it
+ *    is: "vCPU N (host tid T)", "guest vCPU N", "host CPU N", "task
+ *    comm:tid", "guest task comm:tid".
  *  - An exit and the next entry on the same vCPU (kvmtrace VMEXIT and
  *    VMENTRY, kvm:kvm_exit and kvm:kvm_entry) make one complete slice
- *    ("ph":"X") named after the exit reason.
+ *    ("ph":"X") named after the exit reason, with the reason's number,
+ *    the guest RIP, its function and libtraceevent's text as args.
+ *  - sched_switch, irq and softirq entries and exits: slices on their
+ *    CPU's track (chrome-cpu.c).
  *  - uftrace function entries and exits are "B" and "E" on the task's
  *    thread. Repaired at the edges as merge.py does: an exit whose entry
  *    came before the trace becomes a slice from the trace's first time
@@ -104,12 +110,76 @@ static char *chrome_reason_name(const struct sink_chrome *c, char *p,
 	return p;
 }
 
+/* The args an exit's slice will carry: its RIP, function and text. */
+static int chrome_exit_args(struct sink_chrome *c, const struct chrome_type *ct,
+			    const struct event *ev, struct sink_vcpu *v)
+{
+	uint32_t idx = (uint32_t)(v - c->pairs.v);
+	struct chrome_exitargs *x;
+	const char *sym = NULL;
+	struct value val;
+	size_t n = 0;
+	void *grown = c->xargs;
+
+	if (sink_grow(&grown, &c->nxargs, idx, sizeof(*c->xargs)) < 0)
+		return -ENOMEM;
+	c->xargs = grown;
+	x = &c->xargs[idx];
+	v->has_rip = sink_exit_rip(&ct->st, ev, &v->rip) == 0;
+	if (ct->sym != SINK_NOSLOT &&
+	    ev->src->ops->field(ev->src, ev, ct->sym, &val) == 0 &&
+	    val.kind == VALUE_STR) {
+		sym = val.s;
+		n = val.len;
+	} else if (v->has_rip && c->sym_src) {
+		sym = c->sym_src->ops->func_at(c->sym_src, v->rip);
+		n = sym ? strlen(sym) : 0;
+	}
+	x->symlen = (uint16_t)(n < CHROME_SYMMAX ? n : CHROME_SYMMAX);
+	if (x->symlen)
+		memcpy(x->sym, sym, x->symlen);
+	x->infolen = 0;
+	if (ct->st.info != SINK_NOSLOT &&
+	    ev->src->ops->field(ev->src, ev, ct->st.info, &val) == 0 &&
+	    val.kind == VALUE_STR) {
+		x->infolen = (uint16_t)(val.len < CHROME_INFOMAX ? val.len
+								 : CHROME_INFOMAX);
+		memcpy(x->info, val.s, x->infolen);
+	}
+	return 0;
+}
+
+/* ,"rip":"0x…","symbol":"…","info":"…" of v's exit. */
+static char *chrome_exit_argv(const struct sink_chrome *c, char *p,
+			      const struct sink_vcpu *v)
+{
+	uint32_t idx = (uint32_t)(v - c->pairs.v);
+	const struct chrome_exitargs *x = idx < c->nxargs ? &c->xargs[idx]
+							  : NULL;
+
+	if (v->has_rip)
+		p += sprintf(p, ",\"rip\":\"0x%" PRIx64 "\"", v->rip);
+	if (x && x->symlen) {
+		p = CHROME_LIT(p, ",\"symbol\":");
+		p += sink_json_str(p, x->sym, x->symlen);
+	}
+	if (x && x->infolen) {
+		p = CHROME_LIT(p, ",\"info\":");
+		p += sink_json_str(p, x->info, x->infolen);
+	}
+	return p;
+}
+
+#define CHROME_XARGS	(SINK_JSON_BOUND(CHROME_SYMMAX) + \
+			 SINK_JSON_BOUND(CHROME_INFOMAX) + 64)
+
 /* The slice of an exit: {"name":REASON,"cat":"kvm","ph":"X",…}. */
 static int chrome_exit_slice(struct sink_chrome *c, const struct sink_vcpu *v,
 			     uint32_t tid, uint64_t end, const char *note)
 {
 	size_t len = v->ref != CHROME_NOREF ? c->reasons[v->ref].len : 0;
-	char *p = chrome_reserve(c, len + CHROME_SLACK), *start = p;
+	char *p = chrome_reserve(c, len + CHROME_XARGS + CHROME_SLACK),
+	     *start = p;
 
 	if (!p)
 		return -ENOMEM;
@@ -121,6 +191,7 @@ static int chrome_exit_slice(struct sink_chrome *c, const struct sink_vcpu *v,
 	p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
 	p = CHROME_LIT(p, ",\"args\":{\"reason\":");
 	p = chrome_dec(p, v->reason);
+	p = chrome_exit_argv(c, p, v);
 	if (note) {
 		p = CHROME_LIT(p, ",\"repaired\":\"");
 		p = chrome_lit(p, note, strlen(note));
@@ -136,7 +207,8 @@ static int chrome_exit_unpaired(struct sink_chrome *c,
 				const struct sink_vcpu *v, uint32_t tid)
 {
 	size_t len = v->ref != CHROME_NOREF ? c->reasons[v->ref].len : 0;
-	char *p = chrome_reserve(c, len + CHROME_SLACK), *start = p;
+	char *p = chrome_reserve(c, len + CHROME_XARGS + CHROME_SLACK),
+	     *start = p;
 
 	if (!p)
 		return -ENOMEM;
@@ -148,6 +220,7 @@ static int chrome_exit_unpaired(struct sink_chrome *c,
 	p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
 	p = CHROME_LIT(p, ",\"args\":{\"reason\":");
 	p = chrome_dec(p, v->reason);
+	p = chrome_exit_argv(c, p, v);
 	p = CHROME_LIT(p, ",\"unpaired\":\"another exit came before its entry\"}}");
 	chrome_commit(c, start, p);
 	return 0;
@@ -189,7 +262,7 @@ static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 	v->exit_ts = ev->ts;
 	v->reason = reason;
 	v->ref = ref;
-	return 0;
+	return chrome_exit_args(c, ct, ev, v) < 0 ? chrome_nomem(d) : 0;
 }
 
 static int chrome_entry(struct sink_chrome *c, const struct chrome_type *ct,
@@ -312,6 +385,8 @@ static int sink_chrome_event(struct sink *s, const struct event *ev,
 	} else if (ev->ts < c->first_ts) {
 		c->first_ts = ev->ts;
 	}
+	if (ct->cpu_role)
+		return chrome_cpu_event(c, ct, ev, d);
 	role = sink_role(&ct->st, ev);
 	switch (role) {
 	case SINK_EXIT:
@@ -351,9 +426,11 @@ static int sink_chrome_begin(struct sink *s, struct source **srcs, size_t n,
 		diag_set(d, "--chrome: the timeline is the TSC and no input records its frequency; pass -c MHZ (the TSC rate, e.g. -c 2400) or --tsc-mhz MHZ");
 		return -EINVAL;
 	}
-	if (outbuf_put(s->out, "{\"traceEvents\":[", 16) < 0 ||
-	    chrome_process(c, DOMAIN_HOST) < 0 ||
-	    chrome_process(c, DOMAIN_GUEST) < 0)
+	/* exits' functions without symbols of their own: a guest input's */
+	for (size_t i = 0; !c->sym_src && i < n; i++)
+		if (srcs[i]->domain == DOMAIN_GUEST && srcs[i]->ops->func_at)
+			c->sym_src = srcs[i];
+	if (outbuf_put(s->out, "{\"traceEvents\":[", 16) < 0)
 		return chrome_nomem(d);
 	return 0;
 }
@@ -402,7 +479,8 @@ static int sink_chrome_end(struct sink *s, struct diag *d)
 	if (c->ended)
 		return 0;
 	c->ended = true;
-	if (chrome_close_all(c) < 0 || chrome_counters(c) < 0 ||
+	if (chrome_close_all(c) < 0 || chrome_cpu_close(c) < 0 ||
+	    chrome_counters(c) < 0 ||
 	    chrome_footer(c) < 0)
 		return chrome_nomem(d);
 	return 0;
@@ -428,6 +506,8 @@ static void sink_chrome_destroy(struct sink *s)
 	sink_pairs_fini(&c->pairs);
 	sink_map_fini(&c->vm_pids);
 	sink_map_fini(&c->reason_map);
+	chrome_cpu_fini(c);
+	free(c->xargs);
 	for (i = 0; i < c->nreasons; i++)
 		free(c->reasons[i].name);
 	free(c->reasons);

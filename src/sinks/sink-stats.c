@@ -238,7 +238,8 @@ static const struct sink_ops sink_stats_ops = {
 
 struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 			       const char *mode, double mhz,
-			       const struct symtab *syms)
+			       const struct symtab *syms, unsigned top,
+			       const char *sort)
 {
 	struct sink_stats *c = calloc(1, sizeof(*c));
 
@@ -255,6 +256,13 @@ struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 	else if (mode && !strcmp(mode, "json"))
 		c->mode = STATS_JSON;
 	c->csv = c->mode == STATS_CSV || c->mode == STATS_JSON;
+	c->top = top;
+	if (sort && !strcmp(sort, "count"))
+		c->sort = STATS_SORT_COUNT;
+	else if (sort && !strcmp(sort, "max"))
+		c->sort = STATS_SORT_MAX;
+	else if (sort && !strcmp(sort, "p99"))
+		c->sort = STATS_SORT_P99;
 	c->mhz = mhz;
 	c->syms = syms;
 	c->counter_other = SINK_MAP_EMPTY;

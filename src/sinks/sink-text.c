@@ -4,15 +4,35 @@
 #include <stdlib.h>
 
 #include "render.h"
+#include "rules-table.h"
 #include "sink.h"
+#include "source.h"
 
 struct sink_text {
 	struct sink sink;
 };
 
+/*
+ * The built-in rules and inputs of one kind: the output is the reference
+ * tool's, header lines included (trace-cmd report's "cpus=N").
+ */
 static int sink_text_begin(struct sink *s, struct source **srcs, size_t n,
 			   struct diag *d)
 {
+	size_t i;
+	int ret;
+
+	(void)d;
+	if (!n || s->render->rules->text || !srcs[0]->ops->render_header)
+		return 0;
+	for (i = 1; i < n; i++)
+		if (srcs[i]->ops != srcs[0]->ops)
+			return 0;
+	for (i = 0; i < n; i++) {
+		ret = srcs[i]->ops->render_header(srcs[i], s->out);
+		if (ret < 0)
+			return ret;
+	}
 	return 0;
 }
 

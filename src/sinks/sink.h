@@ -53,11 +53,13 @@ struct symtab;
  * A summary (sink-stats.c): mode NULL or "table" aligned tables, "csv"
  * CSV sections, "hist" tables and log2 histograms, "json" one JSON
  * document; mhz: -c, 0 for none; syms: guest symbols (--guest-syms) or
- * NULL, borrowed.
+ * NULL, borrowed; top: rows per exit table (--stats-top), 0 for the
+ * defaults; sort: "time" (NULL), "count", "max" or "p99" (--stats-sort).
  */
 struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 			       const char *mode, double mhz,
-			       const struct symtab *syms);
+			       const struct symtab *syms, unsigned top,
+			       const char *sort);
 
 static inline void sink_destroy(struct sink *s)
 {

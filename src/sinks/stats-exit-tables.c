@@ -33,8 +33,8 @@ static void stats_reason_cell(struct stats_cell *cell,
 }
 
 /*
- * count, share, total, mean, min, p50, p90, p99, p99.9, max, unpaired of
- * d into cells; returns the columns written (11).
+ * count, its share, total, its share, mean, min, p50, p90, p99, p99.9,
+ * max, unpaired of d into cells; returns the columns written (12).
  */
 static size_t stats_dist_cells(const struct sink_stats *c,
 			       struct stats_cell *cells,
@@ -49,13 +49,14 @@ static size_t stats_dist_cells(const struct sink_stats *c,
 	stats_percent(&cells[col++], h->n, c->all.h.n);
 	if (h->n) {
 		stats_dur(c, &cells[col++], h->total);
+		stats_percent(&cells[col++], h->total, c->all.h.total);
 		stats_mean(c, &cells[col++], h->total, h->n);
 		stats_dur(c, &cells[col++], h->min);
 		for (i = 0; i < 4; i++)
 			stats_dur(c, &cells[col++], hist_percentile(h, q[i]));
 		stats_dur(c, &cells[col++], h->max);
 	} else {
-		for (i = 0; i < 8; i++)
+		for (i = 0; i < 9; i++)
 			stats_str(&cells[col++], none);
 	}
 	stats_u64(&cells[col++], d->unpaired);
@@ -80,8 +81,10 @@ struct stats_col {
 /* the columns of stats_dist_cells() */
 #define STATS_DIST_COLS							\
 	STATS_COL_N("count"),						\
-	{ .text = "share%", .csv = "share_pct", .right = true },	\
-	STATS_COL_T("total"), STATS_COL_T("mean"), STATS_COL_T("min"),	\
+	{ .text = "count%", .csv = "share_pct", .right = true },	\
+	STATS_COL_T("total"),						\
+	{ .text = "time%", .csv = "time_pct", .right = true },		\
+	STATS_COL_T("mean"), STATS_COL_T("min"),			\
 	STATS_COL_T("p50"), STATS_COL_T("p90"), STATS_COL_T("p99"),	\
 	{ .text = "p99.9", .csv = "p99_9", .timed = true, .right = true }, \
 	STATS_COL_T("max"), STATS_COL_N("unpaired")
@@ -128,7 +131,9 @@ static int stats_exit_table_out(struct sink_stats *c,
 			name = names[t.ncols];
 		}
 		head[t.ncols] = name;
-		right[t.ncols++] = col->right ? 'r' : 'l';
+		/* text: a time column's unit is its own (stats_table_out) */
+		right[t.ncols++] = !col->right ? 'l' :
+				   col->timed && !c->csv && c->time.ns ? 't' : 'r';
 	}
 	right[t.ncols] = '\0';
 	return stats_table_out(c, &t);
@@ -174,6 +179,29 @@ static int stats_order(struct sink_stats *c, struct stats_sort *keys,
 	return 0;
 }
 
+/* What --stats-sort orders d's row by (most first). */
+static uint64_t stats_sort_value(const struct sink_stats *c,
+				 const struct stats_dist *d)
+{
+	switch (c->sort) {
+	case STATS_SORT_COUNT:
+		return d->h.n + d->unpaired;
+	case STATS_SORT_MAX:
+		return d->h.n ? d->h.max : 0;
+	case STATS_SORT_P99:
+		return d->h.n ? hist_percentile(&d->h, 990) : 0;
+	case STATS_SORT_TIME:
+		break;
+	}
+	return d->h.total;
+}
+
+/* The rows a table shows: --stats-top, else dflt (0: all). */
+static size_t stats_top(const struct sink_stats *c, size_t dflt)
+{
+	return c->top ? c->top : dflt;
+}
+
 /* ------------------------------------------------------ by reason */
 
 static void stats_reason_row(const struct sink_stats *c, size_t i,
@@ -205,7 +233,10 @@ static void stats_reason_row(const struct sink_stats *c, size_t i,
 	stats_dist_cells(c, cells + col, &r->d);
 }
 
-/* Reasons by exits (most first), then domain, kvmtrace first, value. */
+/*
+ * Reasons by --stats-sort (total time by default; most first), then by
+ * exits, domain, kvmtrace first, value.
+ */
 static int stats_order_reasons(struct sink_stats *c)
 {
 	struct stats_sort *keys = malloc((c->reasons.n + 1) * sizeof(*keys));
@@ -217,10 +248,10 @@ static int stats_order_reasons(struct sink_stats *c)
 		const struct stats_reason *r = stats_row(&c->reasons, i);
 
 		keys[i].a = r->key == STATS_OTHER ? UINT64_MAX
-						  : ~(r->d.h.n + r->d.unpaired);
-		keys[i].b = (r->key & 1) << 63 | (r->key >> 1 & 1) << 62 |
+						  : ~stats_sort_value(c, &r->d);
+		keys[i].b = ~(r->d.h.n + r->d.unpaired);
+		keys[i].c = (r->key & 1) << 63 | (r->key >> 1 & 1) << 62 |
 			    r->key >> 2;
-		keys[i].c = 0;
 		keys[i].idx = (uint32_t)i;
 	}
 	return stats_order(c, keys, c->reasons.n);
@@ -287,24 +318,40 @@ static const struct stats_col stats_reason_cols[] = {
 static const struct stats_exit_table stats_reasons =
 	STATS_EXIT_TABLE("exits_by_reason", stats_reason_cols, stats_reason_row);
 
+static const char *const stats_sort_names[] = {
+	[STATS_SORT_TIME] = "total time", [STATS_SORT_COUNT] = "count",
+	[STATS_SORT_MAX] = "max", [STATS_SORT_P99] = "p99",
+};
+
 static int stats_reasons_table(struct sink_stats *c)
 {
+	size_t more = 0;
 	int ret = 0;
 
 	if (stats_order_reasons(c) < 0)
 		return -ENOMEM;
+	if (stats_top(c, 0) && c->norder > stats_top(c, 0)) {
+		more = c->norder - stats_top(c, 0);
+		c->norder = stats_top(c, 0);
+	}
+	if (!c->csv && !c->reasons.n)
+		return stats_printf(c->sink.out, "\nExits: none (no kvm:kvm_exit or kvmtrace VMEXIT among the events)\n");
 	if (!c->csv)
 		ret = stats_printf(c->sink.out,
-				   "\nExits: host time from an exit to the next entry of the same vCPU of the same VM, in %s%s\n"
-				   "(p50…p99.9: nearest rank from a log-linear histogram, within 0.79 %% of the exact value;\n"
-				   " unpaired: exits that met another exit or the end first, not in the times)\n",
-				   c->time.ns ? "µs" : "ticks",
+				   "%sExits: host time from an exit to the next entry of the same vCPU of the same VM, by %s, %s%s\n"
+				   "(count%%, time%%: shares of all exits' count and time; p50…p99.9: nearest rank from a log-linear\n"
+				   " histogram, within 0.79 %% of the exact value; unpaired: exits that met another exit or the end\n"
+				   " first, not in the times)\n",
+				   c->exits_first ? "" : "\n",
+				   stats_sort_names[c->sort],
+				   c->time.ns ? "each time in the unit its heading names" : "times in ticks",
 				   c->time.ns ? "" : c->time.timeline == CLOCK_TSC ? " (pass -c MHZ for µs)" : "");
-	if (ret == 0 && !c->reasons.n && !c->csv)
-		ret = stats_printf(c->sink.out, "no exits\n");
-	else if (ret == 0)
+	if (ret == 0)
 		ret = stats_exit_table_out(c, &stats_reasons,
 					   c->norder + (c->reasons.n ? 1 : 0));
+	if (ret == 0 && !c->csv && more)
+		ret = stats_printf(c->sink.out, "(%zu more reason%s not shown: --stats-top)\n",
+				   more, more == 1 ? "" : "s");
 	if (ret == 0 && !c->csv && c->reasons.beyond)
 		ret = stats_printf(c->sink.out, "(more than %u distinct reasons: the rest are counted together as \"(other reasons)\")\n",
 				   SINK_MAXKEYS);
@@ -454,11 +501,34 @@ static int stats_order_cross(struct sink_stats *c)
 		keys[i].a = v ? (uint64_t)sink_key_vm(v->key) << 32 |
 					sink_key_vcpu(v->key)
 			      : UINT64_MAX;
-		keys[i].b = ~(x->d.h.n + x->d.unpaired);
-		keys[i].c = x->reason;
+		keys[i].b = ~stats_sort_value(c, &x->d);
+		keys[i].c = (uint64_t)~(x->d.h.n + x->d.unpaired) << 32 |
+			    x->reason;
 		keys[i].idx = (uint32_t)i;
 	}
 	return stats_order(c, keys, c->cross.n);
+}
+
+/* With --stats-top: the first rows of each vCPU (c->order). */
+static size_t stats_cross_top(struct sink_stats *c)
+{
+	size_t i, j = 0, run = 0, top = stats_top(c, 0), more = 0;
+	uint32_t last = UINT32_MAX - 1;
+
+	if (!top)
+		return 0;
+	for (i = 0; i < c->norder; i++) {
+		const struct stats_cross *x = stats_row(&c->cross, c->order[i]);
+
+		run = x->vcpu == last ? run + 1 : 0;
+		last = x->vcpu;
+		if (run < top)
+			c->order[j++] = c->order[i];
+		else
+			more++;
+	}
+	c->norder = j;
+	return more;
 }
 
 static const struct stats_col stats_cross_cols[] = {
@@ -472,6 +542,7 @@ static const struct stats_exit_table stats_cross =
 
 static int stats_cross_table(struct sink_stats *c)
 {
+	size_t more;
 	int ret = 0;
 
 	/* one vCPU: the reasons table says it all */
@@ -479,11 +550,17 @@ static int stats_cross_table(struct sink_stats *c)
 		return 0;
 	if (stats_order_cross(c) < 0)
 		return -ENOMEM;
+	more = stats_cross_top(c);
 	if (c->csv && c->mode != STATS_JSON)
 		ret = stats_put(c->sink.out, "\n", 1);
 	else if (!c->csv)
-		ret = stats_printf(c->sink.out, "\nExits per VM, vCPU and reason\n");
-	return ret ? ret : stats_exit_table_out(c, &stats_cross, c->norder);
+		ret = stats_printf(c->sink.out, "\nExits per VM, vCPU and reason (by %s)\n",
+				   stats_sort_names[c->sort]);
+	ret = ret ? ret : stats_exit_table_out(c, &stats_cross, c->norder);
+	if (ret == 0 && !c->csv && more)
+		ret = stats_printf(c->sink.out, "(%zu more not shown: --stats-top)\n",
+				   more);
+	return ret;
 }
 
 /* ------------------------------------------------------------ kinds */
@@ -537,20 +614,21 @@ static int stats_kinds_table(struct sink_stats *c)
 		const struct stats_kind *r = stats_row(&c->kinds, i);
 
 		keys[i].a = r->key == STATS_OTHER ? 7 : r->key & 7;
-		keys[i].b = ~r->total;
+		keys[i].b = ~(c->sort == STATS_SORT_COUNT ? r->count :
+			      c->sort == STATS_SORT_MAX ? r->max : r->total);
 		keys[i].c = r->key >> 3;
 		keys[i].idx = (uint32_t)i;
 	}
 	if (stats_order(c, keys, c->kinds.n) < 0)
 		return -ENOMEM;
-	/* text: the top entries of each kind by host time */
-	if (!c->csv) {
+	/* text (or --stats-top): the top entries of each kind */
+	if (!c->csv || c->top) {
 		for (i = j = 0; i < c->norder; i++) {
 			const struct stats_kind *r = stats_row(&c->kinds, c->order[i]);
 			unsigned kind = r->key == STATS_OTHER ? SINK_NKINDS
 							      : (unsigned)(r->key & 7);
 
-			if (shown[kind]++ < STATS_TOPKINDS)
+			if (shown[kind]++ < stats_top(c, STATS_TOPKINDS))
 				c->order[j++] = c->order[i];
 		}
 		c->norder = j;
@@ -561,10 +639,13 @@ static int stats_kinds_table(struct sink_stats *c)
 		ret = stats_put(c->sink.out, "\n", 1);
 	else if (!c->csv)
 		ret = stats_printf(c->sink.out,
-				   "\nExits by what they were about (kvm_pio, kvm_mmio, kvm_msr, kvm_hypercall, kvm_inj_virq; top %u of each by host time, in %s)\n",
-				   STATS_TOPKINDS, c->time.ns ? "µs" : "ticks");
+				   "\nExits by what they were about (kvm_pio, kvm_mmio, kvm_msr, kvm_hypercall, kvm_inj_virq; top %zu of each by %s)\n",
+				   stats_top(c, STATS_TOPKINDS),
+				   c->sort == STATS_SORT_COUNT ? "count" :
+				   c->sort == STATS_SORT_MAX ? "max" : "host time");
 	for (i = 0; i <= SINK_NKINDS; i++)
-		k += shown[i] > STATS_TOPKINDS ? shown[i] - STATS_TOPKINDS : 0;
+		k += shown[i] > stats_top(c, STATS_TOPKINDS)
+			     ? shown[i] - stats_top(c, STATS_TOPKINDS) : 0;
 	ret = ret ? ret : stats_exit_table_out(c, &stats_kinds, c->norder);
 	if (ret == 0 && k && !c->csv)
 		ret = stats_printf(c->sink.out, "(%zu more not shown)\n", k);
@@ -613,23 +694,23 @@ static int stats_gfuncs_table(struct sink_stats *c)
 	for (i = 0; i < c->funcs.n; i++) {
 		const struct stats_gfunc *f = stats_row(&c->funcs, i);
 
-		keys[i].a = ~f->total;
+		keys[i].a = ~(c->sort == STATS_SORT_COUNT ? f->count : f->total);
 		keys[i].b = f->reason;
 		keys[i].c = 0;
 		keys[i].idx = (uint32_t)i;
 	}
 	if (stats_order(c, keys, c->funcs.n) < 0)
 		return -ENOMEM;
-	if (!c->csv && c->norder > STATS_TOPFUNCS) {
-		more = c->norder - STATS_TOPFUNCS;
-		c->norder = STATS_TOPFUNCS;
+	if ((!c->csv || c->top) && c->norder > stats_top(c, STATS_TOPFUNCS)) {
+		more = c->norder - stats_top(c, STATS_TOPFUNCS);
+		c->norder = stats_top(c, STATS_TOPFUNCS);
 	}
 	if (c->csv && c->mode != STATS_JSON)
 		ret = stats_put(c->sink.out, "\n", 1);
 	else if (!c->csv)
 		ret = stats_printf(c->sink.out,
-				   "\nExits by guest function (the function holding the exit's guest RIP, else the one a uftrace guest has open on the vCPU; by host time, in %s)\n",
-				   c->time.ns ? "µs" : "ticks");
+				   "\nExits by guest function (the function holding the exit's guest RIP, else the one a uftrace guest has open on the vCPU; by %s)\n",
+				   c->sort == STATS_SORT_COUNT ? "count" : "host time");
 	ret = ret ? ret : stats_exit_table_out(c, &stats_gfuncs, c->norder);
 	if (ret == 0 && more)
 		ret = stats_printf(c->sink.out, "(%zu more not shown)\n", more);

@@ -89,7 +89,7 @@ int stats_func_write(struct stats_func *f, struct outbuf *o,
 	if (w > 60)
 		w = 60;
 	if (csv)
-		ret = stats_printf(o, "\nfunction,calls,total_%s,self_%s,min_%s,avg_%s,max_%s\n",
+		ret = stats_printf(o, "\n# functions\nfunction,calls,total_%s,self_%s,min_%s,avg_%s,max_%s\n",
 				unit, unit, unit, unit, unit);
 	else
 		ret = stats_printf(o, "\nFunctions: calls and time per call in %s, as uftrace report counts them\n"

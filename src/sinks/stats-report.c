@@ -227,7 +227,8 @@ static int stats_events_table(struct sink_stats *c)
 		return ret;
 
 	if (!c->csv)
-		ret = stats_printf(c->sink.out, "Events: %" PRIu64 " from %zu input%s\n",
+		ret = stats_printf(c->sink.out, "%sEvents: %" PRIu64 " from %zu input%s\n",
+				   c->exits_first ? "\n" : "",
 				   c->events, c->nsrcs, c->nsrcs == 1 ? "" : "s");
 	return ret ? ret : stats_table_out(c, &t);
 }
@@ -265,7 +266,7 @@ static int stats_inputs_table(struct sink_stats *c)
 		.name = "inputs",
 		.ncols = 7,
 		.head = c->csv ? head_csv : head_text,
-		.right = "lllrrrr",
+		.right = c->csv || !c->time.ns ? "lllrrrr" : "lllrrrt",
 		.nrows = c->nsrcs,
 		.row = stats_input_row,
 	};
@@ -278,7 +279,7 @@ static int stats_inputs_table(struct sink_stats *c)
 		ret = stats_printf(c->sink.out, "\nInputs: first and last ts in %s%s, span in %s\n",
 				   stats_ts_unit(c),
 				   c->time.timeline == CLOCK_NS ? " (as ts prints)" : "",
-				   c->time.ns ? "µs" : "ticks");
+				   c->time.ns ? "the unit its heading names" : "ticks");
 	return ret ? ret : stats_table_out(c, &t);
 }
 
@@ -295,11 +296,18 @@ int stats_report(struct sink_stats *c)
 				   HIST_REL_ERROR_PPM / 1e6, SINK_MAXKEYS);
 		c->json_any = true;
 	}
+	/*
+	 * text: what the exits cost first, then the events, where there are
+	 * exits; CSV and JSON keep their order
+	 */
+	c->exits_first = !c->csv && c->reasons.n;
+	if (ret == 0 && c->exits_first)
+		ret = stats_exits_report(c);
 	if (ret == 0)
 		ret = stats_events_table(c);
 	if (ret == 0 && c->csv && !json)
 		ret = stats_put(c->sink.out, "\n", 1);
-	if (ret == 0)
+	if (ret == 0 && !c->exits_first)
 		ret = stats_exits_report(c);
 	if (ret == 0 && json)
 		ret = stats_printf(c->sink.out,

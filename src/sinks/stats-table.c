@@ -148,6 +148,16 @@ int stats_printf(struct outbuf *o, const char *fmt, ...)
 							 : sizeof(buf) - 1);
 }
 
+/* The columns a cell takes on a terminal: its UTF-8 characters ("µs"). */
+static size_t stats_width(const struct stats_cell *cell)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < cell->len; i++)
+		n += ((unsigned char)cell->s[i] & 0xc0) != 0x80;
+	return n;
+}
+
 /* One line: columns padded to w, the last left-aligned one unpadded. */
 static int stats_line_text(struct outbuf *o, const struct stats_table *t,
 			   const size_t *w, const struct stats_cell *cells)
@@ -156,26 +166,26 @@ static int stats_line_text(struct outbuf *o, const struct stats_table *t,
 	char *p;
 
 	for (i = 0; i < t->ncols; i++)
-		need += w[i] + 2;
+		need += w[i] + cells[i].len + 2;
 	p = outbuf_reserve(o, need);
 	if (!p)
 		return -ENOMEM;
 	for (i = 0; i < t->ncols; i++) {
-		size_t n = cells[i].len;
+		size_t n = cells[i].len, pad = w[i] - stats_width(&cells[i]);
 
 		if (i) {
 			*p++ = ' ';
 			*p++ = ' ';
 		}
-		if (t->right[i] == 'r') {
-			memset(p, ' ', w[i] - n);
-			p += w[i] - n;
+		if (t->right[i] != 'l') {
+			memset(p, ' ', pad);
+			p += pad;
 		}
 		memcpy(p, cells[i].s, n);
 		p += n;
-		if (t->right[i] != 'r' && i + 1 < t->ncols) {
-			memset(p, ' ', w[i] - n);
-			p += w[i] - n;
+		if (t->right[i] == 'l' && i + 1 < t->ncols) {
+			memset(p, ' ', pad);
+			p += pad;
 		}
 	}
 	*p++ = '\n';
@@ -287,8 +297,107 @@ int stats_json_member(struct sink_stats *c, const char *name)
 	return ret;
 }
 
+/*
+ * Time columns of text tables ('t' in stats_table.right): their cells come
+ * in µs with three decimals, and each column prints in the unit that suits
+ * its largest value, named in its heading: µs below 10 ms, ms below 10 s,
+ * else s.
+ */
+enum { STATS_US = 0, STATS_MS, STATS_S };
+
+static const char *const stats_unit_names[] = { "µs", "ms", "s" };
+
+/* A cell of µs with three decimals ("1695.996") as ns; false if not one. */
+static bool stats_cell_ns(const struct stats_cell *cell, uint64_t *ns)
+{
+	uint64_t x = 0;
+	size_t i = 0, dot;
+
+	while (i < cell->len && cell->s[i] >= '0' && cell->s[i] <= '9' &&
+	       x < UINT64_MAX / 100)
+		x = 10 * x + (uint64_t)(cell->s[i++] - '0');
+	dot = i;
+	if (!dot || dot + 4 != cell->len || cell->s[dot] != '.')
+		return false;
+	for (i = dot + 1; i < cell->len; i++) {
+		if (cell->s[i] < '0' || cell->s[i] > '9')
+			return false;
+		x = 10 * x + (uint64_t)(cell->s[i] - '0');
+	}
+	*ns = x;
+	return true;
+}
+
+/* Rewrite a cell of µs in unit u, three decimals, rounded half up. */
+static void stats_cell_unit(struct stats_cell *cell, unsigned u)
+{
+	uint64_t ns;
+
+	if (u == STATS_US || !stats_cell_ns(cell, &ns))
+		return;
+	/* sink_put_us() writes x / 1000 with three decimals */
+	cell->len = sink_put_us(cell->s, stats_div_round(ns, u == STATS_MS ?
+								 1000 : 1000000));
+}
+
+/* Row r of t into cells, its time cells in their columns' units. */
+static void stats_row_units(const struct sink_stats *c,
+			    const struct stats_table *t, size_t r,
+			    struct stats_cell *cells, const unsigned *unit)
+{
+	size_t i;
+
+	t->row(c, r, cells);
+	for (i = 0; unit && i < t->ncols; i++)
+		if (t->right[i] == 't')
+			stats_cell_unit(&cells[i], unit[i]);
+}
+
+/* Each time column's unit, from its largest value; false: none. */
+static bool stats_units(const struct sink_stats *c,
+			const struct stats_table *t, struct stats_cell *cells,
+			unsigned *unit)
+{
+	uint64_t max[STATS_MAXCOLS] = { 0 }, ns;
+	bool any = false;
+	size_t r, i;
+
+	for (i = 0; i < t->ncols; i++)
+		any |= t->right[i] == 't';
+	if (!any)
+		return false;
+	for (r = 0; r < t->nrows; r++) {
+		t->row(c, r, cells);
+		for (i = 0; i < t->ncols; i++)
+			if (t->right[i] == 't' && stats_cell_ns(&cells[i], &ns) &&
+			    ns > max[i])
+				max[i] = ns;
+	}
+	for (i = 0; i < t->ncols; i++)
+		unit[i] = max[i] >= 10000000000ull ? STATS_S :
+			  max[i] >= 10000000 ? STATS_MS : STATS_US;
+	return true;
+}
+
+/* The headings of t, a time column's with its unit: "total(ms)". */
+static void stats_heads(const struct stats_table *t, struct stats_cell *cells,
+			const unsigned *unit)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++) {
+		if (unit && t->right[i] == 't')
+			cells[i].len = (size_t)snprintf(cells[i].s, STATS_CELL,
+							"%s(%s)", t->head[i],
+							stats_unit_names[unit[i]]);
+		else
+			stats_str(&cells[i], t->head[i]);
+	}
+}
+
 int stats_table_out(struct sink_stats *c, const struct stats_table *t)
 {
+	unsigned units[STATS_MAXCOLS], *unit = NULL;
 	struct stats_cell cells[STATS_MAXCOLS];
 	size_t w[STATS_MAXCOLS] = { 0 }, r, i;
 	int ret;
@@ -306,30 +415,34 @@ int stats_table_out(struct sink_stats *c, const struct stats_table *t)
 		return ret ? ret : stats_put(c->sink.out, "]", 1);
 	}
 	if (c->csv) {
-		ret = stats_line_csv(c->sink.out, t, cells);
+		/* a title row: the table's name, as the JSON member has it */
+		ret = stats_printf(c->sink.out, "# %s\n", t->name);
+		if (ret == 0)
+			ret = stats_line_csv(c->sink.out, t, cells);
 		for (r = 0; r < t->nrows && ret == 0; r++) {
 			t->row(c, r, cells);
 			ret = stats_line_csv(c->sink.out, t, cells);
 		}
 		return ret;
 	}
+	if (stats_units(c, t, cells, units))
+		unit = units;
+	stats_heads(t, cells, unit);
 	for (i = 0; i < t->ncols; i++)
-		w[i] = cells[i].len;
-	if (t->measure) {
+		w[i] = stats_width(&cells[i]);
+	if (t->measure && !unit) {
 		t->measure(c, w);
 	} else {
 		for (r = 0; r < t->nrows; r++) {
-			t->row(c, r, cells);
+			stats_row_units(c, t, r, cells, unit);
 			for (i = 0; i < t->ncols; i++)
-				if (cells[i].len > w[i])
-					w[i] = cells[i].len;
+				stats_max(&w[i], stats_width(&cells[i]));
 		}
-		for (i = 0; i < t->ncols; i++)
-			stats_str(&cells[i], t->head[i]);
+		stats_heads(t, cells, unit);
 	}
 	ret = stats_line_text(c->sink.out, t, w, cells);
 	for (r = 0; r < t->nrows && ret == 0; r++) {
-		t->row(c, r, cells);
+		stats_row_units(c, t, r, cells, unit);
 		ret = stats_line_text(c->sink.out, t, w, cells);
 	}
 	return ret;

@@ -117,6 +117,14 @@ struct stats_gcpu {
 	uint64_t stack[STATS_GSTACK];	/* their addresses */
 };
 
+/* --stats-sort: what orders the rows of the exit tables, most first */
+enum stats_sort_by {
+	STATS_SORT_TIME = 0,	/* total host time */
+	STATS_SORT_COUNT,
+	STATS_SORT_MAX,
+	STATS_SORT_P99,
+};
+
 enum stats_mode {
 	STATS_TABLE = 0,
 	STATS_CSV,
@@ -133,6 +141,9 @@ struct sink_stats {
 	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
 	bool csv;			/* cells as CSV and JSON write them */
 	enum stats_mode mode;
+	enum stats_sort_by sort;
+	unsigned top;			/* --stats-top; 0: the defaults */
+	bool exits_first;		/* text: the exit tables open the report */
 	double mhz;
 	struct sink_time time;
 	const struct symtab *syms;	/* borrowed; may be NULL */
@@ -257,7 +268,7 @@ void stats_max(size_t *w, size_t len);
  * formatting every row, or else by formatting every row twice.
  */
 struct stats_table {
-	const char *name;		/* the JSON member */
+	const char *name;		/* the JSON member, the CSV title */
 	size_t ncols;
 	const char *const *head;	/* borrowed */
 	const char *right;		/* 'r' per right-aligned column */

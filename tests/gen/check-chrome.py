@@ -12,9 +12,20 @@ input). For each file:
     ts is a number (not NaN), X has dur >= 0, i has s "t";
   - B and E balance per (pid, tid) in time order, E never before its B;
   - host and guest are different processes: every input's domain maps to
-    one pid, no two domains share one, and the process_name of that pid
-    starts with the domain;
-  - every thread that has events has a thread_name;
+    one pid, no two domains share one, and the process_name of that pid,
+    where it has events, starts with the domain;
+  - every thread that has events has a thread_name, and it says what the
+    track is: "vCPU N (host tid T)" or "vCPU N (pid P)" (a host's vCPU
+    thread), "guest vCPU N", "host CPU N", "task COMM:TID", "guest task
+    COMM:TID" (or "task TID"), "(threads beyond the first N)";
+  - no process is empty: every process_name has a thread with events;
+  - exit slices (cat "kvm", ph "X") carry the reason's number as args,
+    and, with --expect-exit-args KEYS, each of KEYS (e.g. rip,symbol,info)
+    on every one of them;
+  - with --summary, one line per track: its process, its name and how many
+    slices (X, B) and instants it has, sorted; then the arg keys of the
+    exit slices, and the slice names of each category (sched, irq,
+    softirq) with their counts.
   - kvm exits: with --expect-exits N, exactly N exits: slices with cat
     "kvm" and ph "X" (one per exit, closed at the end if no entry came),
     plus instants with cat "kvm" and an "unpaired" arg (an exit followed
@@ -23,12 +34,18 @@ input). For each file:
 Prints one line per file and exits 1 if any check failed.
 """
 import argparse
+import collections
 import json
 import math
+import re
 import sys
 
+TRACK = re.compile(r'^(vCPU \d+ \((host tid|pid) -?\d+\)|vCPU \d+|guest vCPU \d+|'
+                   r'host CPU \d+|(guest )?task (.+:)?\d+|'
+                   r'\(threads beyond the first \d+\))$')
 
-def check(path, expect_exits):
+
+def check(path, expect_exits, expect_args=(), summary=None):
     errs = []
     with (sys.stdin if path == '-' else open(path, 'rb')) as f:
         raw = f.read()
@@ -52,6 +69,10 @@ def check(path, expect_exits):
     pname, tname, used = {}, {}, set()
     spans = []   # (ts, order, ph, pid, tid)
     exits = 0
+    per_track = collections.defaultdict(collections.Counter)
+    exit_args = collections.Counter()
+    cat_names = collections.defaultdict(collections.Counter)
+    nslices = 0
     for i, e in enumerate(evs):
         where = 'event %d' % i
         ph = e.get('ph')
@@ -76,12 +97,23 @@ def check(path, expect_exits):
             errs.append('%s: ts %r' % (where, ts))
             continue
         used.add(key)
+        per_track[key][ph] += 1
         if ph == 'X':
             d = e.get('dur')
             if not isinstance(d, (int, float)) or d < 0:
                 errs.append('%s: X with dur %r' % (where, d))
             if e.get('cat') == 'kvm':
                 exits += 1
+                nslices += 1
+                a = e.get('args', {})
+                exit_args.update(a.keys())
+                if not isinstance(a.get('reason'), int):
+                    errs.append('%s: exit slice without its reason' % where)
+                for k in expect_args:
+                    if k not in a:
+                        errs.append('%s: exit slice without %s' % (where, k))
+            elif e.get('cat') in ('sched', 'irq', 'softirq'):
+                cat_names[e['cat']][re.sub(r':\d+$', ':TID', e.get('name', ''))] += 1
         elif ph == 'i':
             if e.get('s') != 't':
                 errs.append('%s: instant without "s":"t"' % where)
@@ -109,12 +141,31 @@ def check(path, expect_exits):
             errs.append('domain %s in two processes' % dom)
     if len(set(dom_pid.values())) != len(dom_pid):
         errs.append('host and guest share a process: %r' % dom_pid)
+    used_pids = {k[0] for k in used}
     for dom, pid in dom_pid.items():
-        if not str(pname.get(pid, '')).startswith(str(dom)):
+        if pid in used_pids and not str(pname.get(pid, '')).startswith(str(dom)):
             errs.append('process %r is not named after %s' % (pid, dom))
+    for pid in sorted(pname):
+        if pid not in used_pids:
+            errs.append('process %d (%s) is empty' % (pid, pname[pid]))
     for key in sorted(used):
         if key not in tname:
             errs.append('pid %d tid %d has events but no thread_name' % key)
+        elif not TRACK.match(tname[key]):
+            errs.append('pid %d tid %d: track name %r says not what it is'
+                        % (key[0], key[1], tname[key]))
+    if summary is not None:
+        for key in sorted(used, key=lambda k: (pname.get(k[0], ''),
+                                               tname.get(k, ''))):
+            n = per_track[key]
+            summary.append('%s | %s | X %d B %d i %d' % (
+                pname.get(key[0], '?'), tname.get(key, '?'), n['X'], n['B'],
+                n['i']))
+        summary.append('exit slices %d, args: %s' % (nslices, ' '.join(
+            '%s=%d' % kv for kv in sorted(exit_args.items()))))
+        for cat in sorted(cat_names):
+            summary.append('%s: %s' % (cat, ', '.join(
+                '%s=%d' % kv for kv in sorted(cat_names[cat].items()))))
     if expect_exits is not None and exits != expect_exits:
         errs.append('%d kvm exits, expected %d' % (exits, expect_exits))
     return errs, len(evs), exits, dict(sorted(depth.items()))
@@ -123,11 +174,19 @@ def check(path, expect_exits):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--expect-exits', type=int)
+    ap.add_argument('--expect-exit-args', default='',
+                    help='comma-separated args every exit slice has')
+    ap.add_argument('--summary', action='store_true',
+                    help='print the tracks, their slices and the exit args')
     ap.add_argument('files', nargs='+')
     a = ap.parse_args()
     bad = 0
     for p in a.files:
-        r = check(p, a.expect_exits)
+        lines = [] if a.summary else None
+        r = check(p, a.expect_exits,
+                  [k for k in a.expect_exit_args.split(',') if k], lines)
+        for line in lines or []:
+            print(line)
         if isinstance(r, list):
             errs, n, x = r, 0, 0
         else:

@@ -11,8 +11,9 @@
 # Our side prints each event through the rule
 #   * %(common_comm)s-%(common_pid)d [%(common_cpu)03d] %(ts)d: %(common_name)s: %(info)s
 # (common_*: the task, CPU and event name, never shadowed by fields of the
-# event such as sched_wakeup's comm and pid or irq_handler_entry's name); the
-# report side is parsed back into the same shape.
+# event such as sched_wakeup's comm and pid or irq_handler_entry's name),
+# after the header line of our default output ("cpus=N"); the report side
+# is parsed back into the same shape, its header line as it is.
 set -u
 rerun=
 [ "${1:-}" = -r ] && { rerun=1; shift; }
@@ -26,10 +27,10 @@ printf '%s\n' '* %(common_comm)s-%(common_pid)d [%(common_cpu)03d] %(ts)d: %(com
 
 # "   comm-pid   [cpu] sec.nsec: name:<pad to 20> info", or "%12d:" raw
 # time stamps; lines that do not start an event (multi-line info) pass as
-# they are. The header "cpus=N" and dropped-event notes are not events.
+# they are, and so does the header "cpus=N"; dropped-event notes are not
+# events.
 norm_report() {
 	awk '
-	NR == 1 && /^cpus=/ { next }
 	/^CPU:[0-9]+ \[.*EVENTS DROPPED\]$/ { dropped++; next }
 	{
 		if (!match($0, /^ *.*-[0-9-]+ +\[[0-9]+\] *[0-9]+(\.[0-9]+)?: /)) {
@@ -75,7 +76,8 @@ for f in "$@"; do
 		continue
 	fi
 	norm_report <"$tmp/report" >"$tmp/want"
-	if ! "$ktf" -f "$tmp/rules" "$f" >"$tmp/got" 2>"$tmp/got.err"; then
+	if ! "$ktf" "$f" 2>"$tmp/got.err" | head -1 >"$tmp/got" ||
+	   ! "$ktf" -f "$tmp/rules" "$f" >>"$tmp/got" 2>"$tmp/got.err"; then
 		echo "FAIL $f: kvmtrace_format: $(head -1 "$tmp/got.err")"
 		status=1
 		continue

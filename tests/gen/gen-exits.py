@@ -229,6 +229,16 @@ def tracedat(args, evs):
     clk = " ".join("[%s]" % c if c == args.clock else c for c in clocks) + "\n\0"
     out += struct.pack("<HI", 4, len(clk)) + clk.encode()
     out += struct.pack("<HI", 8, 4) + struct.pack("<I", cpus)
+    if args.guest_names is not None:
+        # GUEST options (13) as `trace-cmd record -A` writes them: name,
+        # trace id, vCPU count, {vcpu, host pid} per vCPU; VM A, then B
+        names = args.guest_names.split(",")
+        for i, (name, pids) in enumerate(zip(names, [[1001, 1002], [2001]])):
+            body = name.encode() + b"\0" + struct.pack(
+                "<QI", 0x6775657374000a01 + i, len(pids))
+            for v, pid in enumerate(pids):
+                body += struct.pack("<II", v, pid)
+            out += struct.pack("<HI", 13, len(body)) + body
     out += struct.pack("<H", 0)
     out += b"flyrecord\0"
     per_cpu = [[] for _ in range(cpus)]
@@ -283,6 +293,9 @@ def main():
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--exits", type=int, default=300)
     ap.add_argument("--kallsyms", help="the kallsyms section (a guest's)")
+    ap.add_argument("--guest-names", metavar="A,B",
+                    help="GUEST options naming VM A and VM B (a name may "
+                    "be empty)")
     ap.add_argument("--no-events", action="store_true",
                     help="no records: a guest file for its kallsyms")
     args = ap.parse_args()

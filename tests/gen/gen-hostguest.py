@@ -16,6 +16,7 @@ tests/fixtures/hostguest. The files:
 
   host7.dat      v7, mixed-sched.dat: GUEST vm-a (2 vCPUs: 31484 31485)
                  and vm-b (2 vCPUs: 29744 31479)
+  host7-anon.dat host7.dat with vm-b's GUEST option of an empty name
   guest-a6.dat   v6, tc-syscalls.dat with kallsyms naming the real-mode
                  RIPs of the host's tinyguest: TIME_SHIFT onto host7,
                  interpolated, scaling 1.0005 (fraction arrays), offsets
@@ -31,9 +32,14 @@ tests/fixtures/hostguest. The files:
                  CPU, 5M ticks apart; mostly outside host6's span
   orphan7.dat    v7, tc-syscalls.dat: TIME_SHIFT onto a trace id no file
                  has, scaling 2 without fraction arrays
+  guest-d7.dat   v7, tc-syscalls.dat: TIME_SHIFT onto host7, interpolated,
+                 scaling 32771 / 2^16 (fraction arrays): two guest times
+                 for each host time (`gen-hostguest.py --scaled` writes it
+                 alone)
   split7.dat     `trace-cmd split` of host7.dat (no TRACECLOCK option)
-and tests/cli/hostguest/NAME.out: `trace-cmd report` (its cpus=N lines
-left out) of the combinations in REPORTS and of the files in SINGLES.
+and tests/cli/hostguest/NAME.out: `trace-cmd report` (whole, its cpus=N
+lines included) of the combinations in REPORTS and of the files in SINGLES.
+`gen-hostguest.py --reports [OUTDIR]` writes only these references.
 """
 import os
 import re
@@ -49,6 +55,7 @@ CLI = "tests/cli/hostguest"
 ID_H7, ID_H6 = 0x4b564d54486f7374, 0x4b564d5448367374
 ID_A, ID_B, ID_C = 0x6775657374410001, 0x6775657374420002, 0x6775657374430003
 ID_ORPHAN, ID_NOBODY = 0x6775657374440004, 0x0dead0000000beef
+ID_D = 0x6775657374450005
 
 # trace-cmd report -i ... combinations: name -> files, first -i first
 REPORTS = {
@@ -98,7 +105,52 @@ def first_ts(path, cpu=None):
     return [ts for c, ts in records(path) if cpu is None or c == cpu]
 
 
+def write_reports(out):
+    """tests/cli/hostguest/NAME.out: `trace-cmd report` of REPORTS and
+    SINGLES, whole (its cpus=N lines included, as kvmtrace_format prints
+    them)."""
+    os.makedirs(CLI, exist_ok=True)
+    runs = [(name, ["-i" + os.path.join(out, f) for f in files])
+            for name, files in REPORTS.items()]
+    runs += [(f[:-4], [os.path.join(out, f)]) for f in SINGLES]
+    for name, args in runs:
+        res = subprocess.run(["trace-cmd", "report"] + args, check=True,
+                             capture_output=True).stdout
+        with open(os.path.join(CLI, name + ".out"), "wb") as f:
+            f.write(res)
+
+
+def scaled(out):
+    """guest-d7.dat: tc-syscalls.dat with a TIME_SHIFT onto host7 whose
+    scaling (32771 / 2^16, in the fraction arrays) is about a half: two
+    guest ticks give each host tick, so the host time does not tell the
+    guest's own; `guest_ts` must still be the recorded one."""
+    src = REC + "/tc-syscalls.dat"
+    g = first_ts(src)
+    g0, g1 = min(g), max(g)
+    h0 = first_ts(REC + "/mixed-sched.dat")[0]
+    scal, frac = 32771, 16
+    base = h0 + 20000000 - ((g0 * scal) >> frac)
+    d_cpus = [[(g0 - 100, base, scal, frac), (g1 + 100, base + 3000, scal, frac)],
+              [(g0 - 700, base + 50, scal, frac), (g1 + 900, base - 2000, scal, frac)]]
+    path = os.path.join(out, "guest-d7.dat")
+    with open(path, "wb") as f:
+        f.write(T.v7_append(open(src, "rb").read(),
+                            T.traceid(ID_D) +
+                            T.time_shift(ID_H7, True, d_cpus, True)))
+    n = check(src, path, True, d_cpus)
+    print("guest-d7.dat: %d guest records checked against libtracecmd" % n)
+
+
 def main():
+    if sys.argv[1:2] == ["--scaled"]:
+        scaled(sys.argv[2] if len(sys.argv) > 2 else "tests/fixtures/hostguest")
+        return
+    if sys.argv[1:2] == ["--reports"]:
+        # only the references, from the files made before
+        write_reports(sys.argv[2] if len(sys.argv) > 2
+                      else "tests/fixtures/hostguest")
+        return
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/fixtures/hostguest"
     os.makedirs(out, exist_ok=True)
     tmp = os.path.join(out, "tc-syscalls.v6.tmp")
@@ -119,6 +171,10 @@ def main():
     put("host7.dat", T.v7_append(host7, T.traceid(ID_H7) +
                                  T.guest("vm-a", ID_A, [31484, 31485]) +
                                  T.guest("vm-b", ID_B, [29744, 31479])))
+    # host7-anon: the same, vm-b's GUEST option without a name
+    put("host7-anon.dat", T.v7_append(host7, T.traceid(ID_H7) +
+                                      T.guest("vm-a", ID_A, [31484, 31485]) +
+                                      T.guest("", ID_B, [29744, 31479])))
 
     # guest-a6: interpolated, scaling 65569 / 2^16, offsets changing
     g = first_ts(tmp)
@@ -177,6 +233,7 @@ def main():
         open(c_src, "rb").read(),
         T.traceid(ID_C) + T.time_shift(ID_H6, False, c_cpus, False)))
     n += check(c_src, c7, False, c_cpus)
+    scaled(out)
 
     # orphan7: its host is nowhere; scaling 2, interpolated
     o_cpus = [[(g0, -g0, 2, 0), (g0 + 20000000, -g0 + 1000, 2, 0)],
@@ -230,18 +287,7 @@ def main():
     with open(os.path.join(CLI, "keys.out"), "w") as fo:
         fo.writelines(keys)
 
-    # the references: trace-cmd report without its cpus=N lines
-    os.makedirs(CLI, exist_ok=True)
-    runs = [(name, ["-i" + os.path.join(out, f) for f in files])
-            for name, files in REPORTS.items()]
-    runs += [(f[:-4], [os.path.join(out, f)]) for f in SINGLES]
-    for name, args in runs:
-        res = subprocess.run(["trace-cmd", "report"] + args, check=True,
-                             capture_output=True).stdout
-        res = b"".join(l for l in res.splitlines(True)
-                       if not re.match(rb"^\s*(\S+: )?cpus=\d+$", l))
-        with open(os.path.join(CLI, name + ".out"), "wb") as f:
-            f.write(res)
+    write_reports(out)
 
     # guest_sym: the names the kvm plugin gives the guest RIPs
     emul = re.compile(rb"kvm_emulate_insn: +[0-9a-f]+:([0-9a-f]+) (\S+):")

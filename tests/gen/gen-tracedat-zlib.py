@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""gen-tracedat-zlib.py IN OUT [CHUNK_PAGES]: write the uncompressed version 7
+"""gen-tracedat-zlib.py [--3.1|--3.2] IN OUT [CHUNK_PAGES]: write the uncompressed version 7
 trace.dat IN (little endian, as `trace-cmd convert --compression none`
 writes it) as trace-cmd would write it with zlib compression, after
 trace-cmd.dat.v7(5) and trace-cmd's compress-zlib.c: "zlib" and a version
@@ -9,6 +9,11 @@ u32 compressed size, u32 size, then one zlib stream; the flyrecord CPU
 data as u32 chunk count, then per chunk of CHUNK_PAGES pages (default 2)
 u32 compressed size, u32 size, one zlib stream, page-aligned after the
 section header; every offset the options hold moved to match.
+
+Each CPU's size in the BUFFER option: with --3.1 (the default) the bytes
+of its chunks, as trace-cmd 3.1 wrote it; with --3.2 the chunk count's 4
+bytes too, as trace-cmd 3.2 and later write it (checked on the public
+recordings of trace-cmd 3.1.4, 3.2.0 and 3.3.1).
 
 The trace-cmd and libtracecmd of Debian 12 support zstd only, so no zlib
 file can be recorded here; this makes one from a real recording.
@@ -37,8 +42,14 @@ def sections(data, at):
 
 
 def main():
-    src, dst = sys.argv[1], sys.argv[2]
-    pages = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    args = sys.argv[1:]
+    count = 0
+    if args and args[0] in ("--3.1", "--3.2"):
+        count = 4 if args.pop(0) == "--3.2" else 0
+    if len(args) not in (2, 3):
+        sys.exit(__doc__)
+    src, dst = args[0], args[1]
+    pages = int(args[2]) if len(args) > 2 else 2
     data = open(src, "rb").read()
     page, off_at, first = tracedat7.header(data)
     if data[tracedat7.NAME_AT:tracedat7.NAME_AT + 5] != b"none\0":
@@ -83,7 +94,7 @@ def main():
                 for c in chunks:
                     z = zlib.compress(c, 9)
                     blob += struct.pack("<II", len(z), len(c)) + z
-                newcpu[(s["off"], cpu)] = (base + len(body), len(blob))
+                newcpu[(s["off"], cpu)] = (base + len(body), len(blob) + count)
                 body += struct.pack("<I", len(chunks)) + blob
             s["flags"], s["new"] = 1, body
         else:

@@ -21,6 +21,11 @@ trace-cmd convert --compression none writes it), after trace-cmd.dat.v7(5):
                  section itself (libtracecmd 1.3.1 would follow it until
                  its stack ends)
 
+  sizes-3.2      (a zstd or zlib file whose CPU sizes leave out the chunk
+                 count, as trace-cmd 3.1 and its convert write them) add
+                 the count's 4 bytes to each, as trace-cmd 3.2 and later
+                 write them: the file trace-cmd 3.2 would have written
+
   kallsyms-damage   (a zstd or zlib file, as trace-cmd convert writes it)
                  change a byte in the middle of the compressed kallsyms
                  section, after the frame's header: its sizes still say
@@ -85,6 +90,30 @@ def main():
                 return
             at += 16 + len(body)
         sys.exit("no kallsyms section")
+    if op == "sizes-3.2":
+        if data[name_at:name_at + 5] == b"none\0":
+            sys.exit("the file is not compressed")
+        n = 0
+        at = first
+        while at + 16 <= len(data):
+            sid, flags, _, body = tracedat7.section(data, at)
+            if sid == 0 and not flags & 1:
+                for oid, a, _ in tracedat7.options(body):
+                    if oid != 3:
+                        continue
+                    t = tracedat7.buffer_cpus(body, a)
+                    cpus = struct.unpack_from("<I", body, t - 4)[0]
+                    for i in range(cpus):
+                        p = at + 16 + t + 20 * i + 12
+                        size = struct.unpack_from("<Q", data, p)[0]
+                        if size:
+                            struct.pack_into("<Q", data, p, size + 4)
+                            n += 1
+            at += 16 + len(body)
+        if not n:
+            sys.exit("no CPU data in an uncompressed options section")
+        open(dst, "wb").write(data)
+        return
     at, opts = first_section(data, off_at)
     if op == "zlib-options":
         if data[name_at:name_at + 5] != b"none\0":

@@ -98,7 +98,7 @@ int main(void)
 	refused(&t, ARGS("--clock=b=tsc", "--", "a.bin"), false,
 		"'b' is not an input of this run");
 	refused(&t, ARGS("--clock=a.bin=ms", "--", "a.bin"), false,
-		"is not INPUT=tsc or INPUT=ns");
+		"is not INPUT=tsc, INPUT=ns, INPUT=mono or INPUT=wall");
 
 	/* inputs */
 	ret = parse(&o, &d, false, ARGS("--guest", "g.bin", "--", "h.bin"));

@@ -13,6 +13,7 @@
  *   - pid, comm, id and info equal tep_data_pid(), tep_data_comm_from_pid(),
  *     tep_data_type() and tep_print_event(TEP_PRINT_INFO).
  */
+#include <errno.h>
 #include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -101,8 +102,12 @@ static bool field_matches(struct tep_format_field *f, struct tep_record *rec,
 		       v->u == (sv < 0 ? -(uint64_t)sv : (uint64_t)sv);
 	}
 	if ((f->flags & TEP_FIELD_IS_ARRAY) &&
-	    !(f->flags & TEP_FIELD_IS_DYNAMIC) && !f->size) {
-		/* a flexible array (ftrace:print's buf[]): to the record's end */
+	    !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
+	    (!f->size || f->offset + f->size > rec->size)) {
+		/*
+		 * a flexible array (ftrace:print's buf[]), or one the kernel
+		 * filled partly (kernel_stack's caller[8]): to the record's end
+		 */
 		raw = (const unsigned char *)rec->data + f->offset;
 		len = rec->size - f->offset;
 	} else {
@@ -131,7 +136,15 @@ static bool str_is(const struct value *v, const char *s, size_t len)
 
 struct counts {
 	size_t events, fields, bad_order, bad_fields, bad_common, bad_info;
+	size_t damaged, said;
 };
+
+/* What the reader says of damaged records: counted. */
+static void count_say(void *arg, const char *msg)
+{
+	(void)msg;
+	((struct counts *)arg)->said++;
+}
 
 static int check_event(struct source *src, struct tep_handle *tep,
 		       const struct event *ev, struct counts *c,
@@ -207,6 +220,10 @@ static void check_file(struct tap *t, const char *path)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(path, 0);
 	src = source_create(&source_tracecmd_ops, path, 0);
+	if (src) {
+		src->say = count_say;
+		src->say_arg = &c;
+	}
 	ret = src ? source_open(src, &d) : -1;
 	if (!tap_ok(t, h && ret == 0, "%s: opens%s%s", path,
 		    d.msg[0] ? ": " : "", d.msg) ||
@@ -229,10 +246,18 @@ static void check_file(struct tap *t, const char *path)
 		    o.v[c.events].ts != rec->ts ||
 		    o.v[c.events].hash != rec_hash(rec))
 			c.bad_order++;
-		check_event(src, tep, &ev, &c, &s);
+		/* a damaged record: its fields lie outside it */
+		if (ev.damaged)
+			c.damaged++;
+		else
+			check_event(src, tep, &ev, &c, &s);
 		c.events++;
 	}
-	tap_ok(t, ret == 0 && c.events == o.n && !c.bad_order,
+	/* damaged records: each said, and counted at the end (-EIO) */
+	tap_ok(t, c.said == c.damaged && (ret == 0 || (ret == -EIO && c.damaged)),
+	       "%s: %zu damaged records, each said, counted at the end (%s)",
+	       path, c.damaged, ret < 0 ? d.msg : "none");
+	tap_ok(t, c.events == o.n && !c.bad_order,
 	       "%s: %zu events in tracecmd_iterate_events' order (%zu there, %zu out of place)",
 	       path, c.events, o.n, c.bad_order);
 	tap_ok(t, c.events > 0 && !c.bad_fields,
@@ -267,9 +292,24 @@ int main(int argc, char **argv)
 		argc = (int)g.gl_pathc + 1;
 	}
 	n = (size_t)argc - 1;
-	tap_plan((int)(6 * n));
-	for (i = 0; i < n; i++)
-		check_file(&t, g.gl_pathc ? g.gl_pathv[i] : argv[i + 1]);
+	tap_plan((int)(7 * n));
+	for (i = 0; i < n; i++) {
+		const char *path = g.gl_pathc ? g.gl_pathv[i] : argv[i + 1];
+
+		/*
+		 * libtracecmd's own iteration ends CPU 0 of class-badpage.dat
+		 * at its damaged page, where the reader goes on on purpose
+		 * (tests/cli/tracedat/class-badpage)
+		 */
+		if (strstr(path, "class-badpage")) {
+			int k;
+
+			for (k = 0; k < 7; k++)
+				tap_ok(&t, true, "%s # SKIP a damaged page", path);
+			continue;
+		}
+		check_file(&t, path);
+	}
 	globfree(&g);
 	return t.failed ? 1 : 0;
 }

@@ -8,6 +8,8 @@
  * recordings are checked against libtracecmd's own idea of the clock in
  * tests/cli/tracedat (default-*: byte-identical to trace-cmd report).
  */
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,6 +439,105 @@ static void test_parse(struct tap *tap)
 	}
 }
 
+#ifdef HAVE_ZLIB
+/*
+ * tracedat_inflate() on a zlib file of one options section (a BUFFER
+ * option with ncpus CPUs, then DONE) and a flyrecord section of one
+ * chunk, a page of 'x' claimed as usize bytes. Each CPU's offset is the
+ * chunk's; its size as 3.1 (the chunks) or 3.2 (and the count) write it,
+ * plus skew. Returns what tracedat_inflate() returned, d its message.
+ */
+static int inflate_one(unsigned ncpus, bool v32, int skew, uint32_t usize,
+		       struct diag *d)
+{
+	unsigned char page[4096], z[4096];
+	struct buf f = { .n = 0 }, o = { .n = 0 }, b = { .n = 0 };
+	uLongf zn = sizeof(z);
+	size_t off_at, opts, fly, i;
+	char path[64], out[64];
+	FILE *fp;
+	int fd, ret;
+
+	memset(page, 'x', sizeof(page));
+	if (compress(z, &zn, page, sizeof(page)) != Z_OK)
+		abort();
+	off_at = v7_head(&f, "zlib");
+	opts = f.n;
+	/* the options: BUFFER with ncpus CPUs, DONE */
+	put_le(&b, 0, 8);		/* the flyrecord's offset, set below */
+	put(&b, "", 1);
+	put(&b, "local", 6);
+	put_le(&b, 4096, 4);
+	put_le(&b, ncpus, 4);
+	for (i = 0; i < ncpus; i++) {
+		put_le(&b, i, 4);
+		put_le(&b, 0, 8);	/* offset, set below */
+		put_le(&b, 4 + 8 + zn - (v32 ? 0 : 4) + (int64_t)skew, 8);
+	}
+	opt(&o, 3, b.b, b.n);
+	opt_done(&o, 0);
+	v7_section(&f, &o, "none");
+	fly = f.n;
+	put_le(&f, 3, 2);
+	put_le(&f, 1, 2);		/* compressed */
+	put_le(&f, 0, 4);
+	put_le(&f, 4 + 8 + zn, 8);
+	put_le(&f, 1, 4);		/* one chunk */
+	put_le(&f, zn, 4);
+	put_le(&f, usize, 4);
+	put(&f, z, zn);
+	set_le(&f, off_at, opts, 8);
+	/* the options section's header is 16 bytes, the option's 6 */
+	set_le(&f, opts + 16 + 6, fly, 8);
+	for (i = 0; i < ncpus; i++)
+		set_le(&f, opts + 16 + 6 + 8 + 1 + 6 + 8 + 20 * i + 4,
+		       fly + 16, 8);
+	snprintf(path, sizeof(path), "%s/t.dat", dir);
+	snprintf(out, sizeof(out), "%s/copy.dat", dir);
+	fp = fopen(path, "wb");
+	if (!fp || fwrite(f.b, 1, f.n, fp) != f.n || fclose(fp))
+		abort();
+	fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		abort();
+	diag_init(d);
+	ret = tracedat_inflate("t.dat", path, fd, d);
+	close(fd);
+	unlink(out);
+	return ret;
+}
+
+static void expect_inflate(struct tap *tap, unsigned ncpus, bool v32,
+			   int skew, uint32_t usize, const char *want,
+			   const char *what)
+{
+	struct diag d;
+	int ret = inflate_one(ncpus, v32, skew, usize, &d);
+
+	if (!tap_ok(tap, want ? ret < 0 && strstr(d.msg, want) : ret == 0,
+		    "copy: %s: %s%s", what, want ? "refused with " : "made",
+		    want ? want : ""))
+		tap_diag("ret %d: %s", ret, d.msg);
+}
+
+static void test_inflate(struct tap *tap)
+{
+	expect_inflate(tap, 1, false, 0, 4096, NULL,
+		       "a CPU's size without the chunk count (trace-cmd 3.1)");
+	expect_inflate(tap, 1, true, 0, 4096, NULL,
+		       "a CPU's size with the chunk count (trace-cmd 3.2)");
+	expect_inflate(tap, 1, true, -1, 4096, "but its size says",
+		       "a size 1 byte short of 3.2's");
+	expect_inflate(tap, 1, false, 2, 4096, "but its size says",
+		       "a size 2 bytes past 3.1's");
+	expect_inflate(tap, 2, true, 0, 4096,
+		       "the data of CPUs 0 and 1 overlap",
+		       "two CPUs on one chunk");
+	expect_inflate(tap, 1, true, 0, 1u << 20, "more than zlib can give",
+		       "a chunk claiming 1 MiB from a few dozen bytes");
+}
+#endif
+
 int main(void)
 {
 	struct tap tap = { 0, 0 };
@@ -447,6 +548,9 @@ int main(void)
 	test_parse(&tap);
 	test_v7(&tap);
 	test_v6(&tap);
+#ifdef HAVE_ZLIB
+	test_inflate(&tap);
+#endif
 	printf("1..%d\n", tap.n);
 	snprintf(path, sizeof(path), "%s/t.dat", dir);
 	unlink(path);

@@ -41,6 +41,7 @@
 #include "symtab.h"
 #include "tracedat-file.h"
 #include "tracedat-guard.h"
+#include "tracedat-shrink.h"
 
 static bool tc_probe(const char *path, const unsigned char *head, size_t len,
 		     bool is_dir)
@@ -91,6 +92,19 @@ static int tc_id_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The events libtraceevent's sched_switch plugin learns comms from. */
+static enum tc_learn tc_learn_kind(const struct tep_event *ev)
+{
+	if (!ev->system || !ev->name || strcmp(ev->system, "sched"))
+		return TC_LEARN_NONE;
+	if (!strcmp(ev->name, "sched_switch"))
+		return TC_LEARN_SWITCH;
+	if (!strcmp(ev->name, "sched_wakeup") ||
+	    !strcmp(ev->name, "sched_wakeup_new"))
+		return TC_LEARN_WAKEUP;
+	return TC_LEARN_NONE;
+}
+
 static int tc_load_types(struct tc *tc)
 {
 	int n = tep_get_events_count(tc->tep), i;
@@ -110,6 +124,7 @@ static int tc_load_types(struct tc *tc)
 		t->t.id = (uint64_t)ev->id;
 		t->t.system = ev->system;
 		t->t.name = ev->name;
+		t->learn = tc_learn_kind(ev);
 		if ((uint32_t)ev->id > max_id)
 			max_id = (uint32_t)ev->id;
 	}
@@ -279,32 +294,6 @@ named:
 }
 
 /*
- * An uncompressed copy of a compressed version 7 file, made by
- * tracedat_inflate(), for two reasons: an algorithm this libtracecmd lacks
- * (Debian's decompresses zstd only; trace-cmd can also write zlib), and
- * zstd itself: libtracecmd 1.3.1 keeps every chunk it decompressed (its
- * free_zpage() never frees them), so its memory grows with the file and
- * its chunk lookups turn quadratic; from a copy it reads plain pages.
- */
-static int tc_inflate_copy(struct source *src, struct tc *tc,
-			   const char *path, bool lean, struct diag *d)
-{
-	const char *dir;
-	int ret;
-
-	ret = tc_copy_file(tc, &dir);
-	if (ret < 0) {
-		diag_set(d, "%s: compressed with '%s', which libtracecmd cannot read, and no room for an uncompressed copy in %s: %s",
-			 src->name, tc->file.compression, dir, strerror(-ret));
-		return ret;
-	}
-	if (lean)
-		return tracedat_inflate_lean(src->name, path, tc->copy_fd,
-					     &tc->kallsyms, d);
-	return tracedat_inflate(src->name, path, tc->copy_fd, d);
-}
-
-/*
  * A copy holds no kallsyms (tracedat_inflate_lean()): inflating and
  * parsing them is most of what opening a small file costs, and only
  * libtraceevent's text of an event (info) and the guest symbols look
@@ -355,38 +344,107 @@ static void tc_drop_kallsyms(struct tc *tc)
 	tracedat_kallsyms_drop(&tc->kallsyms);
 }
 
-/*
- * For a zstd file, an uncompressed copy of it opened (*path becomes the
- * copy's), when one can be made and read; any trouble with the copy (no
- * room, a damaged file) leaves the file to libtracecmd as it is, so what
- * is said about a damaged file stays the same. Returns TC_OPEN_OK, or -2:
- * no copy.
- */
-static int tc_zstd_copy(struct source *src, struct tc *tc, const char **path)
+/* A line more in src->note, for main.c to print. */
+static int tc_add_note(struct source *src, const char *line)
 {
-	struct diag scratch;
-	int verdict;
+	char *note;
 
-	if (tc->file.version != 7 || strcmp(tc->file.compression, "zstd"))
-		return -2;
-	diag_init(&scratch);
-	if (tc_inflate_copy(src, tc, *path, true, &scratch) < 0) {
-		tc_drop_copy(tc);
-		tc_drop_kallsyms(tc);
-		return -2;
+	if (asprintf(&note, "%s%s%s", src->note ? src->note : "",
+		     src->note ? "\n" : "", line) < 0)
+		return -ENOMEM;
+	free(src->note);
+	src->note = note;
+	return 0;
+}
+
+/*
+ * A compressed version 7 file is read through an uncompressed copy made
+ * by tracedat_inflate(), for two reasons: an algorithm this libtracecmd
+ * lacks (Debian's decompresses zstd only; trace-cmd can also write zlib),
+ * and zstd itself: libtracecmd 1.3.1 keeps every chunk it decompressed
+ * (its free_zpage() never frees them), so its memory grows with the file
+ * and its chunk lookups turn quadratic; from a copy it reads plain pages.
+ * A zstd copy leaves kallsyms out (tc_need_kallsyms()).
+ *
+ * *path becomes the copy's. What is wrong with the file (damage, a
+ * compression bomb, no room for the copy) stops the input with our
+ * message: never a silent fall back to libtracecmd reading the file
+ * itself, which would inflate what the file claims in memory. Only when
+ * no copy file can be made at all is a zstd file left to libtracecmd,
+ * after the same checks, and note says so (else it stays empty). Returns
+ * 0, 1: no copy, or a negative errno with d filled.
+ */
+static int tc_copy_compressed(struct source *src, struct tc *tc,
+			      const char **path, struct diag *note,
+			      struct diag *d)
+{
+	bool zstd = !strcmp(tc->file.compression, "zstd");
+	const char *dir;
+	int ret, err;
+
+	if (tc->file.version != 7 || !strcmp(tc->file.compression, "none"))
+		return 1;
+	err = tc_copy_file(tc, &dir);
+	if (err < 0) {
+		ret = tracedat_inflate(src->name, *path, -1, d); /* checks */
+		if (ret < 0)
+			return ret;
 	}
-	verdict = tc_guarded_open(tc->copy, &tc->handle, &src->note);
-	if (verdict != TC_OPEN_OK) {
-		tc_drop_copy(tc);
-		tc_drop_kallsyms(tc);
-		return -2;
+	if (err < 0 && !zstd) {
+		diag_set(d, "%s: compressed with '%s', which libtracecmd cannot read, and no room for an uncompressed copy in %s: %s",
+			 src->name, tc->file.compression, dir, strerror(-err));
+		return err;
 	}
+	if (err < 0) {
+		diag_set(note, "no room for an uncompressed copy in %s (%s): libtracecmd reads the zstd file itself, holding every chunk it inflates in memory",
+			 dir, strerror(-err));
+		return 1;
+	}
+	if (zstd)
+		ret = tracedat_inflate_lean(src->name, *path, tc->copy_fd,
+					    &tc->kallsyms, d);
+	else
+		ret = tracedat_inflate(src->name, *path, tc->copy_fd, d);
+	if (ret < 0)
+		return ret;
 	*path = tc->copy;
-	return verdict;
+	return 0;
+}
+
+/*
+ * Where each CPU's pages lie in the file libtracecmd reads, for going on
+ * past a page it cannot read (tracecmd-read.c): the file's own table, or
+ * for a copy the copy's; none for a compressed file read as it is.
+ */
+static void tc_page_ranges(struct source *src, struct tc *tc, bool copied)
+{
+	struct tracedat_file cf;
+	struct diag scratch;
+
+	if (copied) {
+		memset(&cf, 0, sizeof(cf));
+		diag_init(&scratch);
+		free(tc->file.cpus);
+		tc->file.cpus = NULL;
+		tc->file.ncpus = 0;
+		if (tracedat_file_read(src->name, tc->copy, &cf, &scratch) == 0) {
+			tc->file.cpus = cf.cpus;
+			tc->file.ncpus = cf.ncpus;
+			cf.cpus = NULL;
+		}
+		tracedat_file_free(&cf);
+	} else if (tc->file.version == 7 &&
+		   strcmp(tc->file.compression, "none")) {
+		free(tc->file.cpus);
+		tc->file.cpus = NULL;
+		tc->file.ncpus = 0;
+	}
 }
 
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
+	const char *user_path = path;
+	struct diag note;
 	struct tc *tc;
 	int verdict, ret = -ENOMEM;
 	struct stat st;
@@ -421,32 +479,27 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	ret = tracedat_file_read(src->name, path, &tc->file, d);
 	if (ret < 0)
 		goto error;
+	diag_init(&note);
+	ret = tc_copy_compressed(src, tc, &path, &note, d);
+	if (ret < 0)
+		goto error;
 	/* opened once, in a child that goes on when it went well */
-	verdict = tc_zstd_copy(src, tc, &path);
-	if (verdict == -2)
-		verdict = tc_guarded_open(path, &tc->handle, &src->note);
-	/* zstd is what Debian's libtracecmd reads: a copy would fail alike */
-	if (verdict == TC_OPEN_NO_HEADERS && tc->file.version == 7 &&
-	    strcmp(tc->file.compression, "none") &&
-	    strcmp(tc->file.compression, "zstd")) {
-		ret = tc_inflate_copy(src, tc, path, false, d);
-		if (ret < 0)
-			goto error;
-		verdict = tc_guarded_open(tc->copy, &tc->handle, &src->note);
-		if (verdict == TC_OPEN_OK)
-			path = tc->copy;
-	}
+	verdict = tc_guarded_open(path, &tc->handle, &src->note);
 	if (verdict != TC_OPEN_OK) {
 		/* what is wrong is said of the user's file, not of our copy */
-		ret = tc_guard_diag(src, path, &tc->file, verdict, d);
+		ret = tc_guard_diag(src, user_path, &tc->file, verdict, d);
 		goto error;
 	}
+	if (note.len && tc_add_note(src, note.msg) < 0)
+		goto nomem;
 	if (stat(path, &st) == 0) {
-		/* which mappings are the file's (tc_pageout()) */
+		/* which mappings are the file's (tc_pageout(), tdshrink) */
 		tc->map_dev = (uint64_t)st.st_dev;
 		tc->map_ino = (uint64_t)st.st_ino;
+		tdshrink_hold();	/* released in tc_close() */
 	}
 	copied = tc->copy != NULL;
+	tc_page_ranges(src, tc, copied);
 	tc_drop_copy(tc);	/* libtracecmd holds it open */
 	tc->tep = tracecmd_get_tep(tc->handle);
 	tc->clock = tc->file.clock;
@@ -463,7 +516,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		tc->ncpus = 0;
 	tc->next = calloc(tc->ncpus ? (size_t)tc->ncpus : 1, sizeof(*tc->next));
 	tc->heap = calloc(tc->ncpus ? (size_t)tc->ncpus : 1, sizeof(*tc->heap));
-	if (!tc->next || !tc->heap)
+	tc->last_off = calloc(tc->ncpus ? (size_t)tc->ncpus : 1,
+			      sizeof(*tc->last_off));
+	if (!tc->next || !tc->heap || !tc->last_off)
 		goto nomem;
 	if (tc->file.version == 6 || !strcmp(tc->file.compression, "none") ||
 	    copied) {
@@ -511,12 +566,15 @@ static void tc_close(struct source *src)
 	free(tc->slots);
 	free(tc->next);
 	free(tc->heap);
+	free(tc->last_off);
 	free(tc->behind);
 	free(tc->by_id);
 	free(tc->sparse);
 	free(tc->types);
 	trace_seq_destroy(&tc->info);
 	tdguard_destroy(tc->guard);
+	if (tc->map_ino)
+		tdshrink_release();
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
 	tc_drop_kallsyms(tc);
@@ -544,8 +602,10 @@ const struct source_ops source_tracecmd_ops = {
 	.close = tc_close,
 	.bind = tc_bind,
 	.field = tc_field,
+	.field_symbol = tc_field_symbol,
 	.each_type = tc_each_type,
 	.fields = tc_fields,
 	.render_default = tc_render_default,
+	.render_header = tc_render_header,
 	.func_at = tc_func_at,
 };

@@ -112,7 +112,9 @@ int tc_bind(struct source *src, const struct event_type *t,
 		return tc_slot(tc, TK_ID, NULL);
 	if (!strcmp(key, "info"))
 		return tc_slot(tc, TK_INFO, NULL);
-	/* host and guest (tracecmd-vm.c) */
+	/* host and guest (tracecmd-vm.c): none without a GUEST option */
+	if (!tc->vm.name && !tc->vm.nthreads)
+		return -ENOENT;
 	if (!strcmp(key, "vm"))
 		return tc_slot(tc, TK_VM, NULL);
 	if (!strcmp(key, "host_tid"))
@@ -157,19 +159,81 @@ static void tc_text(const char *p, size_t n, struct value *out)
 /*
  * The comm of pid through a small cache: tep_data_comm_from_pid() is a
  * binary search per call. Its strings stay put: libtraceevent keeps each
- * comm in its own allocation (or a static "<...>") for the handle's life.
+ * comm in its own allocation for the handle's life (tep_register_comm()
+ * never replaces one). A pid without a comm ("<...>") is not cached: the
+ * sched_switch plugin may learn its name from the next sched_switch or
+ * sched_wakeup, as it does in trace-cmd report.
  */
 const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
 {
 	struct tc_comm *c = &tc->comms[(uint64_t)pid % TC_COMM_CACHE];
+	const char *comm;
 
-	if (!c->comm || c->pid != pid) {
-		c->comm = tep_data_comm_from_pid(tc->tep, (int)pid);
-		c->len = strlen(c->comm);
+	if (c->comm && c->pid == pid) {
+		*len = c->len;
+		return c->comm;
+	}
+	comm = tep_data_comm_from_pid(tc->tep, (int)pid);
+	*len = strlen(comm);
+	if (strcmp(comm, "<...>")) {
+		c->comm = comm;
+		c->len = *len;
 		c->pid = pid;
 	}
-	*len = c->len;
-	return c->comm;
+	return comm;
+}
+
+/* The plugin's write_and_save_comm(): at most the field's size of text. */
+static void tc_learn_one(struct tc *tc, const struct tep_event *e,
+			 const char *comm_name, const char *pid_name,
+			 struct tep_record *rec)
+{
+	const struct tep_format_field *cf = tep_find_any_field(
+		(struct tep_event *)e, comm_name);
+	const struct tep_format_field *pf = tep_find_any_field(
+		(struct tep_event *)e, pid_name);
+	size_t size = rec->size > 0 ? (size_t)rec->size : 0, n;
+	char comm[64];
+	int64_t pid;
+
+	if (!cf || !pf || cf->offset < 0 || cf->size <= 0 || pf->offset < 0 ||
+	    (pf->size != 1 && pf->size != 2 && pf->size != 4 && pf->size != 8) ||
+	    (size_t)pf->offset + (size_t)pf->size > size ||
+	    (size_t)cf->offset >= size)
+		return;
+	pid = tc_sext(tc_read(tc, (const char *)rec->data + pf->offset,
+			      pf->size), pf->size);
+	n = (size_t)cf->size;
+	if (n > size - (size_t)cf->offset)
+		n = size - (size_t)cf->offset;
+	if (n > sizeof(comm) - 1)
+		n = sizeof(comm) - 1;
+	memcpy(comm, (const char *)rec->data + cf->offset, n);
+	comm[n] = '\0';
+	/*
+	 * a saved comm stays; asking first also turns libtraceevent's list
+	 * of saved comms into its sorted table, which tep_register_comm()
+	 * then checks for the pid (a comm registered into the list is added
+	 * beside the saved one, and a lookup may find either)
+	 */
+	if (!tep_is_pid_registered(tc->tep, (int)pid))
+		tep_register_comm(tc->tep, comm, (int)pid);
+}
+
+void tc_learn_comms(struct tc *tc, const struct tc_type *t,
+		    struct tep_record *rec)
+{
+	switch (t->learn) {
+	case TC_LEARN_SWITCH:
+		tc_learn_one(tc, t->ev, "prev_comm", "prev_pid", rec);
+		tc_learn_one(tc, t->ev, "next_comm", "next_pid", rec);
+		break;
+	case TC_LEARN_WAKEUP:
+		tc_learn_one(tc, t->ev, "comm", "pid", rec);
+		break;
+	case TC_LEARN_NONE:
+		break;
+	}
 }
 
 /*
@@ -300,6 +364,8 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 	}
 	trace_seq_reset(&tc->info);
 	tdguard_info(tc->guard, tc->tep, NULL, &tc->info, rec);
+	if (rec == tc->cur)
+		tc->cur_info = true;
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {
 		*len = 0;
 		return "";
@@ -331,7 +397,10 @@ int tc_field(struct source *src, const struct event *ev, int index,
 		return -ENOENT;
 	s = &tc->slots[index];
 	f = s->f;
-	if (f && (size_t)f->offset + (size_t)f->size > size)
+	/* an array may stop short at the record's end (kernel_stack) */
+	if (f && (size_t)f->offset + (size_t)f->size > size &&
+	    !((s->kind == TK_TEXT || s->kind == TK_HEX) &&
+	      (size_t)f->offset <= size))
 		return -ENOENT;
 	switch (s->kind) {
 	case TK_UINT:
@@ -344,7 +413,9 @@ int tc_field(struct source *src, const struct event *ev, int index,
 	case TK_TEXT:
 	case TK_HEX:
 		/* size 0: a flexible array (ftrace:print's buf[]) to the end */
-		len = f->size ? (size_t)f->size : size - (size_t)f->offset;
+		len = size - (size_t)f->offset;
+		if (f->size && (size_t)f->size < len)
+			len = (size_t)f->size;
 		if (s->kind == TK_TEXT)
 			tc_text(data + f->offset, len, out);
 		else
@@ -361,8 +432,12 @@ int tc_field(struct source *src, const struct event *ev, int index,
 			off += (uint64_t)f->offset + (uint64_t)f->size;
 		if (off > size || n > size - off)
 			return -ENOENT;
+		/* text without a NUL in its length: to the NUL after it */
 		if (s->kind == TK_DYN_TEXT)
-			tc_text(data + off, (size_t)n, out);
+			tc_text(data + off,
+				n && !memchr(data + off, '\0', (size_t)n)
+					? size - (size_t)off : (size_t)n,
+				out);
 		else
 			tc_hex(s, (const unsigned char *)data + off, (size_t)n, out);
 		return 0;

@@ -6,6 +6,7 @@
  * handed back as the CPUs move past them.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "source.h"
 #include "tracecmd.h"
 #include "tracedat-guard.h"
+#include "tracedat-shrink.h"
 
 /* The type index of an event id, or -1. */
 static int32_t tc_type_of(const struct tc *tc, uint64_t id)
@@ -84,14 +86,102 @@ static void tc_sift_up(struct tc *tc, int i)
 	}
 }
 
-static void tc_start(struct tc *tc)
+/*
+ * Does the page at file offset page, which rec (read at it by
+ * tracecmd_read_at(), which does not check) lies in, hold no more than a
+ * page? Its header: u64 time stamp, then the commit (a long of the file),
+ * whose low 27 bits are the size of its records.
+ */
+static bool tc_page_ok(const struct tc *tc, const struct tep_record *rec,
+		       uint64_t page, uint64_t ps)
+{
+	int lsize = tep_get_header_page_size(tc->tep) == 8 ? 8 : 4;
+	uint64_t in = rec->offset - page, commit;
+	const char *start;
+
+	if (rec->record_size < rec->size || rec->size < 0 || in >= ps ||
+	    (uint64_t)(rec->record_size - rec->size) >= ps - in)
+		return false;
+	start = (const char *)rec->data - in -
+		(uint64_t)(rec->record_size - rec->size);
+	commit = tc_read(tc, start + 8, lsize) & ((1u << 27) - 1);
+	return commit <= ps - 8 - (uint64_t)lsize;
+}
+
+/*
+ * libtracecmd ends a CPU at a page it cannot read (a page header whose
+ * size exceeds the page: trace-input.c update_page_info()), silently, as
+ * trace-cmd report does. Go on at the next page of that CPU it reads a
+ * record from, saying which bytes were left out: the pages after the one
+ * of the CPU's latest record, up to the end of its data in the file.
+ */
+static struct tep_record *tc_resume(struct source *src, struct tc *tc,
+				    int cpu)
+{
+	uint64_t ps = tc->file.page_size, last = tc->last_off[cpu] - 1;
+	const struct tracedat_cpu *r = NULL;
+	uint64_t page, next, end;
+	struct tep_record *rec;
+	struct diag d;
+	uint32_t i;
+	int c;
+
+	if (!ps || (ps & (ps - 1)))
+		return NULL;
+	for (i = 0; i < tc->file.ncpus && !r; i++)
+		if (last >= tc->file.cpus[i].off &&
+		    last - tc->file.cpus[i].off < tc->file.cpus[i].size)
+			r = &tc->file.cpus[i];
+	if (!r)
+		return NULL;
+	page = last & ~(ps - 1);
+	end = r->off + r->size;
+	for (next = page + ps; next < end && end - next >= 16; next += ps) {
+		c = -1;
+		rec = tracecmd_read_at(tc->handle, next, &c);
+		if (!rec)
+			continue;
+		if (c != cpu || rec->offset < next) {
+			tracecmd_free_record(rec);
+			return NULL;
+		}
+		if (!tc_page_ok(tc, rec, next, ps)) {
+			tracecmd_free_record(rec);
+			continue;
+		}
+		tc->npages += (next - page - ps) / ps;
+		if (src->say) {
+			diag_set(&d, "%s: CPU %d: offset 0x%" PRIx64 ": %" PRIu64 " bytes of pages libtracecmd reads no record from (a damaged page header): left out, reading goes on at offset 0x%" PRIx64,
+				 src->name, rec->cpu, page + ps, next - page - ps,
+				 next);
+			src->say(src->say_arg, d.msg);
+		}
+		return rec;
+	}
+	return NULL;
+}
+
+/* The next record of CPU cpu, past pages libtracecmd cannot read. */
+static struct tep_record *tc_read_cpu(struct source *src, struct tc *tc,
+				      int cpu)
+{
+	struct tep_record *rec = tracecmd_read_data(tc->handle, cpu);
+
+	if (!rec && tc->last_off[cpu] && tc->file.ncpus)
+		rec = tc_resume(src, tc, cpu);
+	if (rec)
+		tc->last_off[cpu] = rec->offset + 1;
+	return rec;
+}
+
+static void tc_start(struct source *src, struct tc *tc)
 {
 	int cpu, i;
 
 	tc->started = true;
 	tc->refill = -1;
 	for (cpu = 0; cpu < tc->ncpus; cpu++) {
-		tc->next[cpu] = tracecmd_read_data(tc->handle, cpu);
+		tc->next[cpu] = tc_read_cpu(src, tc, cpu);
 		if (tc->next[cpu])
 			tc->heap[tc->nheap++] = cpu;
 	}
@@ -183,12 +273,58 @@ static void tc_release(struct tc *tc, const struct tep_record *rec)
 	b->page = page;
 }
 
+/*
+ * A damaged record (tdguard_record() said why in bad): said through
+ * src->say, up to TC_DAMAGED_SAID of them, and counted. Returns true when
+ * it goes on as an event marked damaged, false when it is dropped here (a
+ * pass of its own: no one to say it to).
+ */
+static bool tc_damaged(struct source *src, struct tc *tc,
+		       const struct diag *bad)
+{
+	struct diag d;
+
+	if (!src->say)
+		return false;
+	tc->ndamaged++;
+	if (tc->ndamaged <= TC_DAMAGED_SAID) {
+		diag_set(&d, "%s: left out, reading goes on", bad->msg);
+		src->say(src->say_arg, d.msg);
+	} else if (tc->ndamaged == TC_DAMAGED_SAID + 1) {
+		diag_set(&d, "%s: more damaged records: counted, not each said",
+			 src->name);
+		src->say(src->say_arg, d.msg);
+	}
+	return true;
+}
+
+/* The end of the records: the count of the damaged ones, if any. */
+static int tc_end(struct source *src, struct tc *tc, struct diag *d)
+{
+	uint64_t n = tc->ndamaged, pages = tc->npages;
+
+	if ((!n && !pages) || !src->say)
+		return 0;
+	tc->ndamaged = tc->npages = 0;
+	diag_set(d, "%s: ", src->name);
+	if (n)
+		diag_add(d, "%" PRIu64 " damaged record%s left out (%s above; the default output prints for %s the line trace-cmd report prints)",
+			 n, n == 1 ? "" : "s",
+			 n > TC_DAMAGED_SAID ? "the first named" : "named",
+			 n == 1 ? "it" : "them");
+	if (pages)
+		diag_add(d, "%s%" PRIu64 " damaged page%s left out (named above)",
+			 n ? "; " : "", pages, pages == 1 ? "" : "s");
+	return -EIO;
+}
+
 int tc_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct tc *tc = src->priv;
 	struct tep_record *rec;
+	struct diag bad;
 	uint64_t id = 0;
-	int cpu;
+	int cpu, ret;
 
 	/* tracedat-guard: a fault printing the last event ends this input */
 	if (tdguard_failed(tc->guard, d))
@@ -196,7 +332,8 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	if (tc_late_failed(tc, d))
 		return -EIO;
 	if (!tc->started)
-		tc_start(tc);
+		tc_start(src, tc);
+again:
 	/*
 	 * Free the current record before reading past it on its CPU:
 	 * libtracecmd 1.3.1 keeps every decompressed chunk of a v7 file
@@ -205,6 +342,9 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	 * (2.5x slower on 23M events). trace-cmd report frees first too.
 	 */
 	if (tc->cur) {
+		/* what trace-cmd's printing of it would have learned */
+		if (!tc->cur_info && tc->cur_type && tc->cur_type->learn)
+			tc_learn_comms(tc, tc->cur_type, tc->cur);
 		tc_release(tc, tc->cur);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
@@ -212,14 +352,18 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	if (tc->refill >= 0) {
 		cpu = tc->refill;
 		tc->refill = -1;
-		tc->next[cpu] = tracecmd_read_data(tc->handle, cpu);
+		tc->next[cpu] = tc_read_cpu(src, tc, cpu);
 		if (tc->next[cpu]) {
 			tc->heap[tc->nheap++] = cpu;
 			tc_sift_up(tc, tc->nheap - 1);
 		}
 	}
+	/* tracedat-shrink: the file cut under libtracecmd's mapping */
+	if (tc->map_ino && tdshrink_lost(NULL, 0, tc->map_dev, tc->map_ino,
+					 tc->name, src->open_path, d))
+		return -EIO;
 	if (!tc->nheap)
-		return 0;
+		return tc_end(src, tc, d);
 	cpu = tc->heap[0];
 	rec = tc->next[cpu];
 	tc->next[cpu] = NULL;
@@ -227,6 +371,13 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	tc_sift_down(tc, 0);
 	tc->refill = cpu;
 	tc->cur = rec;
+	tc->cur_info = false;
+	tc->cur_type = NULL;
+	/* the record's bytes are there (they were when libtracecmd read it) */
+	if (tc->map_ino && tdshrink_lost(rec->data, rec->size, tc->map_dev,
+					 tc->map_ino, tc->name, src->open_path,
+					 d))
+		return -EIO;
 
 	ev->ts = rec->ts;
 	ev->raw_ts = rec->ts;
@@ -240,14 +391,30 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 		id = tc_read(tc, (char *)rec->data + tc->type_off, tc->type_size);
 		int32_t ti = tc_type_of(tc, id);
 
-		if (ti >= 0)
+		if (ti >= 0) {
 			ev->type = &tc->types[ti].t;
+			tc->cur_type = &tc->types[ti];
+		}
 	}
-	/* tracedat-guard: every field of its format inside the record */
-	if (ev->type != &tc->unknown &&
-	    tdguard_record(tc->guard, tc->tep, tc->types[ev->type->index].ev,
-			   rec, d) < 0)
-		return -EIO;
+	/*
+	 * tracedat-guard: every field of its format inside the record; a
+	 * record that fails is damaged, said and counted, and the next one
+	 * follows
+	 */
+	ev->damaged = false;
+	if (ev->type != &tc->unknown) {
+		ret = tdguard_record(tc->guard, tc->tep,
+				     tc->types[ev->type->index].ev, rec, &bad);
+		if (ret == -ENOMEM) {
+			*d = bad;
+			return ret;
+		}
+		if (ret < 0) {
+			if (!tc_damaged(src, tc, &bad))
+				goto again;
+			ev->damaged = true;
+		}
+	}
 	if (tc->pid_size && tc->pid_off + tc->pid_size <= rec->size)
 		ev->pid = tc_sext(tc_read(tc, (char *)rec->data + tc->pid_off,
 					  tc->pid_size), tc->pid_size);

@@ -132,3 +132,34 @@ int tc_render_default(struct source *src, const struct event *ev,
 	return 0;
 }
 
+
+/*
+ * What `trace-cmd report` prints before the events of an input: "cpus=N"
+ * (tracecmd_cpus(), the CPU count of the file, CPUs without data
+ * included), after "%*s: " and the file's name when several are read.
+ */
+int tc_render_header(struct source *src, struct outbuf *o)
+{
+	struct tc *tc = src->priv;
+	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0, i;
+	char *p, *start;
+
+	p = outbuf_reserve(o, plen + (size_t)tc->vm.width + 40);
+	if (!p)
+		return -ENOMEM;
+	start = p;
+	if (plen) {
+		for (i = plen; i < (size_t)tc->vm.width; i++)
+			*p++ = ' ';
+		memcpy(p, tc->vm.prefix, plen);
+		p += plen;
+		memcpy(p, ": ", 2);
+		p += 2;
+	}
+	memcpy(p, "cpus=", 5);
+	p += 5;
+	p += tc_dec(p, (uint64_t)tc->ncpus);
+	*p++ = '\n';
+	outbuf_commit(o, (size_t)(p - start));
+	return 0;
+}

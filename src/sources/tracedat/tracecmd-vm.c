@@ -7,8 +7,9 @@
  *  - the guest's TIME_SHIFT (id 12) names the host's trace id and the
  *    samples libtracecmd maps the guest's time stamps with when it opens
  *    the file: its records come out on the host's clock already. The
- *    guest's own time stamp (`guest_ts`) is found back by inverting that
- *    mapping (tracedat-shift.c);
+ *    guest's own time stamp (`guest_ts`) is read again from the record's
+ *    page (tracecmd-rawts.c), or found back by inverting that mapping
+ *    (tracedat-shift.c) where the page is not at hand;
  *  - the host's GUEST (id 13) names each guest, its trace id and the host
  *    thread of each vCPU: guest events get `vm`, `host_tid` and `vcpu`
  *    (their CPU), host events of a vCPU thread `vm` and `vcpu`, and
@@ -99,6 +100,8 @@ void tc_vm_close(struct tc *tc)
 	tc->vm.nthreads = 0;
 	free(tc->vm.sym);
 	tc->vm.sym = NULL;
+	tc_raw_destroy(tc->raw);
+	tc->raw = NULL;
 }
 
 static int tc_thread_cmp(const void *a, const void *b)
@@ -171,10 +174,20 @@ static const struct tracedat_guest *tc_vm_guest(const struct tc *host,
 void tc_vm_event(struct tc *tc, struct event *ev)
 {
 	const struct tc_thread *t;
+	uint64_t raw;
 
-	if (tc->vm.invert && tc->file.shift)
-		ev->raw_ts = tracedat_shift_invert(tc->file.shift, ev->cpu,
-						   ev->ts);
+	/*
+	 * read again from the page (the counter as recorded, TSC2NSEC or
+	 * not), else found back through the mapping (not through TSC2NSEC's
+	 * ns: then the host's ns)
+	 */
+	if (tc->vm.invert && tc->file.shift) {
+		if (tc_raw_ts(tc, ev->rec, &raw) == 0)
+			ev->raw_ts = raw;
+		else if (!tc->file.tsc2nsec)
+			ev->raw_ts = tracedat_shift_invert(tc->file.shift,
+							   ev->cpu, ev->ts);
+	}
 	if (tc->vm.name) {
 		ev->has_vcpu = true;
 		ev->vcpu = ev->cpu;
@@ -343,7 +356,7 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 			src->align.spread = (int64_t)(((unsigned __int128)
 				src->align.spread * tc->file.tsc2nsec_mult) >>
 				tc->file.tsc2nsec_shift);
-		tc->vm.invert = !tc->file.tsc2nsec;
+		tc->vm.invert = true;
 		for (j = 0; j < n; j++)
 			if (j != i && srcs[j]->ops == &source_tracecmd_ops &&
 			    srcs[j]->priv &&

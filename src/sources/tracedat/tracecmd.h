@@ -43,7 +43,8 @@ struct tc_vm {
 	const char *name;	/* borrowed from the host; NULL: not known */
 	const int32_t *pids;	/* borrowed from the host: per vCPU */
 	uint32_t nvcpus;
-	bool invert;		/* libtracecmd shifted it: find guest_ts back */
+	bool invert;		/* libtracecmd shifted it: find guest_ts back
+				 * (tc_vm_event()) */
 	char *sym;		/* owned: the last guest_sym made */
 	size_t symcap;
 };
@@ -52,6 +53,7 @@ struct tc_vm {
 #define TC_HEAD_LEN	64
 #define TC_COMM_CACHE	256	/* pid -> comm entries, direct-mapped */
 #define TC_PAGEOUT	(4u << 20)	/* pages read, handed back at once */
+#define TC_DAMAGED_SAID	20	/* damaged records said one by one */
 
 enum tc_kind {
 	TK_UINT = 0,	/* an integer of f->size bytes */
@@ -93,10 +95,18 @@ enum tc_syms {
 	TC_SYMS_YES,
 };
 
+/* What libtraceevent's sched_switch plugin learns of an event's comms */
+enum tc_learn {
+	TC_LEARN_NONE = 0,
+	TC_LEARN_SWITCH,	/* sched_switch: prev_comm, next_comm */
+	TC_LEARN_WAKEUP,	/* sched_wakeup, sched_wakeup_new: comm */
+};
+
 struct tc_type {
 	struct event_type t;
 	struct tep_event *ev;	/* borrowed from tep */
 	enum tc_syms syms;
+	enum tc_learn learn;
 };
 
 /* The pages one CPU's records have left behind (see tc_release()) */
@@ -152,7 +162,14 @@ struct tc {
 	int refill;			/* CPU to read again, or -1 */
 	bool started;
 	struct tep_record *cur;		/* owned: the current event's record */
+	const struct tc_type *cur_type;	/* cur's; NULL: an unknown id */
+	bool cur_info;			/* libtraceevent printed cur (its
+					 * plugins learned its comms) */
 	uint64_t seq;
+	uint64_t ndamaged;		/* damaged records so far */
+	uint64_t npages;		/* pages left out so far */
+	uint64_t *last_off;		/* owned: per CPU the offset + 1 of
+					 * its latest record; 0: none yet */
 	struct trace_seq info;		/* owned: reset for each use */
 	struct tc_comm comms[TC_COMM_CACHE];
 	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
@@ -162,6 +179,7 @@ struct tc {
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
+	struct tc_raw *raw;		/* owned: see tc_raw_ts() */
 };
 
 static inline uint64_t tc_read(const struct tc *tc, const void *p, int size)
@@ -195,6 +213,15 @@ static inline int64_t tc_sext(uint64_t v, int size)
 	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
 }
 
+/*
+ * tracecmd-rawts.c: a guest record's own time stamp read from its page
+ * (before libtracecmd's TIME_SHIFT). 0, -ENOENT when the record is not
+ * where its page should hold it, or -ENOMEM.
+ */
+struct tc_raw;
+int tc_raw_ts(struct tc *tc, const struct tep_record *rec, uint64_t *ts);
+void tc_raw_destroy(struct tc_raw *r);
+
 /* Bind the host/guest keys vm, host_tid, vcpu; -ENOENT for others. */
 int tc_vm_bind(struct tc *tc, const char *key);
 /* Fetch a TK_VM, TK_HOST_TID, TK_VCPU or TK_GUEST_SYM (its RIP field f)
@@ -219,6 +246,13 @@ void tc_need_kallsyms(struct tc *tc);
 bool tc_late_failed(const struct tc *tc, struct diag *d);
 /* The comm of pid (a small cache before tep_data_comm_from_pid()). */
 const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
+/*
+ * The comms a sched_switch or sched_wakeup event names, registered as
+ * libtraceevent's sched_switch plugin does when it prints one, for an
+ * event nothing printed (tc_next(), before it reads past ev's record).
+ */
+void tc_learn_comms(struct tc *tc, const struct tc_type *t,
+		    struct tep_record *rec);
 
 /* tracecmd-read.c: the next record of all CPUs, in time order */
 int tc_next(struct source *src, struct event *ev, struct diag *d);
@@ -226,6 +260,9 @@ int tc_next(struct source *src, struct event *ev, struct diag *d);
 int tc_bind(struct source *src, const struct event_type *t, const char *key);
 int tc_field(struct source *src, const struct event *ev, int index,
 	     struct value *out);
+/* tracecmd-symbolic.c: source_ops.field_symbol */
+int tc_field_symbol(struct source *src, const struct event_type *t,
+		    const struct event *ev, int index, struct value *out);
 int tc_each_type(struct source *src,
 		 int (*fn)(const struct event_type *t, void *arg), void *arg);
 size_t tc_fields(struct source *src, const struct event_type *t,
@@ -236,6 +273,8 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len);
 /* The line `trace-cmd report` prints for ev (tracecmd-text.c). */
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *out);
+/* What `trace-cmd report` prints before the events: "cpus=N". */
+int tc_render_header(struct source *src, struct outbuf *out);
 
 /* ------------------------------------------------------ tracecmd-open.c */
 

@@ -48,6 +48,19 @@ void td_close(struct td_reader *r)
 	r->zctx = NULL;
 }
 
+uint64_t td_ratio_max(const struct tracedat_file *f, uint64_t n)
+{
+	uint64_t per;
+
+	if (!strcmp(f->compression, "zstd"))
+		per = 32768;
+	else if (!strcmp(f->compression, "zlib"))
+		per = 1032;
+	else
+		return UINT64_MAX;
+	return n > UINT64_MAX / per ? UINT64_MAX : n * per;
+}
+
 int td_read(struct td_reader *r, void *buf, size_t n)
 {
 	ssize_t got;
@@ -162,7 +175,12 @@ static void td_guest_option(struct tracedat_file *f, const unsigned char *p,
 	if (g.nvcpus > (len - pos) / 8)
 		return;
 	g.pids = calloc(g.nvcpus ? g.nvcpus : 1, sizeof(*g.pids));
-	g.name = strndup((const char *)p, (size_t)(nul - p));
+	if (nul > p) {
+		g.name = strndup((const char *)p, (size_t)(nul - p));
+	} else if ((g.name = malloc(32))) {
+		/* no name: the VM is its trace id (one VM, not one per thread) */
+		snprintf(g.name, 32, "0x%016" PRIx64, g.traceid);
+	}
 	v = realloc(f->guests, (f->nguests + 1) * sizeof(*v));
 	if (v)
 		f->guests = v;
@@ -281,6 +299,12 @@ static int td_v6(struct td_reader *r, struct tracedat_file *f,
 		return -EIO;
 	}
 	what = "table of CPU data";
+	/* every CPU takes 16 bytes of the table */
+	if (cpus <= (r->size - r->pos) / 16) {
+		f->cpus = calloc(cpus ? cpus : 1, sizeof(*f->cpus));
+		if (!f->cpus)
+			return -ENOMEM;
+	}
 	for (i = 0; i < cpus; i++) {
 		if (td_num(r, 8, &off) < 0 || td_num(r, 8, &len) < 0)
 			goto truncated;
@@ -289,6 +313,9 @@ static int td_v6(struct td_reader *r, struct tracedat_file *f,
 				 r->name, i, off + len, r->size);
 			return -EIO;
 		}
+		if (f->cpus)
+			f->cpus[f->ncpus++] = (struct tracedat_cpu){
+				(uint32_t)i, off, len };
 	}
 	if (traceclock) {
 		char buf[4096];
@@ -384,6 +411,34 @@ struct td_clock_walk {
 	uint64_t next;			/* the DONE option's next section */
 };
 
+/*
+ * The top instance's CPU table in its BUFFER option (after the strings):
+ * u32 page size, u32 count, per CPU u32 cpu, u64 offset, u64 size. Kept
+ * when whole (the first such option only).
+ */
+static void td_buffer_cpus(struct tracedat_file *f, const unsigned char *p,
+			   size_t len, bool big)
+{
+	uint64_t n, i;
+
+	if (f->cpus || len < 8)
+		return;
+	n = td_get(p + 4, 4, big);
+	if (n > (len - 8) / 20)
+		return;
+	f->cpus = calloc(n ? (size_t)n : 1, sizeof(*f->cpus));
+	if (!f->cpus)
+		return;
+	for (i = 0; i < n; i++) {
+		const unsigned char *e = p + 8 + 20 * i;
+
+		f->cpus[i] = (struct tracedat_cpu){
+			(uint32_t)td_get(e, 4, big), td_get(e + 4, 8, big),
+			td_get(e + 12, 8, big) };
+	}
+	f->ncpus = (uint32_t)n;
+}
+
 /* What the clock reading takes from each option. */
 static int td_clock_option(void *arg, unsigned id, unsigned char *p,
 			   size_t len)
@@ -404,6 +459,9 @@ static int td_clock_option(void *arg, unsigned id, unsigned char *p,
 		    !p[8] && after - clock > 1)
 			w->f->clock = strndup((const char *)p + clock,
 					      after - clock - 1);
+		if (td_buffer_strings(p, len, &clock, &after) && !p[8])
+			td_buffer_cpus(w->f, p + after, len - after,
+				       w->r->big);
 		break;
 	case TD_OPT_TSC2NSEC:
 	case TD_OPT_TIME_SHIFT:
@@ -494,11 +552,13 @@ static int td_truncated_in(const struct td_reader *r, const char *what,
  * two sizes: *flags; *size, the bytes of content that follow (compressed
  * ones); *usize, inflated (0 when not compressed); r->pos at the content.
  * want: the id it must have, or -1; what names it in messages; limit
- * bounds its size, compressed and not. 0 or -EIO with d filled.
+ * bounds its size, compressed and not, and the inflated size must be one
+ * f's algorithm can give (td_ratio_max()). 0 or -EIO with d filled.
  */
-static int td_section_head(struct td_reader *r, uint64_t at, int want,
-			   const char *what, uint64_t limit, uint64_t *flags,
-			   uint64_t *size, uint64_t *usize, struct diag *d)
+static int td_section_head(struct td_reader *r, const struct tracedat_file *f,
+			   uint64_t at, int want, const char *what,
+			   uint64_t limit, uint64_t *flags, uint64_t *size,
+			   uint64_t *usize, struct diag *d)
 {
 	unsigned char head[16];
 	uint64_t id, csize = 0;
@@ -532,6 +592,12 @@ static int td_section_head(struct td_reader *r, uint64_t at, int want,
 			 limit);
 		return -EIO;
 	}
+	if (*usize > td_ratio_max(f, *size)) {
+		diag_set(d, "%s: corrupt trace.dat (version 7): the %s at offset 0x%" PRIx64 " claims %" PRIu64 " bytes from %" PRIu64 " %s-compressed ones, more than %s can give (a compression bomb?)",
+			 r->name, what, at, *usize, *size, f->compression,
+			 f->compression);
+		return -EIO;
+	}
 	return 0;
 truncated:
 	return td_truncated_in(r, what, at, d);
@@ -551,8 +617,8 @@ int td_section_read(struct td_reader *r, struct tracedat_file *f,
 	int ret;
 
 	*out = NULL;
-	ret = td_section_head(r, at, want, what, limit, &flags, &size, &usize,
-			      d);
+	ret = td_section_head(r, f, at, want, what, limit, &flags, &size,
+			      &usize, d);
 	if (ret < 0)
 		return ret;
 	raw = malloc(size ? (size_t)size : 1);
@@ -594,8 +660,8 @@ int td_section_peek(struct td_reader *r, struct tracedat_file *f,
 	uint64_t flags, size, usize;
 	int ret;
 
-	ret = td_section_head(r, at, -1, what, limit, &flags, &size, &usize,
-			      d);
+	ret = td_section_head(r, f, at, -1, what, limit, &flags, &size,
+			      &usize, d);
 	if (ret < 0 || !(flags & TD_SEC_COMPRESSED))
 		return ret;
 #ifdef HAVE_ZSTD
@@ -698,6 +764,7 @@ int tracedat_file_read(const char *name, const char *path,
 	    memcmp(head, TD_MAGIC, TD_MAGIC_LEN) || head[TD_MAGIC_LEN + 1])
 		goto out;
 	r.big = head[TD_MAGIC_LEN + 2] != 0;
+	f->page_size = (uint32_t)td_get(head + TD_MAGIC_LEN + 4, 4, r.big);
 	if (head[TD_MAGIC_LEN] == '6') {
 		f->version = 6;
 		ret = td_v6(&r, f, d);
@@ -725,4 +792,7 @@ void tracedat_file_free(struct tracedat_file *f)
 	}
 	free(f->guests);
 	f->guests = NULL;
+	free(f->cpus);
+	f->cpus = NULL;
+	f->ncpus = 0;
 }

@@ -44,8 +44,15 @@ struct tracedat_guest {
 	int32_t *pids;		/* owned: per vCPU the host thread running it */
 };
 
+/* Where one CPU's data of the top instance lies in the file. */
+struct tracedat_cpu {
+	uint32_t cpu;
+	uint64_t off, size;	/* uncompressed files: bytes of pages */
+};
+
 struct tracedat_file {
 	unsigned version;	/* 6 or 7; 0 when neither */
+	uint32_t page_size;	/* of the ring buffer, as the header says */
 	char compression[32];	/* version 7: "none", "zstd", …; else "" */
 	char *clock;		/* the trace clock, named as libtracecmd does;
 				 * NULL when the file does not say */
@@ -58,6 +65,10 @@ struct tracedat_file {
 	struct tracedat_shift *shift;	/* owned: TIME_SHIFT; NULL: none */
 	struct tracedat_guest *guests;	/* owned: GUEST options, in file order */
 	size_t nguests;
+	/* owned: the top instance's CPU data (v6: its table; v7: its BUFFER
+	 * option), where the file says */
+	struct tracedat_cpu *cpus;
+	uint32_t ncpus;
 };
 
 /*
@@ -73,7 +84,16 @@ void tracedat_file_free(struct tracedat_file *f);
  * Write an uncompressed copy of the compressed version 7 trace.dat at path
  * to out (from offset 0), for a libtracecmd that lacks its algorithm: the
  * sections in their order, each inflated, CPU data page-aligned, every
- * offset the options hold moved with them. Returns 0, or a negative errno
+ * offset the options hold moved with them. What could make the copy far
+ * larger than the file is damage, refused before anything is written:
+ * CPU data that overlap, a size beyond what the compressed bytes can give
+ * (zstd's and zlib's own bounds), in the flyrecord and in every other
+ * section. Each CPU's size may count its chunk count (trace-cmd 3.2 and
+ * later) or not (3.1). A copy larger than the room where out is (free
+ * space, ulimit -f) is refused with -ENOSPC and the numbers. out -1:
+ * those checks only, nothing written, for libtracecmd to read the file
+ * itself: then its uncompressed size must fit in the memory available
+ * and ulimit -v (-EFBIG and the numbers). Returns 0, or a negative errno
  * with d saying what is wrong with the file.
  */
 int tracedat_inflate(const char *name, const char *path, int out,

@@ -17,12 +17,20 @@
 
 #include "diag.h"
 #include "tracedat-guard.h"
+#include "tracedat-shrink.h"
 
-/* What one event format needs of its records, found once. */
+/*
+ * What one event format needs of its records, found once. A format that
+ * ends in a fixed-size array (ftrace's kernel_stack and user_stack:
+ * unsigned long caller[8]) may have records that stop within it: the
+ * kernel writes as many entries as it has, and libtraceevent and
+ * trace-cmd read such a record to its end. Its records need only reach
+ * where that array starts.
+ */
 struct tdguard_fmt {
 	const struct tep_event *e;	/* borrowed; NULL: a free slot */
-	uint64_t need;			/* bytes its fixed fields span */
-	const struct tep_format_field *far;	/* the field ending there */
+	uint64_t need;			/* bytes a record must have */
+	const struct tep_format_field *far;	/* the field ending last */
 	bool dynamic;			/* __data_loc / __rel_loc fields */
 };
 
@@ -90,6 +98,33 @@ static void tdguard_span(struct tdguard_fmt *f,
 	}
 }
 
+/* A trailing array may be cut short: need only the fields before it. */
+static void tdguard_trailing(struct tdguard_fmt *f, const struct tep_event *e)
+{
+	const struct tep_format_field *far = f->far, *fld;
+	uint64_t need;
+	int pass;
+
+	if (!far || f->need == UINT64_MAX ||
+	    (far->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) !=
+		    TEP_FIELD_IS_ARRAY)
+		return;
+	need = (uint64_t)(uint32_t)far->offset;
+	for (pass = 0; pass < 2; pass++)
+		for (fld = pass ? e->format.fields : e->format.common_fields;
+		     fld; fld = fld->next) {
+			uint64_t end = (uint64_t)(uint32_t)fld->offset +
+				       (uint64_t)(uint32_t)fld->size;
+
+			/* another field ending at or past the array's end */
+			if (fld != far && end >= f->need)
+				return;
+			if (fld != far && end > need)
+				need = end;
+		}
+	f->need = need;
+}
+
 static const struct tdguard_fmt *tdguard_fmt(struct tdguard *g,
 					     const struct tep_event *e)
 {
@@ -106,6 +141,7 @@ static const struct tdguard_fmt *tdguard_fmt(struct tdguard *g,
 	f->e = e;
 	tdguard_span(f, e->format.common_fields);
 	tdguard_span(f, e->format.fields);
+	tdguard_trailing(f, e);
 	g->nfmts++;
 	return f;
 }
@@ -167,10 +203,15 @@ int tdguard_record(struct tdguard *g, struct tep_handle *tep,
 			return -EIO;
 		}
 		p = (const char *)rec->data + off;
-		/* libtraceevent prints text up to its NUL: one must be there */
-		if (tdguard_is_text(fld) && len && !memchr(p, '\0', len)) {
+		/*
+		 * libtraceevent prints text up to its NUL, which may lie past
+		 * the declared length (a char path[6] holding "(null)"): one
+		 * must be there before the record ends
+		 */
+		if (tdguard_is_text(fld) && len && !memchr(p, '\0', len) &&
+		    !memchr(p + len, '\0', size - off - len)) {
 			tdguard_where(g, e, rec, d);
-			diag_add(d, "the text of field '%s' (%" PRIu64 " bytes at %" PRIu64 ") has no terminating NUL (corrupt trace.dat)",
+			diag_add(d, "the text of field '%s' (%" PRIu64 " bytes at %" PRIu64 ") has no terminating NUL before the record ends (corrupt trace.dat)",
 				 fld->name, len, off);
 			return -EIO;
 		}
@@ -200,8 +241,10 @@ static void tdguard_handler(int sig, siginfo_t *si, void *uc)
 {
 	size_t i;
 
-	(void)si;
 	(void)uc;
+	/* a page of a trace.dat cut meanwhile: zeros, the reader stops */
+	if (tdshrink_fault(sig, si))
+		return;
 	if (sig == SIGALRM) {
 		/* the watchdog: a call that has not returned for a while */
 		if (!tdguard_env)
@@ -307,6 +350,10 @@ static void tdguard_fallback(struct tep_handle *tep, struct tep_event *e,
 		if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
 		    !(f->size == 1 || f->size == 2 || f->size == 4 ||
 		      f->size == 8))
+			continue;
+		/* a damaged record's fields past its end: not read */
+		if (f->offset < 0 || rec->size < 0 ||
+		    (int64_t)f->offset + f->size > (int64_t)rec->size)
 			continue;
 		trace_seq_printf(s, " %s=%llu", f->name,
 				 tep_read_number(tep, (char *)rec->data + f->offset,

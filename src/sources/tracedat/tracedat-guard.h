@@ -4,9 +4,12 @@
  * that lie. Two checks:
  *
  * - tdguard_record(): before an event goes on, every field its format
- *   names (and the text a __data_loc field points to) must lie inside the
- *   record. A record shorter than its format is bad data, said with the
- *   file, CPU, record offset and event name; nothing reads outside it.
+ *   names (and the text a __data_loc field points to, to its NUL) must lie
+ *   inside the record, but for a trailing fixed-size array the kernel
+ *   fills partly (kernel_stack's caller[8]), which need only start there.
+ *   A record that fails is damaged, said with the file, CPU, record offset
+ *   and event name; the reader leaves it out (tracecmd-read.c) and nothing
+ *   of ours reads outside it.
  * - tdguard_info(): libtraceevent's printing of an event (its print fmt
  *   may divide by zero, index outside an array, recurse without end or
  *   loop for ever) runs under a trap: SIGSEGV, SIGBUS, SIGFPE and SIGILL

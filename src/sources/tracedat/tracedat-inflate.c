@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "tracedat-int.h"
@@ -31,7 +33,10 @@ enum {
 
 struct td_cpu {
 	uint64_t off, size;	/* as the file has them (compressed) */
+	uint64_t extent;	/* the bytes from off its data takes: size, or
+				 * size and the chunk count (trace-cmd 3.1) */
 	uint64_t noff, nsize;	/* in the copy */
+	size_t idx;		/* its place in the BUFFER option */
 };
 
 struct td_sec {
@@ -139,15 +144,17 @@ static int td_note_buffer(void *arg, unsigned id, unsigned char *p,
 	for (i = 0; i < n; i++) {
 		fly->cpus[i].off = td_get(p + at + 20 * i + 4, 8, c->r.big);
 		fly->cpus[i].size = td_get(p + at + 20 * i + 12, 8, c->r.big);
-		/* compressed: a u32 chunk count, then size bytes of chunks */
-		uint64_t need = fly->cpus[i].size +
-				(fly->flags & TD_SEC_COMPRESSED ? 4 : 0);
+		fly->cpus[i].idx = i;
+		/*
+		 * compressed, the size may lack the chunk count before the
+		 * chunks (trace-cmd 3.1): td_cpu_size() walks them
+		 */
 		uint64_t limit = fly->off + 16 + fly->size;
 
 		if (fly->cpus[i].size &&
 		    (fly->cpus[i].off < fly->off + 16 ||
 		     fly->cpus[i].off > limit ||
-		     need > limit - fly->cpus[i].off)) {
+		     fly->cpus[i].size > limit - fly->cpus[i].off)) {
 			diag_set(c->d, "%s: corrupt trace.dat (version 7): the data of CPU %zu lies outside its flyrecord section at offset 0x%" PRIx64,
 				 c->r.name, i, fly->off);
 			return -EIO;
@@ -156,14 +163,20 @@ static int td_note_buffer(void *arg, unsigned id, unsigned char *p,
 	return 0;
 }
 
-/* The inflated size of one CPU's chunks: u32 count, then (csize, usize, data). */
+/*
+ * The inflated size of one CPU's chunks: u32 count, then (csize, usize,
+ * data), inside the flyrecord section s. trace-cmd 3.1 wrote the size of
+ * the chunks, 3.2 and later count the u32 before them too: the chunks
+ * themselves say which, and what matches neither is damage. Each chunk's
+ * claim must be one its compressed bytes can give (td_ratio_max()).
+ */
 static int td_cpu_size(struct td_copy *c, const struct td_sec *s,
 		       struct td_cpu *cpu)
 {
-	/* the size counts the chunks, not the count before them */
-	uint64_t n, i, csize, usize, end = cpu->off + 4 + cpu->size;
+	uint64_t n, i, csize, usize, end = s->off + 16 + s->size;
 
 	cpu->nsize = 0;
+	cpu->extent = cpu->size;
 	if (!cpu->size)
 		return 0;
 	if (!(s->flags & TD_SEC_COMPRESSED)) {
@@ -174,17 +187,58 @@ static int td_cpu_size(struct td_copy *c, const struct td_sec *s,
 	if (td_num(&c->r, 4, &n) < 0)
 		goto bad;
 	for (i = 0; i < n; i++) {
-		if (td_num(&c->r, 4, &csize) < 0 || td_num(&c->r, 4, &usize) < 0 ||
+		if (c->r.pos > end || end - c->r.pos < 8 ||
+		    td_num(&c->r, 4, &csize) < 0 || td_num(&c->r, 4, &usize) < 0 ||
 		    csize > end - c->r.pos || usize > TD_CHUNK_MAX)
 			goto bad;
+		if (usize > td_ratio_max(&c->f, csize)) {
+			diag_set(c->d, "%s: corrupt trace.dat (version 7): the chunk at offset 0x%" PRIx64 " of CPU %zu claims %" PRIu64 " bytes from %" PRIu64 " %s-compressed ones, more than %s can give (a compression bomb?)",
+				 c->r.name, c->r.pos - 8, cpu->idx, usize, csize,
+				 c->f.compression, c->f.compression);
+			return -EIO;
+		}
 		c->r.pos += csize;
 		cpu->nsize += usize;
+	}
+	cpu->extent = c->r.pos - cpu->off;
+	if (cpu->extent != cpu->size && cpu->extent != cpu->size + 4) {
+		diag_set(c->d, "%s: corrupt trace.dat (version 7): the %" PRIu64 " compressed chunks of CPU %zu at offset 0x%" PRIx64 " take %" PRIu64 " bytes, but its size says %" PRIu64,
+			 c->r.name, n, cpu->idx, cpu->off, cpu->extent,
+			 cpu->size);
+		return -EIO;
 	}
 	return 0;
 bad:
 	diag_set(c->d, "%s: corrupt trace.dat (version 7): bad compressed chunk near offset 0x%" PRIx64 " of the CPU data at 0x%" PRIx64,
 		 c->r.name, c->r.pos, cpu->off);
 	return -EIO;
+}
+
+/*
+ * CPUs whose data overlap (order: sorted by offset) would each be copied
+ * in full: one chunk shared by 64 CPUs is 64 times its size on disk.
+ * trace-cmd writes each CPU's data once.
+ */
+static int td_cpus_apart(struct td_copy *c, const struct td_sec *s,
+			 struct td_cpu *const *order)
+{
+	const struct td_cpu *prev = NULL;
+	size_t j;
+
+	for (j = 0; j < s->ncpus; j++) {
+		const struct td_cpu *cpu = order[j];
+
+		if (!cpu->size)
+			continue;
+		if (prev && cpu->off - prev->off < prev->extent) {
+			diag_set(c->d, "%s: corrupt trace.dat (version 7): the data of CPUs %zu and %zu overlap at offset 0x%" PRIx64 " of the flyrecord section at offset 0x%" PRIx64 " (a compression bomb?)",
+				 c->r.name, prev->idx, cpu->idx, cpu->off,
+				 s->off);
+			return -EIO;
+		}
+		prev = cpu;
+	}
+	return 0;
 }
 
 /* Pass 3: rewrite the offsets an option holds for the copy. */
@@ -354,26 +408,77 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 				order[j]->noff = order[j]->nsize ? at : 0;
 				at += (order[j]->nsize + c->page - 1) / c->page * c->page;
 			}
+			ret = td_cpus_apart(c, s, order);
 			free(order);
+			if (ret < 0)
+				return ret;
 			s->nsize = at - (pos + 16);
 		} else if (s->id == TD_SEC_KALLSYMS && c->ks) {
 			s->nsize = 4;	/* an empty table */
 		} else if (s->flags & TD_SEC_COMPRESSED) {
-			uint64_t usize;
-
+			ret = td_section_peek(&c->r, &c->f, s->off, "section",
+					      TD_OPTIONS_MAX * 4ull, c->d);
+			if (ret < 0)
+				return ret;
 			c->r.pos = s->off + 20;
-			if (td_num(&c->r, 4, &usize) < 0) {
-				diag_set(c->d, "%s: truncated trace.dat (version 7): the section at offset 0x%" PRIx64 " runs past the end of the file",
-					 c->r.name, s->off);
-				return -EIO;
-			}
-			s->nsize = usize;
+			if (td_num(&c->r, 4, &s->nsize) < 0)
+				return -EIO;	/* the peek read it */
 		} else {
 			s->nsize = s->size;
 		}
 		pos = s->noff + 16 + s->nsize;
 	}
 	return 0;
+}
+
+/*
+ * Is there room for a copy of size bytes where c->out is: the free space
+ * of its file system, and the file-size limit (ulimit -f), whose
+ * SIGXFSZ would otherwise end the process mid-copy. -ENOSPC with the
+ * numbers when not. Without a copy (c->out < 0), libtracecmd inflates
+ * the file in memory and keeps it: the memory available and ulimit -v
+ * bound it instead (-EFBIG).
+ */
+static int td_room(struct td_copy *c, uint64_t size)
+{
+	const char *what = "the file system of the copy ($TMPDIR) has";
+	uint64_t room = UINT64_MAX;
+	struct statvfs vfs;
+	struct rlimit rl;
+	long pages, psize;
+
+	if (c->out < 0) {
+		/* no copy: libtracecmd holds all of it in memory */
+		pages = sysconf(_SC_AVPHYS_PAGES);
+		psize = sysconf(_SC_PAGESIZE);
+		if (pages > 0 && psize > 0)
+			room = (uint64_t)pages * (uint64_t)psize;
+		what = "the memory available is";
+		if (getrlimit(RLIMIT_AS, &rl) == 0 &&
+		    rl.rlim_cur != RLIM_INFINITY &&
+		    (uint64_t)rl.rlim_cur < room) {
+			room = (uint64_t)rl.rlim_cur;
+			what = "the address space limit (ulimit -v) is";
+		}
+		if (size <= room)
+			return 0;
+		diag_set(c->d, "%s: no copy can be made, and libtracecmd would hold its %" PRIu64 " uncompressed bytes (%" PRIu64 " MiB) in memory, but %s %" PRIu64 " (%" PRIu64 " MiB)",
+			 c->r.name, size, size >> 20, what, room, room >> 20);
+		return -EFBIG;
+	}
+	if (fstatvfs(c->out, &vfs) == 0 && vfs.f_frsize &&
+	    vfs.f_bavail <= UINT64_MAX / vfs.f_frsize)
+		room = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (uint64_t)rl.rlim_cur < room) {
+		room = (uint64_t)rl.rlim_cur;
+		what = "the file-size limit (ulimit -f) allows";
+	}
+	if (size <= room)
+		return 0;
+	diag_set(c->d, "%s: its uncompressed copy needs %" PRIu64 " bytes (%" PRIu64 " MiB), but %s %" PRIu64 " (%" PRIu64 " MiB)",
+		 c->r.name, size, size >> 20, what, room, room >> 20);
+	return -ENOSPC;
 }
 
 /*
@@ -556,6 +661,11 @@ static int td_inflate_copy(const char *name, const char *path, int out,
 	ret = td_layout(&c, pos);
 	if (ret < 0)
 		goto out;
+	ret = td_room(&c, c.nsecs ? c.secs[c.nsecs - 1].noff + 16 +
+					    c.secs[c.nsecs - 1].nsize
+				  : pos);
+	if (ret < 0 || out < 0)
+		goto out;	/* out < 0: checked, nothing to write */
 	for (i = 0; i < c.nsecs; i++)
 		if (c.secs[i].id == TD_SEC_OPTIONS) {
 			ret = td_opts_each(&c, &c.secs[i], td_map_option);

@@ -47,6 +47,15 @@ struct td_reader {
 typedef int (*td_option_fn)(void *arg, unsigned id, unsigned char *data,
 			    size_t len);
 
+/*
+ * The most bytes n compressed bytes can inflate to with f's algorithm, as
+ * the format bounds it: a zstd block of at most 128 KiB takes at least 4
+ * bytes (3 of header, 1 of RLE), so 32768 per byte; deflate's longest
+ * match (258 bytes) takes at least 2 bits, so 1032 per byte. A claimed
+ * size beyond it is damage (a compression bomb), whatever the data says.
+ * UINT64_MAX for an algorithm not known here.
+ */
+uint64_t td_ratio_max(const struct tracedat_file *f, uint64_t n);
 int td_read(struct td_reader *r, void *buf, size_t n);
 /* Close r's file and free what it holds. */
 void td_close(struct td_reader *r);

@@ -55,11 +55,16 @@ int uft_read_file(const char *path, char **out, size_t *lenp)
 	int fd, ret = 0;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* no wait on a FIFO put there: what is not a file is refused */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
 		ret = -errno;
+		goto end;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -ESPIPE;
 		goto end;
 	}
 	buf = malloc((size_t)st.st_size + 1);

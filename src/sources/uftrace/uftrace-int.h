@@ -272,7 +272,8 @@ struct uft_task {
 	const struct uft_argv *pay_av;	/* borrowed: its specs */
 	struct uft_frame *stack;	/* owned */
 	size_t depth;
-	size_t stack_cap;
+	size_t stack_cap;		/* depth > stack_cap: frames not kept */
+	bool too_deep;			/* said so */
 	const struct uft_session *sess;	/* borrowed: cache for sess_until */
 	const struct uft_session *stack_sess;	/* borrowed: of the stack */
 	uint64_t sess_from;
@@ -548,18 +549,21 @@ static inline unsigned uft_rec_unpack_le(uint64_t w, struct uft_rec *r)
 	return (unsigned)(w >> 3) & 7;
 }
 
-/* A frame on top of t's call stack, which grows as it needs. */
-static inline int uft_push(struct uft_task *t, uint64_t addr, uint64_t ts)
-{
-	if (__builtin_expect(t->depth == t->stack_cap, 0)) {
-		size_t cap = t->stack_cap ? t->stack_cap * 2 : 64;
-		struct uft_frame *n = realloc(t->stack, cap * sizeof(*n));
+/*
+ * The frames kept per task: uftrace records 65535 levels at most
+ * (--max-stack); deeper ones are counted, not kept (1 MiB a task).
+ */
+#define UFT_STACK_MAX	65536u
 
-		if (!n)
-			return -ENOMEM;
-		t->stack = n;
-		t->stack_cap = cap;
-	}
+int uft_push_slow(struct uftrace *uf, struct uft_task *t, uint64_t addr,
+		  uint64_t ts);
+
+/* A frame on top of t's call stack, which grows as it needs. */
+static inline int uft_push(struct uftrace *uf, struct uft_task *t,
+			   uint64_t addr, uint64_t ts)
+{
+	if (__builtin_expect(t->depth >= t->stack_cap, 0))
+		return uft_push_slow(uf, t, addr, ts);
 	t->stack[t->depth].addr = addr;
 	t->stack[t->depth].ts = ts;
 	t->depth++;
@@ -622,9 +626,10 @@ static inline int uft_track_fast(struct uftrace *uf, struct uft_task *t,
 	c->duration = 0;
 	if (r->type == UFT_ENTRY) {
 		c->depth = t->depth;
-		return uft_push(t, r->addr, r->ts);
+		return uft_push(uf, t, r->addr, r->ts);
 	}
-	if (!t->depth || t->stack[t->depth - 1].addr != r->addr)
+	if (!t->depth || t->depth > t->stack_cap ||
+	    t->stack[t->depth - 1].addr != r->addr)
 		return uft_track(uf, t, sess, r, c);
 	uft_pop(t, t->depth - 1, r, c);
 	return 0;

@@ -34,7 +34,8 @@ ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need)
 	 * whole and closed at once, so only large ones hold a descriptor.
 	 */
 	if (t->fd < 0 && !t->eof && t->len - t->pos < need) {
-		t->fd = open(t->path, O_RDONLY | O_CLOEXEC);
+		/* no wait on a FIFO put there: it is refused below */
+		t->fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (t->fd < 0) {
 			int err = errno;
 
@@ -46,8 +47,19 @@ ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need)
 			t->eof = true;
 			return err == ENOENT ? 0 : -err;
 		}
-		if (fstat(t->fd, &st) == 0)
-			t->fsize = (uint64_t)st.st_size;
+		if (fstat(t->fd, &st) < 0) {
+			st.st_mode = S_IFREG;
+			st.st_size = 0;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			uft_problem(uf, "%s: not a regular file (a FIFO, a device?): task %" PRId64 " skipped",
+				    t->path, t->tid);
+			close(t->fd);
+			t->fd = -1;
+			t->eof = true;
+			return -EINVAL;
+		}
+		t->fsize = (uint64_t)st.st_size;
 	}
 	while (t->len - t->pos < need && !t->eof) {
 		ssize_t n;
@@ -376,6 +388,42 @@ void uft_sift_down(struct uftrace *uf, size_t i)
 }
 
 /*
+ * uft_push() when the stack is full: it doubles up to UFT_STACK_MAX
+ * frames; beyond, an entry only counts (said once per task, as a
+ * problem: uftrace cannot write such data).
+ */
+int uft_push_slow(struct uftrace *uf, struct uft_task *t, uint64_t addr,
+		  uint64_t ts)
+{
+	struct uft_frame *n;
+	size_t cap;
+
+	if (t->stack_cap >= UFT_STACK_MAX) {
+		t->depth++;
+		if (!t->too_deep) {
+			t->too_deep = true;
+			uft_problem(uf, "%s: offset 0x%" PRIx64 ": task %" PRId64 ": calls nested deeper than %u levels (uftrace records %u at most): the deeper ones are counted, not kept, and their exits have no duration",
+				    t->path,
+				    uft_offset(t) - UFT_REC_SIZE - t->paylen,
+				    t->tid, UFT_STACK_MAX, UFT_STACK_MAX - 1);
+		}
+		return 0;
+	}
+	cap = t->stack_cap ? t->stack_cap * 2 : 64;
+	if (cap > UFT_STACK_MAX)
+		cap = UFT_STACK_MAX;
+	n = realloc(t->stack, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	t->stack = n;
+	t->stack_cap = cap;
+	t->stack[t->depth].addr = addr;
+	t->stack[t->depth].ts = ts;
+	t->depth++;
+	return 0;
+}
+
+/*
  * Follow the call stack of t through record r: the depth of an entry is
  * the number of frames below it; an exit pops its frame (and any frames
  * above it whose exits were never seen) and knows its duration. sess is
@@ -418,7 +466,7 @@ int uft_track(struct uftrace *uf, struct uft_task *t,
 				keep = want;
 			t->depth = keep;
 			while (t->depth < want)
-				if (uft_push(t, UFT_NO_ADDR, 0) < 0)
+				if (uft_push(uf, t, UFT_NO_ADDR, 0) < 0)
 					return -ENOMEM;
 		} else {
 			t->depth = 0;
@@ -426,7 +474,12 @@ int uft_track(struct uftrace *uf, struct uft_task *t,
 	}
 	if (r->type == UFT_ENTRY) {
 		c->depth = t->depth;
-		return uft_push(t, r->addr, r->ts);
+		return uft_push(uf, t, r->addr, r->ts);
+	}
+	/* the exit of a frame deeper than those kept: one level up */
+	if (t->depth > t->stack_cap) {
+		c->depth = --t->depth;
+		return 0;
 	}
 	/*
 	 * exit: its frame is the top, or further down if exits were lost;

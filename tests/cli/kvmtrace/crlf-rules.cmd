@@ -1,1 +1,1 @@
-$KTF tests/fixtures/kvmtrace/crlf.formats < tests/fixtures/kvmtrace/sample.bin
+$KTF tests/fixtures/kvmtrace/crlf.formats < tests/fixtures/kvmtrace/random.bin

@@ -1,1 +1,1 @@
-$KTF -c 2394.5 tests/fixtures/kvmtrace/fast-paths.formats < tests/fixtures/kvmtrace/sample.bin
+$KTF -c 2394.5 tests/fixtures/kvmtrace/fast-paths.formats < tests/fixtures/kvmtrace/random.bin

@@ -1,1 +1,1 @@
-$KTF tests/fixtures/kvmtrace/ids.formats < tests/fixtures/kvmtrace/sample.bin
+$KTF tests/fixtures/kvmtrace/ids.formats < tests/fixtures/kvmtrace/random.bin

@@ -1,1 +1,1 @@
-$KTF -c 2394.5 formats/kvmtrace < tests/fixtures/kvmtrace/sample.bin
+$KTF -c 2394.5 formats/kvmtrace < tests/fixtures/kvmtrace/random.bin

@@ -1,1 +1,1 @@
-$KTF -c 1000 tests/fixtures/kvmtrace/hex-ts.formats < tests/fixtures/kvmtrace/sample.bin
+$KTF -c 1000 tests/fixtures/kvmtrace/hex-ts.formats < tests/fixtures/kvmtrace/random.bin

@@ -1,4 +1,5 @@
 # requires: tracecmd
 # comm, pid, CPU, ts, name and info of every event of every fixture against
 # the `trace-cmd report -t` reference recorded with it (FILE.dat.report-t)
-sh tests/gen/check-tracedat.sh $KTF tests/fixtures/tracedat/*.dat
+# (class-damaged.dat and class-badpage.dat: what is damaged is left out)
+sh tests/gen/check-tracedat.sh $KTF $(ls tests/fixtures/tracedat/*.dat | grep -v -e class-damaged -e class-badpage)

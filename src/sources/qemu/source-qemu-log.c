@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QEMU's log trace backend (-trace enable=PATTERN -D FILE): one line per
+ * event, qemu_log("NAME " FORMAT "\n", ARGS...), with the stamp QEMU's
+ * -msg timestamp=on puts before it:
+ *
+ *   NAME FORMATTED                                  no stamp
+ *   TID@SEC.USEC:NAME FORMATTED                     QEMU 7.2 (gettimeofday)
+ *   YYYY-MM-DDTHH:MM:SS[.ffffff]Z NAME FORMATTED    current QEMU (UTC)
+ *
+ * The arguments are read back through the event's format (qemu-format.c;
+ * QEMU 7.2's vcpu events start with "cpu=%p "). A line that cannot be
+ * read back (another message in the log, an event the dictionary lacks,
+ * a reading that is not unique) is an event "log" whose `info` is its
+ * text after the stamp; the input says so once, at its end. Stamped lines are on the wall clock (ns since the
+ * epoch); a log without stamps has no time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "outbuf.h"
+#include "qemu.h"
+#include "source.h"
+
+#define QL_BUF_MIN	(1u << 16)
+#define QL_LINE_MAX	(1u << 20)
+
+struct ql_type {
+	struct event_type t;
+	const struct qemu_event *qe;	/* borrowed; NULL: the log type */
+	bool compiled;
+	struct qemu_fmt *fmt;		/* owned: current QEMU's reading */
+	struct qemu_fmt *fmt72;		/* owned: 7.2's, vcpu events */
+};
+
+struct ql_rec {
+	const struct ql_type *t;
+	bool args_ok;
+	uint32_t first;			/* 1: a vcpu event without __cpu */
+	const char *line;		/* the line without its new line */
+	size_t line_len;
+	const char *info;		/* what follows "NAME " */
+	size_t info_len;
+	struct qemu_values v;
+};
+
+struct qlog {
+	int fd;
+	bool own_fd;
+	unsigned char *buf;	/* owned */
+	size_t cap, pos, len;
+	uint64_t off;
+	bool eof;
+	struct qemu_events *dict;	/* owned */
+	struct ql_type *types;	/* owned: per dictionary event */
+	struct ql_type logtype;	/* lines that are no event of the dictionary */
+	struct ql_rec rec;
+	uint64_t seq, lineno;
+	uint64_t last_ts;
+	uint64_t unreadable;	/* lines kept as text */
+	uint64_t first_unreadable;	/* its line number */
+	bool reported;
+};
+
+static bool ql_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool ql_word(unsigned char c)
+{
+	return ql_digit(c) || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* n digits at s as a number; false when they are not all digits */
+static bool ql_num(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!ql_digit((unsigned char)s[i]))
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static int64_t ql_days(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+/*
+ * The stamp at the start of s: its length (the name follows), with *ts
+ * and *tid; 0 when there is none.
+ */
+static size_t ql_stamp(const char *s, size_t len, uint64_t *ts,
+		       uint64_t *tid, bool *has_tid)
+{
+	uint64_t y, mo, d, h, mi, sec, frac = 0, usec;
+	size_t i = 0, f;
+
+	*has_tid = false;
+	/* TID@SEC.USEC: */
+	while (i < len && ql_digit((unsigned char)s[i]))
+		i++;
+	if (i && i < 20 && i < len && s[i] == '@') {
+		size_t a = i + 1, b;
+
+		if (!ql_num(s, i, tid))
+			return 0;
+		for (b = a; b < len && ql_digit((unsigned char)s[b]); b++)
+			;
+		if (b == a || b - a > 12 || b >= len || s[b] != '.' ||
+		    len - b < 8 || s[b + 7] != ':' ||
+		    !ql_num(s + a, b - a, &sec) || !ql_num(s + b + 1, 6, &usec))
+			return 0;
+		*ts = sec * 1000000000u + usec * 1000u;
+		*has_tid = true;
+		return b + 8;
+	}
+	/* YYYY-MM-DDTHH:MM:SS[.f]Z */
+	if (len < 21 || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
+	    s[13] != ':' || s[16] != ':' || !ql_num(s, 4, &y) ||
+	    !ql_num(s + 5, 2, &mo) || !ql_num(s + 8, 2, &d) ||
+	    !ql_num(s + 11, 2, &h) || !ql_num(s + 14, 2, &mi) ||
+	    !ql_num(s + 17, 2, &sec) || mo < 1 || mo > 12 || d < 1 ||
+	    d > 31 || h > 23 || mi > 59 || sec > 60)
+		return 0;
+	i = 19;
+	if (s[i] == '.') {
+		for (f = ++i; i < len && ql_digit((unsigned char)s[i]); i++)
+			if (i - f < 9)
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+		if (i == f)
+			return 0;
+		for (f = i - f; f < 9; f++)
+			frac *= 10;
+	}
+	if (len - i < 2 || s[i] != 'Z' || s[i + 1] != ' ' || y < 1970)
+		return 0;
+	*ts = ((uint64_t)ql_days((int64_t)y, (unsigned)mo, (unsigned)d) *
+		       86400u + h * 3600u + mi * 60u + sec) *
+		      1000000000u + frac;
+	return i + 2;
+}
+
+bool source_qemu_log_probe(const unsigned char *head, size_t len)
+{
+	const char *s = (const char *)head;
+	uint64_t ts, tid;
+	bool has_tid;
+	size_t n = ql_stamp(s, len, &ts, &tid, &has_tid);
+
+	return n && n < len && ql_word(head[n]);
+}
+
+static bool ql_probe(const char *path, const unsigned char *head, size_t len,
+		     bool is_dir)
+{
+	return !is_dir && source_qemu_log_probe(head, len);
+}
+
+static void ql_close(struct source *src)
+{
+	struct qlog *q = src->priv;
+	size_t i;
+
+	if (!q)
+		return;
+	if (q->own_fd)
+		close(q->fd);
+	for (i = 0; q->types && i < q->dict->n; i++) {
+		if (q->types[i].fmt)
+			qemu_fmt_free(q->types[i].fmt);
+		if (q->types[i].fmt72)
+			qemu_fmt_free(q->types[i].fmt72);
+		free(q->types[i].fmt);
+		free(q->types[i].fmt72);
+	}
+	free(q->types);
+	qemu_events_free(q->dict);
+	free(q->buf);
+	free(q);
+	src->priv = NULL;
+}
+
+static int ql_first_stamped(struct source *src, struct qlog *q,
+			    struct diag *d);
+
+static int ql_open(struct source *src, const char *path, struct diag *d)
+{
+	const char *events = src->qemu_events ? src->qemu_events
+					      : QEMU_EVENTS_DEFAULT;
+	struct qlog *q = calloc(1, sizeof(*q));
+	size_t i;
+	int ret;
+
+	if (!q) {
+		diag_set(d, "%s: out of memory", src->name);
+		return -ENOMEM;
+	}
+	src->priv = q;
+	if (!path) {
+		q->fd = src->fd >= 0 ? src->fd : STDIN_FILENO;
+		q->own_fd = src->fd >= 0 && src->own_fd;
+		src->fd = -1;
+	} else {
+		q->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (q->fd < 0) {
+			ret = -errno;
+			diag_set(d, "%s: cannot open: %s", src->name,
+				 strerror(errno));
+			goto error;
+		}
+		q->own_fd = true;
+	}
+	q->cap = QL_BUF_MIN + (path ? 0 : src->head_len);
+	q->buf = malloc(q->cap);
+	if (!q->buf)
+		goto nomem;
+	if (!path && src->head_len) {
+		memcpy(q->buf, src->head, src->head_len);
+		q->len = src->head_len;
+	}
+	q->dict = qemu_events_load(events, d);
+	if (!q->dict) {
+		ret = -EINVAL;
+		goto error;
+	}
+	q->types = calloc(q->dict->n ? q->dict->n : 1, sizeof(*q->types));
+	if (!q->types)
+		goto nomem;
+	for (i = 0; i < q->dict->n; i++) {
+		q->types[i].qe = &q->dict->v[i];
+		q->types[i].t.name = q->dict->v[i].name;
+		q->types[i].t.system = "qemu";
+		q->types[i].t.index = (uint32_t)i + 1;
+	}
+	q->logtype.t.name = "log";
+	q->logtype.t.system = "qemu";
+	src->ntypes = (uint32_t)q->dict->n + 1;
+	/* stamped (the wall clock), or no time at all */
+	ret = ql_first_stamped(src, q, d);
+	if (ret < 0)
+		goto error;
+	src->clock = ret ? CLOCK_NS : CLOCK_COUNTER;
+	src->clock_base = ret ? "wall" : NULL;
+	return 0;
+nomem:
+	diag_set(d, "%s: out of memory", src->name);
+	ret = -ENOMEM;
+error:
+	ql_close(src);
+	return ret;
+}
+
+/* The next line at q->pos (without its new line); 0 at the end. */
+static int ql_line(struct source *src, struct qlog *q, const char **line,
+		   size_t *len, struct diag *d)
+{
+	const unsigned char *nl;
+
+	for (;;) {
+		nl = memchr(q->buf + q->pos, '\n', q->len - q->pos);
+		if (nl || q->eof)
+			break;
+		if (q->pos) {
+			memmove(q->buf, q->buf + q->pos, q->len - q->pos);
+			q->off += q->pos;
+			q->len -= q->pos;
+			q->pos = 0;
+		}
+		if (q->len == q->cap) {
+			unsigned char *b;
+
+			if (q->cap >= QL_LINE_MAX) {
+				diag_set(d, "%s: line %" PRIu64 " (offset 0x%" PRIx64 "): longer than %u bytes; not a QEMU log",
+					 src->name, q->lineno + 1, q->off,
+					 QL_LINE_MAX);
+				return -EIO;
+			}
+			b = realloc(q->buf, q->cap * 2);
+			if (!b) {
+				diag_set(d, "%s: out of memory", src->name);
+				return -ENOMEM;
+			}
+			q->buf = b;
+			q->cap *= 2;
+		}
+		{
+			ssize_t n = read(q->fd, q->buf + q->len, q->cap - q->len);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				diag_set(d, "%s: offset 0x%" PRIx64 ": cannot read: %s",
+					 src->name, q->off + q->len,
+					 strerror(errno));
+				return -EIO;
+			}
+			if (n == 0)
+				q->eof = true;
+			q->len += (size_t)n;
+		}
+	}
+	if (q->pos == q->len)
+		return 0;
+	*line = (const char *)q->buf + q->pos;
+	if (nl) {
+		*len = (size_t)(nl - (q->buf + q->pos));
+		q->pos += *len + 1;
+	} else {
+		*len = q->len - q->pos;
+		q->pos = q->len;
+	}
+	q->lineno++;
+	return 1;
+}
+
+/* Does the first line carry a stamp? 1, 0, or a negative errno. */
+static int ql_first_stamped(struct source *src, struct qlog *q,
+			    struct diag *d)
+{
+	const char *line;
+	size_t len, pos = q->pos;
+	uint64_t ts, tid;
+	bool has_tid;
+	int ret = ql_line(src, q, &line, &len, d);
+
+	if (ret <= 0)
+		return ret;
+	q->pos = pos;	/* read again by ql_next(): the buffer kept it */
+	q->lineno--;
+	return ql_stamp(line, len, &ts, &tid, &has_tid) != 0;
+}
+
+static int ql_compile(struct ql_type *t)
+{
+	const struct qemu_event *qe = t->qe;
+
+	t->compiled = true;
+	t->fmt = malloc(sizeof(*t->fmt));
+	if (!t->fmt || qemu_fmt_compile(t->fmt, "", qe->fmt, qe->fmt_len) < 0)
+		return -ENOMEM;
+	if (!qe->vcpu)
+		return 0;
+	t->fmt72 = malloc(sizeof(*t->fmt72));
+	if (!t->fmt72 ||
+	    qemu_fmt_compile(t->fmt72, "cpu=%p ", qe->fmt, qe->fmt_len) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The arguments of r's line through its event's format. */
+static int ql_args(struct qlog *q, struct ql_rec *r)
+{
+	struct ql_type *t = (struct ql_type *)r->t;
+
+	if (!t->compiled && ql_compile(t) < 0)
+		return -ENOMEM;
+	r->first = 0;
+	if (t->fmt72 && qemu_fmt_read(t->fmt72, t->qe, 0, r->info,
+				      r->info_len, &r->v) == 0)
+		return 1;
+	r->first = t->qe->vcpu;
+	return qemu_fmt_read(t->fmt, t->qe, r->first, r->info, r->info_len,
+			     &r->v) == 0;
+}
+
+static int ql_next(struct source *src, struct event *ev, struct diag *d)
+{
+	struct qlog *q = src->priv;
+	struct ql_rec *r = &q->rec;
+	uint64_t ts = 0, tid = 0;
+	const char *line, *s;
+	size_t len, n, rest;
+	bool has_tid;
+	int ret;
+
+	ret = ql_line(src, q, &line, &len, d);
+	if (ret <= 0) {
+		/* said once, at the end: a note (source.h), not an error */
+		if (ret == 0 && q->unreadable && !q->reported) {
+			q->reported = true;
+			free(src->note);
+			if (asprintf(&src->note, "line %" PRIu64 " and %" PRIu64 " more lines cannot be read back through the formats of %s; their text is the key info",
+				     q->first_unreadable, q->unreadable - 1,
+				     q->dict->path) < 0)
+				src->note = NULL;
+		}
+		return ret;
+	}
+	r->line = line;
+	r->line_len = len;
+	n = ql_stamp(line, len, &ts, &tid, &has_tid);
+	ev->has_ts = n != 0;
+	if (!n)
+		ts = q->last_ts;
+	q->last_ts = ts;
+	s = line + n;
+	rest = len - n;
+	for (n = 0; n < rest && ql_word((unsigned char)s[n]); n++)
+		;
+	r->t = &q->logtype;
+	r->info = line + (s - line);
+	r->info_len = rest;
+	r->args_ok = false;
+	if (n && (n == rest || s[n] == ' ')) {
+		const struct qemu_event *qe = qemu_events_find(q->dict, s, n);
+
+		if (qe) {
+			r->t = &q->types[qe - q->dict->v];
+			r->info = s + n + (n < rest);
+			r->info_len = rest - n - (n < rest);
+			ret = ql_args(q, r);
+			if (ret < 0) {
+				diag_set(d, "%s: out of memory", src->name);
+				return ret;
+			}
+			r->args_ok = ret;
+			/* not read back: a line of text, as any other message */
+			if (!ret) {
+				r->t = &q->logtype;
+				r->info = s;
+				r->info_len = rest;
+			}
+		}
+	}
+	if (!r->args_ok && !q->unreadable++)
+		q->first_unreadable = q->lineno;
+	ev->ts = ts;
+	ev->raw_ts = ts;
+	ev->seq = q->seq++;
+	ev->cpu = 0;
+	ev->pid = (int64_t)tid;
+	ev->has_vcpu = r->args_ok && r->t->qe->cpu_arg >= (int)r->first;
+	ev->vcpu = ev->has_vcpu ? (uint32_t)r->v.u[r->t->qe->cpu_arg] : 0;
+	ev->type = &r->t->t;
+	ev->src = src;
+	ev->rec = r;
+	return 1;
+}
+
+#define QL_INFO		-2
+#define QL_FIELD(i, kind)	((int)((i) << 2 | (kind)))
+
+static int ql_bind(struct source *src, const struct event_type *t,
+		   const char *key)
+{
+	const struct ql_type *lt = (const struct ql_type *)t;
+	uint32_t i;
+
+	for (i = 0; lt && lt->qe && i < lt->qe->nargs; i++)
+		if (!strcmp(lt->qe->args[i].name, key))
+			return QL_FIELD(i, lt->qe->args[i].kind);
+	if (!strcmp(key, "info"))
+		return QL_FIELD(QEMU_MAX_ARGS, 0);
+	return -ENOENT;
+}
+
+static int ql_field(struct source *src, const struct event *ev, int index,
+		    struct value *out)
+{
+	const struct ql_rec *r = ev->rec;
+	uint32_t i = (uint32_t)index >> 2;
+
+	if (i == QEMU_MAX_ARGS) {
+		value_set_str(out, r->info, r->info_len);
+		return 0;
+	}
+	if (!r->args_ok || !r->t->qe || i >= r->t->qe->nargs || i < r->first)
+		return -ENOENT;
+	switch (index & 3) {
+	case QEMU_ARG_STR:
+		value_set_str(out, r->v.s[i], r->v.slen[i]);
+		return 0;
+	case QEMU_ARG_S64:
+		value_set_s64(out, (int64_t)r->v.u[i]);
+		return 0;
+	default:
+		value_set_u64(out, r->v.u[i]);
+		return 0;
+	}
+}
+
+static size_t ql_fields(struct source *src, const struct event_type *t,
+			const char **names, size_t max)
+{
+	const struct ql_type *lt = (const struct ql_type *)t;
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; lt && lt->qe && i < lt->qe->nargs && n < max; i++)
+		names[n++] = lt->qe->args[i].name;
+	if (n < max)
+		names[n++] = "info";
+	return n;
+}
+
+static int ql_each_type(struct source *src,
+			int (*fn)(const struct event_type *t, void *arg),
+			void *arg)
+{
+	struct qlog *q = src->priv;
+	size_t i;
+	int ret = fn(&q->logtype.t, arg);
+
+	for (i = 0; ret >= 0 && i < q->dict->n; i++)
+		ret = fn(&q->types[i].t, arg);
+	return ret < 0 ? ret : 0;
+}
+
+/* Without rules: the line as QEMU wrote it. */
+static int ql_render_default(struct source *src, const struct event *ev,
+			     struct outbuf *o)
+{
+	const struct ql_rec *r = ev->rec;
+
+	if (outbuf_put(o, r->line, r->line_len) < 0 ||
+	    outbuf_put(o, "\n", 1) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+const struct source_ops source_qemu_log_ops = {
+	.kind = "QEMU log",
+	.stream = true,
+	.probe = ql_probe,
+	.open = ql_open,
+	.next = ql_next,
+	.close = ql_close,
+	.bind = ql_bind,
+	.field = ql_field,
+	.fields = ql_fields,
+	.each_type = ql_each_type,
+	.render_default = ql_render_default,
+};

@@ -1,0 +1,770 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QEMU's simple trace backend (trace/simple.c; -trace file=FILE), log
+ * version 4, in the byte order of the host that wrote it (little-endian
+ * here, as QEMU's scripts/simpletrace.py reads it with '='):
+ *
+ *   header  u64 ~0, u64 magic 0xf2b177cb0aa429b4, u64 version 4
+ *   then records, each after a u64 type word:
+ *     0     a mapping: u64 id, u32 length, the event's name
+ *     else  an event: u64 id, u64 timestamp (ns, CLOCK_MONOTONIC),
+ *           u32 length (24 + argument bytes), u32 pid, then per argument
+ *           of its trace-events declaration a u64, or for a string a u32
+ *           length and its bytes (no NUL; NULL is length 0)
+ *   id ~1 is the dropped-events record: one u64, the count.
+ *
+ * The dictionary (qemu.h) tells the arguments; the record's length frames
+ * it, so a record that does not fit its declaration is reported and
+ * skipped, and reading goes on. Without rules a record prints as
+ * simpletrace.py prints it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "outbuf.h"
+#include "pyfmt.h"
+#include "qemu.h"
+#include "source.h"
+
+#define QS_MAGIC	0xf2b177cb0aa429b4ull
+#define QS_HEADER	24
+#define QS_DROPPED	(~(uint64_t)0 - 1)
+#define QS_REC_HEAD	24	/* id, timestamp, length, pid */
+/* records beyond this are not read (QEMU writes strings of 512 at most) */
+#define QS_REC_MAX	(16u << 20)
+#define QS_NAME_MAX	4096u
+#define QS_BUF_MIN	(1u << 16)
+/* messages kept for the report at the end; the rest are counted */
+#define QS_PROBLEMS	8
+
+/* One event name of the file, as the dictionary declares it. */
+struct qs_type {
+	struct event_type t;
+	const struct qemu_event *qe;	/* borrowed from the dictionary */
+};
+
+/* An id the file mapped to a name. */
+struct qs_map {
+	uint64_t id;
+	bool used;
+	struct qs_type *type;	/* NULL: the name is not in the dictionary */
+	char *name;		/* owned, when type is NULL */
+	uint64_t skipped;	/* records of that unknown name */
+};
+
+/* The record being handed out; strings point into the read buffer. */
+struct qs_rec {
+	const struct qemu_event *qe;
+	uint32_t first;		/* 1: a 7.2 vcpu event without its __cpu */
+	bool delta_neg;
+	uint64_t delta;		/* ns since the record before, as simpletrace */
+	uint32_t pid;
+	uint64_t u[QEMU_MAX_ARGS];
+	const char *s[QEMU_MAX_ARGS];
+	size_t slen[QEMU_MAX_ARGS];
+};
+
+struct qsimple {
+	int fd;
+	bool own_fd;
+	unsigned char *buf;	/* owned */
+	size_t cap, pos, len;
+	uint64_t off;		/* file offset of buf[0] */
+	bool eof;
+	bool reported;
+	struct qemu_events *dict;	/* owned */
+	struct qs_map *map;	/* owned: open addressing by id */
+	size_t mapcap, nmap;
+	struct qs_type *types;	/* owned: per dictionary event */
+	struct qs_type dropped;
+	struct qemu_event dropped_qe;
+	bool have_last;
+	uint64_t last_ts;
+	uint64_t seq;
+	struct qs_rec rec;
+	char *problems[QS_PROBLEMS];	/* owned */
+	size_t nproblems;	/* all of them, kept or not */
+	uint64_t left_out;	/* records skipped */
+	bool nomem;
+};
+
+bool source_qemu_simple_magic(const unsigned char *head, size_t len)
+{
+	static const unsigned char magic[16] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xb4, 0x29, 0xa4, 0x0a, 0xcb, 0x77, 0xb1, 0xf2,
+	};
+
+	return len >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
+}
+
+static bool qs_probe(const char *path, const unsigned char *head, size_t len,
+		     bool is_dir)
+{
+	return !is_dir && source_qemu_simple_magic(head, len);
+}
+
+static void qs_problem(struct qsimple *q, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void qs_problem(struct qsimple *q, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (q->nproblems++ >= QS_PROBLEMS)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		msg = NULL;
+		q->nomem = true;
+	}
+	va_end(ap);
+	q->problems[q->nproblems - 1] = msg;
+}
+
+static uint64_t qs_u64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return le64toh(v);
+}
+
+static uint32_t qs_u32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return le32toh(v);
+}
+
+/* Have need bytes at q->pos unless the file ends first; -errno. */
+static int qs_fill(struct qsimple *q, size_t need, struct source *src,
+		   struct diag *d)
+{
+	while (q->len - q->pos < need && !q->eof) {
+		ssize_t n;
+
+		if (q->pos) {
+			memmove(q->buf, q->buf + q->pos, q->len - q->pos);
+			q->off += q->pos;
+			q->len -= q->pos;
+			q->pos = 0;
+		}
+		if (q->cap - q->len < need || q->cap - q->len < QS_BUF_MIN / 2) {
+			size_t cap = q->cap;
+			unsigned char *b;
+
+			while (cap - q->len < need || cap - q->len < QS_BUF_MIN / 2)
+				cap *= 2;
+			b = realloc(q->buf, cap);
+			if (!b) {
+				diag_set(d, "%s: out of memory", src->name);
+				return -ENOMEM;
+			}
+			q->buf = b;
+			q->cap = cap;
+		}
+		n = read(q->fd, q->buf + q->len, q->cap - q->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			diag_set(d, "%s: offset 0x%" PRIx64 ": cannot read: %s",
+				 src->name, q->off + q->len, strerror(errno));
+			return -errno;
+		}
+		if (n == 0)
+			q->eof = true;
+		q->len += (size_t)n;
+	}
+	return 0;
+}
+
+static void qs_close(struct source *src)
+{
+	struct qsimple *q = src->priv;
+	size_t i;
+
+	if (!q)
+		return;
+	if (q->own_fd)
+		close(q->fd);
+	for (i = 0; i < q->mapcap; i++)
+		free(q->map[i].name);
+	free(q->map);
+	free(q->types);
+	for (i = 0; i < q->nproblems && i < QS_PROBLEMS; i++)
+		free(q->problems[i]);
+	qemu_events_free(q->dict);
+	free(q->buf);
+	free(q);
+	src->priv = NULL;
+}
+
+static int qs_header(struct source *src, struct qsimple *q, struct diag *d)
+{
+	uint64_t version;
+	int ret = qs_fill(q, QS_HEADER, src, d);
+
+	if (ret < 0)
+		return ret;
+	if (q->len < QS_HEADER || !source_qemu_simple_magic(q->buf, q->len)) {
+		diag_set(d, "%s: offset 0x0: not a QEMU simple trace (a header of 24 bytes: ~0, magic 0xf2b177cb0aa429b4, version)",
+			 src->name);
+		return -EIO;
+	}
+	version = qs_u64(q->buf + 16);
+	if (version != 4) {
+		if (version == 0 || version == 2 || version == 3)
+			diag_set(d, "%s: offset 0x10: log version %" PRIu64 ", written by an older QEMU; only version 4 (QEMU 2.x and later) can be read, as QEMU's simpletrace.py reads only it",
+				 src->name, version);
+		else
+			diag_set(d, "%s: offset 0x10: unknown log version %" PRIu64 " of a QEMU simple trace (4 expected)",
+				 src->name, version);
+		return -EIO;
+	}
+	q->pos = QS_HEADER;
+	return 0;
+}
+
+static int qs_open(struct source *src, const char *path, struct diag *d)
+{
+	const char *events = src->qemu_events ? src->qemu_events
+					      : QEMU_EVENTS_DEFAULT;
+	struct qsimple *q = calloc(1, sizeof(*q));
+	size_t i;
+	int ret;
+
+	if (!q) {
+		diag_set(d, "%s: out of memory", src->name);
+		return -ENOMEM;
+	}
+	src->priv = q;
+	q->fd = -1;
+	if (!path) {
+		q->fd = src->fd >= 0 ? src->fd : STDIN_FILENO;
+		q->own_fd = src->fd >= 0 && src->own_fd;
+		src->fd = -1;
+	} else {
+		q->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (q->fd < 0) {
+			ret = -errno;
+			diag_set(d, "%s: cannot open: %s", src->name,
+				 strerror(errno));
+			goto error;
+		}
+		q->own_fd = true;
+	}
+	q->cap = QS_BUF_MIN + (path ? 0 : src->head_len);
+	q->buf = malloc(q->cap);
+	if (!q->buf)
+		goto nomem;
+	if (!path && src->head_len) {
+		memcpy(q->buf, src->head, src->head_len);
+		q->len = src->head_len;
+	}
+	ret = qs_header(src, q, d);
+	if (ret < 0)
+		goto error;
+	q->dict = qemu_events_load(events, d);
+	if (!q->dict) {
+		ret = -EINVAL;
+		goto error;
+	}
+	/* a type per event of the dictionary, for the checks of rules */
+	q->types = calloc(q->dict->n ? q->dict->n : 1, sizeof(*q->types));
+	if (!q->types)
+		goto nomem;
+	for (i = 0; i < q->dict->n; i++) {
+		q->types[i].qe = &q->dict->v[i];
+		q->types[i].t.name = q->dict->v[i].name;
+		q->types[i].t.system = "qemu";
+		q->types[i].t.index = (uint32_t)i + 1;
+	}
+	q->dropped_qe.name = "Dropped_Event";
+	q->dropped_qe.fmt = "";
+	q->dropped_qe.nargs = 1;
+	q->dropped_qe.cpu_arg = -1;
+	q->dropped_qe.args[0].type = "uint64_t";
+	q->dropped_qe.args[0].type_len = 8;
+	q->dropped_qe.args[0].name = "num_events_dropped";
+	q->dropped.qe = &q->dropped_qe;
+	q->dropped.t.name = "Dropped_Event";
+	q->dropped.t.system = "qemu";
+	q->dropped.t.index = 0;
+	src->ntypes = (uint32_t)q->dict->n + 1;
+	src->clock = CLOCK_NS;
+	src->clock_base = "mono";
+	return 0;
+nomem:
+	diag_set(d, "%s: out of memory", src->name);
+	ret = -ENOMEM;
+error:
+	qs_close(src);
+	return ret;
+}
+
+static size_t qs_slot(const struct qsimple *q, uint64_t id)
+{
+	uint64_t h = id * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 32) & (q->mapcap - 1);
+}
+
+static struct qs_map *qs_map_find(const struct qsimple *q, uint64_t id)
+{
+	size_t i;
+
+	if (!q->mapcap)
+		return NULL;
+	for (i = qs_slot(q, id); q->map[i].used; i = (i + 1) & (q->mapcap - 1))
+		if (q->map[i].id == id)
+			return &q->map[i];
+	return NULL;
+}
+
+static int qs_map_grow(struct qsimple *q)
+{
+	size_t cap = q->mapcap ? q->mapcap * 2 : 256, i, j;
+	struct qs_map *m = calloc(cap, sizeof(*m)), *old = q->map;
+
+	if (!m)
+		return -ENOMEM;
+	q->map = m;
+	j = q->mapcap;
+	q->mapcap = cap;
+	for (i = 0; i < j; i++) {
+		size_t k;
+
+		if (!old[i].used)
+			continue;
+		for (k = qs_slot(q, old[i].id); m[k].used; k = (k + 1) & (cap - 1))
+			;
+		m[k] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+/* A mapping record: id names an event from now on. */
+static int qs_mapping(struct source *src, struct qsimple *q, uint64_t id,
+		      const unsigned char *name, uint32_t len)
+{
+	const struct qemu_event *qe = qemu_events_find(q->dict,
+						       (const char *)name, len);
+	struct qs_map *m = qs_map_find(q, id);
+	struct qs_type *t = NULL;
+
+	if (qe)
+		t = &q->types[qe - q->dict->v];
+	if (!m) {
+		size_t i;
+
+		if ((q->nmap + 1) * 2 > q->mapcap && qs_map_grow(q) < 0)
+			return -ENOMEM;
+		for (i = qs_slot(q, id); q->map[i].used;
+		     i = (i + 1) & (q->mapcap - 1))
+			;
+		m = &q->map[i];
+		m->used = true;
+		m->id = id;
+		q->nmap++;
+	}
+	if (m->name && m->skipped)
+		qs_problem(q, "%s: %" PRIu64 " records of '%s' (id %" PRIu64 ") are left out: the event is not in %s",
+			   src->name, m->skipped, m->name, id, q->dict->path);
+	free(m->name);
+	m->name = NULL;
+	m->skipped = 0;
+	m->type = t;
+	if (!t) {
+		m->name = strndup((const char *)name, len);
+		if (!m->name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The arguments of a record of qe at p (n bytes), from argument first on:
+ * true when they take exactly n bytes.
+ */
+static bool qs_args(struct qs_rec *r, const struct qemu_event *qe,
+		    uint32_t first, const unsigned char *p, size_t n)
+{
+	size_t at = 0;
+	uint32_t i;
+
+	for (i = first; i < qe->nargs; i++) {
+		if (qe->args[i].kind == QEMU_ARG_STR) {
+			uint32_t len;
+
+			if (n - at < 4)
+				return false;
+			len = qs_u32(p + at);
+			at += 4;
+			if (n - at < len)
+				return false;
+			r->s[i] = (const char *)p + at;
+			r->slen[i] = len;
+			r->u[i] = 0;
+			at += len;
+		} else {
+			if (n - at < 8)
+				return false;
+			r->u[i] = qs_u64(p + at);
+			at += 8;
+		}
+	}
+	return at == n;
+}
+
+/* All the problems as one message, at the end. */
+static int qs_report(struct source *src, struct qsimple *q, struct diag *d)
+{
+	size_t i;
+
+	q->reported = true;
+	diag_init(d);
+	for (i = 0; i < q->nproblems && i < QS_PROBLEMS; i++)
+		diag_add(d, "%s%s", i ? "\n  " : "",
+			 q->problems[i] ? q->problems[i] : "(out of memory)");
+	if (q->nproblems > QS_PROBLEMS)
+		diag_add(d, "\n  (%zu more problems in %s)",
+			 q->nproblems - QS_PROBLEMS, src->name);
+	if (q->left_out)
+		diag_add(d, "\n  %s: %" PRIu64 " record%s left out",
+			 src->name, q->left_out, q->left_out == 1 ? "" : "s");
+	return -EIO;
+}
+
+/* At the end of the file: what is left of a record there, if anything. */
+static int qs_end(struct source *src, struct qsimple *q, size_t need,
+		  const char *what, struct diag *d)
+{
+	size_t i;
+
+	if (q->len > q->pos) {
+		qs_problem(q, "%s: offset 0x%" PRIx64 ": truncated %s (%zu bytes needed, %zu left)",
+			   src->name, q->off + q->pos, what, need,
+			   q->len - q->pos);
+		q->left_out++;
+		q->pos = q->len;
+	}
+	for (i = 0; i < q->mapcap; i++) {
+		struct qs_map *m = &q->map[i];
+
+		if (m->used && m->name && m->skipped) {
+			qs_problem(q, "%s: %" PRIu64 " records of '%s' (id %" PRIu64 ") are left out: the event is not in %s",
+				   src->name, m->skipped, m->name, m->id,
+				   q->dict->path);
+			m->skipped = 0;
+		}
+	}
+	if (q->nproblems && !q->reported)
+		return qs_report(src, q, d);
+	return 0;
+}
+
+static int qs_next(struct source *src, struct event *ev, struct diag *d)
+{
+	struct qsimple *q = src->priv;
+	struct qs_rec *r = &q->rec;
+	const unsigned char *p;
+	const struct qs_type *t;
+	struct qs_map *m;
+	uint64_t type, id, ts;
+	uint32_t len;
+	int ret;
+
+	for (;;) {
+		if (q->len - q->pos < 8 + QS_REC_HEAD) {
+			ret = qs_fill(q, 8 + QS_REC_HEAD, src, d);
+			if (ret < 0)
+				return ret;
+		}
+		if (q->len - q->pos < 8)
+			return qs_end(src, q, 8, "record type", d);
+		p = q->buf + q->pos;
+		type = qs_u64(p);
+		if (type == 0) {
+			if (q->len - q->pos < 20)
+				return qs_end(src, q, 20, "mapping record", d);
+			id = qs_u64(p + 8);
+			len = qs_u32(p + 16);
+			if (len > QS_NAME_MAX) {
+				qs_problem(q, "%s: offset 0x%" PRIx64 ": a mapping of id %" PRIu64 " to a name of %" PRIu32 " bytes (%u at most); the rest of the file is not read",
+					   src->name, q->off + q->pos, id, len,
+					   QS_NAME_MAX);
+				q->pos = q->len;
+				q->eof = true;
+				return qs_end(src, q, 0, "", d);
+			}
+			ret = qs_fill(q, 20 + len, src, d);
+			if (ret < 0)
+				return ret;
+			if (q->len - q->pos < 20 + len)
+				return qs_end(src, q, 20 + len, "mapping record", d);
+			p = q->buf + q->pos;
+			if (qs_mapping(src, q, id, p + 20, len) < 0) {
+				diag_set(d, "%s: out of memory", src->name);
+				return -ENOMEM;
+			}
+			q->pos += 20 + len;
+			continue;
+		}
+		if (q->len - q->pos < 8 + QS_REC_HEAD)
+			return qs_end(src, q, 8 + QS_REC_HEAD, "event record", d);
+		id = qs_u64(p + 8);
+		ts = qs_u64(p + 16);
+		len = qs_u32(p + 24);
+		if (len < QS_REC_HEAD || len > QS_REC_MAX) {
+			qs_problem(q, "%s: offset 0x%" PRIx64 ": an event record of %" PRIu32 " bytes (%u to %u); the rest of the file is not read",
+				   src->name, q->off + q->pos, len, QS_REC_HEAD,
+				   QS_REC_MAX);
+			q->left_out++;
+			q->pos = q->len;
+			q->eof = true;
+			return qs_end(src, q, 0, "", d);
+		}
+		if (q->len - q->pos < 8 + (size_t)len) {
+			ret = qs_fill(q, 8 + (size_t)len, src, d);
+			if (ret < 0)
+				return ret;
+			if (q->len - q->pos < 8 + (size_t)len)
+				return qs_end(src, q, 8 + (size_t)len,
+					      "event record", d);
+			p = q->buf + q->pos;
+		}
+		if (id == QS_DROPPED) {
+			t = &q->dropped;
+		} else {
+			m = qs_map_find(q, id);
+			if (!m) {
+				qs_problem(q, "%s: offset 0x%" PRIx64 ": event id %" PRIu64 " has no mapping record before it; the record is left out",
+					   src->name, q->off + q->pos, id);
+				q->left_out++;
+				q->pos += 8 + (size_t)len;
+				continue;
+			}
+			if (!m->type) {
+				m->skipped++;
+				q->left_out++;
+				q->pos += 8 + (size_t)len;
+				continue;
+			}
+			t = m->type;
+		}
+		r->qe = t->qe;
+		r->first = t->qe->vcpu;
+		/* a 7.2 vcpu event may carry its __cpu, which the length tells */
+		if (!qs_args(r, t->qe, r->first, p + 32, len - QS_REC_HEAD) &&
+		    !(r->first && qs_args(r, t->qe, r->first = 0, p + 32,
+					  len - QS_REC_HEAD))) {
+			qs_problem(q, "%s: offset 0x%" PRIx64 ": a record of %s (id %" PRIu64 ") with %" PRIu32 " bytes of arguments, which do not fit its declaration (%s:%u); the record is left out",
+				   src->name, q->off + q->pos, t->qe->name, id,
+				   len - QS_REC_HEAD, q->dict->path,
+				   t->qe->lineno);
+			q->left_out++;
+			q->pos += 8 + (size_t)len;
+			continue;
+		}
+		r->pid = qs_u32(p + 28);
+		q->pos += 8 + (size_t)len;
+		break;
+	}
+	/* simpletrace.py's delta: from the record before, in file order */
+	if (!q->have_last)
+		q->last_ts = ts;
+	r->delta_neg = ts < q->last_ts;
+	r->delta = r->delta_neg ? q->last_ts - ts : ts - q->last_ts;
+	q->last_ts = ts;
+	q->have_last = true;
+	ev->ts = ts;
+	ev->raw_ts = ts;
+	ev->has_ts = true;
+	ev->seq = q->seq++;
+	ev->cpu = 0;
+	ev->pid = r->pid;
+	ev->has_vcpu = t->qe->cpu_arg >= (int)r->first;
+	ev->vcpu = ev->has_vcpu ? (uint32_t)r->u[t->qe->cpu_arg] : 0;
+	ev->type = &t->t;
+	ev->src = src;
+	ev->rec = r;
+	return 1;
+}
+
+/* A field index: the argument's number, its kind in the low bits. */
+#define QS_FIELD(i, kind)	((int)((i) << 2 | (kind)))
+#define QS_ARG(index)		((uint32_t)(index) >> 2)
+#define QS_KIND(index)		((enum qemu_arg_kind)((index) & 3))
+
+/* Every type of this source is a struct qs_type (t first). */
+static const struct qemu_event *qs_event_of(const struct event_type *t)
+{
+	return t ? ((const struct qs_type *)t)->qe : NULL;
+}
+
+/*
+ * An argument by its trace-events name; with t NULL (any event) nothing
+ * binds: the arguments are the event's own. An argument named pid or name
+ * shadows the common key.
+ */
+static int qs_bind(struct source *src, const struct event_type *t,
+		   const char *key)
+{
+	const struct qemu_event *qe = qs_event_of(t);
+	uint32_t i;
+
+	for (i = 0; qe && i < qe->nargs; i++)
+		if (!strcmp(qe->args[i].name, key))
+			return QS_FIELD(i, qe->args[i].kind);
+	return -ENOENT;
+}
+
+static int qs_field(struct source *src, const struct event *ev, int index,
+		    struct value *out)
+{
+	const struct qs_rec *r = ev->rec;
+	uint32_t i = QS_ARG(index);
+
+	if (i >= r->qe->nargs || i < r->first)
+		return -ENOENT;
+	switch (QS_KIND(index)) {
+	case QEMU_ARG_STR:
+		value_set_str(out, r->s[i], r->slen[i]);
+		return 0;
+	case QEMU_ARG_S64:
+		value_set_s64(out, (int64_t)r->u[i]);
+		return 0;
+	default:
+		value_set_u64(out, r->u[i]);
+		return 0;
+	}
+}
+
+static size_t qs_fields(struct source *src, const struct event_type *t,
+			const char **names, size_t max)
+{
+	const struct qemu_event *qe = qs_event_of(t);
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; qe && i < qe->nargs && n < max; i++)
+		names[n++] = qe->args[i].name;
+	return n;
+}
+
+static size_t qs_dec(char *p, uint64_t v)
+{
+	return pyfmt_u64_dec(p, v);
+}
+
+/* '%0.3f' % (delta_ns / 1000.0), by hand where that is exact */
+static size_t qs_delta(char *p, bool neg, uint64_t ns)
+{
+	char *start = p;
+	uint64_t frac;
+
+	if (ns >= 4000000000000000ull) {
+		double v = (double)ns / 1000.0;
+
+		return (size_t)snprintf(p, 48, "%.3f", neg ? -v : v);
+	}
+	if (neg)
+		*p++ = '-';
+	p += qs_dec(p, ns / 1000);
+	frac = ns % 1000;
+	*p++ = '.';
+	*p++ = (char)('0' + frac / 100);
+	*p++ = (char)('0' + frac / 10 % 10);
+	*p++ = (char)('0' + frac % 10);
+	return (size_t)(p - start);
+}
+
+/*
+ * As QEMU's scripts/simpletrace.py prints a record:
+ *
+ *   NAME DELTA_US pid=PID ARG=0xHEX STR=b'bytes' ...
+ */
+static int qs_render_default(struct source *src, const struct event *ev,
+			     struct outbuf *o)
+{
+	const struct qs_rec *r = ev->rec;
+	const struct qemu_event *qe = r->qe;
+	size_t need = strlen(qe->name) + 96, nlen;
+	char *p, *start;
+	uint32_t i;
+
+	for (i = r->first; i < qe->nargs; i++)
+		need += strlen(qe->args[i].name) + 24 +
+			(qe->args[i].kind == QEMU_ARG_STR ?
+				 4 * r->slen[i] + 3 : 0);
+	p = outbuf_reserve(o, need);
+	if (!p)
+		return -ENOMEM;
+	start = p;
+	nlen = strlen(qe->name);
+	memcpy(p, qe->name, nlen);
+	p += nlen;
+	*p++ = ' ';
+	p += qs_delta(p, r->delta_neg, r->delta);
+	memcpy(p, " pid=", 5);
+	p += 5;
+	p += qs_dec(p, r->pid);
+	for (i = r->first; i < qe->nargs; i++) {
+		const struct qemu_arg *a = &qe->args[i];
+
+		*p++ = ' ';
+		nlen = strlen(a->name);
+		memcpy(p, a->name, nlen);
+		p += nlen;
+		*p++ = '=';
+		if (a->kind == QEMU_ARG_STR) {
+			p = qemu_bytes_repr(p, (const unsigned char *)r->s[i],
+					    r->slen[i]);
+		} else {
+			*p++ = '0';
+			*p++ = 'x';
+			p += pyfmt_hex_put(p, r->u[i]);
+		}
+	}
+	*p++ = '\n';
+	outbuf_commit(o, (size_t)(p - start));
+	return 0;
+}
+
+static int qs_each_type(struct source *src,
+			int (*fn)(const struct event_type *t, void *arg),
+			void *arg)
+{
+	struct qsimple *q = src->priv;
+	size_t i;
+	int ret = fn(&q->dropped.t, arg);
+
+	for (i = 0; ret >= 0 && i < q->dict->n; i++)
+		ret = fn(&q->types[i].t, arg);
+	return ret < 0 ? ret : 0;
+}
+
+const struct source_ops source_qemu_simple_ops = {
+	.kind = "QEMU simple trace",
+	.stream = true,
+	.probe = qs_probe,
+	.open = qs_open,
+	.next = qs_next,
+	.close = qs_close,
+	.bind = qs_bind,
+	.field = qs_field,
+	.fields = qs_fields,
+	.each_type = qs_each_type,
+	.render_default = qs_render_default,
+};

@@ -1,0 +1,2 @@
+# issue 28: a newcomer's first hour
+newcomer/*

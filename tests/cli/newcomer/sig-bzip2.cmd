@@ -1,0 +1,2 @@
+# bzip2
+printf 'BZh91AY&SY' | $KTF -f formats/kvmtrace

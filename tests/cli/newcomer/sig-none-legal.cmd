@@ -1,0 +1,2 @@
+# bytes of no known signature, without the magic word: still a kvmtrace stream
+$KTF formats/kvmtrace tests/fixtures/kvmtrace/nul-text.bin

@@ -1,0 +1,1 @@
+$KTF tests/cli/qemu/log.formats tests/fixtures/qemu-log/kvm72.qlog

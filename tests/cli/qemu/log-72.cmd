@@ -1,0 +1,1 @@
+$KTF tests/fixtures/qemu-log/kvm72.qlog

@@ -1,0 +1,1 @@
+$KTF --chrome --events=kvm_run_exit tests/fixtures/qemu-log/kvm-iso.qlog

@@ -1,0 +1,1 @@
+$KTF --stats tests/fixtures/qemu-log/kvm72.qlog

@@ -1,0 +1,1 @@
+$KTF --qemu-log=tests/fixtures/qemu-log/user.qlog

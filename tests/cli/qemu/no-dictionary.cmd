@@ -1,0 +1,1 @@
+$KTF --qemu-events=tests/fixtures/qemu/missing tests/fixtures/qemu/simple.bin

@@ -1,0 +1,2 @@
+# requires: yaml
+$KTF -f formats/qemu-kvm.yaml tests/fixtures/qemu-log/kvm72.qlog

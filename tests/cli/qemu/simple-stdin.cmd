@@ -1,0 +1,1 @@
+$KTF --qemu-events=tests/fixtures/qemu/trace-events < tests/fixtures/qemu/simple.bin

@@ -1,0 +1,1 @@
+$KTF --stats --stats-sort=mean tests/fixtures/sinks/exits.kvmtrace

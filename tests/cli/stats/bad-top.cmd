@@ -1,0 +1,1 @@
+$KTF --stats-top=0 tests/fixtures/sinks/exits.kvmtrace
