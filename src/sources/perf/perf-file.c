@@ -494,6 +494,14 @@ int perf_open_file(struct perf *p, struct diag *d)
 		ret = perf_event_desc(p, buf, len, d);
 	if (ret < 0 && ret != -ENOENT)
 		goto end;
+	/* perf record -k CLOCK: the clock of the time stamps */
+	free(buf);
+	buf = NULL;
+	ret = perf_feature_read(p, PERF_F_CLOCKID, fsize, &buf, &len, &at, d);
+	if (ret == 0 && len >= 8)
+		p->clockid = (int64_t)perf_u64(p, buf);
+	if (ret < 0 && ret != -ENOENT)
+		goto end;
 	ret = perf_attrs_done(p, d);
 	if (ret < 0)
 		goto end;
@@ -601,6 +609,9 @@ int perf_open_pipe(struct perf *p, struct diag *d)
 		} else if (type == PERF_R_HEADER_FEATURE && size >= 16 &&
 			   perf_u64(p, r + 8) == PERF_F_EVENT_DESC) {
 			ret = perf_event_desc(p, r + 16, size - 16u, d);
+		} else if (type == PERF_R_HEADER_FEATURE && size >= 24 &&
+			   perf_u64(p, r + 8) == PERF_F_CLOCKID) {
+			p->clockid = (int64_t)perf_u64(p, r + 16);
 		} else if (type == PERF_R_EVENT_UPDATE && size > 24 &&
 			   perf_u64(p, r + 8) == PERF_EVENT_UPDATE_NAME) {
 			struct perf_attr *at = p->nattrs > 1

@@ -162,6 +162,7 @@ struct perf {
 	bool swap;		/* the file's byte order is not ours */
 	bool file_be;
 	bool pipe;
+	int64_t clockid;	/* perf record -k: CLOCKID feature; -1: none */
 	struct perf_in in;
 	uint64_t data_off, data_size;	/* normal files */
 	uint64_t feat_off;		/* where the feature table is */

@@ -73,6 +73,7 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	p->name = src->name;
 	trace_seq_init(&p->info);
 	p->in.end = UINT64_MAX;
+	p->clockid = -1;
 	if (path) {
 		p->in.fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (p->in.fd < 0) {
@@ -162,6 +163,9 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	}
 	src->ntypes = p->nattrs;
 	src->clock = CLOCK_NS;
+	/* perf record -k mono, -k realtime; else perf's own clock */
+	src->clock_base = p->clockid == 1 ? "mono" : p->clockid == 0 ? "wall"
+								  : NULL;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);
