@@ -17,6 +17,8 @@
 #   kvm-zstd-pipe.data  perf record -z -o - -e 'kvm:*'
 #   kvm-stat.data     perf kvm stat record
 #   kvm-mono.data     perf record -k mono -e 'kvm:*'
+#   kvm-mono-pipe.data  the same, perf record -o - (its clock in a
+#                     HEADER_FEATURE record)
 #   mixed.data        perf record -e 'kvm:*' -e cpu-clock (a software
 #                     event perf script -F trace:… prints nothing for)
 #   sched-g.data      perf record -g -e sched:sched_switch
@@ -52,6 +54,7 @@ g="$tmp/tinyguest -q -n 3"
 	perf record -q -z -e 'kvm:*' -o - $g > "$outdir/kvm-zstd-pipe.data"
 	perf kvm stat record -q -o "$outdir/kvm-stat.data" $g
 	perf record -q -k mono -e 'kvm:*' -o "$outdir/kvm-mono.data" $g
+	perf record -q -k mono -e 'kvm:*' -o - $g > "$outdir/kvm-mono-pipe.data"
 	perf record -q -e 'kvm:*' -e cpu-clock -o "$outdir/mixed.data" $g
 	perf record -q -g -e sched:sched_switch -e sched:sched_wakeup \
 		-e sched:sched_process_fork -o "$outdir/sched-g.data" \

@@ -24,6 +24,7 @@
 #include "config.h"
 #include "clobber.h"
 #include "clock.h"
+#include "counters.h"
 #include "diag.h"
 #include "filter.h"
 #include "formats-path.h"
@@ -118,7 +119,61 @@ struct run {
 	struct clock_span *spans;	/* owned: per input, for report_alignment() */
 	struct outfile outf;	/* -o */
 	struct symtab *syms;	/* --guest-syms */
+	struct counters *counters;	/* owned: --counters */
+	size_t ncounters;
 };
+
+/*
+ * --counters: each file read, its time 0 placed on the timeline (an
+ * "rdtsc N" first line, TSC ticks; --counters-start; or, left to the
+ * sink, the first event). Returns 0 or an exit status.
+ */
+static int load_counters(struct run *r)
+{
+	struct diag d;
+	size_t i;
+	int ret;
+
+	if (!r->opt.ncounters)
+		return 0;
+	if (!r->opt.chrome && !r->opt.stats) {
+		error("--counters: give --chrome (counter tracks) or --stats (a table)");
+		return EXIT_USAGE;
+	}
+	r->counters = calloc(r->opt.ncounters, sizeof(*r->counters));
+	if (!r->counters) {
+		error("out of memory");
+		return EXIT_DATA;
+	}
+	diag_init(&d);
+	for (i = 0; i < r->opt.ncounters; i++) {
+		struct counters *c = &r->counters[i];
+
+		r->ncounters++;
+		ret = counters_load(c, r->opt.counters[i], &d);
+		if (ret < 0) {
+			error(ret == -ENOMEM ? "out of memory" : d.msg);
+			return ret == -ENOENT ? EXIT_USAGE : EXIT_DATA;
+		}
+		if (r->opt.have_counters_start) {
+			c->start = r->opt.counters_start;
+			c->has_start = true;
+		} else if (c->has_rdtsc) {
+			if (r->clock->timeline == CLOCK_TSC) {
+				c->start = c->rdtsc;
+			} else if (r->opt.tsc_mhz > 0) {
+				c->start = (uint64_t)((double)c->rdtsc * 1000.0 /
+						      r->opt.tsc_mhz);
+			} else {
+				say("%s: its 'rdtsc %" PRIu64 "' line is in TSC ticks and the timeline in nanoseconds: give --tsc-mhz=MHZ or --counters-start=TS",
+				    c->path, c->rdtsc);
+				return EXIT_USAGE;
+			}
+			c->has_start = true;
+		}
+	}
+	return 0;
+}
 
 /*
  * A guest input with a TSC offset is on the TSC. One on nanoseconds (a
@@ -405,6 +460,9 @@ static int run(struct run *r)
 		filter_set_rules(r->opt.filter, r->rules);
 		filter_set_sources(r->opt.filter, r->srcs, r->nsrcs);
 	}
+	status = load_counters(r);
+	if (status)
+		return status;
 	r->render = render_create(r->rules, r->opt.mhz, r->nsrcs);
 	if (!r->render)
 		goto nomem;
@@ -442,6 +500,8 @@ static int run(struct run *r)
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);
 	if (!r->sink || !r->merge)
 		goto nomem;
+	r->sink->counters = r->counters;
+	r->sink->ncounters = r->ncounters;
 	ret = r->sink->ops->begin(r->sink, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
 		error(d.msg);
@@ -474,6 +534,10 @@ static int run(struct run *r)
 	if (!r->out->closed)
 		report_alignment(r);
 	render_missing_report(r->render, warn, NULL);
+	for (size_t i = 0; i < r->ncounters; i++)
+		if (r->counters[i].start_defaulted)
+			say("%s: its times start at the first event of the timeline (ts %" PRIu64 "): give an 'rdtsc N' first line or --counters-start=TS to align them",
+			    r->counters[i].path, r->counters[i].start);
 	if (status)
 		return status;
 	return bad_data ? EXIT_DATA : 0;
@@ -492,6 +556,9 @@ static void run_fini(struct run *r)
 	outfile_close(&r->outf);
 	render_destroy(r->render);
 	symtab_destroy(r->syms);
+	for (i = 0; i < r->ncounters; i++)
+		counters_fini(&r->counters[i]);
+	free(r->counters);
 	for (i = 0; i < r->nsrcs; i++)
 		source_destroy(r->srcs[i]);
 	free(r->srcs);

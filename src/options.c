@@ -53,6 +53,10 @@ void options_usage(FILE *f)
 	      "                         max or p99\n"
 	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
 	      "                         --stats' exits by guest function\n"
+	      "      --counters=FILE    perf stat -I output (any -x, or human) as Chrome\n"
+	      "                         counter tracks and a --stats table (repeatable)\n"
+	      "      --counters-start=TS  where its time 0 lies on the timeline (default:\n"
+	      "                         an 'rdtsc N' first line, else the first event)\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
 	      "      --qemu-events=FILE QEMU's trace-events dictionary for QEMU traces\n"
@@ -264,6 +268,8 @@ enum {
 	OPT_QEMU_LOG,
 	OPT_STATS_TOP,
 	OPT_STATS_SORT,
+	OPT_COUNTERS,
+	OPT_COUNTERS_START,
 };
 
 static const struct option long_options[] = {
@@ -287,6 +293,8 @@ static const struct option long_options[] = {
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "qemu-events", required_argument, NULL, OPT_QEMU_EVENTS },
 	{ "qemu-log", required_argument, NULL, OPT_QEMU_LOG },
+	{ "counters", required_argument, NULL, OPT_COUNTERS },
+	{ "counters-start", required_argument, NULL, OPT_COUNTERS_START },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -353,6 +361,28 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			if (mhz_option("--tsc-mhz", optarg, &o->tsc_mhz, d) < 0)
 				return -EINVAL;
 			break;
+		case OPT_COUNTERS: {
+			const char **n = realloc(o->counters,
+						 (o->ncounters + 1) * sizeof(*n));
+
+			if (!n)
+				goto nomem;
+			o->counters = n;
+			n[o->ncounters++] = optarg;
+			break;
+		}
+		case OPT_COUNTERS_START: {
+			int64_t v;
+
+			if (parse_s64(optarg, &v) < 0 || v < 0) {
+				diag_set(d, "--counters-start: '%s' is not a time stamp of the timeline (a number, as ts prints)",
+					 optarg);
+				return -EINVAL;
+			}
+			o->counters_start = (uint64_t)v;
+			o->have_counters_start = true;
+			break;
+		}
 		case OPT_CHROME:
 			o->chrome = true;
 			break;
@@ -471,5 +501,6 @@ void options_fini(struct options *o)
 {
 	free(o->inputs);
 	free(o->clocks);
+	free(o->counters);
 	filter_destroy(o->filter);
 }

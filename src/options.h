@@ -55,6 +55,10 @@ struct options {
 	size_t ninputs;
 	struct options_clock *clocks;	/* owned */
 	size_t nclocks;
+	const char **counters;	/* owned array of argv's: --counters */
+	size_t ncounters;
+	bool have_counters_start;	/* --counters-start */
+	uint64_t counters_start;
 	bool stdout_closed;	/* set by the caller: it was; /dev/null holds its place */
 };
 

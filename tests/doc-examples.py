@@ -70,6 +70,7 @@ FIXTURES = {
     # perf.data: a recording here, and generated exit/entry pairs
     'kvm.data': 'perf/kvm.data',
     'perf.data.guest': 'perf/gen-stats.data',
+    'stat.txt': 'perfstat/stat-x-comma.txt',
     # a program given as a trace (refused by its ELF signature)
     'vmlinux': 'exits/guest.elf',
 }

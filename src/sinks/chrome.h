@@ -269,6 +269,8 @@ int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 int chrome_process(struct sink_chrome *c, enum domain dom);
 /* The end of the document: metadata and what was repaired. */
 int chrome_footer(struct sink_chrome *c);
+/* --counters: their "C" events (chrome-counters.c). 0 or -ENOMEM. */
+int chrome_counters(struct sink_chrome *c);
 
 /* ------------------------------------ chrome-types.c: types, instants */
 

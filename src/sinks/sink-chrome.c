@@ -480,6 +480,7 @@ static int sink_chrome_end(struct sink *s, struct diag *d)
 		return 0;
 	c->ended = true;
 	if (chrome_close_all(c) < 0 || chrome_cpu_close(c) < 0 ||
+	    chrome_counters(c) < 0 ||
 	    chrome_footer(c) < 0)
 		return chrome_nomem(d);
 	return 0;

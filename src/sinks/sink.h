@@ -33,10 +33,15 @@ struct sink_ops {
 	void (*destroy)(struct sink *s);
 };
 
+struct counters;
+
 struct sink {
 	const struct sink_ops *ops;	/* borrowed, static */
 	struct outbuf *out;		/* borrowed */
 	struct render *render;		/* borrowed */
+	/* --counters (counters.h), for the Chrome and stats sinks at end() */
+	struct counters *counters;	/* borrowed */
+	size_t ncounters;
 };
 
 struct sink *sink_text_create(struct outbuf *out, struct render *render);

@@ -318,6 +318,8 @@ int stats_report(struct sink_stats *c)
 				       json ? STATS_FUNC_JSON :
 				       c->csv ? STATS_FUNC_CSV : STATS_FUNC_TEXT,
 				       &c->time);
+	if (ret == 0)
+		ret = stats_counters_report(c);
 	if (ret == 0 && c->csv && !json)
 		ret = stats_put(c->sink.out, "\n", 1);
 	if (ret == 0)

@@ -134,6 +134,8 @@ enum stats_mode {
 
 struct stats_func;
 
+struct stats_crow;
+
 struct sink_stats {
 	struct sink sink;
 	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
@@ -178,6 +180,7 @@ struct sink_stats {
 	bool json_any;			/* a JSON member was written */
 	const char *json_name;		/* the next table's JSON member */
 	/* filled by the report for its row callbacks */
+	const struct stats_crow *crows;	/* --counters rows (stats-counters.c) */
 	uint32_t *order;		/* owned: rows in print order */
 	size_t norder;
 };
@@ -287,5 +290,7 @@ int stats_json_member(struct sink_stats *c, const char *name);
 
 /* The tables of the summary, in order. 0 or -ENOMEM. */
 int stats_report(struct sink_stats *c);
+/* --counters: their table (stats-counters.c). 0 or -ENOMEM. */
+int stats_counters_report(struct sink_stats *c);
 
 #endif

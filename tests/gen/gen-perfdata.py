@@ -8,11 +8,19 @@ usage: gen-perfdata.py [options] OUT
   --pipe        pipe layout (perf record -o -): 16-byte header, HEADER_ATTR,
                 HEADER_TRACING_DATA records, no feature sections
   --zstd        the data records in PERF_RECORD_COMPRESSED (the zstd command)
-  --single      one event (kvm_exit) and no PERF_SAMPLE_ID in its samples
+  --single      one event (kvm_exit), no ids in the file and no
+                PERF_SAMPLE_ID in its samples
   --pairs N     kvm_exit/kvm_entry pairs per vCPU (default 6)
   --cut N       drop the last N bytes (a file cut short)
   --no-names    no EVENT_DESC (names come from the tracing data)
   --cpu-clock   the events are cpu-clock (software) samples, no tracepoints
+  --linux618    Linux 6.18's kvm_exit and kvm_entry formats (vcpu first,
+                reasons by ISA through ?:, immediate_exit)
+  --zoo         an event kvm_zoo whose print fmt uses printf's flags,
+                widths and length modifiers on values of every size and
+                sign (and __print_symbolic with a value it lacks)
+  --unfinished  what perf record leaves when it is killed: data size 0,
+                no feature sections (so no formats)
   --crash-format  kvm_exit's print fmt with one byte changed, on which
                 libtraceevent 1.7 (and perf 6.1) crash while parsing it
 
@@ -63,6 +71,85 @@ format:
 
 print fmt: "vcpu %u, rip 0x%lx", REC->vcpu_id, REC->rip
 """
+
+# the formats of Linux 6.18 (x86, this machine's tracefs), ids as above
+KVM_EXIT_618 = """name: kvm_exit
+ID: 50
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned int exit_reason;\toffset:8;\tsize:4;\tsigned:0;
+\tfield:unsigned long guest_rip;\toffset:16;\tsize:8;\tsigned:0;
+\tfield:u32 isa;\toffset:24;\tsize:4;\tsigned:0;
+\tfield:u64 info1;\toffset:32;\tsize:8;\tsigned:0;
+\tfield:u64 info2;\toffset:40;\tsize:8;\tsigned:0;
+\tfield:u32 intr_info;\toffset:48;\tsize:4;\tsigned:0;
+\tfield:u32 error_code;\toffset:52;\tsize:4;\tsigned:0;
+\tfield:unsigned int vcpu_id;\toffset:56;\tsize:4;\tsigned:0;
+\tfield:u64 requests;\toffset:64;\tsize:8;\tsigned:0;
+
+print fmt: "vcpu %u reason %s%s%s rip 0x%lx info1 0x%016llx info2 0x%016llx intr_info 0x%08x error_code 0x%08x requests 0x%016llx", REC->vcpu_id, (REC->isa == 1) ? __print_symbolic(REC->exit_reason & 0xffff, { 0, "EXCEPTION_NMI" }, { 1, "EXTERNAL_INTERRUPT" }, { 2, "TRIPLE_FAULT" }, { 3, "INIT_SIGNAL" }, { 4, "SIPI_SIGNAL" }, { 7, "INTERRUPT_WINDOW" }, { 8, "NMI_WINDOW" }, { 9, "TASK_SWITCH" }, { 10, "CPUID" }, { 12, "HLT" }, { 13, "INVD" }, { 14, "INVLPG" }, { 15, "RDPMC" }, { 16, "RDTSC" }, { 18, "VMCALL" }, { 19, "VMCLEAR" }, { 20, "VMLAUNCH" }, { 21, "VMPTRLD" }, { 22, "VMPTRST" }, { 23, "VMREAD" }, { 24, "VMRESUME" }, { 25, "VMWRITE" }, { 26, "VMOFF" }, { 27, "VMON" }, { 28, "CR_ACCESS" }, { 29, "DR_ACCESS" }, { 30, "IO_INSTRUCTION" }, { 31, "MSR_READ" }, { 32, "MSR_WRITE" }, { 33, "INVALID_STATE" }, { 34, "MSR_LOAD_FAIL" }, { 36, "MWAIT_INSTRUCTION" }, { 37, "MONITOR_TRAP_FLAG" }, { 39, "MONITOR_INSTRUCTION" }, { 40, "PAUSE_INSTRUCTION" }, { 41, "MCE_DURING_VMENTRY" }, { 43, "TPR_BELOW_THRESHOLD" }, { 44, "APIC_ACCESS" }, { 45, "EOI_INDUCED" }, { 46, "GDTR_IDTR" }, { 47, "LDTR_TR" }, { 48, "EPT_VIOLATION" }, { 49, "EPT_MISCONFIG" }, { 50, "INVEPT" }, { 51, "RDTSCP" }, { 52, "PREEMPTION_TIMER" }, { 53, "INVVPID" }, { 54, "WBINVD" }, { 55, "XSETBV" }, { 56, "APIC_WRITE" }, { 57, "RDRAND" }, { 58, "INVPCID" }, { 59, "VMFUNC" }, { 60, "ENCLS" }, { 61, "RDSEED" }, { 62, "PML_FULL" }, { 63, "XSAVES" }, { 64, "XRSTORS" }, { 67, "UMWAIT" }, { 68, "TPAUSE" }, { 74, "BUS_LOCK" }, { 75, "NOTIFY" }, { 77, "TDCALL" }, { 84, "MSR_READ_IMM" }, { 85, "MSR_WRITE_IMM" }) : __print_symbolic(REC->exit_reason, { 0x000, "read_cr0" }, { 0x002, "read_cr2" }, { 0x003, "read_cr3" }, { 0x004, "read_cr4" }, { 0x008, "read_cr8" }, { 0x010, "write_cr0" }, { 0x012, "write_cr2" }, { 0x013, "write_cr3" }, { 0x014, "write_cr4" }, { 0x018, "write_cr8" }, { 0x020, "read_dr0" }, { 0x021, "read_dr1" }, { 0x022, "read_dr2" }, { 0x023, "read_dr3" }, { 0x024, "read_dr4" }, { 0x025, "read_dr5" }, { 0x026, "read_dr6" }, { 0x027, "read_dr7" }, { 0x030, "write_dr0" }, { 0x031, "write_dr1" }, { 0x032, "write_dr2" }, { 0x033, "write_dr3" }, { 0x034, "write_dr4" }, { 0x035, "write_dr5" }, { 0x036, "write_dr6" }, { 0x037, "write_dr7" }, { 0x040 + 0, "DE excp" }, { 0x040 + 1, "DB excp" }, { 0x040 + 3, "BP excp" }, { 0x040 + 4, "OF excp" }, { 0x040 + 5, "BR excp" }, { 0x040 + 6, "UD excp" }, { 0x040 + 7, "NM excp" }, { 0x040 + 8, "DF excp" }, { 0x040 + 10, "TS excp" }, { 0x040 + 11, "NP excp" }, { 0x040 + 12, "SS excp" }, { 0x040 + 13, "GP excp" }, { 0x040 + 14, "PF excp" }, { 0x040 + 16, "MF excp" }, { 0x040 + 17, "AC excp" }, { 0x040 + 18, "MC excp" }, { 0x040 + 19, "XF excp" }, { 0x060, "interrupt" }, { 0x061, "nmi" }, { 0x062, "smi" }, { 0x063, "init" }, { 0x064, "vintr" }, { 0x065, "cr0_sel_write" }, { 0x066, "read_idtr" }, { 0x067, "read_gdtr" }, { 0x068, "read_ldtr" }, { 0x069, "read_rt" }, { 0x06a, "write_idtr" }, { 0x06b, "write_gdtr" }, { 0x06c, "write_ldtr" }, { 0x06d, "write_rt" }, { 0x06e, "rdtsc" }, { 0x06f, "rdpmc" }, { 0x070, "pushf" }, { 0x071, "popf" }, { 0x072, "cpuid" }, { 0x073, "rsm" }, { 0x074, "iret" }, { 0x075, "swint" }, { 0x076, "invd" }, { 0x077, "pause" }, { 0x078, "hlt" }, { 0x079, "invlpg" }, { 0x07a, "invlpga" }, { 0x07b, "io" }, { 0x07c, "msr" }, { 0x07d, "task_switch" }, { 0x07e, "ferr_freeze" }, { 0x07f, "shutdown" }, { 0x080, "vmrun" }, { 0x081, "hypercall" }, { 0x082, "vmload" }, { 0x083, "vmsave" }, { 0x084, "stgi" }, { 0x085, "clgi" }, { 0x086, "skinit" }, { 0x087, "rdtscp" }, { 0x088, "icebp" }, { 0x089, "wbinvd" }, { 0x08a, "monitor" }, { 0x08b, "mwait" }, { 0x08d, "xsetbv" }, { 0x08f, "write_efer_trap" }, { 0x090, "write_cr0_trap" }, { 0x094, "write_cr4_trap" }, { 0x098, "write_cr8_trap" }, { 0x0a2, "invpcid" }, { 0x0a5, "buslock" }, { 0x0a6, "idle-halt" }, { 0x400, "npf" }, { 0x401, "avic_incomplete_ipi" }, { 0x402, "avic_unaccelerated_access" }, { 0x403, "vmgexit" }, { 0x80000001, "vmgexit_mmio_read" }, { 0x80000002, "vmgexit_mmio_write" }, { 0x80000003, "vmgexit_nmi_complete" }, { 0x80000004, "vmgexit_ap_hlt_loop" }, { 0x80000005, "vmgexit_ap_jump_table" }, { 0x80000010, "vmgexit_page_state_change" }, { 0x80000011, "vmgexit_guest_request" }, { 0x80000012, "vmgexit_ext_guest_request" }, { 0x80000013, "vmgexit_ap_creation" }, { 0x8000fffd, "vmgexit_hypervisor_feature" }, { -1, "invalid_guest_state" }), (REC->isa == 1 && REC->exit_reason & ~0xffff) ? " " : "", (REC->isa == 1) ? __print_flags(REC->exit_reason & ~0xffff, " ", { 0x80000000, "FAILED_VMENTRY" }) : "", REC->guest_rip, REC->info1, REC->info2, REC->intr_info, REC->error_code, REC->requests
+"""
+
+KVM_ENTRY_618 = """name: kvm_entry
+ID: 51
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned int vcpu_id;\toffset:8;\tsize:4;\tsigned:0;
+\tfield:unsigned long rip;\toffset:16;\tsize:8;\tsigned:0;
+\tfield:bool immediate_exit;\toffset:24;\tsize:1;\tsigned:0;
+\tfield:u32 intr_info;\toffset:28;\tsize:4;\tsigned:0;
+\tfield:u32 error_code;\toffset:32;\tsize:4;\tsigned:0;
+
+print fmt: "vcpu %u, rip 0x%lx intr_info 0x%08x error_code 0x%08x%s", REC->vcpu_id, REC->rip, REC->intr_info, REC->error_code, REC->immediate_exit ? "[immediate exit]" : ""
+"""
+
+# printf's flags, widths and length modifiers, for the hand-made text
+KVM_ZOO = """name: kvm_zoo
+ID: 52
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;
+\tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;
+\tfield:u16 c;\toffset:16;\tsize:2;\tsigned:0;
+\tfield:u8 d;\toffset:18;\tsize:1;\tsigned:0;
+\tfield:s8 g;\toffset:19;\tsize:1;\tsigned:1;
+\tfield:s16 f;\toffset:20;\tsize:2;\tsigned:1;
+\tfield:u16 pad;\toffset:22;\tsize:2;\tsigned:0;
+\tfield:s64 h;\toffset:24;\tsize:8;\tsigned:1;
+\tfield:u64 i;\toffset:32;\tsize:8;\tsigned:0;
+\tfield:char name[8];\toffset:40;\tsize:8;\tsigned:1;
+\tfield:unsigned int kind;\toffset:48;\tsize:4;\tsigned:0;
+
+print fmt: "a=%d b=%u c=%x d=%#x e=%08x f=%-6d| g=%5u h=%lld i=%llu j=%lx k=%#llx l=%hd m=%hhu n=%hx o=%s p=%-8s| q=%10s r=%X s=%#08x t=%zu z=%#x g2=%d %% u=%s v=%s w=%d x=%s y=%s", REC->a, REC->b, REC->c, REC->d, REC->b, REC->f, REC->g, REC->h, REC->i, REC->i, REC->h, REC->a, REC->b, REC->h, REC->name, __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }, { 1, "uno" }), __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }), REC->b, REC->c, REC->i, REC->pad, REC->g, (REC->kind == 1) ? "yes" : "no", __print_flags(REC->b & 0xff, "|", { 1, "A" }, { 2, "B" }, { 0x10, "C" }), REC->c + REC->d * 2 - (REC->b >> 28), __print_symbolic(REC->kind, { -1, "minus" }, { 5, "five" }), (REC->kind == 16) ? __print_symbolic(REC->d & 3, { 0, "d0" }, { 1, "d1" }) : __print_flags(REC->d, ",", { 0, "none" }, { 4, "four" })
+"""
+
+
+def raw_zoo(w, pid, k):
+    a = (k * 7919 + 3) % 2**31 * (-1 if k % 3 else 1)
+    b = (k * 2654435761) % 2**32
+    c = (k * 40503) % 2**16
+    d = (k * 37) % 256
+    g = (k * 53) % 256 - 128
+    f = -k * 97 if k % 2 else k * 97
+    h = -(k * 1234567891011) if k % 2 else k * 1234567891011
+    i = (k * 0x9e3779b97f4a7c15) % 2**64
+    name = (b'qemu%d' % k)[:8]
+    r = w.p('HBBi', 52, 0, 0, pid) + w.p('iIHBbhH', a, b, c, d, g, f, 0)
+    r += w.p('qQ', h, i) + name + bytes(8 - len(name))
+    return r + w.p('I', [0, 1, 16, 5][k % 4]) + bytes(4)
+
 
 HEADER_PAGE = """\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;
 \tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;
@@ -137,6 +224,19 @@ def raw_exit(w, pid, reason, rip, vcpu):
     return r
 
 
+def raw_exit_618(w, pid, reason, rip, vcpu):
+    r = w.p('HBBi', 50, 0, 0, pid) + w.p('I', reason) + bytes(4)
+    r += w.p('Q', rip) + w.p('I', 1) + bytes(4)
+    r += w.p('QQ', 0x1000 + reason, 7) + w.p('II', 0x80000b0e, 3)
+    return r + w.p('I', vcpu) + bytes(4) + w.p('Q', 0)
+
+
+def raw_entry_618(w, pid, vcpu, rip):
+    return w.p('HBBi', 51, 0, 0, pid) + w.p('I', vcpu) + bytes(4) + \
+        w.p('Q', rip) + bytes([vcpu & 1]) + bytes(3) + w.p('II', 5, 6) + \
+        bytes(4)
+
+
 def raw_entry(w, pid, vcpu, rip):
     return w.p('HBBi', 51, 0, 0, pid) + w.p('I', vcpu) + bytes(4) + \
         w.p('Q', rip)
@@ -173,8 +273,16 @@ def build(args):
         st &= ~RAW
         ptype = 1
     events = [KVM_EXIT] if single else [KVM_EXIT, KVM_ENTRY]
-    ids = {50: [11, 12], 51: [21, 22]}
-    names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry'}
+    rexit, rentry = raw_exit, raw_entry
+    if args.linux618:
+        events = [KVM_EXIT_618] if single else [KVM_EXIT_618, KVM_ENTRY_618]
+        rexit, rentry = raw_exit_618, raw_entry_618
+    if args.zoo:
+        events = events + [KVM_ZOO]
+    ids = {50: [11, 12], 51: [21, 22], 52: [31, 32]}
+    # one event: no ids in the file at all (perf 4.9's uprobe files)
+    file_ids = {c: [] for c in ids} if single else ids
+    names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry', 52: 'kvm:kvm_zoo'}
     if args.cpu_clock:
         names = {50: 'cpu-clock', 51: 'cpu-clock:u'}
     pid = 4242
@@ -195,12 +303,17 @@ def build(args):
             reason, cost = REASONS[(i + 2 * cpu) % len(REASONS)]
             rip = 0xffffffff81001000 + 0x10 * i
             recs.append((ts, sample(w, st, pid, tid, ts, ids[50][cpu], cpu,
-                                    raw_exit(w, tid, reason, rip, cpu))))
+                                    rexit(w, tid, reason, rip, cpu))))
             ts += cost + 7 * i
             if not single:
                 recs.append((ts, sample(w, st, pid, tid, ts, ids[51][cpu],
-                                        cpu, raw_entry(w, tid, cpu, rip))))
+                                        cpu, rentry(w, tid, cpu, rip))))
             ts += 2000 + 300 * cpu
+            if args.zoo:
+                k = 2 * i + cpu
+                recs.append((ts, sample(w, st, pid, tid, ts, ids[52][cpu],
+                                        cpu, raw_zoo(w, tid, k))))
+                ts += 10
         cpus.append(recs)
     # rounds: a few records of CPU 0, then of CPU 1, then FINISHED_ROUND
     data = []
@@ -222,13 +335,15 @@ def build(args):
         data = out
     body = b''.join(chunk + fin for chunk in data)
     configs = [50] if single else [50, 51]
+    if args.zoo:
+        configs.append(52)
     tdata = tracing_data(w, events, args.crash_format)
     if args.pipe:
         f = b'PERFILE2' if not args.be else b'2ELIFREP'
         f += w.p('Q', 16)
         for c in configs:
             f += record(w, 64, attr(w, c, st, ptype) +
-                        b''.join(w.p('Q', i) for i in ids[c]))
+                        b''.join(w.p('Q', i) for i in file_ids[c]))
         if args.zstd:
             f += record(w, 80, w.p('Q', 27) + compressed(w))
         tpad = tdata + bytes(-len(tdata) % 8)
@@ -243,8 +358,8 @@ def build(args):
     attrs = b''
     for c in configs:
         attrs += attr(w, c, st, ptype) + w.p('QQ', ids_off + len(idblob),
-                                      8 * len(ids[c]))
-        idblob += b''.join(w.p('Q', i) for i in ids[c])
+                                             8 * len(file_ids[c]))
+        idblob += b''.join(w.p('Q', i) for i in file_ids[c])
     data_off = ids_off + len(idblob)
     feat_off = data_off + len(body)
     feats = []
@@ -260,9 +375,9 @@ def build(args):
         for c in configs:
             name = names[c].encode() + b'\0'
             name += bytes(-len(name) % 64)
-            desc += attr(w, c, st, ptype) + w.p('I', len(ids[c]))
+            desc += attr(w, c, st, ptype) + w.p('I', len(file_ids[c]))
             desc += w.p('I', len(name)) + name
-            desc += b''.join(w.p('Q', i) for i in ids[c])
+            desc += b''.join(w.p('Q', i) for i in file_ids[c])
         feats.append(desc)                         # bit 12: EVENT_DESC
     if args.zstd:
         feats.append(compressed(w))                # bit 27: COMPRESSED
@@ -279,6 +394,17 @@ def build(args):
     h = (b'PERFILE2' if not args.be else b'2ELIFREP')
     h += w.p('QQ', hdr_size, attr_size)
     h += w.p('QQ', attrs_off, len(attrs))
+    if args.unfinished:
+        # as perf record leaves a file when it is killed: the header
+        # written at the start, data, no data size, no features
+        bits = 0
+        h = (b'PERFILE2' if not args.be else b'2ELIFREP')
+        h += w.p('QQ', hdr_size, attr_size)
+        h += w.p('QQ', attrs_off, len(attrs))
+        h += w.p('QQ', data_off, 0)
+        h += w.p('QQ', 0, 0)
+        h += w.p('QQQQ', 0, 0, 0, 0)
+        return h + attrs + idblob + body
     h += w.p('QQ', data_off, len(body))
     h += w.p('QQ', 0, 0)
     h += w.p('QQQQ', bits, 0, 0, 0)
@@ -295,6 +421,9 @@ def main():
     ap.add_argument('--no-names', action='store_true')
     ap.add_argument('--cpu-clock', action='store_true')
     ap.add_argument('--crash-format', action='store_true')
+    ap.add_argument('--linux618', action='store_true')
+    ap.add_argument('--zoo', action='store_true')
+    ap.add_argument('--unfinished', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--cut', type=int, default=0)
     ap.add_argument('out')

@@ -22,6 +22,15 @@
 #                           sections) cut
 #   gen-cut-data.data       gen-le, cut within its data section
 #   gen-stats.data          40 exit/entry pairs per vCPU, for --stats
+#   gen-618.data            Linux 6.18's kvm_exit/kvm_entry formats, 10
+#                           pairs per vCPU (.out: perf script)
+#   gen-618-be.data         the same, big-endian
+#   gen-zoo.data            kvm_zoo: printf flags, widths, h/hh/l/ll/z,
+#                           signed and unsigned fields of every size,
+#                           __print_symbolic without a match (.out: perf
+#                           script)
+#   gen-zoo-be.data         the same, big-endian
+#   gen-unfinished.data     as perf record leaves a file when killed
 #   gen-crash.data          a kvm_exit format libtraceevent crashes on
 #   gen-notp.data           cpu-clock samples only (no tracepoint events)
 #
@@ -45,8 +54,15 @@ gen --pipe --cut 20 "$out/gen-cut-pipe.data"
 gen --cut 20 "$out/gen-cut.data"
 gen --cut 2200 "$out/gen-cut-data.data"
 gen --pairs 40 "$out/gen-stats.data"
+gen --linux618 --pairs 10 "$out/gen-618.data"
+gen --linux618 --pairs 10 --be "$out/gen-618-be.data"
+gen --zoo --pairs 12 "$out/gen-zoo.data"
+gen --zoo --pairs 12 --be "$out/gen-zoo-be.data"
+gen --unfinished "$out/gen-unfinished.data"
 gen --single --crash-format "$out/gen-crash.data"
 gen --cpu-clock --pairs 2 "$out/gen-notp.data"
 ref "$out/gen-le.data"
 ref "$out/gen-single.data"
 ref "$out/gen-cut-pipe.data"
+ref "$out/gen-618.data"
+ref "$out/gen-zoo.data"

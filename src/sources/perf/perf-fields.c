@@ -3,7 +3,8 @@
  * Keys of perf.data tracepoint samples for templates, as trace.dat
  * events have them: every field of the event's format (common_* too),
  * comm (perf's thread name), id, info (libtraceevent's text without
- * plugins), tid, common_comm, common_cpu, common_name; and the line
+ * plugins), tid, common_comm, common_cpu, common_name, guest_sym (with
+ * --guest-syms: the function of an exit's guest RIP); and the line
  * `perf script -F trace:comm,tid,cpu,time,event,trace` prints.
  */
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "outbuf.h"
+#include "symtab.h"
 #include "perf-int.h"
 #include "tracedat/tracedat-guard.h"
 
@@ -125,6 +127,15 @@ int perf_bind(struct source *src, const struct event_type *t,
 	struct tep_event *ev = perf_tp_of(p, t), *any = perf_any_tp(p);
 	struct tep_format_field *f = NULL;
 
+	/* guest_sym with --guest-syms: the exit's RIP named from that table */
+	if (src->guest_syms && ev && !strcmp(key, "guest_sym")) {
+		int ret;
+
+		f = tep_find_field(ev, "guest_rip");
+		f = f ? f : tep_find_field(ev, "vcpu_pc");	/* arm64 */
+		ret = f ? perf_slot(p, perf_field_kind(f), f) : -ENOENT;
+		return ret < 0 ? ret : SYMTAB_FIELD | ret;
+	}
 	if (ev)
 		f = tep_find_field(ev, key);
 	if (!f && (ev || any))
@@ -198,6 +209,14 @@ int perf_field(struct source *src, const struct event *ev, int index,
 	uint64_t loc, off, n;
 	const char *str;
 
+	if (symtab_is_field(index)) {
+		struct value rip;
+
+		return perf_field(src, ev, index & ~SYMTAB_FIELD, &rip) == 0 &&
+				       rip.kind == VALUE_INT
+			       ? symtab_field(src->guest_syms, rip.u, out)
+			       : -ENOENT;
+	}
 	if (index < 0 || (size_t)index >= p->nslots)
 		return -ENOENT;
 	sl = &p->slots[index];
@@ -309,9 +328,14 @@ const char *perf_info(struct perf *p, size_t *len)
 {
 	struct tep_record rec;
 
+	const char *fast;
+
 	*len = 0;
 	if (!p->tep || !p->cur.raw)
 		return "";
+	fast = perf_print_fast(p, p->cur.attr, len);
+	if (fast)
+		return fast;
 	memset(&rec, 0, sizeof(rec));
 	rec.cpu = (int)p->cur.cpu;
 	rec.size = (int)p->cur.raw_size;

@@ -177,7 +177,8 @@ struct perf_attr *perf_attr_of(struct perf *p, uint64_t id)
 	if (p->nattrs == 1)
 		return &p->attrs[0];
 	if (!p->ids_sorted) {
-		qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
+		if (p->nids)
+			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
 		p->ids_sorted = true;
 	}
 	while (lo < hi) {
@@ -267,19 +268,21 @@ static int perf_default_name(struct perf_attr *at)
 		"alignment-faults", "emulation-faults", "dummy", "bpf-output",
 		"cgroup-switches",
 	};
-	int n = -1;
+	char buf[300];
 
 	if (at->tp)
-		n = asprintf(&at->name, "%s:%s", at->tp->system, at->tp->name);
+		snprintf(buf, sizeof(buf), "%s:%s", at->tp->system,
+			 at->tp->name);
 	else if (at->type == PERF_T_TRACEPOINT)
-		at->name = strdup("unknown tracepoint");
+		snprintf(buf, sizeof(buf), "unknown tracepoint");
 	else if (at->type == PERF_T_HARDWARE && at->config < 10)
-		at->name = strdup(hw[at->config]);
+		snprintf(buf, sizeof(buf), "%s", hw[at->config]);
 	else if (at->type == PERF_T_SOFTWARE && at->config < 12)
-		at->name = strdup(sw[at->config]);
+		snprintf(buf, sizeof(buf), "%s", sw[at->config]);
 	else
-		n = asprintf(&at->name, "raw 0x%" PRIx64, at->config);
-	if (n < 0 && !at->name)
+		snprintf(buf, sizeof(buf), "raw 0x%" PRIx64, at->config);
+	at->name = strdup(buf);
+	if (!at->name)
 		return -ENOMEM;
 	return 0;
 }
@@ -289,7 +292,8 @@ int perf_attrs_done(struct perf *p, struct diag *d)
 	uint32_t i;
 
 	if (!p->ids_sorted) {
-		qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
+		if (p->nids)
+			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
 		p->ids_sorted = true;
 	}
 	p->name_width = 0;
@@ -317,6 +321,32 @@ int perf_attrs_done(struct perf *p, struct diag *d)
 	}
 	if (p->nattrs)
 		p->id_type = p->attrs[0].sample_type;
+	p->id_pos = -1;
+	if (p->id_type & PERF_S_IDENTIFIER)
+		p->id_pos = 0;
+	else if (p->id_type & PERF_S_ID)
+		p->id_pos = 8 * __builtin_popcountll(
+				    p->id_type & (PERF_S_IP | PERF_S_TID |
+						  PERF_S_TIME | PERF_S_ADDR));
+	for (i = 0; i < p->nattrs; i++) {
+		struct perf_attr *at = &p->attrs[i];
+		uint64_t st = at->sample_type;
+		uint16_t o = 0;
+
+		o += st & PERF_S_IDENTIFIER ? 8 : 0;
+		o += st & PERF_S_IP ? 8 : 0;
+		at->off_tid = o;
+		o += st & PERF_S_TID ? 8 : 0;
+		at->off_time = o;
+		o += st & PERF_S_TIME ? 8 : 0;
+		o += st & PERF_S_ADDR ? 8 : 0;
+		o += st & PERF_S_ID ? 8 : 0;
+		o += st & PERF_S_STREAM_ID ? 8 : 0;
+		at->off_cpu = o;
+		o += st & PERF_S_CPU ? 8 : 0;
+		o += st & PERF_S_PERIOD ? 8 : 0;
+		at->off_read = o;
+	}
 	return 0;
 }
 
@@ -372,7 +402,7 @@ int perf_open_file(struct perf *p, struct diag *d)
 {
 	unsigned char h[PERF_HEADER_SIZE], *buf = NULL;
 	uint64_t attr_size, attrs_off, attrs_size, fsize, at, i;
-	size_t len, n;
+	size_t len;
 	struct stat st;
 	int ret;
 
@@ -464,6 +494,14 @@ int perf_open_file(struct perf *p, struct diag *d)
 		ret = perf_event_desc(p, buf, len, d);
 	if (ret < 0 && ret != -ENOENT)
 		goto end;
+	/* perf record -k CLOCK: the clock of the time stamps */
+	free(buf);
+	buf = NULL;
+	ret = perf_feature_read(p, PERF_F_CLOCKID, fsize, &buf, &len, &at, d);
+	if (ret == 0 && len >= 8)
+		p->clockid = (int64_t)perf_u64(p, buf);
+	if (ret < 0 && ret != -ENOENT)
+		goto end;
 	ret = perf_attrs_done(p, d);
 	if (ret < 0)
 		goto end;
@@ -474,7 +512,6 @@ int perf_open_file(struct perf *p, struct diag *d)
 		diag_set(d, "%s: cannot seek: %s", p->name, strerror(errno));
 		goto end;
 	}
-	(void)n;
 	ret = 0;
 end:
 	free(buf);
@@ -572,6 +609,9 @@ int perf_open_pipe(struct perf *p, struct diag *d)
 		} else if (type == PERF_R_HEADER_FEATURE && size >= 16 &&
 			   perf_u64(p, r + 8) == PERF_F_EVENT_DESC) {
 			ret = perf_event_desc(p, r + 16, size - 16u, d);
+		} else if (type == PERF_R_HEADER_FEATURE && size >= 24 &&
+			   perf_u64(p, r + 8) == PERF_F_CLOCKID) {
+			p->clockid = (int64_t)perf_u64(p, r + 16);
 		} else if (type == PERF_R_EVENT_UPDATE && size > 24 &&
 			   perf_u64(p, r + 8) == PERF_EVENT_UPDATE_NAME) {
 			struct perf_attr *at = p->nattrs > 1

@@ -103,6 +103,11 @@ struct perf_attr {
 	bool sample_id_all;
 	char *name;		/* owned: perf's name ("kvm:kvm_exit") */
 	struct tep_event *tp;	/* borrowed from tep: tracepoints */
+	/* byte offsets in its samples, from sample_type (perf_attrs_done) */
+	uint16_t off_tid, off_time, off_cpu, off_read;	/* off_read: after PERIOD */
+	bool pf_tried;		/* pf was made (perf-print.c) */
+	struct perf_pfmt *pf;	/* owned: the fast print fmt, or NULL */
+	size_t pf_size;		/* a record size pf's fields fit in */
 };
 
 struct perf_id {
@@ -122,6 +127,7 @@ struct perf_in {
 };
 
 struct perf_slot;
+struct perf_pfmt;
 struct tdguard;
 
 /* A decoded sample (the current event's ev->rec). */
@@ -156,6 +162,7 @@ struct perf {
 	bool swap;		/* the file's byte order is not ours */
 	bool file_be;
 	bool pipe;
+	int64_t clockid;	/* perf record -k: CLOCKID feature; -1: none */
 	struct perf_in in;
 	uint64_t data_off, data_size;	/* normal files */
 	uint64_t feat_off;		/* where the feature table is */
@@ -168,11 +175,14 @@ struct perf {
 	bool ids_sorted;
 	int name_width;			/* the longest event name */
 	uint64_t id_type;		/* sample_type that finds ids */
+	int32_t id_pos;			/* where a sample's id is; -1: none */
 	bool ntp;			/* has tracepoint events */
 	/* libtraceevent */
 	struct tep_handle *tep;		/* owned */
 	bool have_tracing;
 	struct trace_seq info;		/* owned */
+	char *ppbuf;			/* owned: perf-print.c's text */
+	size_t ppcap;
 	struct tdguard *guard;		/* owned: libtraceevent's printing
 					 * under a trap (tracedat-guard.h) */
 	/* records in time order (perf-order.c) */
@@ -306,6 +316,12 @@ int perf_each_type(struct source *src,
 		   int (*fn)(const struct event_type *t, void *arg), void *arg);
 int perf_render_default(struct source *src, const struct event *ev,
 			struct outbuf *out);
+/*
+ * perf-print.c: libtraceevent's text of the current sample of attr at,
+ * made by hand when its print fmt is simple enough (*len set), else NULL.
+ */
+const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len);
+void perf_print_free(struct perf *p);
 /* libtraceevent's text of the current sample, no plugins. */
 const char *perf_info(struct perf *p, size_t *len);
 

@@ -21,7 +21,7 @@
 
 #include "perf-int.h"
 
-/* Records in the queue: arena bytes before a round must hand some out. */
+/* Queued bytes past which the older half goes out without a round. */
 #define PERF_ARENA_MAX	(512u << 20)
 
 /* ------------------------------------------------------------ threads */
@@ -138,11 +138,13 @@ static int perf_task(struct perf *p, uint32_t type, const unsigned char *r,
 		t = perf_thread_find(p, tid, true);
 		if (!t)
 			return -ENOMEM;
-		if (set)
+		if (set) {
 			perf_thread_set(t, comm, n);
-		else
+		} else {
 			t->len = (uint8_t)snprintf(t->comm, sizeof(t->comm),
-						   ":%d", tid), t->comm_set = false;
+						   ":%d", tid);
+			t->comm_set = false;
+		}
 	}
 	return 0;
 }
@@ -161,29 +163,18 @@ static int perf_bad(struct perf *p, uint64_t offset, const char *what,
 static struct perf_attr *perf_sample_attr(struct perf *p,
 					  const unsigned char *r, size_t len)
 {
-	uint64_t st = p->id_type;
-	size_t at;
-
-	if (p->nattrs == 1)
+	if (p->nattrs == 1 || p->id_pos < 0)
 		return &p->attrs[0];
-	if (st & PERF_S_IDENTIFIER)
-		at = 0;
-	else if (st & PERF_S_ID)
-		at = 8 * (size_t)__builtin_popcountll(
-				 st & (PERF_S_IP | PERF_S_TID | PERF_S_TIME |
-				       PERF_S_ADDR));
-	else
-		return &p->attrs[0];
-	if (at + 8 > len)
+	if ((size_t)p->id_pos + 8 > len)
 		return NULL;
-	return perf_attr_of(p, perf_u64(p, r + at));
+	return perf_attr_of(p, perf_u64(p, r + p->id_pos));
 }
 
 int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 		      struct perf_sample *s, uint64_t offset, struct diag *d)
 {
 	struct perf_attr *a = perf_sample_attr(p, r, len);
-	size_t at = 0, words;
+	size_t at;
 	uint64_t st, n;
 
 	memset(s, 0, sizeof(*s));
@@ -193,35 +184,18 @@ int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 	if (!a)
 		return 0;
 	st = a->sample_type;
-	/* the words before CPU: IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID */
-	words = (size_t)__builtin_popcountll(
-		st & (PERF_S_IDENTIFIER | PERF_S_IP | PERF_S_TID | PERF_S_TIME |
-		      PERF_S_ADDR | PERF_S_ID | PERF_S_STREAM_ID |
-		      PERF_S_CPU | PERF_S_PERIOD));
-	if (8 * words > len)
+	at = a->off_read;
+	if (at > len)
 		return perf_bad(p, offset, "shorter than its sample type says",
 				d);
-	if (st & PERF_S_IDENTIFIER)
-		at += 8;
-	if (st & PERF_S_IP)
-		at += 8;
 	if (st & PERF_S_TID) {
-		s->pid = (int32_t)perf_u32(p, r + at);
-		s->tid = (int32_t)perf_u32(p, r + at + 4);
-		at += 8;
+		s->pid = (int32_t)perf_u32(p, r + a->off_tid);
+		s->tid = (int32_t)perf_u32(p, r + a->off_tid + 4);
 	}
-	if (st & PERF_S_TIME) {
-		s->time = perf_u64(p, r + at);
-		at += 8;
-	}
-	at += 8 * (size_t)__builtin_popcountll(
-		      st & (PERF_S_ADDR | PERF_S_ID | PERF_S_STREAM_ID));
-	if (st & PERF_S_CPU) {
-		s->cpu = perf_u32(p, r + at);
-		at += 8;
-	}
-	if (st & PERF_S_PERIOD)
-		at += 8;
+	if (st & PERF_S_TIME)
+		s->time = perf_u64(p, r + a->off_time);
+	if (st & PERF_S_CPU)
+		s->cpu = perf_u32(p, r + a->off_cpu);
 	if (st & PERF_S_READ) {
 		uint64_t rf = a->read_format;
 		uint64_t per = 1 + !!(rf & PERF_RF_ID) + !!(rf & PERF_RF_LOST);
@@ -565,22 +539,25 @@ int perf_order_next(struct perf *p, struct diag *d)
 				struct perf_attr *a = perf_sample_attr(
 					p, rec + 8, size - 8);
 
-				if (a && (a->sample_type & PERF_S_TIME)) {
-					struct perf_sample s;
-
-					if (perf_parse_sample(p, rec + 8, size - 8,
-							      &s, offset, d) < 0) {
-						perf_damage(p, d);
-						continue;
-					}
-					ts = s.time;
-				}
+				/* the whole sample is checked when it goes out */
+				if (a && (a->sample_type & PERF_S_TIME) &&
+				    (size_t)a->off_time + 8 <= size - 8u)
+					ts = perf_u64(p, rec + 8 + a->off_time);
 			}
 			p->nsamples++;
 			if (ts) {
 				ret = perf_queue(p, rec, size, ts, offset, d);
 				if (ret < 0)
 					return ret;
+				/*
+				 * no FINISHED_ROUND for too long: the older
+				 * half goes, as perf's ordered events do when
+				 * they reach their memory limit
+				 */
+				if (p->alen > PERF_ARENA_MAX) {
+					perf_flush(p, UINT64_MAX);
+					perf_flush(p, p->q[p->nq / 2].ts);
+				}
 				continue;
 			}
 			/* no time stamp: it goes out as it comes */

@@ -73,6 +73,7 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	p->name = src->name;
 	trace_seq_init(&p->info);
 	p->in.end = UINT64_MAX;
+	p->clockid = -1;
 	if (path) {
 		p->in.fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (p->in.fd < 0) {
@@ -146,6 +147,15 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	}
 	if (ret < 0)
 		goto error;
+	if (p->ntp && !p->have_tracing) {
+		diag_set(d, "%s: %s perf.data with tracepoint events but without their formats (HEADER_TRACING_DATA)%s: its samples cannot be decoded",
+			 src->name, p->pipe ? "a pipe" : "a",
+			 !p->pipe && !p->data_size
+				 ? ", and a data size of 0: perf record did not finish writing it (killed?)"
+				 : "");
+		ret = -EIO;
+		goto error;
+	}
 	if (!p->ntp) {
 		perf_no_tracepoints(src, p, d);
 		ret = -EMEDIUMTYPE;	/* exit 2: inputs.c */
@@ -153,6 +163,9 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	}
 	src->ntypes = p->nattrs;
 	src->clock = CLOCK_NS;
+	/* perf record -k mono, -k realtime; else perf's own clock */
+	src->clock_base = p->clockid == 1 ? "mono" : p->clockid == 0 ? "wall"
+								  : NULL;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);
@@ -196,6 +209,7 @@ static void perf_close(struct source *src)
 	if (p->in.own_fd && p->in.fd >= 0)
 		close(p->in.fd);
 	free(p->in.buf);
+	perf_print_free(p);
 	for (i = 0; i < p->nattrs; i++)
 		free(p->attrs[i].name);
 	free(p->attrs);

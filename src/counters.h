@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --counters=FILE: the interval counts `perf stat -I MS` writes, with any
+ * -x separator or in its human format, as Chrome counter tracks and a
+ * --stats table. Times in the file are seconds since perf stat started;
+ * they land on the timeline at a start: an "rdtsc N" first line (as
+ * merge.py, where this comes from, reads it: N TSC ticks), --counters-start,
+ * or else the first event of the timeline (the run says so).
+ */
+#ifndef KTF_COUNTERS_H
+#define KTF_COUNTERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct diag;
+
+/* One interval of one counter. */
+struct counters_point {
+	uint64_t t_ns;		/* the end of the interval, since perf started */
+	uint32_t series;	/* index into names */
+	bool counted;		/* false: <not counted>, <not supported> */
+	double count;		/* as printed */
+	double value;		/* count scaled up by the running percentage */
+};
+
+struct counters {
+	char *path;			/* owned */
+	char **names;			/* owned, each owned: counters by name */
+	size_t nnames;
+	struct counters_point *points;	/* owned, in file order */
+	size_t npoints, cap;
+	bool has_rdtsc;			/* an "rdtsc N" first line */
+	uint64_t rdtsc;
+	/* where t = 0 lies on the timeline; set before the sinks use it */
+	bool has_start;
+	uint64_t start;
+	bool start_defaulted;		/* a sink took its first event's ts */
+};
+
+/*
+ * Read path into c (zeroed by the caller). Returns 0, -ENOMEM, -ENOENT
+ * (cannot open it) or -EINVAL with d filled ("FILE:LINE: …") for a line
+ * that is no perf stat -I output.
+ */
+int counters_load(struct counters *c, const char *path, struct diag *d);
+void counters_fini(struct counters *c);
+
+#endif
