@@ -40,6 +40,15 @@ enum {
 struct source_ops {
 	const char *kind;	/* "kvmtrace", "trace.dat", "uftrace" */
 	/*
+	 * The program that wrote the input, when it is not the kernel's
+	 * tracing ("QEMU"): --chrome draws its events in processes of its
+	 * own. pid_is_process: ev->pid is that program's process (QEMU's
+	 * simple backend records getpid()), else one of its threads, or 0
+	 * when not known (QEMU's log).
+	 */
+	const char *program;
+	bool pid_is_process;
+	/*
 	 * Can the reader take a stream (a pipe, a FIFO, standard input) with
 	 * the probe bytes already read from it? Else a stream is spooled to a
 	 * temporary file first.

@@ -543,6 +543,7 @@ static int ql_render_default(struct source *src, const struct event *ev,
 
 const struct source_ops source_qemu_log_ops = {
 	.kind = "QEMU log",
+	.program = "QEMU",
 	.stream = true,
 	.probe = ql_probe,
 	.open = ql_open,

@@ -757,6 +757,8 @@ static int qs_each_type(struct source *src,
 
 const struct source_ops source_qemu_simple_ops = {
 	.kind = "QEMU simple trace",
+	.program = "QEMU",
+	.pid_is_process = true,
 	.stream = true,
 	.probe = qs_probe,
 	.open = qs_open,
