@@ -64,7 +64,10 @@ struct source_ops {
 	 * Open path; NULL: the stream src->fd, whose first src->head_len
 	 * bytes were read into src->head by the probe (a reader that takes
 	 * the descriptor sets src->fd to -1). On failure fill diag and return
-	 * a negative errno.
+	 * a negative errno: -EMEDIUMTYPE when the run cannot start with this
+	 * input and the user can set it right (nothing in it this tool reads,
+	 * a file named for it that is missing or wrong, as --qemu-events):
+	 * exit 2; any other, bad data: exit 1.
 	 */
 	int (*open)(struct source *src, const char *path, struct diag *d);
 	/*

@@ -276,7 +276,8 @@ static int qs_open(struct source *src, const char *path, struct diag *d)
 		goto error;
 	q->dict = qemu_events_load(events, d);
 	if (!q->dict) {
-		ret = -EINVAL;
+		/* a usage problem, found before any output: exit 2 */
+		ret = errno == ENOMEM ? -ENOMEM : -EMEDIUMTYPE;
 		goto error;
 	}
 	/* a type per event of the dictionary, for the checks of rules */
