@@ -83,6 +83,7 @@ struct filter {
 	uint64_t time_passed;		/* events --time-range let through */
 	bool *hit;			/* owned: per --events item: it matched */
 	const char **seen;		/* owned array, borrowed names: types met */
+	const char **seen_sys;		/* owned array: their systems (or NULL) */
 	size_t nseen;
 	struct filter_src *srcs;	/* owned, by source.index */
 	size_t nsrcs;
@@ -112,6 +113,7 @@ void filter_destroy(struct filter *f)
 	free(f->events);
 	free(f->hit);
 	free(f->seen);
+	free(f->seen_sys);
 	free(f->vcpus);
 	free(f->pids);
 	for (i = 0; i < f->nsrcs; i++)
@@ -395,7 +397,8 @@ static bool filter_events_one(const struct rule *rule,
 }
 
 /* A name the inputs have, for "did you mean" (best effort: no memory, no name). */
-static void filter_seen(struct filter *f, const char *name)
+static void filter_seen(struct filter *f, const char *system,
+			const char *name)
 {
 	const char **n;
 	size_t i;
@@ -403,12 +406,19 @@ static void filter_seen(struct filter *f, const char *name)
 	if (!name || f->nseen >= FILTER_SEEN_MAX)
 		return;
 	for (i = 0; i < f->nseen; i++)
-		if (!strcmp(f->seen[i], name))
+		if (!strcmp(f->seen[i], name) &&
+		    (f->seen_sys[i] == system ||
+		     (f->seen_sys[i] && system && !strcmp(f->seen_sys[i], system))))
 			return;
+	n = realloc(f->seen_sys, (f->nseen + 1) * sizeof(*n));
+	if (!n)
+		return;
+	f->seen_sys = n;
 	n = realloc(f->seen, (f->nseen + 1) * sizeof(*n));
 	if (!n)
 		return;
 	f->seen = n;
+	f->seen_sys[f->nseen] = system;
 	f->seen[f->nseen++] = name;
 }
 
@@ -425,7 +435,8 @@ static bool filter_events_eval(struct filter *f, const struct event_type *t)
 	bool any = false;
 	size_t i;
 
-	filter_seen(f, label ? label : t->name ? t->name : name);
+	filter_seen(f, label ? NULL : t->system,
+		    label ? label : t->name ? t->name : name);
 	for (i = 0; i < f->nevents; i++) {
 		if (!filter_events_one(&f->events[i], t, name, label))
 			continue;
@@ -623,7 +634,7 @@ void filter_set_rules(struct filter *f, const struct rules *rules)
 
 static int filter_seen_type(const struct event_type *t, void *arg)
 {
-	filter_seen(arg, t->name);
+	filter_seen(arg, t->system, t->name);
 	return 0;
 }
 
@@ -636,20 +647,40 @@ void filter_set_sources(struct filter *f, struct source **srcs, size_t n)
 			srcs[i]->ops->each_type(srcs[i], filter_seen_type, f);
 }
 
-/* The closest names the inputs had to item i of --events, into d. */
+/* May item rule's suggestions come from seen name i (its system)? */
+static bool filter_suggest_from(const struct filter *f,
+				const struct rule *rule, size_t i)
+{
+	return rule->match != RULE_SYSNAME ||
+	       (f->seen_sys[i] && !strcmp(f->seen_sys[i], rule->system));
+}
+
+/*
+ * The closest names the inputs had to item i of --events, into d: of the
+ * system it names, within a sensible distance (rules_names_cap()). A
+ * name the inputs declare but never recorded is said so.
+ */
 static void filter_suggest(const struct filter *f, const struct rule *rule,
 			   struct diag *d)
 {
-	size_t cap = strlen(rule->name) / 3 + 2, best = cap, i, shown = 0;
+	size_t cap = rules_names_cap(rule->name), best = cap, i, shown = 0;
 
 	for (i = 0; i < f->nseen; i++) {
-		size_t dd = rules_names_dist(rule->name, f->seen[i], cap);
+		size_t dd;
 
+		if (!filter_suggest_from(f, rule, i))
+			continue;
+		dd = rules_names_dist(rule->name, f->seen[i], cap);
+		if (dd == 0) {
+			diag_add(d, " (an input declares it, but holds none)");
+			return;
+		}
 		if (dd < best)
 			best = dd;
 	}
 	for (i = 0; best < cap && i < f->nseen && shown < 3; i++)
-		if (rules_names_dist(rule->name, f->seen[i], cap) == best)
+		if (filter_suggest_from(f, rule, i) &&
+		    rules_names_dist(rule->name, f->seen[i], cap) == best)
 			diag_add(d, "%s%s", shown++ ? ", " : "; did you mean ",
 				 f->seen[i]);
 	if (shown)

@@ -248,7 +248,7 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		ret = source_open(srcs[i], d);
 		if (ret == -ENOMEM)
 			return ret;
-		/* a reader's -EMEDIUMTYPE: nothing in it this tool can use */
+		/* a reader's -EMEDIUMTYPE: the user's to set right (source.h) */
 		if (ret == -EMEDIUMTYPE)
 			return -EINVAL;
 		if (ret < 0)

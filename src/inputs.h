@@ -36,7 +36,8 @@ int inputs_check_files(const struct options *o, struct diag *d);
  * for their exits; --clock declarations apply; what a library wrote while
  * an input opened goes to say. Returns 0, -ENOMEM, -EINVAL when an input
  * is missing, unreadable, of no known kind or holds nothing this tool
- * reads (its reader's -EMEDIUMTYPE: a perf.data without tracepoints), or
+ * reads (its reader's -EMEDIUMTYPE: a perf.data without tracepoints, a
+ * QEMU input whose --qemu-events file is missing or broken), or
  * there are no descriptors left to open it (d says how many the run
  * needs), or -EIO when its reader finds it corrupt (d says which).
  */

@@ -40,6 +40,15 @@ enum {
 struct source_ops {
 	const char *kind;	/* "kvmtrace", "trace.dat", "uftrace" */
 	/*
+	 * The program that wrote the input, when it is not the kernel's
+	 * tracing ("QEMU"): --chrome draws its events in processes of its
+	 * own. pid_is_process: ev->pid is that program's process (QEMU's
+	 * simple backend records getpid()), else one of its threads, or 0
+	 * when not known (QEMU's log).
+	 */
+	const char *program;
+	bool pid_is_process;
+	/*
 	 * Can the reader take a stream (a pipe, a FIFO, standard input) with
 	 * the probe bytes already read from it? Else a stream is spooled to a
 	 * temporary file first.
@@ -55,7 +64,10 @@ struct source_ops {
 	 * Open path; NULL: the stream src->fd, whose first src->head_len
 	 * bytes were read into src->head by the probe (a reader that takes
 	 * the descriptor sets src->fd to -1). On failure fill diag and return
-	 * a negative errno.
+	 * a negative errno: -EMEDIUMTYPE when the run cannot start with this
+	 * input and the user can set it right (nothing in it this tool reads,
+	 * a file named for it that is missing or wrong, as --qemu-events):
+	 * exit 2; any other, bad data: exit 1.
 	 */
 	int (*open)(struct source *src, const char *path, struct diag *d);
 	/*

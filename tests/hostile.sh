@@ -604,7 +604,8 @@ EOF
 		vlim="ulimit -v 2097152;"
 		lim="$lim $vlim"
 	fi
-	for k in overlap ratio section-ratio big big-zstd; do
+	for k in overlap ratio section-ratio big big-zstd section-zstd \
+		kallsyms-zstd sections-zstd; do
 		python3 tests/gen/gen-tracedat-bomb.py "$k" "$T/bomb-$k.dat"
 	done
 	row "trace.dat bomb: 64 CPUs on one chunk of 16 MiB (a 1 GiB copy)" 1 \
@@ -614,7 +615,7 @@ EOF
 		'bomb-ratio.dat: corrupt trace.dat \(version 7\): the chunk at offset 0x89 of CPU 0 claims 33554432 bytes from 1039 zlib-compressed ones, more than zlib can give' \
 		"$T/empty.ref" "$lim"' $KTF "$T/bomb-ratio.dat"'
 	row "trace.dat bomb: a section claiming more than deflate can give" 1 \
-		'bomb-section-ratio.dat: corrupt trace.dat \(version 7\): the section at offset 0xab claims 209715200 bytes from 1039 zlib-compressed ones' \
+		'bomb-section-ratio.dat: corrupt trace.dat \(version 7\): the cmdlines section at offset 0xab claims 209715200 bytes from 1039 zlib-compressed ones' \
 		"$T/empty.ref" "$lim"' $KTF "$T/bomb-section-ratio.dat"'
 	row "trace.dat bomb: a 768 MiB copy, more than ulimit -f allows" 1 \
 		'bomb-big.dat: its uncompressed copy needs 805310464 bytes \(768 MiB\), but the file-size limit \(ulimit -f\) allows [0-9]+' \
@@ -625,6 +626,21 @@ EOF
 	row "trace.dat bomb: zstd, a 3 GiB copy, more than ulimit -f allows" 1 \
 		'bomb-big-zstd.dat: its uncompressed copy needs 3221229568 bytes \(3072 MiB\), but the file-size limit \(ulimit -f\) allows [0-9]+' \
 		"$T/empty.ref" "$lim"' $KTF "$T/bomb-big-zstd.dat"'
+	# sections other than the CPU data within zstd's own bound, beyond
+	# what any real trace holds (tracedat-int.h): refused before anything
+	# is inflated, under 128 MiB of address space where the build allows
+	# (the cmdlines bomb took 265 MB before)
+	mlim="ulimit -f 131072;"
+	[ -z "$vlim" ] || mlim="$mlim ulimit -v 131072;"
+	row "trace.dat bomb: zstd, a cmdlines section of 8 KiB claiming 256 MiB" 1 \
+		'bomb-section-zstd.dat: corrupt trace.dat \(version 7\): the cmdlines section at offset 0xa1 claims 268435456 bytes \(256 MiB\) inflated, more than any real trace has \(at most 16 MiB here' \
+		"$T/empty.ref" "$mlim"' $KTF "$T/bomb-section-zstd.dat"'
+	row "trace.dat bomb: zstd, a kallsyms section claiming 96 MiB" 1 \
+		'bomb-kallsyms-zstd.dat: corrupt trace.dat \(version 7\): the kallsyms section at offset 0xa1 claims 100663296 bytes \(96 MiB\) inflated, more than any real trace has \(at most 64 MiB here' \
+		"$T/empty.ref" "$mlim"' $KTF "$T/bomb-kallsyms-zstd.dat"'
+	row "trace.dat bomb: zstd, nine printk sections of 16 MiB, 144 MiB together" 1 \
+		'bomb-sections-zstd.dat: corrupt trace.dat \(version 7\): its sections other than the CPU data claim more than 128 MiB inflated together \(the 9 compressed ones up to the one at offset 0x[0-9a-f]+\)' \
+		"$T/empty.ref" "$mlim"' TMPDIR=/nonexistent/ktf $KTF "$T/bomb-sections-zstd.dat"'
 	if [ -n "$vlim" ]; then
 		row "trace.dat bomb: zstd, 3 GiB for libtracecmd's memory (no TMPDIR), more than ulimit -v" 1 \
 			'bomb-big-zstd.dat: no copy can be made, and libtracecmd would hold its 3221229568 uncompressed bytes \(3072 MiB\) in memory, but (the address space limit \(ulimit -v\)|the memory available) is [0-9]+' \
@@ -635,7 +651,9 @@ EOF
 	fi
 else
 	for s in "pipe copy" "cut while read" "bomb overlap" "bomb ratio" "bomb section" \
-		"bomb big" "bomb no TMPDIR" "bomb zstd big" "bomb zstd memory"; do
+		"bomb big" "bomb no TMPDIR" "bomb zstd big" \
+		"bomb zstd section" "bomb zstd kallsyms" "bomb zstd sections" \
+		"bomb zstd memory"; do
 		n=$((n + 1))
 		echo "ok $n - trace.dat $s # SKIP built without tracecmd"
 	done

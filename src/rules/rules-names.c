@@ -12,6 +12,8 @@
 #define RNAMES_SHOWN 8
 /* Closest names offered per rule. */
 #define RNAMES_CLOSE 3
+/* Names compared for a typo are shorter (system:name included). */
+#define RNAMES_LEN 128
 
 struct rnames {
 	const struct event_type **v;	/* owned array, borrowed types */
@@ -67,76 +69,122 @@ static bool rnames_has(const struct rnames *s, const struct rule *rule)
 
 size_t rules_names_dist(const char *a, const char *b, size_t cap)
 {
-	size_t la = strlen(a), lb = strlen(b), row[64], i, j;
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t r0[RNAMES_LEN], r1[RNAMES_LEN], r2[RNAMES_LEN];
+	size_t *prev2 = r0, *prev = r1, *row = r2, *t, prevbest = 0;
 
-	if (lb >= 64 || la >= 64)
+	if (lb >= RNAMES_LEN || la >= RNAMES_LEN)
 		return cap;
 	if ((la > lb ? la - lb : lb - la) >= cap)
 		return cap;
 	for (j = 0; j <= lb; j++)
-		row[j] = j;
+		prev[j] = j;
 	for (i = 1; i <= la; i++) {
-		size_t diag = row[0], best;
+		size_t best;
 
-		row[0] = i;
-		best = row[0];
+		row[0] = best = i;
 		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], v;
+			size_t v = prev[j - 1] + (a[i - 1] != b[j - 1]);
 
-			v = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < v)
-				v = up + 1;
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
 			if (row[j - 1] + 1 < v)
 				v = row[j - 1] + 1;
-			diag = up;
+			/* two neighbours swapped: one edit */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
 			row[j] = v;
 			if (v < best)
 				best = v;
 		}
-		if (best >= cap)
+		/* a later row is never below the least of this one, nor one
+		 * more than the least of the row before (a swap) */
+		if (best >= cap && prevbest + 1 >= cap)
 			return cap;
+		prevbest = best;
+		t = prev2;
+		prev2 = prev;
+		prev = row;
+		row = t;
 	}
-	return row[lb] < cap ? row[lb] : cap;
+	return prev[lb] < cap ? prev[lb] : cap;
+}
+
+size_t rules_names_cap(const char *want)
+{
+	return strlen(want) / 4 + 1;
+}
+
+/* "system:name" of t into buf (or its name alone); false: too long. */
+static bool rnames_full(const struct event_type *t, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s%s%s", t->system ? t->system : "",
+			 t->system ? ":" : "", t->name);
+
+	return n > 0 && (size_t)n < len;
 }
 
 /*
  * Warn of rule, when it looks like a typo: a name close to one the inputs
  * have, or a system:name whose system they have. (A shared rule file has
  * rules for events of inputs not given this time: those stay quiet.)
- * Returns whether it warned.
+ * Offered: the names at the least distance, within rules_names_cap() of
+ * the name asked for; of its system when the rule names one the inputs
+ * have, else compared and shown as system:name. Returns whether it warned.
  */
 static bool rnames_report(const struct rules *rules, const struct rule *rule,
 			  const struct rnames *s,
 			  void (*warn)(void *arg, const char *msg), void *arg)
 {
-	bool system = false;
+	bool system = false, full;
 	const char *close[RNAMES_CLOSE];
-	size_t dist[RNAMES_CLOSE], nclose = 0, i, k;
-	size_t cap = strlen(rule->name) / 3 + 2;
+	char want[RNAMES_LEN], names[RNAMES_CLOSE][RNAMES_LEN], buf[RNAMES_LEN];
+	size_t nclose = 0, i, k, cap, best;
 	struct diag d;
 
+	for (i = 0; rule->system && i < s->n; i++)
+		if (s->v[i]->system && !strcmp(rule->system, s->v[i]->system))
+			system = true;
+	/* a system the inputs lack: compare system:name with theirs */
+	full = rule->match == RULE_SYSNAME && !system;
+	if (full)
+		snprintf(want, sizeof(want), "%s:%s", rule->system, rule->name);
+	else
+		snprintf(want, sizeof(want), "%s", rule->name);
+	best = cap = rules_names_cap(want);
 	for (i = 0; i < s->n; i++) {
+		const struct event_type *t = s->v[i];
+		const char *name = t->name;
 		size_t dd;
 
-		if (rule->system && s->v[i]->system &&
-		    !strcmp(rule->system, s->v[i]->system))
-			system = true;
-		if (i && !strcmp(s->v[i]->name, s->v[i - 1]->name))
+		if (system && rule->match == RULE_SYSNAME &&
+		    (!t->system || strcmp(t->system, rule->system)))
 			continue;
-		dd = rules_names_dist(rule->name, s->v[i]->name, cap);
-		if (dd >= cap)
+		if (full) {
+			if (!rnames_full(t, buf, sizeof(buf)))
+				continue;
+			name = buf;
+		} else if (i && !strcmp(t->name, s->v[i - 1]->name)) {
 			continue;
-		/* keep the closest few, in order of distance */
-		if (nclose == RNAMES_CLOSE && dd >= dist[nclose - 1])
-			continue;
-		if (nclose < RNAMES_CLOSE)
-			nclose++;
-		for (k = nclose - 1; k > 0 && dist[k - 1] > dd; k--) {
-			close[k] = close[k - 1];
-			dist[k] = dist[k - 1];
 		}
-		close[k] = s->v[i]->name;
-		dist[k] = dd;
+		dd = rules_names_dist(want, name, best + 1);
+		if (dd > best || dd >= cap)
+			continue;
+		if (dd < best) {
+			best = dd;
+			nclose = 0;
+		}
+		/* the first few at the least distance, in name order */
+		if (nclose == RNAMES_CLOSE)
+			continue;
+		for (k = 0; k < nclose && strcmp(close[k], name); k++)
+			;
+		if (k < nclose)
+			continue;
+		snprintf(names[nclose], sizeof(names[nclose]), "%s", name);
+		close[nclose] = names[nclose];
+		nclose++;
 	}
 	if (!nclose && !system)
 		return false;

@@ -25,9 +25,16 @@ int rules_check_names(const struct rules *rules, struct source **srcs,
 		      void *arg);
 
 /*
- * The edit distance (Levenshtein) of a and b, or cap when it is cap or
- * more (and for names of 64 bytes or more): how close a typo is.
+ * The edit distance of a and b (Levenshtein, a swap of two neighbours
+ * counting one, as a typo makes it), or cap when it is cap or more (and
+ * for names of 128 bytes or more): how close a typo is.
  */
 size_t rules_names_dist(const char *a, const char *b, size_t cap);
+/*
+ * The distance below which a name is offered for want: one edit in four
+ * characters, and one for the shortest (kvm_exti: kvm_exit; VMEXTI:
+ * VMEXIT; not ccm_entry for kvm_entry, a name of another program).
+ */
+size_t rules_names_cap(const char *want);
 
 #endif

@@ -143,6 +143,11 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 							    : "host CPU", num);
 		order = 100000 + (num < 99999 ? (int64_t)num : 99999);
 		break;
+	case SINK_PROG:
+		if (chrome_prog_thread(c, key, name, sizeof(name), &nlen,
+				       &order, &pid) < 0)
+			return -ENOMEM;
+		break;
 	case SINK_TASK:
 		order = 200000 + (num < (1u << 30) ? (int64_t)num : (1 << 30));
 		/* the running task's name: common fields, not the event's own */
@@ -242,7 +247,7 @@ int chrome_process(struct sink_chrome *c, enum domain dom)
 	int ret;
 
 	for (i = 0; i < c->nsrcs; i++)
-		if (c->srcs[i]->domain == dom)
+		if (c->srcs[i]->domain == dom && !c->srcs[i]->ops->program)
 			len += strlen(c->srcs[i]->name) + 2;
 	if (!len)
 		return 0;
@@ -251,7 +256,7 @@ int chrome_process(struct sink_chrome *c, enum domain dom)
 		return -ENOMEM;
 	p = name + sprintf(name, "%s:", dom == DOMAIN_GUEST ? "guest" : "host");
 	for (i = 0; i < c->nsrcs; i++) {
-		if (c->srcs[i]->domain != dom)
+		if (c->srcs[i]->domain != dom || c->srcs[i]->ops->program)
 			continue;
 		p += sprintf(p, "%s %s", n++ ? "," : "", c->srcs[i]->name);
 	}
@@ -287,6 +292,7 @@ int chrome_footer(struct sink_chrome *c)
 
 	for (i = 0; i < c->nsrcs; i++)
 		need += SINK_JSON_BOUND(strlen(c->srcs[i]->name)) + 128;
+	need += c->nprogs * 24;
 	p = start = outbuf_reserve(o, need);
 	if (!p)
 		return -ENOMEM;
@@ -305,8 +311,12 @@ int chrome_footer(struct sink_chrome *c)
 		p = CHROME_LIT(p, ",\"kind\":");
 		p += sink_json_str(p, src->ops->kind, strlen(src->ops->kind));
 		p = CHROME_LIT(p, ",\"domain\":");
-		p = src->domain == DOMAIN_GUEST ? CHROME_LIT(p, "\"guest\",\"pid\":2")
-						: CHROME_LIT(p, "\"host\",\"pid\":1");
+		if (src->ops->program)
+			p = chrome_prog_pids(c, CHROME_LIT(p, "\"host\""), src);
+		else if (src->domain == DOMAIN_GUEST)
+			p = CHROME_LIT(p, "\"guest\",\"pid\":2");
+		else
+			p = CHROME_LIT(p, "\"host\",\"pid\":1");
 		p = CHROME_LIT(p, ",\"clock\":");
 		p += sink_json_str(p, clk, strlen(clk));
 		*p++ = '}';

@@ -77,6 +77,7 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 
 	sink_type_init(&ct->st, src, t);
 	ct->named = -1;
+	ct->prog = src->ops->program != NULL;
 	chrome_cpu_type(ct, src, t);
 	/* an exit's guest function: --guest-syms, or a paired guest's */
 	ct->sym = SINK_NOSLOT;

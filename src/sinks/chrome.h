@@ -52,6 +52,7 @@ struct chrome_type {
 	int32_t slot_b;		/* next_pid, name (irq_handler_entry) */
 	int32_t slot_c;		/* prev_state */
 	int32_t sym;		/* EXIT: guest_sym, or SINK_NOSLOT */
+	bool prog;		/* a program's event (source_ops.program) */
 };
 
 /*
@@ -125,6 +126,13 @@ struct chrome_reason {
 	size_t len;
 };
 
+/* A process of a program's input (chrome-prog.c). */
+struct chrome_prog {
+	const struct source *src;	/* borrowed */
+	uint32_t pid;		/* the program's pid, if src's pids are */
+	bool announced;
+};
+
 struct sink_chrome {
 	struct sink sink;
 	double mhz;
@@ -149,6 +157,10 @@ struct sink_chrome {
 	struct sink_map cpu_map;	/* track key -> index into cpus */
 	struct chrome_cpu *cpus;	/* owned */
 	size_t ncpus, cap_cpus;
+	struct sink_map prog_map;	/* (input, pid) -> index into progs */
+	struct chrome_prog *progs;	/* owned */
+	size_t nprogs, cap_progs;
+	bool prog_over_announced;	/* the process beyond the cap */
 	bool announced[2];		/* the host and guest processes */
 	bool any;			/* an event was seen */
 	uint64_t first_ts, last_ts;
@@ -297,5 +309,25 @@ int chrome_cpu_event(struct sink_chrome *c, const struct chrome_type *ct,
 /* At the end: what runs and what is open ends at the last time stamp. */
 int chrome_cpu_close(struct sink_chrome *c);
 void chrome_cpu_fini(struct sink_chrome *c);
+
+/* ------------------------------------ chrome-prog.c: a program's tracks */
+
+/*
+ * Chrome processes of programs' inputs (QEMU): CHROME_PROG_PID + index,
+ * one per (input, pid), or one per input whose pids are threads.
+ */
+#define CHROME_PROG_PID	100000
+
+/* The track of a program's event. 0 or -ENOMEM. */
+int chrome_prog_key(struct sink_chrome *c, const struct event *ev,
+		    uint64_t *key);
+/* A program's track: its name, order and process, announced if new. */
+int chrome_prog_thread(struct sink_chrome *c, uint64_t key, char *name,
+		       size_t len, size_t *nlen, int64_t *order,
+		       uint32_t *pid);
+/* ,"pids":[…] of the processes of input src. */
+char *chrome_prog_pids(const struct sink_chrome *c, char *p,
+		       const struct source *src);
+void chrome_prog_fini(struct sink_chrome *c);
 
 #endif

@@ -12,7 +12,8 @@
  * but one entry per vCPU, thread and exit reason.
  *
  *  - One process per domain: pid 1 the host, pid 2 the guest, named after
- *    their inputs, and one per VM an input names; a process appears with
+ *    their inputs, and one per VM an input names, and a program's own
+ *    (QEMU's) per pid (chrome-prog.c); a process appears with
  *    its first thread (none is empty). One thread (track) per vCPU, task
  *    or CPU, numbered from 1 in order of appearance and named for what it
  *    is: "vCPU N (host tid T)", "guest vCPU N", "host CPU N", "task
@@ -387,6 +388,12 @@ static int sink_chrome_event(struct sink *s, const struct event *ev,
 	}
 	if (ct->cpu_role)
 		return chrome_cpu_event(c, ct, ev, d);
+	/* a program's event: an instant on its process's track */
+	if (ct->prog) {
+		if (chrome_prog_key(c, ev, &key) < 0)
+			return chrome_nomem(d);
+		return chrome_instant(c, ct, ev, key, NULL, d);
+	}
 	role = sink_role(&ct->st, ev);
 	switch (role) {
 	case SINK_EXIT:
@@ -507,6 +514,7 @@ static void sink_chrome_destroy(struct sink *s)
 	sink_map_fini(&c->vm_pids);
 	sink_map_fini(&c->reason_map);
 	chrome_cpu_fini(c);
+	chrome_prog_fini(c);
 	free(c->xargs);
 	for (i = 0; i < c->nreasons; i++)
 		free(c->reasons[i].name);

@@ -228,6 +228,7 @@ enum sink_thread_kind {
 	SINK_VCPU = 0,
 	SINK_TASK,
 	SINK_CPU,
+	SINK_PROG,	/* a track of a program's process (chrome-prog.c) */
 };
 
 /* A thread of one domain: a vCPU, a task or a CPU, as one 64-bit key. */

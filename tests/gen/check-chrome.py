@@ -13,11 +13,14 @@ input). For each file:
   - B and E balance per (pid, tid) in time order, E never before its B;
   - host and guest are different processes: every input's domain maps to
     one pid, no two domains share one, and the process_name of that pid,
-    where it has events, starts with the domain;
+    where it has events, starts with the domain; an input a program wrote
+    (QEMU's) lists its own processes ("pids"), none the kernel's, each
+    named after the program (the first word of the input's kind);
   - every thread that has events has a thread_name, and it says what the
     track is: "vCPU N (host tid T)" or "vCPU N (pid P)" (a host's vCPU
     thread), "guest vCPU N", "host CPU N", "task COMM:TID", "guest task
-    COMM:TID" (or "task TID"), "(threads beyond the first N)";
+    COMM:TID" (or "task TID"), "(threads beyond the first N)"; in a
+    program's process, "vCPU N", "thread TID", "no vCPU named";
   - no process is empty: every process_name has a thread with events;
   - exit slices (cat "kvm", ph "X") carry the reason's number as args,
     and, with --expect-exit-args KEYS, each of KEYS (e.g. rip,symbol,info)
@@ -42,7 +45,7 @@ import sys
 
 TRACK = re.compile(r'^(vCPU \d+ \((host tid|pid) -?\d+\)|vCPU \d+|guest vCPU \d+|'
                    r'host CPU \d+|(guest )?task (.+:)?\d+|'
-                   r'\(threads beyond the first \d+\))$')
+                   r'\(threads beyond the first \d+\)|thread \d+|no vCPU named)$')
 
 
 def check(path, expect_exits, expect_args=(), summary=None):
@@ -134,13 +137,25 @@ def check(path, expect_exits, expect_args=(), summary=None):
             errs.append('pid %d tid %d: %d B without E' % (*key, d))
 
     # domains to processes
-    dom_pid = {}
+    dom_pid, prog_pids = {}, set()
     for inp in meta.get('inputs', []):
+        if 'pids' in inp:
+            prog = str(inp.get('kind', '')).split(' ')[0]
+            for pid in inp['pids']:
+                if pid in prog_pids:
+                    errs.append('process %r in two inputs' % pid)
+                prog_pids.add(pid)
+                if not re.match(re.escape(prog) + '[ :]', str(pname.get(pid, ''))):
+                    errs.append('process %r is not named after %s'
+                                % (pid, prog))
+            continue
         dom, pid = inp.get('domain'), inp.get('pid')
         if dom_pid.setdefault(dom, pid) != pid:
             errs.append('domain %s in two processes' % dom)
     if len(set(dom_pid.values())) != len(dom_pid):
         errs.append('host and guest share a process: %r' % dom_pid)
+    if prog_pids & set(dom_pid.values()):
+        errs.append('a program shares a process with the kernel')
     used_pids = {k[0] for k in used}
     for dom, pid in dom_pid.items():
         if pid in used_pids and not str(pname.get(pid, '')).startswith(str(dom)):

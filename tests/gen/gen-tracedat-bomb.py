@@ -22,6 +22,14 @@ compressed section. KIND:
                  bound is 32768:1): 3 GiB from 100 KiB, for the check of
                  the memory libtracecmd would take when no copy can be
                  made (run it under ulimit -v)
+  section-zstd   zstd: a cmdlines section of 8 KiB that honestly inflates
+                 to 256 MiB (within zstd's bound), beyond the most a
+                 cmdlines section may claim (16 MiB)
+  kallsyms-zstd  zstd: a kallsyms section of 3 KiB inflating to 96 MiB,
+                 beyond the most kallsyms may claim (64 MiB)
+  sections-zstd  zstd: nine printk sections of 16 MiB each, every one
+                 within its own cap, 144 MiB together: beyond the most
+                 all sections but the CPU data may claim (128 MiB)
 """
 import struct
 import sys
@@ -55,8 +63,17 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     kind, dst = sys.argv[1:]
-    extra = b""
+    extra = []          # (section id, its content) after the flyrecord
     comp = b"zlib\0" + b"1.2.13\0"
+    zstd = b"zstd\0" + b"1.5.4\0"
+
+    def zsec(usize):
+        z = zstd_zeros(usize)
+        return struct.pack("<II", len(z), usize) + z
+
+    def zcpu():
+        z = zstd_zeros(PAGE)
+        return struct.pack("<III", 1, len(z), PAGE) + z
     if kind == "overlap":
         blob = struct.pack("<I", 1) + chunk(16 * MIB)
         datas = [blob]
@@ -69,7 +86,7 @@ def main():
         datas = [struct.pack("<I", 1) + chunk(PAGE)]
         ncpus = 1
         z = zlib.compress(b"\0" * MIB, 9)
-        extra = struct.pack("<II", len(z), 200 * MIB) + z
+        extra = [(21, struct.pack("<II", len(z), 200 * MIB) + z)]
     elif kind == "big":
         one = struct.pack("<I", 1) + chunk(16 * MIB)
         datas = [one] * 48
@@ -79,7 +96,16 @@ def main():
         one = struct.pack("<III", 1, len(z), 64 * MIB) + z
         datas = [one] * 48
         ncpus = 48
-        comp = b"zstd\0" + b"1.5.4\0"
+        comp = zstd
+    elif kind == "section-zstd":
+        datas, ncpus, comp = [zcpu()], 1, zstd
+        extra = [(21, zsec(256 * MIB))]
+    elif kind == "kallsyms-zstd":
+        datas, ncpus, comp = [zcpu()], 1, zstd
+        extra = [(19, zsec(96 * MIB))]
+    elif kind == "sections-zstd":
+        datas, ncpus, comp = [zcpu()], 1, zstd
+        extra = [(20, zsec(16 * MIB))] * 9
     else:
         sys.exit(__doc__)
 
@@ -114,8 +140,8 @@ def main():
     out += struct.pack("<HHIQ", 0, 0, 0, opt_len) + options(fly, bytes(table))
     assert len(out) == fly
     out += struct.pack("<HHIQ", 3, 1, 0, len(body)) + body
-    if extra:
-        out += struct.pack("<HHIQ", 21, 1, 0, len(extra)) + extra
+    for sid, body in extra:
+        out += struct.pack("<HHIQ", sid, 1, 0, len(body)) + body
     open(dst, "wb").write(out)
 
 

@@ -73,7 +73,7 @@ int main(void)
 	struct tap t = { 0 };
 	struct diag d;
 
-	tap_plan(30);
+	tap_plan(31);
 	diag_init(&d);
 	e = load(dict_text, &d);
 	tap_ok(&t, e != NULL, "the dictionary loads (%s)", d.msg);
@@ -166,11 +166,16 @@ int main(void)
 
 	diag_init(&d);
 	e = load("ok(int a) \"a %d\"\nbad(int a, ) \"x\"\n", &d);
-	tap_ok(&t, !e && strstr(d.msg, ":2: empty argument"),
-	       "an empty argument: refused with its line (%s)", d.msg);
+	tap_ok(&t, !e && errno == EINVAL && strstr(d.msg, ":2:11: empty argument"),
+	       "an empty argument: refused with its line and column (%s)", d.msg);
 	diag_init(&d);
 	e = load("bogus prop(int a) \"a %d\"\n", &d);
-	tap_ok(&t, !e && strstr(d.msg, ":1: unknown property"),
-	       "an unknown property: refused (%s)", d.msg);
+	tap_ok(&t, !e && strstr(d.msg, ":1:1: unknown property"),
+	       "an unknown property: refused at its column (%s)", d.msg);
+	diag_init(&d);
+	e = load("ok(int a) \"a %d\"\n  x(int a) junk\n", &d);
+	tap_ok(&t, !e && strstr(d.msg, ":2:12: text after the arguments"),
+	       "text after the arguments: its column, the line's leading blanks counted (%s)",
+	       d.msg);
 	return t.failed ? 1 : 0;
 }

@@ -100,16 +100,18 @@ static bool qemu_is_cpu_name(const char *name)
 
 /* One argument "TYPE NAME" in [s, e), cut in place. */
 static int qemu_parse_arg(struct qemu_event *ev, char *s, char *e,
-			  const char **why)
+			  const char **why, const char **at)
 {
 	struct qemu_arg *a;
 	char *star, *sp;
 
+	*at = s;
 	s = qemu_strip(s, &e);
 	if (s == e) {
 		*why = "empty argument (did you forget to use 'void'?)";
 		return -EINVAL;
 	}
+	*at = s;
 	if (e - s == 4 && !strncmp(s, "void", 4))
 		return 0;
 	if (ev->nargs == QEMU_MAX_ARGS) {
@@ -133,6 +135,7 @@ static int qemu_parse_arg(struct qemu_event *ev, char *s, char *e,
 		while (sp > s && !qemu_space(sp[-1]))
 			sp--;
 		if (sp == s) {
+			*at = sp;
 			*why = "an argument without a type";
 			return -EINVAL;
 		}
@@ -155,14 +158,15 @@ static int qemu_parse_arg(struct qemu_event *ev, char *s, char *e,
 	return 0;
 }
 
-/* One event line [s, e), NUL-terminated at e. */
+/* One event line [s, e), NUL-terminated at e; *at: where it is wrong. */
 static int qemu_parse_line(struct qemu_event *ev, char *s, char *e,
-			   const char **why)
+			   const char **why, const char **at)
 {
 	char *open = memchr(s, '(', (size_t)(e - s)), *close, *name, *p;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->cpu_arg = -1;
+	*at = s;
 	if (!open) {
 		*why = "not NAME(ARGS) \"FORMAT\"";
 		return -EINVAL;
@@ -171,17 +175,20 @@ static int qemu_parse_line(struct qemu_event *ev, char *s, char *e,
 	while (name > s && qemu_word_char(name[-1]))
 		name--;
 	if (name == open) {
+		*at = open;
 		*why = "no event name before '('";
 		return -EINVAL;
 	}
 	/* the properties: words before the name */
 	for (p = s; p < name; p++) {
 		if (!qemu_word_char(*p) && !qemu_space(*p)) {
+			*at = p;
 			*why = "not NAME(ARGS) \"FORMAT\"";
 			return -EINVAL;
 		}
 	}
 	if (name > s && !qemu_space(name[-1])) {
+		*at = name;
 		*why = "not NAME(ARGS) \"FORMAT\"";
 		return -EINVAL;
 	}
@@ -198,12 +205,14 @@ static int qemu_parse_line(struct qemu_event *ev, char *s, char *e,
 		if (p - w == 4 && !strncmp(w, "vcpu", 4))
 			ev->vcpu = true;
 		else if (!(p - w == 7 && !strncmp(w, "disable", 7))) {
+			*at = w;
 			*why = "unknown property (disable and vcpu are known)";
 			return -EINVAL;
 		}
 	}
 	close = memchr(open, ')', (size_t)(e - open));
 	if (!close) {
+		*at = open;
 		*why = "no ')' after the arguments";
 		return -EINVAL;
 	}
@@ -221,7 +230,7 @@ static int qemu_parse_line(struct qemu_event *ev, char *s, char *e,
 		char *comma = memchr(p, ',', (size_t)(close - p));
 		char *end = comma ? comma : close;
 
-		if (qemu_parse_arg(ev, p, end, why) < 0)
+		if (qemu_parse_arg(ev, p, end, why, at) < 0)
 			return -EINVAL;
 		p = end + 1;
 	}
@@ -229,6 +238,7 @@ static int qemu_parse_line(struct qemu_event *ev, char *s, char *e,
 	while (p < e && qemu_space(*p))
 		p++;
 	if (p < e && *p != '"') {
+		*at = p;
 		*why = "text after the arguments that is no \"FORMAT\"";
 		return -EINVAL;
 	}
@@ -325,18 +335,23 @@ struct qemu_events *qemu_events_load(const char *path, struct diag *d)
 	size_t len = 0, cap = 0;
 	unsigned lineno = 0;
 	char *p, *end;
+	int err = ENOMEM, ret;
 
 	if (!e || !(e->path = strdup(path))) {
 		free(e);
 		diag_set(d, "%s: out of memory", path);
+		errno = ENOMEM;
 		return NULL;
 	}
-	if (qemu_read_all(path, &e->text, &len, d) < 0)
+	ret = qemu_read_all(path, &e->text, &len, d);
+	if (ret < 0) {
+		err = ret == -ENOMEM ? ENOMEM : EINVAL;
 		goto error;
+	}
 	end = e->text + len;
 	for (p = e->text; p < end;) {
 		char *nl = memchr(p, '\n', (size_t)(end - p) + 1), *s = p;
-		const char *why = NULL;
+		const char *why = NULL, *at = p, *line = p;
 
 		lineno++;
 		p = nl + 1;
@@ -356,8 +371,11 @@ struct qemu_events *qemu_events_load(const char *path, struct diag *d)
 			e->v = v;
 		}
 		*nl = '\0';
-		if (qemu_parse_line(&e->v[e->n], s, nl, &why) < 0) {
-			diag_set(d, "%s:%u: %s", path, lineno, why);
+		if (qemu_parse_line(&e->v[e->n], s, nl, &why, &at) < 0) {
+			/* the column in bytes, from 1, as a compiler says it */
+			diag_set(d, "%s:%u:%zu: %s", path, lineno,
+				 (size_t)(at - line) + 1, why);
+			err = EINVAL;
 			goto error;
 		}
 		e->v[e->n].lineno = lineno;
@@ -368,6 +386,7 @@ struct qemu_events *qemu_events_load(const char *path, struct diag *d)
 	return e;
 error:
 	qemu_events_free(e);
+	errno = err;
 	return NULL;
 }
 

@@ -61,7 +61,8 @@ struct qemu_events {
 
 /*
  * Read the dictionary at path. Returns it, or NULL with d saying why
- * (path:line: for a line tracetool would refuse).
+ * (path:line:column: for a line tracetool would refuse) and errno ENOMEM,
+ * or EINVAL (missing, unreadable, not a trace-events file).
  */
 struct qemu_events *qemu_events_load(const char *path, struct diag *d);
 void qemu_events_free(struct qemu_events *e);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -211,6 +212,7 @@ static int ql_open(struct source *src, const char *path, struct diag *d)
 	const char *events = src->qemu_events ? src->qemu_events
 					      : QEMU_EVENTS_DEFAULT;
 	struct qlog *q = calloc(1, sizeof(*q));
+	struct stat st;
 	size_t i;
 	int ret;
 
@@ -224,14 +226,23 @@ static int ql_open(struct source *src, const char *path, struct diag *d)
 		q->own_fd = src->fd >= 0 && src->own_fd;
 		src->fd = -1;
 	} else {
+		/*
+		 * --qemu-log names the file without a probe: one missing,
+		 * unreadable or a directory is a usage problem (exit 2)
+		 */
 		q->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (q->fd < 0) {
-			ret = -errno;
+			ret = errno == ENOMEM ? -ENOMEM : -EMEDIUMTYPE;
 			diag_set(d, "%s: cannot open: %s", src->name,
 				 strerror(errno));
 			goto error;
 		}
 		q->own_fd = true;
+		if (fstat(q->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			ret = -EMEDIUMTYPE;
+			diag_set(d, "%s: is a directory, not a QEMU log", src->name);
+			goto error;
+		}
 	}
 	q->cap = QL_BUF_MIN + (path ? 0 : src->head_len);
 	q->buf = malloc(q->cap);
@@ -243,7 +254,8 @@ static int ql_open(struct source *src, const char *path, struct diag *d)
 	}
 	q->dict = qemu_events_load(events, d);
 	if (!q->dict) {
-		ret = -EINVAL;
+		/* a usage problem, found before any output: exit 2 */
+		ret = errno == ENOMEM ? -ENOMEM : -EMEDIUMTYPE;
 		goto error;
 	}
 	q->types = calloc(q->dict->n ? q->dict->n : 1, sizeof(*q->types));
@@ -543,6 +555,7 @@ static int ql_render_default(struct source *src, const struct event *ev,
 
 const struct source_ops source_qemu_log_ops = {
 	.kind = "QEMU log",
+	.program = "QEMU",
 	.stream = true,
 	.probe = ql_probe,
 	.open = ql_open,

@@ -276,7 +276,8 @@ static int qs_open(struct source *src, const char *path, struct diag *d)
 		goto error;
 	q->dict = qemu_events_load(events, d);
 	if (!q->dict) {
-		ret = -EINVAL;
+		/* a usage problem, found before any output: exit 2 */
+		ret = errno == ENOMEM ? -ENOMEM : -EMEDIUMTYPE;
 		goto error;
 	}
 	/* a type per event of the dictionary, for the checks of rules */
@@ -757,6 +758,8 @@ static int qs_each_type(struct source *src,
 
 const struct source_ops source_qemu_simple_ops = {
 	.kind = "QEMU simple trace",
+	.program = "QEMU",
+	.pid_is_process = true,
 	.stream = true,
 	.probe = qs_probe,
 	.open = qs_open,

@@ -416,8 +416,9 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 		} else if (s->id == TD_SEC_KALLSYMS && c->ks) {
 			s->nsize = 4;	/* an empty table */
 		} else if (s->flags & TD_SEC_COMPRESSED) {
-			ret = td_section_peek(&c->r, &c->f, s->off, "section",
-					      TD_OPTIONS_MAX * 4ull, c->d);
+			ret = td_section_peek(&c->r, &c->f, s->off,
+					      td_section_name(s->id),
+					      td_section_cap(s->id), c->d);
 			if (ret < 0)
 				return ret;
 			c->r.pos = s->off + 20;
@@ -493,7 +494,7 @@ static int td_leave_kallsyms(struct td_copy *c, const struct td_sec *s)
 	int ret;
 
 	ret = td_section_peek(&c->r, &c->f, s->off, "kallsyms section",
-			      TD_OPTIONS_MAX * 4ull, c->d);
+			      TD_KALLSYMS_MAX, c->d);
 	if (ret < 0)
 		return ret;
 	if (c->ks->fd < 0) {	/* of several, the last is read */
@@ -539,7 +540,7 @@ int tracedat_kallsyms_read(const char *name, struct tracedat_file *f,
 	if (ks->fd < 0)
 		return 0;
 	ret = td_section_read(&r, f, off, -1, "kallsyms section",
-			      TD_OPTIONS_MAX * 4ull, &buf, &len, d);
+			      TD_KALLSYMS_MAX, &buf, &len, d);
 	td_close(&r);		/* ks's descriptor, which r had */
 	tracedat_kallsyms_init(ks);
 	if (ret < 0)
@@ -556,6 +557,52 @@ int tracedat_kallsyms_read(const char *name, struct tracedat_file *f,
 	memmove(buf, buf + 4, (size_t)n);
 	buf[n] = '\0';
 	*text = (char *)buf;
+	return 0;
+}
+
+/*
+ * What the sections other than the CPU data claim to inflate to, each
+ * (td_section_cap()) and together (TD_METADATA_MAX), from their headers
+ * alone: a claim beyond is refused before anything is inflated. Options
+ * sections stay inflated while the copy is made, and libtracecmd keeps
+ * the others it reads: this bounds the memory either takes.
+ */
+static int td_claims(struct td_copy *c)
+{
+	uint64_t total = 0, usize;
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nsecs; i++) {
+		const struct td_sec *s = &c->secs[i];
+
+		int ret;
+
+		if (s->id == TD_SEC_FLYRECORD || !(s->flags & TD_SEC_COMPRESSED))
+			continue;
+		/* the sizes: what the compressed bytes can give, first */
+		ret = td_section_peek(&c->r, &c->f, s->off,
+				      td_section_name(s->id), UINT64_MAX, c->d);
+		if (ret < 0)
+			return ret;
+		c->r.pos = s->off + 20;
+		if (td_num(&c->r, 4, &usize) < 0)
+			return -EIO;	/* the peek read it */
+		if (usize > td_section_cap(s->id)) {
+			diag_set(c->d, "%s: corrupt trace.dat (version 7): the %s at offset 0x%" PRIx64 " claims %" PRIu64 " bytes (%" PRIu64 " MiB) inflated, more than any real trace has (at most %" PRIu64 " MiB here; a compression bomb?)",
+				 c->r.name, td_section_name(s->id), s->off,
+				 usize, usize >> 20,
+				 td_section_cap(s->id) >> 20);
+			return -EIO;
+		}
+		total += usize;
+		n++;
+		if (total > TD_METADATA_MAX) {
+			diag_set(c->d, "%s: corrupt trace.dat (version 7): its sections other than the CPU data claim more than %u MiB inflated together (the %zu compressed ones up to the one at offset 0x%" PRIx64 "), more than any real trace has (a compression bomb?)",
+				 c->r.name, TD_METADATA_MAX >> 20, n,
+				 s->off);
+			return -EIO;
+		}
+	}
 	return 0;
 }
 
@@ -636,6 +683,10 @@ static int td_inflate_copy(const char *name, const char *path, int out,
 			goto trunc;
 		pos = c.r.pos + s->size;
 	}
+	ret = td_claims(&c);
+	if (ret < 0)
+		goto out;
+	ret = -EIO;
 	if (!td_sec_at(&c, opt_off)) {
 		diag_set(d, "%s: corrupt trace.dat (version 7): no section starts at the options offset 0x%" PRIx64,
 			 name, opt_off);
@@ -703,8 +754,9 @@ static int td_inflate_copy(const char *name, const char *path, int out,
 		} else if (s->id == TD_SEC_KALLSYMS && c.ks) {
 			ret = td_leave_kallsyms(&c, s);
 		} else {
-			ret = td_section_read(&c.r, &c.f, s->off, -1, "section",
-					      TD_OPTIONS_MAX * 4ull, &buf, &len,
+			ret = td_section_read(&c.r, &c.f, s->off, -1,
+					      td_section_name(s->id),
+					      td_section_cap(s->id), &buf, &len,
 					      d);
 			if (!ret)
 				ret = td_write(&c, buf, len, s->noff + 16);

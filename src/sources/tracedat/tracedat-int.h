@@ -28,8 +28,24 @@ enum {
 };
 
 #define TD_SEC_COMPRESSED	1
-/* an options section is a few KiB; refuse to inflate absurd ones */
-#define TD_OPTIONS_MAX		(64u << 20)
+
+/*
+ * The most a section other than the CPU data may inflate to, by id, and
+ * all of them together: a claim beyond is damage (a compression bomb),
+ * refused with the numbers before anything is inflated, so that a file of
+ * a few KiB cannot make the copy, or libtracecmd, take hundreds of MiB
+ * within zstd's own ratio bound. No real trace comes near: measured on 28
+ * public trace.dat files (v6 and v7, x86-64 and arm64, zlib and zstd) and
+ * on this machine's kernel, kallsyms is at most 16.4 MB (a distribution
+ * kernel with its modules), event formats 2.5 MB (every event of a kernel:
+ * 2.0 MB), ftrace formats 12 KB, printk formats 5.4 KB, cmdlines 2.2 KB
+ * (saved_cmdlines keeps at most 32768 tasks: under 1 MB), an options
+ * section 3.5 KB.
+ */
+#define TD_KALLSYMS_MAX		(64u << 20)
+#define TD_FORMATS_MAX		(32u << 20)
+#define TD_OPTIONS_MAX		(16u << 20)	/* and every other section */
+#define TD_METADATA_MAX		(128u << 20)	/* all of them together */
 /* options sections chained by their DONE options */
 #define TD_SECTIONS_MAX		4096
 
@@ -56,6 +72,9 @@ typedef int (*td_option_fn)(void *arg, unsigned id, unsigned char *data,
  * UINT64_MAX for an algorithm not known here.
  */
 uint64_t td_ratio_max(const struct tracedat_file *f, uint64_t n);
+/* The most section id may inflate to (TD_KALLSYMS_MAX …), and its name. */
+uint64_t td_section_cap(unsigned id);
+const char *td_section_name(unsigned id);
 int td_read(struct td_reader *r, void *buf, size_t n);
 /* Close r's file and free what it holds. */
 void td_close(struct td_reader *r);
