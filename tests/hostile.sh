@@ -640,11 +640,11 @@ EOF
 		"$T/empty.ref" "$mlim"' $KTF "$T/bomb-kallsyms-zstd.dat"'
 	row "trace.dat bomb: zstd, nine printk sections of 16 MiB, 144 MiB together" 1 \
 		'bomb-sections-zstd.dat: corrupt trace.dat \(version 7\): its sections other than the CPU data claim more than 128 MiB inflated together \(the 9 compressed ones up to the one at offset 0x[0-9a-f]+\)' \
-		"$T/empty.ref" "$mlim"' TMPDIR=/nonexistent/ktf $KTF "$T/bomb-sections-zstd.dat"'
+		"$T/empty.ref" "$mlim"' TMPDIR=/nonexistent/ktf ${KTF_VALGRIND_BIN:-$KTF} "$T/bomb-sections-zstd.dat"'
 	if [ -n "$vlim" ]; then
 		row "trace.dat bomb: zstd, 3 GiB for libtracecmd's memory (no TMPDIR), more than ulimit -v" 1 \
 			'bomb-big-zstd.dat: no copy can be made, and libtracecmd would hold its 3221229568 uncompressed bytes \(3072 MiB\) in memory, but (the address space limit \(ulimit -v\)|the memory available) is [0-9]+' \
-			"$T/empty.ref" "$lim"' TMPDIR=/nonexistent/ktf $KTF "$T/bomb-big-zstd.dat"'
+			"$T/empty.ref" "$lim"' TMPDIR=/nonexistent/ktf ${KTF_VALGRIND_BIN:-$KTF} "$T/bomb-big-zstd.dat"'
 	else
 		n=$((n + 1))
 		echo "ok $n - trace.dat bomb: zstd, 3 GiB in memory # SKIP no ulimit -v for this build (a sanitizer or valgrind)"
