@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "outbuf.h"
+#include "pyfmt.h"
 #include "symtab.h"
 #include "perf-int.h"
 #include "tep/tep-fields.h"
@@ -201,31 +202,6 @@ const char *perf_info(struct perf *p, size_t *len)
 	return p->info.buffer;
 }
 
-static size_t perf_dec(char *b, uint64_t v)
-{
-	char tmp[24];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		b[i] = tmp[n - 1 - i];
-	return n;
-}
-
-static size_t perf_dec_w(char *b, uint64_t v, size_t width, char pad)
-{
-	char tmp[24];
-	size_t n = perf_dec(tmp, v), i = 0;
-
-	for (; i + n < width; i++)
-		b[i] = pad;
-	memcpy(b + i, tmp, n);
-	return i + n;
-}
-
 /* A signed value right-aligned in width ("%5d"). */
 static size_t perf_sdec_w(char *b, int64_t v, size_t width)
 {
@@ -234,7 +210,7 @@ static size_t perf_sdec_w(char *b, int64_t v, size_t width)
 
 	if (v < 0)
 		tmp[n++] = '-';
-	n += perf_dec(tmp + n, v < 0 ? -(uint64_t)v : (uint64_t)v);
+	n += pyfmt_u64_dec(tmp + n, v < 0 ? -(uint64_t)v : (uint64_t)v);
 	for (; i + n < width; i++)
 		b[i] = ' ';
 	memcpy(b + i, tmp, n);
@@ -261,9 +237,9 @@ int perf_render_default(struct source *src, const struct event *ev,
 	size_t tlen;
 	uint64_t us = s->time / 1000;
 
-	tlen = perf_dec(tbuf, us / 1000000);
+	tlen = pyfmt_u64_dec(tbuf, us / 1000000);
 	tbuf[tlen++] = '.';
-	tlen += perf_dec_w(tbuf + tlen, us % 1000000, 6, '0');
+	tlen += pyfmt_u64_dec_w(tbuf + tlen, us % 1000000, 6, '0');
 	b = outbuf_reserve(o, clen + 16 + 24 + 16 + tlen + 16 + nlen +
 				      (size_t)p->name_width + ilen + 8);
 	if (!b)
@@ -277,7 +253,7 @@ int perf_render_default(struct source *src, const struct event *ev,
 	b += perf_sdec_w(b, s->tid, 5);
 	memcpy(b, " [", 2);
 	b += 2;
-	b += perf_dec_w(b, s->cpu, 3, '0');
+	b += pyfmt_u64_dec_w(b, s->cpu, 3, '0');
 	memcpy(b, "] ", 2);
 	b += 2;
 	for (i = tlen; i < 12; i++)

@@ -8,33 +8,8 @@
 #include <string.h>
 
 #include "outbuf.h"
+#include "pyfmt.h"
 #include "tracecmd.h"
-
-static size_t tc_dec(char *p, uint64_t v)
-{
-	char tmp[24];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
-}
-
-/* v right-aligned in width, zero-padded when zero is set */
-static size_t tc_dec_w(char *p, uint64_t v, size_t width, char pad)
-{
-	char tmp[24];
-	size_t n = tc_dec(tmp, v), i = 0;
-
-	for (; i + n < width; i++)
-		p[i] = pad;
-	memcpy(p + i, tmp, n);
-	return i + n;
-}
 
 /*
  * As `trace-cmd report` prints it (tracecmd/trace-read.c: "%16s-%-5d
@@ -73,11 +48,11 @@ int tc_render_default(struct source *src, const struct event *ev,
 	if (rec->missed_events) {
 		memcpy(p, "CPU:", 4);
 		p += 4;
-		p += tc_dec(p, ev->cpu);
+		p += pyfmt_u64_dec(p, ev->cpu);
 		if (rec->missed_events > 0) {
 			memcpy(p, " [", 2);
 			p += 2;
-			p += tc_dec(p, (uint64_t)rec->missed_events);
+			p += pyfmt_u64_dec(p, (uint64_t)rec->missed_events);
 			memcpy(p, " EVENTS DROPPED]\n", 17);
 			p += 17;
 		} else {
@@ -95,13 +70,13 @@ int tc_render_default(struct source *src, const struct event *ev,
 	if (ev->pid < 0)
 		p[i++] = '-';
 	pidmag = ev->pid < 0 ? -(uint64_t)ev->pid : (uint64_t)ev->pid;
-	i += tc_dec(p + i, pidmag);
+	i += pyfmt_u64_dec(p + i, pidmag);
 	for (; i < 5; i++)
 		p[i] = ' ';
 	p += i;
 	memcpy(p, " [", 2);
 	p += 2;
-	p += tc_dec_w(p, ev->cpu, 3, '0');
+	p += pyfmt_u64_dec_w(p, ev->cpu, 3, '0');
 	*p++ = ']';
 	if (tc->usecs) {
 		/*
@@ -111,11 +86,11 @@ int tc_render_default(struct source *src, const struct event *ev,
 		uint64_t us = (rec->ts + 500) / 1000;
 
 		*p++ = ' ';
-		p += tc_dec_w(p, us / 1000000, 5, ' ');
+		p += pyfmt_u64_dec_w(p, us / 1000000, 5, ' ');
 		*p++ = '.';
-		p += tc_dec_w(p, us % 1000000, 6, '0');
+		p += pyfmt_u64_dec_w(p, us % 1000000, 6, '0');
 	} else {
-		p += tc_dec_w(p, rec->ts, 12, ' ');
+		p += pyfmt_u64_dec_w(p, rec->ts, 12, ' ');
 	}
 	memcpy(p, ": ", 2);
 	p += 2;
@@ -158,7 +133,7 @@ int tc_render_header(struct source *src, struct outbuf *o)
 	}
 	memcpy(p, "cpus=", 5);
 	p += 5;
-	p += tc_dec(p, (uint64_t)tc->ncpus);
+	p += pyfmt_u64_dec(p, (uint64_t)tc->ncpus);
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - start));
 	return 0;
