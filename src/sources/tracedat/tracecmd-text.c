@@ -12,6 +12,23 @@
 #include "tracecmd.h"
 
 /*
+ * trace-cmd report -i A -i B: "%*s: ", the input's name right-aligned in
+ * vm.width, before what it prints; nothing with one input
+ */
+static char *tc_prefix(const struct tc *tc, char *p)
+{
+	size_t plen, i;
+
+	plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0;
+	if (!plen)
+		return p;
+	for (i = plen; i < (size_t)tc->vm.width; i++)
+		*p++ = ' ';
+	memcpy(p, tc->vm.prefix, plen);
+	return (char *)memcpy(p + plen, ": ", 2) + 2;
+}
+
+/*
  * As `trace-cmd report` prints it (tracecmd/trace-read.c: "%16s-%-5d
  * [%03d]", then " %6.1000d:" for the clocks it knows as nanoseconds, else
  * "%12d:", then " NAME: " padded to 20, then the info):
@@ -26,7 +43,6 @@ int tc_render_default(struct source *src, const struct event *ev,
 	const char *name = ev->type->name ? ev->type->name : "UNKNOWN";
 	size_t clen, nlen = strlen(name), ilen, i;
 	const char *comm = tc_comm(tc, ev->pid, &clen);
-	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0;
 	const char *info = tc_info(tc, ev, &ilen);
 	uint64_t pidmag;
 	char *p, *start;
@@ -36,15 +52,7 @@ int tc_render_default(struct source *src, const struct event *ev,
 	if (!p)
 		return -ENOMEM;
 	start = p;
-	/* trace-cmd report -i A -i B: "%*s: " before what it prints */
-	if (plen) {
-		for (i = plen; i < (size_t)tc->vm.width; i++)
-			*p++ = ' ';
-		memcpy(p, tc->vm.prefix, plen);
-		p += plen;
-		memcpy(p, ": ", 2);
-		p += 2;
-	}
+	p = tc_prefix(tc, p);
 	if (rec->missed_events) {
 		memcpy(p, "CPU:", 4);
 		p += 4;
@@ -116,21 +124,14 @@ int tc_render_default(struct source *src, const struct event *ev,
 int tc_render_header(struct source *src, struct outbuf *o)
 {
 	struct tc *tc = src->priv;
-	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0, i;
+	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0;
 	char *p, *start;
 
 	p = outbuf_reserve(o, plen + (size_t)tc->vm.width + 40);
 	if (!p)
 		return -ENOMEM;
 	start = p;
-	if (plen) {
-		for (i = plen; i < (size_t)tc->vm.width; i++)
-			*p++ = ' ';
-		memcpy(p, tc->vm.prefix, plen);
-		p += plen;
-		memcpy(p, ": ", 2);
-		p += 2;
-	}
+	p = tc_prefix(tc, p);
 	memcpy(p, "cpus=", 5);
 	p += 5;
 	p += pyfmt_u64_dec(p, (uint64_t)tc->ncpus);
