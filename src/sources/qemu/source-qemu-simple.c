@@ -141,11 +141,13 @@ static int qs_fill(struct qsimple *q, size_t need, struct source *src,
 
 	while (in->len - in->pos < need && !in->eof) {
 		qemu_in_shift(in);
-		if (in->cap - in->len < need || in->cap - in->len < QS_BUF_MIN / 2) {
+		if (in->cap - in->len < need ||
+		    in->cap - in->len < QS_BUF_MIN / 2) {
 			size_t cap = in->cap;
 			unsigned char *b;
 
-			while (cap - in->len < need || cap - in->len < QS_BUF_MIN / 2)
+			while (cap - in->len < need ||
+			       cap - in->len < QS_BUF_MIN / 2)
 				cap *= 2;
 			b = realloc(in->buf, cap);
 			if (!b) {
@@ -188,7 +190,8 @@ static int qs_header(struct source *src, struct qsimple *q, struct diag *d)
 
 	if (ret < 0)
 		return ret;
-	if (q->in.len < QS_HEADER || !source_qemu_simple_magic(q->in.buf, q->in.len)) {
+	if (q->in.len < QS_HEADER ||
+	    !source_qemu_simple_magic(q->in.buf, q->in.len)) {
 		diag_set(d, "%s: offset 0x0: not a QEMU simple trace (a header of 24 bytes: ~0, magic 0xf2b177cb0aa429b4, version)",
 			 src->name);
 		return -EIO;
@@ -443,8 +446,8 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 			len = qs_u32(p + 16);
 			if (len > QS_NAME_MAX) {
 				qs_problem(q, "%s: offset 0x%" PRIx64 ": a mapping of id %" PRIu64 " to a name of %" PRIu32 " bytes (%u at most); the rest of the file is not read",
-					   src->name, q->in.off + q->in.pos, id, len,
-					   QS_NAME_MAX);
+					   src->name, q->in.off + q->in.pos, id,
+					   len, QS_NAME_MAX);
 				q->in.pos = q->in.len;
 				q->in.eof = true;
 				return qs_end(src, q, 0, "", d);
@@ -469,8 +472,8 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 		len = qs_u32(p + 24);
 		if (len < QS_REC_HEAD || len > QS_REC_MAX) {
 			qs_problem(q, "%s: offset 0x%" PRIx64 ": an event record of %" PRIu32 " bytes (%u to %u); the rest of the file is not read",
-				   src->name, q->in.off + q->in.pos, len, QS_REC_HEAD,
-				   QS_REC_MAX);
+				   src->name, q->in.off + q->in.pos, len,
+				   QS_REC_HEAD, QS_REC_MAX);
 			q->left_out++;
 			q->in.pos = q->in.len;
 			q->in.eof = true;
@@ -511,8 +514,9 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 		    !(r->first && qs_args(r, t->qe, r->first = 0, p + 32,
 					  len - QS_REC_HEAD))) {
 			qs_problem(q, "%s: offset 0x%" PRIx64 ": a record of %s (id %" PRIu64 ") with %" PRIu32 " bytes of arguments, which do not fit its declaration (%s:%u); the record is left out",
-				   src->name, q->in.off + q->in.pos, t->qe->name, id,
-				   len - QS_REC_HEAD, q->dict->path,
+				   src->name, q->in.off + q->in.pos,
+				   t->qe->name, id, len - QS_REC_HEAD,
+				   q->dict->path,
 				   t->qe->lineno);
 			q->left_out++;
 			q->in.pos += 8 + (size_t)len;

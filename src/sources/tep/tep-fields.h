@@ -30,9 +30,9 @@ enum tepf_kind {
 
 /* A key resolved for the events of one type; indices are ops->field()'s. */
 struct tepf_slot {
-	int kind;				/* enum tepf_kind, or the reader's */
-	const struct tep_format_field *f;	/* borrowed from tep; NULL: pseudo */
-	char *hex;				/* owned: TEPF_HEX, TEPF_DYN_HEX text */
+	int kind;		/* enum tepf_kind, or the reader's own */
+	const struct tep_format_field *f;	/* borrowed; NULL: pseudo */
+	char *hex;		/* owned: TEPF_HEX, TEPF_DYN_HEX text */
 	size_t hexcap;
 };
 
@@ -150,7 +150,8 @@ static inline int tepf_fetch(struct tepf_slot *s, const char *data,
 	case TEPF_DYN_TEXT:
 	case TEPF_DYN_HEX:
 		/* u32: offset in the low half, length in the high half */
-		loc = tepf_read(swap, data + f->offset, f->size < 4 ? f->size : 4);
+		loc = tepf_read(swap, data + f->offset,
+				f->size < 4 ? f->size : 4);
 		off = loc & 0xffff;
 		n = loc >> 16;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
