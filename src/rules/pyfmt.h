@@ -138,6 +138,18 @@ static inline void pyfmt_dec_back(char *end, uint64_t v)
 /* v in decimal into dst (up to 20 bytes), no padding; returns the length */
 size_t pyfmt_u64_dec(char *dst, uint64_t v);
 
+/* v right-aligned in width, padded with pad ("%5lu", "%03lu"); the length */
+static inline size_t pyfmt_u64_dec_w(char *dst, uint64_t v, size_t width,
+				     char pad)
+{
+	size_t n = pyfmt_dec_len(v), i = 0;
+
+	for (; i + n < width; i++)
+		dst[i] = pad;
+	pyfmt_dec_back(dst + i + n, v);
+	return i + n;
+}
+
 /*
  * '%.{prec}f' % v (prec 0..9, no flags or width) by hand, for |v| < 2^53:
  * the exact binary value rounded half to even, as Python (and glibc) do.

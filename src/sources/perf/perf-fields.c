@@ -12,18 +12,15 @@
 #include <string.h>
 
 #include "outbuf.h"
+#include "pyfmt.h"
 #include "symtab.h"
 #include "perf-int.h"
+#include "tep/tep-fields.h"
 #include "tracedat/tracedat-guard.h"
 
+/* The pseudo-fields' slots (tep-fields.h has the format's fields). */
 enum perf_kind {
-	PK_UINT = 0,
-	PK_SINT,
-	PK_TEXT,
-	PK_HEX,
-	PK_DYN_TEXT,
-	PK_DYN_HEX,
-	PK_COMM,
+	PK_COMM = TEPF_OWN,
 	PK_CPU,
 	PK_NAME,
 	PK_ID,
@@ -31,70 +28,9 @@ enum perf_kind {
 	PK_TID,
 };
 
-struct perf_slot {
-	enum perf_kind kind;
-	const struct tep_format_field *f;	/* borrowed from tep */
-	char *hex;				/* owned: PK_HEX, PK_DYN_HEX */
-	size_t hexcap;
-};
-
-static bool perf_is_text(const struct tep_format_field *f)
-{
-	return (f->flags & TEP_FIELD_IS_STRING) && strstr(f->type, "char") &&
-	       !strstr(f->type, "unsigned char");
-}
-
-static enum perf_kind perf_field_kind(const struct tep_format_field *f)
-{
-	if (f->flags & TEP_FIELD_IS_DYNAMIC)
-		return perf_is_text(f) ? PK_DYN_TEXT : PK_DYN_HEX;
-	if (f->flags & TEP_FIELD_IS_ARRAY)
-		return perf_is_text(f) ? PK_TEXT : PK_HEX;
-	if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)
-		return (f->flags & TEP_FIELD_IS_SIGNED) ? PK_SINT : PK_UINT;
-	return PK_HEX;
-}
-
-static int perf_slot(struct perf *p, enum perf_kind kind,
-		     const struct tep_format_field *f)
-{
-	struct perf_slot *s;
-	size_t i;
-
-	for (i = 0; i < p->nslots; i++)
-		if (p->slots[i].kind == kind && p->slots[i].f == f)
-			return (int)i;
-	if (p->nslots == p->capslots) {
-		size_t cap = p->capslots ? 2 * p->capslots : 16;
-
-		s = realloc(p->slots, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		p->slots = s;
-		p->capslots = cap;
-	}
-	s = &p->slots[p->nslots];
-	memset(s, 0, sizeof(*s));
-	s->kind = kind;
-	s->f = f;
-	if (kind == PK_HEX || kind == PK_DYN_HEX) {
-		/* a raw record is at most 64 KiB: no read allocates */
-		s->hexcap = 2 * (kind == PK_HEX && f->size ? (size_t)f->size
-							   : 65536) + 1;
-		s->hex = malloc(s->hexcap);
-		if (!s->hex)
-			return -ENOMEM;
-	}
-	return (int)p->nslots++;
-}
-
 void perf_fields_free(struct perf *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->nslots; i++)
-		free(p->slots[i].hex);
-	free(p->slots);
+	tepf_slots_free(&p->slots);
 }
 
 static struct tep_event *perf_tp_of(struct perf *p, const struct event_type *t)
@@ -124,77 +60,28 @@ int perf_bind(struct source *src, const struct event_type *t,
 	      const char *key)
 {
 	struct perf *p = src->priv;
-	struct tep_event *ev = perf_tp_of(p, t), *any = perf_any_tp(p);
-	struct tep_format_field *f = NULL;
+	struct tep_event *ev = perf_tp_of(p, t);
+	int ret;
 
 	/* guest_sym with --guest-syms: the exit's RIP named from that table */
-	if (src->guest_syms && ev && !strcmp(key, "guest_sym")) {
-		int ret;
-
-		f = tep_find_field(ev, "guest_rip");
-		f = f ? f : tep_find_field(ev, "vcpu_pc");	/* arm64 */
-		ret = f ? perf_slot(p, perf_field_kind(f), f) : -ENOENT;
-		return ret < 0 ? ret : SYMTAB_FIELD | ret;
-	}
-	if (ev)
-		f = tep_find_field(ev, key);
-	if (!f && (ev || any))
-		f = tep_find_common_field(ev ? ev : any, key);
-	if (f)
-		return perf_slot(p, perf_field_kind(f), f);
+	if (src->guest_syms && ev && !strcmp(key, "guest_sym"))
+		return tepf_bind_guest_rip(&p->slots, ev);
+	ret = tepf_bind_field(&p->slots, ev, perf_any_tp(p), key);
+	if (ret != -ENOENT)
+		return ret;
 	if (!strcmp(key, "comm") || !strcmp(key, "common_comm"))
-		return perf_slot(p, PK_COMM, NULL);
+		return tepf_slot(&p->slots, PK_COMM, NULL);
 	if (!strcmp(key, "common_cpu"))
-		return perf_slot(p, PK_CPU, NULL);
+		return tepf_slot(&p->slots, PK_CPU, NULL);
 	if (!strcmp(key, "common_name"))
-		return perf_slot(p, PK_NAME, NULL);
+		return tepf_slot(&p->slots, PK_NAME, NULL);
 	if (!strcmp(key, "id"))
-		return perf_slot(p, PK_ID, NULL);
+		return tepf_slot(&p->slots, PK_ID, NULL);
 	if (!strcmp(key, "info"))
-		return perf_slot(p, PK_INFO, NULL);
+		return tepf_slot(&p->slots, PK_INFO, NULL);
 	if (!strcmp(key, "tid"))
-		return perf_slot(p, PK_TID, NULL);
+		return tepf_slot(&p->slots, PK_TID, NULL);
 	return -ENOENT;
-}
-
-static const char perf_hexdig[] = "0123456789abcdef";
-
-static void perf_hex(struct perf_slot *s, const unsigned char *b, size_t n,
-		     struct value *out)
-{
-	size_t i;
-
-	if (2 * n + 1 > s->hexcap)
-		n = (s->hexcap - 1) / 2;
-	for (i = 0; i < n; i++) {
-		s->hex[2 * i] = perf_hexdig[b[i] >> 4];
-		s->hex[2 * i + 1] = perf_hexdig[b[i] & 15];
-	}
-	value_set_str(out, s->hex, 2 * n);
-}
-
-static void perf_text(const unsigned char *b, size_t n, struct value *out)
-{
-	const unsigned char *z = memchr(b, '\0', n);
-
-	value_set_str(out, (const char *)b, z ? (size_t)(z - b) : n);
-}
-
-/* An integer of the raw data, in the file's byte order. */
-static uint64_t perf_raw_int(const struct perf *p, const unsigned char *b,
-			     int size)
-{
-	switch (size) {
-	case 1:
-		return *b;
-	case 2:
-		return perf_u16(p, b);
-	case 4:
-		return perf_u32(p, b);
-	case 8:
-		return perf_u64(p, b);
-	}
-	return 0;
 }
 
 int perf_field(struct source *src, const struct event *ev, int index,
@@ -202,12 +89,9 @@ int perf_field(struct source *src, const struct event *ev, int index,
 {
 	const struct perf_sample *s = ev->rec;
 	struct perf *p = src->priv;
-	const struct tep_format_field *f;
-	const unsigned char *b = s->raw;
-	size_t size = s->raw_size, len;
-	struct perf_slot *sl;
-	uint64_t loc, off, n;
+	struct tepf_slot *sl;
 	const char *str;
+	size_t len;
 
 	if (symtab_is_field(index)) {
 		struct value rip;
@@ -217,46 +101,13 @@ int perf_field(struct source *src, const struct event *ev, int index,
 			       ? symtab_field(src->guest_syms, rip.u, out)
 			       : -ENOENT;
 	}
-	if (index < 0 || (size_t)index >= p->nslots)
+	if (index < 0 || (size_t)index >= p->slots.n)
 		return -ENOENT;
-	sl = &p->slots[index];
-	f = sl->f;
-	if (f && (!b || (size_t)f->offset + (size_t)f->size > size))
-		return -ENOENT;
-	switch (sl->kind) {
-	case PK_UINT:
-		value_set_u64(out, perf_raw_int(p, b + f->offset, f->size));
-		return 0;
-	case PK_SINT: {
-		uint64_t v = perf_raw_int(p, b + f->offset, f->size);
-		unsigned shift = 64 - 8 * (unsigned)f->size;
-
-		value_set_s64(out, f->size >= 8 ? (int64_t)v
-						: (int64_t)(v << shift) >> shift);
-		return 0;
-	}
-	case PK_TEXT:
-	case PK_HEX:
-		len = f->size ? (size_t)f->size : size - (size_t)f->offset;
-		if (sl->kind == PK_TEXT)
-			perf_text(b + f->offset, len, out);
-		else
-			perf_hex(sl, b + f->offset, len, out);
-		return 0;
-	case PK_DYN_TEXT:
-	case PK_DYN_HEX:
-		loc = perf_raw_int(p, b + f->offset, f->size < 4 ? f->size : 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += (uint64_t)f->offset + (uint64_t)f->size;
-		if (off > size || n > size - off)
-			return -ENOENT;
-		if (sl->kind == PK_DYN_TEXT)
-			perf_text(b + off, (size_t)n, out);
-		else
-			perf_hex(sl, b + off, (size_t)n, out);
-		return 0;
+	sl = &p->slots.v[index];
+	if (sl->kind < TEPF_OWN)
+		return tepf_fetch(sl, (const char *)s->raw, s->raw_size,
+				  p->swap, 0, out);
+	switch ((enum perf_kind)sl->kind) {
 	case PK_COMM:
 		str = perf_comm(p, s->tid, &len);
 		value_set_str(out, str, len);
@@ -351,31 +202,6 @@ const char *perf_info(struct perf *p, size_t *len)
 	return p->info.buffer;
 }
 
-static size_t perf_dec(char *b, uint64_t v)
-{
-	char tmp[24];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		b[i] = tmp[n - 1 - i];
-	return n;
-}
-
-static size_t perf_dec_w(char *b, uint64_t v, size_t width, char pad)
-{
-	char tmp[24];
-	size_t n = perf_dec(tmp, v), i = 0;
-
-	for (; i + n < width; i++)
-		b[i] = pad;
-	memcpy(b + i, tmp, n);
-	return i + n;
-}
-
 /* A signed value right-aligned in width ("%5d"). */
 static size_t perf_sdec_w(char *b, int64_t v, size_t width)
 {
@@ -384,7 +210,7 @@ static size_t perf_sdec_w(char *b, int64_t v, size_t width)
 
 	if (v < 0)
 		tmp[n++] = '-';
-	n += perf_dec(tmp + n, v < 0 ? -(uint64_t)v : (uint64_t)v);
+	n += pyfmt_u64_dec(tmp + n, v < 0 ? -(uint64_t)v : (uint64_t)v);
 	for (; i + n < width; i++)
 		b[i] = ' ';
 	memcpy(b + i, tmp, n);
@@ -411,9 +237,9 @@ int perf_render_default(struct source *src, const struct event *ev,
 	size_t tlen;
 	uint64_t us = s->time / 1000;
 
-	tlen = perf_dec(tbuf, us / 1000000);
+	tlen = pyfmt_u64_dec(tbuf, us / 1000000);
 	tbuf[tlen++] = '.';
-	tlen += perf_dec_w(tbuf + tlen, us % 1000000, 6, '0');
+	tlen += pyfmt_u64_dec_w(tbuf + tlen, us % 1000000, 6, '0');
 	b = outbuf_reserve(o, clen + 16 + 24 + 16 + tlen + 16 + nlen +
 				      (size_t)p->name_width + ilen + 8);
 	if (!b)
@@ -427,7 +253,7 @@ int perf_render_default(struct source *src, const struct event *ev,
 	b += perf_sdec_w(b, s->tid, 5);
 	memcpy(b, " [", 2);
 	b += 2;
-	b += perf_dec_w(b, s->cpu, 3, '0');
+	b += pyfmt_u64_dec_w(b, s->cpu, 3, '0');
 	memcpy(b, "] ", 2);
 	b += 2;
 	for (i = tlen; i < 12; i++)

@@ -24,6 +24,7 @@
 
 #include "diag.h"
 #include "source.h"
+#include "tep/tep-fields.h"
 
 #define PERF_MAGIC		"PERFILE2"
 #define PERF_MAGIC_SWAPPED	"2ELIFREP"
@@ -126,7 +127,6 @@ struct perf_in {
 	bool eof;
 };
 
-struct perf_slot;
 struct perf_pfmt;
 struct tdguard;
 
@@ -200,9 +200,8 @@ struct perf {
 	/* threads: open addressing by tid */
 	struct perf_thread *threads;	/* owned */
 	size_t nthreads, capthreads;
-	/* bound keys (perf-fields.c) */
-	struct perf_slot *slots;	/* owned */
-	size_t nslots, capslots;
+	/* bound keys (perf-fields.c); hex text for records of 64 KiB */
+	struct tepf_slots slots;
 	/* the current event */
 	struct perf_sample cur;
 	unsigned char *rec;		/* owned: a copy of the record */

@@ -74,6 +74,7 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	trace_seq_init(&p->info);
 	p->in.end = UINT64_MAX;
 	p->clockid = -1;
+	p->slots.rec_max = 65536;	/* a raw record is at most 64 KiB */
 	if (path) {
 		p->in.fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (p->in.fd < 0) {

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "source.h"
 
 /* tracetool allows 10 arguments; the 7.2 vcpu events have one more */
 #define QEMU_MAX_ARGS	11
@@ -115,6 +116,69 @@ void qemu_fmt_free(struct qemu_fmt *f);
 int qemu_fmt_read(const struct qemu_fmt *f, const struct qemu_event *qe,
 		  uint32_t first, const char *s, size_t len,
 		  struct qemu_values *out);
+
+/* ---------------------------------------------------------- qemu-source.c
+ * What the two readers (source-qemu-simple.c, source-qemu-log.c) share.
+ */
+/* The bytes of the input, buffered. */
+struct qemu_in {
+	int fd;
+	bool own_fd;
+	unsigned char *buf;	/* owned */
+	size_t cap, pos, len;
+	uint64_t off;		/* file offset of buf[0] */
+	bool eof;
+};
+
+/*
+ * Open path (NULL: src's descriptor or standard input, after the head the
+ * probe read) with a buffer of bufmin bytes. 0, or -ENOMEM, or open()'s
+ * -errno, with d set; in->fd is -1 until something is open.
+ */
+int qemu_in_open(struct qemu_in *in, struct source *src, const char *path,
+		 size_t bufmin, struct diag *d);
+void qemu_in_close(struct qemu_in *in);
+/* Move the unread bytes to the start of the buffer. */
+void qemu_in_shift(struct qemu_in *in);
+/*
+ * Read once into the rest of the buffer (EINTR read again); sets eof at
+ * the end. 0, or -errno with d set.
+ */
+int qemu_in_read(struct qemu_in *in, const char *name, struct diag *d);
+
+/*
+ * The dictionary --qemu-events names, else QEMU_EVENTS_DEFAULT. 0, or
+ * -ENOMEM, or -EMEDIUMTYPE (a usage problem found before any output:
+ * exit 2) with d set.
+ */
+int qemu_dict_load(struct source *src, struct qemu_events **out,
+		   struct diag *d);
+
+/* An event of the dictionary as a type: what each reader's types start with. */
+struct qemu_type {
+	struct event_type t;		/* index: the event's + 1 */
+	const struct qemu_event *qe;	/* borrowed from the dictionary */
+};
+
+/*
+ * A type per event of dict (at least one structure), each of size bytes
+ * starting with a struct qemu_type, the rest zero. NULL: out of memory.
+ */
+void *qemu_types_new(const struct qemu_events *dict, size_t size);
+
+/* A key's index: the argument's number, its kind in the low bits. */
+#define QEMU_FIELD(i, kind)	((int)((uint32_t)(i) << 2 | (uint32_t)(kind)))
+#define QEMU_FIELD_ARG(index)	((uint32_t)(index) >> 2)
+#define QEMU_FIELD_KIND(index)	((enum qemu_arg_kind)((index) & 3))
+
+/* The argument of qe called key as QEMU_FIELD(), or -ENOENT. */
+int qemu_arg_bind(const struct qemu_event *qe, const char *key);
+/* The value of the argument index names, from argument first on; -ENOENT. */
+int qemu_arg_value(const struct qemu_event *qe, uint32_t first,
+		   const struct qemu_values *v, int index, struct value *out);
+/* The names of qe's arguments (none for NULL), at most max. */
+size_t qemu_arg_names(const struct qemu_event *qe, const char **names,
+		      size_t max);
 
 /* Write Python's repr() of bytes: b'...' (b"..." when ' but no "). */
 size_t qemu_bytes_repr_len(const unsigned char *s, size_t len);

@@ -16,7 +16,6 @@
  * epoch); a log without stamps has no time.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +32,7 @@
 #define QL_LINE_MAX	(1u << 20)
 
 struct ql_type {
-	struct event_type t;
-	const struct qemu_event *qe;	/* borrowed; NULL: the log type */
+	struct qemu_type q;		/* qe NULL: the log type */
 	bool compiled;
 	struct qemu_fmt *fmt;		/* owned: current QEMU's reading */
 	struct qemu_fmt *fmt72;		/* owned: 7.2's, vcpu events */
@@ -52,12 +50,7 @@ struct ql_rec {
 };
 
 struct qlog {
-	int fd;
-	bool own_fd;
-	unsigned char *buf;	/* owned */
-	size_t cap, pos, len;
-	uint64_t off;
-	bool eof;
+	struct qemu_in in;
 	struct qemu_events *dict;	/* owned */
 	struct ql_type *types;	/* owned: per dictionary event */
 	struct ql_type logtype;	/* lines that are no event of the dictionary */
@@ -187,8 +180,7 @@ static void ql_close(struct source *src)
 
 	if (!q)
 		return;
-	if (q->own_fd)
-		close(q->fd);
+	qemu_in_close(&q->in);
 	for (i = 0; q->types && i < q->dict->n; i++) {
 		if (q->types[i].fmt)
 			qemu_fmt_free(q->types[i].fmt);
@@ -199,7 +191,6 @@ static void ql_close(struct source *src)
 	}
 	free(q->types);
 	qemu_events_free(q->dict);
-	free(q->buf);
 	free(q);
 	src->priv = NULL;
 }
@@ -209,11 +200,8 @@ static int ql_first_stamped(struct source *src, struct qlog *q,
 
 static int ql_open(struct source *src, const char *path, struct diag *d)
 {
-	const char *events = src->qemu_events ? src->qemu_events
-					      : QEMU_EVENTS_DEFAULT;
 	struct qlog *q = calloc(1, sizeof(*q));
 	struct stat st;
-	size_t i;
 	int ret;
 
 	if (!q) {
@@ -221,54 +209,28 @@ static int ql_open(struct source *src, const char *path, struct diag *d)
 		return -ENOMEM;
 	}
 	src->priv = q;
-	if (!path) {
-		q->fd = src->fd >= 0 ? src->fd : STDIN_FILENO;
-		q->own_fd = src->fd >= 0 && src->own_fd;
-		src->fd = -1;
-	} else {
-		/*
-		 * --qemu-log names the file without a probe: one missing,
-		 * unreadable or a directory is a usage problem (exit 2)
-		 */
-		q->fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (q->fd < 0) {
-			ret = errno == ENOMEM ? -ENOMEM : -EMEDIUMTYPE;
-			diag_set(d, "%s: cannot open: %s", src->name,
-				 strerror(errno));
-			goto error;
-		}
-		q->own_fd = true;
-		if (fstat(q->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-			ret = -EMEDIUMTYPE;
-			diag_set(d, "%s: is a directory, not a QEMU log", src->name);
-			goto error;
-		}
-	}
-	q->cap = QL_BUF_MIN + (path ? 0 : src->head_len);
-	q->buf = malloc(q->cap);
-	if (!q->buf)
-		goto nomem;
-	if (!path && src->head_len) {
-		memcpy(q->buf, src->head, src->head_len);
-		q->len = src->head_len;
-	}
-	q->dict = qemu_events_load(events, d);
-	if (!q->dict) {
-		/* a usage problem, found before any output: exit 2 */
-		ret = errno == ENOMEM ? -ENOMEM : -EMEDIUMTYPE;
+	/*
+	 * --qemu-log names the file without a probe: one missing, unreadable
+	 * or a directory is a usage problem (exit 2)
+	 */
+	ret = qemu_in_open(&q->in, src, path, QL_BUF_MIN, d);
+	if (ret < 0) {
+		ret = ret == -ENOMEM ? -ENOMEM : -EMEDIUMTYPE;
 		goto error;
 	}
-	q->types = calloc(q->dict->n ? q->dict->n : 1, sizeof(*q->types));
+	if (path && fstat(q->in.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		ret = -EMEDIUMTYPE;
+		diag_set(d, "%s: is a directory, not a QEMU log", src->name);
+		goto error;
+	}
+	ret = qemu_dict_load(src, &q->dict, d);
+	if (ret < 0)
+		goto error;
+	q->types = qemu_types_new(q->dict, sizeof(*q->types));
 	if (!q->types)
 		goto nomem;
-	for (i = 0; i < q->dict->n; i++) {
-		q->types[i].qe = &q->dict->v[i];
-		q->types[i].t.name = q->dict->v[i].name;
-		q->types[i].t.system = "qemu";
-		q->types[i].t.index = (uint32_t)i + 1;
-	}
-	q->logtype.t.name = "log";
-	q->logtype.t.system = "qemu";
+	q->logtype.q.t.name = "log";
+	q->logtype.q.t.system = "qemu";
 	src->ntypes = (uint32_t)q->dict->n + 1;
 	/* stamped (the wall clock), or no time at all */
 	ret = ql_first_stamped(src, q, d);
@@ -285,64 +247,47 @@ error:
 	return ret;
 }
 
-/* The next line at q->pos (without its new line); 0 at the end. */
+/* The next line at q->in.pos (without its new line); 0 at the end. */
 static int ql_line(struct source *src, struct qlog *q, const char **line,
 		   size_t *len, struct diag *d)
 {
+	struct qemu_in *in = &q->in;
 	const unsigned char *nl;
 
 	for (;;) {
-		nl = memchr(q->buf + q->pos, '\n', q->len - q->pos);
-		if (nl || q->eof)
+		nl = memchr(in->buf + in->pos, '\n', in->len - in->pos);
+		if (nl || in->eof)
 			break;
-		if (q->pos) {
-			memmove(q->buf, q->buf + q->pos, q->len - q->pos);
-			q->off += q->pos;
-			q->len -= q->pos;
-			q->pos = 0;
-		}
-		if (q->len == q->cap) {
+		qemu_in_shift(in);
+		if (in->len == in->cap) {
 			unsigned char *b;
 
-			if (q->cap >= QL_LINE_MAX) {
+			if (in->cap >= QL_LINE_MAX) {
 				diag_set(d, "%s: line %" PRIu64 " (offset 0x%" PRIx64 "): longer than %u bytes; not a QEMU log",
-					 src->name, q->lineno + 1, q->off,
+					 src->name, q->lineno + 1, in->off,
 					 QL_LINE_MAX);
 				return -EIO;
 			}
-			b = realloc(q->buf, q->cap * 2);
+			b = realloc(in->buf, in->cap * 2);
 			if (!b) {
 				diag_set(d, "%s: out of memory", src->name);
 				return -ENOMEM;
 			}
-			q->buf = b;
-			q->cap *= 2;
+			in->buf = b;
+			in->cap *= 2;
 		}
-		{
-			ssize_t n = read(q->fd, q->buf + q->len, q->cap - q->len);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				diag_set(d, "%s: offset 0x%" PRIx64 ": cannot read: %s",
-					 src->name, q->off + q->len,
-					 strerror(errno));
-				return -EIO;
-			}
-			if (n == 0)
-				q->eof = true;
-			q->len += (size_t)n;
-		}
+		if (qemu_in_read(in, src->name, d) < 0)
+			return -EIO;
 	}
-	if (q->pos == q->len)
+	if (q->in.pos == q->in.len)
 		return 0;
-	*line = (const char *)q->buf + q->pos;
+	*line = (const char *)q->in.buf + q->in.pos;
 	if (nl) {
-		*len = (size_t)(nl - (q->buf + q->pos));
-		q->pos += *len + 1;
+		*len = (size_t)(nl - (q->in.buf + q->in.pos));
+		q->in.pos += *len + 1;
 	} else {
-		*len = q->len - q->pos;
-		q->pos = q->len;
+		*len = q->in.len - q->in.pos;
+		q->in.pos = q->in.len;
 	}
 	q->lineno++;
 	return 1;
@@ -353,21 +298,21 @@ static int ql_first_stamped(struct source *src, struct qlog *q,
 			    struct diag *d)
 {
 	const char *line;
-	size_t len, pos = q->pos;
+	size_t len, pos = q->in.pos;
 	uint64_t ts, tid;
 	bool has_tid;
 	int ret = ql_line(src, q, &line, &len, d);
 
 	if (ret <= 0)
 		return ret;
-	q->pos = pos;	/* read again by ql_next(): the buffer kept it */
+	q->in.pos = pos;	/* read again by ql_next(): the buffer kept it */
 	q->lineno--;
 	return ql_stamp(line, len, &ts, &tid, &has_tid) != 0;
 }
 
 static int ql_compile(struct ql_type *t)
 {
-	const struct qemu_event *qe = t->qe;
+	const struct qemu_event *qe = t->q.qe;
 
 	t->compiled = true;
 	t->fmt = malloc(sizeof(*t->fmt));
@@ -390,11 +335,11 @@ static int ql_args(struct qlog *q, struct ql_rec *r)
 	if (!t->compiled && ql_compile(t) < 0)
 		return -ENOMEM;
 	r->first = 0;
-	if (t->fmt72 && qemu_fmt_read(t->fmt72, t->qe, 0, r->info,
+	if (t->fmt72 && qemu_fmt_read(t->fmt72, t->q.qe, 0, r->info,
 				      r->info_len, &r->v) == 0)
 		return 1;
-	r->first = t->qe->vcpu;
-	return qemu_fmt_read(t->fmt, t->qe, r->first, r->info, r->info_len,
+	r->first = t->q.qe->vcpu;
+	return qemu_fmt_read(t->fmt, t->q.qe, r->first, r->info, r->info_len,
 			     &r->v) == 0;
 }
 
@@ -464,65 +409,48 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 	ev->seq = q->seq++;
 	ev->cpu = 0;
 	ev->pid = (int64_t)tid;
-	ev->has_vcpu = r->args_ok && r->t->qe->cpu_arg >= (int)r->first;
-	ev->vcpu = ev->has_vcpu ? (uint32_t)r->v.u[r->t->qe->cpu_arg] : 0;
-	ev->type = &r->t->t;
+	ev->has_vcpu = r->args_ok && r->t->q.qe->cpu_arg >= (int)r->first;
+	ev->vcpu = ev->has_vcpu ? (uint32_t)r->v.u[r->t->q.qe->cpu_arg] : 0;
+	ev->type = &r->t->q.t;
 	ev->src = src;
 	ev->rec = r;
 	return 1;
 }
 
-#define QL_INFO		-2
-#define QL_FIELD(i, kind)	((int)((i) << 2 | (kind)))
+/* info: the text after the name, as an argument past the last */
+#define QL_INFO		QEMU_FIELD(QEMU_MAX_ARGS, 0)
 
 static int ql_bind(struct source *src, const struct event_type *t,
 		   const char *key)
 {
 	const struct ql_type *lt = (const struct ql_type *)t;
-	uint32_t i;
+	int ret = qemu_arg_bind(lt ? lt->q.qe : NULL, key);
 
-	for (i = 0; lt && lt->qe && i < lt->qe->nargs; i++)
-		if (!strcmp(lt->qe->args[i].name, key))
-			return QL_FIELD(i, lt->qe->args[i].kind);
-	if (!strcmp(key, "info"))
-		return QL_FIELD(QEMU_MAX_ARGS, 0);
-	return -ENOENT;
+	if (ret == -ENOENT && !strcmp(key, "info"))
+		return QL_INFO;
+	return ret;
 }
 
 static int ql_field(struct source *src, const struct event *ev, int index,
 		    struct value *out)
 {
 	const struct ql_rec *r = ev->rec;
-	uint32_t i = (uint32_t)index >> 2;
 
-	if (i == QEMU_MAX_ARGS) {
+	if (index == QL_INFO) {
 		value_set_str(out, r->info, r->info_len);
 		return 0;
 	}
-	if (!r->args_ok || !r->t->qe || i >= r->t->qe->nargs || i < r->first)
+	if (!r->args_ok)
 		return -ENOENT;
-	switch (index & 3) {
-	case QEMU_ARG_STR:
-		value_set_str(out, r->v.s[i], r->v.slen[i]);
-		return 0;
-	case QEMU_ARG_S64:
-		value_set_s64(out, (int64_t)r->v.u[i]);
-		return 0;
-	default:
-		value_set_u64(out, r->v.u[i]);
-		return 0;
-	}
+	return qemu_arg_value(r->t->q.qe, r->first, &r->v, index, out);
 }
 
 static size_t ql_fields(struct source *src, const struct event_type *t,
 			const char **names, size_t max)
 {
 	const struct ql_type *lt = (const struct ql_type *)t;
-	size_t n = 0;
-	uint32_t i;
+	size_t n = qemu_arg_names(lt ? lt->q.qe : NULL, names, max);
 
-	for (i = 0; lt && lt->qe && i < lt->qe->nargs && n < max; i++)
-		names[n++] = lt->qe->args[i].name;
 	if (n < max)
 		names[n++] = "info";
 	return n;
@@ -534,10 +462,10 @@ static int ql_each_type(struct source *src,
 {
 	struct qlog *q = src->priv;
 	size_t i;
-	int ret = fn(&q->logtype.t, arg);
+	int ret = fn(&q->logtype.q.t, arg);
 
 	for (i = 0; ret >= 0 && i < q->dict->n; i++)
-		ret = fn(&q->types[i].t, arg);
+		ret = fn(&q->types[i].q.t, arg);
 	return ret < 0 ? ret : 0;
 }
 

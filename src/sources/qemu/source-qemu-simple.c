@@ -19,7 +19,6 @@
  * simpletrace.py prints it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,17 +43,11 @@
 /* messages kept for the report at the end; the rest are counted */
 #define QS_PROBLEMS	8
 
-/* One event name of the file, as the dictionary declares it. */
-struct qs_type {
-	struct event_type t;
-	const struct qemu_event *qe;	/* borrowed from the dictionary */
-};
-
 /* An id the file mapped to a name. */
 struct qs_map {
 	uint64_t id;
 	bool used;
-	struct qs_type *type;	/* NULL: the name is not in the dictionary */
+	struct qemu_type *type;	/* NULL: the name is not in the dictionary */
 	char *name;		/* owned, when type is NULL */
 	uint64_t skipped;	/* records of that unknown name */
 };
@@ -66,24 +59,17 @@ struct qs_rec {
 	bool delta_neg;
 	uint64_t delta;		/* ns since the record before, as simpletrace */
 	uint32_t pid;
-	uint64_t u[QEMU_MAX_ARGS];
-	const char *s[QEMU_MAX_ARGS];
-	size_t slen[QEMU_MAX_ARGS];
+	struct qemu_values v;
 };
 
 struct qsimple {
-	int fd;
-	bool own_fd;
-	unsigned char *buf;	/* owned */
-	size_t cap, pos, len;
-	uint64_t off;		/* file offset of buf[0] */
-	bool eof;
+	struct qemu_in in;
 	bool reported;
 	struct qemu_events *dict;	/* owned */
 	struct qs_map *map;	/* owned: open addressing by id */
 	size_t mapcap, nmap;
-	struct qs_type *types;	/* owned: per dictionary event */
-	struct qs_type dropped;
+	struct qemu_type *types;	/* owned: per dictionary event */
+	struct qemu_type dropped;
 	struct qemu_event dropped_qe;
 	bool have_last;
 	uint64_t last_ts;
@@ -146,44 +132,34 @@ static uint32_t qs_u32(const unsigned char *p)
 	return le32toh(v);
 }
 
-/* Have need bytes at q->pos unless the file ends first; -errno. */
+/* Have need bytes at q->in.pos unless the file ends first; -errno. */
 static int qs_fill(struct qsimple *q, size_t need, struct source *src,
 		   struct diag *d)
 {
-	while (q->len - q->pos < need && !q->eof) {
-		ssize_t n;
+	struct qemu_in *in = &q->in;
+	int ret;
 
-		if (q->pos) {
-			memmove(q->buf, q->buf + q->pos, q->len - q->pos);
-			q->off += q->pos;
-			q->len -= q->pos;
-			q->pos = 0;
-		}
-		if (q->cap - q->len < need || q->cap - q->len < QS_BUF_MIN / 2) {
-			size_t cap = q->cap;
+	while (in->len - in->pos < need && !in->eof) {
+		qemu_in_shift(in);
+		if (in->cap - in->len < need ||
+		    in->cap - in->len < QS_BUF_MIN / 2) {
+			size_t cap = in->cap;
 			unsigned char *b;
 
-			while (cap - q->len < need || cap - q->len < QS_BUF_MIN / 2)
+			while (cap - in->len < need ||
+			       cap - in->len < QS_BUF_MIN / 2)
 				cap *= 2;
-			b = realloc(q->buf, cap);
+			b = realloc(in->buf, cap);
 			if (!b) {
 				diag_set(d, "%s: out of memory", src->name);
 				return -ENOMEM;
 			}
-			q->buf = b;
-			q->cap = cap;
+			in->buf = b;
+			in->cap = cap;
 		}
-		n = read(q->fd, q->buf + q->len, q->cap - q->len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			diag_set(d, "%s: offset 0x%" PRIx64 ": cannot read: %s",
-				 src->name, q->off + q->len, strerror(errno));
-			return -errno;
-		}
-		if (n == 0)
-			q->eof = true;
-		q->len += (size_t)n;
+		ret = qemu_in_read(in, src->name, d);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -195,8 +171,7 @@ static void qs_close(struct source *src)
 
 	if (!q)
 		return;
-	if (q->own_fd)
-		close(q->fd);
+	qemu_in_close(&q->in);
 	for (i = 0; i < q->mapcap; i++)
 		free(q->map[i].name);
 	free(q->map);
@@ -204,7 +179,6 @@ static void qs_close(struct source *src)
 	for (i = 0; i < q->nproblems && i < QS_PROBLEMS; i++)
 		free(q->problems[i]);
 	qemu_events_free(q->dict);
-	free(q->buf);
 	free(q);
 	src->priv = NULL;
 }
@@ -216,12 +190,13 @@ static int qs_header(struct source *src, struct qsimple *q, struct diag *d)
 
 	if (ret < 0)
 		return ret;
-	if (q->len < QS_HEADER || !source_qemu_simple_magic(q->buf, q->len)) {
+	if (q->in.len < QS_HEADER ||
+	    !source_qemu_simple_magic(q->in.buf, q->in.len)) {
 		diag_set(d, "%s: offset 0x0: not a QEMU simple trace (a header of 24 bytes: ~0, magic 0xf2b177cb0aa429b4, version)",
 			 src->name);
 		return -EIO;
 	}
-	version = qs_u64(q->buf + 16);
+	version = qs_u64(q->in.buf + 16);
 	if (version != 4) {
 		if (version == 0 || version == 2 || version == 3)
 			diag_set(d, "%s: offset 0x10: log version %" PRIu64 ", written by an older QEMU; only version 4 (QEMU 2.x and later) can be read, as QEMU's simpletrace.py reads only it",
@@ -231,16 +206,13 @@ static int qs_header(struct source *src, struct qsimple *q, struct diag *d)
 				 src->name, version);
 		return -EIO;
 	}
-	q->pos = QS_HEADER;
+	q->in.pos = QS_HEADER;
 	return 0;
 }
 
 static int qs_open(struct source *src, const char *path, struct diag *d)
 {
-	const char *events = src->qemu_events ? src->qemu_events
-					      : QEMU_EVENTS_DEFAULT;
 	struct qsimple *q = calloc(1, sizeof(*q));
-	size_t i;
 	int ret;
 
 	if (!q) {
@@ -248,48 +220,19 @@ static int qs_open(struct source *src, const char *path, struct diag *d)
 		return -ENOMEM;
 	}
 	src->priv = q;
-	q->fd = -1;
-	if (!path) {
-		q->fd = src->fd >= 0 ? src->fd : STDIN_FILENO;
-		q->own_fd = src->fd >= 0 && src->own_fd;
-		src->fd = -1;
-	} else {
-		q->fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (q->fd < 0) {
-			ret = -errno;
-			diag_set(d, "%s: cannot open: %s", src->name,
-				 strerror(errno));
-			goto error;
-		}
-		q->own_fd = true;
-	}
-	q->cap = QS_BUF_MIN + (path ? 0 : src->head_len);
-	q->buf = malloc(q->cap);
-	if (!q->buf)
-		goto nomem;
-	if (!path && src->head_len) {
-		memcpy(q->buf, src->head, src->head_len);
-		q->len = src->head_len;
-	}
+	ret = qemu_in_open(&q->in, src, path, QS_BUF_MIN, d);
+	if (ret < 0)
+		goto error;
 	ret = qs_header(src, q, d);
 	if (ret < 0)
 		goto error;
-	q->dict = qemu_events_load(events, d);
-	if (!q->dict) {
-		/* a usage problem, found before any output: exit 2 */
-		ret = errno == ENOMEM ? -ENOMEM : -EMEDIUMTYPE;
+	ret = qemu_dict_load(src, &q->dict, d);
+	if (ret < 0)
 		goto error;
-	}
 	/* a type per event of the dictionary, for the checks of rules */
-	q->types = calloc(q->dict->n ? q->dict->n : 1, sizeof(*q->types));
+	q->types = qemu_types_new(q->dict, sizeof(*q->types));
 	if (!q->types)
 		goto nomem;
-	for (i = 0; i < q->dict->n; i++) {
-		q->types[i].qe = &q->dict->v[i];
-		q->types[i].t.name = q->dict->v[i].name;
-		q->types[i].t.system = "qemu";
-		q->types[i].t.index = (uint32_t)i + 1;
-	}
 	q->dropped_qe.name = "Dropped_Event";
 	q->dropped_qe.fmt = "";
 	q->dropped_qe.nargs = 1;
@@ -362,7 +305,7 @@ static int qs_mapping(struct source *src, struct qsimple *q, uint64_t id,
 	const struct qemu_event *qe = qemu_events_find(q->dict,
 						       (const char *)name, len);
 	struct qs_map *m = qs_map_find(q, id);
-	struct qs_type *t = NULL;
+	struct qemu_type *t = NULL;
 
 	if (qe)
 		t = &q->types[qe - q->dict->v];
@@ -414,14 +357,14 @@ static bool qs_args(struct qs_rec *r, const struct qemu_event *qe,
 			at += 4;
 			if (n - at < len)
 				return false;
-			r->s[i] = (const char *)p + at;
-			r->slen[i] = len;
-			r->u[i] = 0;
+			r->v.s[i] = (const char *)p + at;
+			r->v.slen[i] = len;
+			r->v.u[i] = 0;
 			at += len;
 		} else {
 			if (n - at < 8)
 				return false;
-			r->u[i] = qs_u64(p + at);
+			r->v.u[i] = qs_u64(p + at);
 			at += 8;
 		}
 	}
@@ -453,12 +396,12 @@ static int qs_end(struct source *src, struct qsimple *q, size_t need,
 {
 	size_t i;
 
-	if (q->len > q->pos) {
+	if (q->in.len > q->in.pos) {
 		qs_problem(q, "%s: offset 0x%" PRIx64 ": truncated %s (%zu bytes needed, %zu left)",
-			   src->name, q->off + q->pos, what, need,
-			   q->len - q->pos);
+			   src->name, q->in.off + q->in.pos, what, need,
+			   q->in.len - q->in.pos);
 		q->left_out++;
-		q->pos = q->len;
+		q->in.pos = q->in.len;
 	}
 	for (i = 0; i < q->mapcap; i++) {
 		struct qs_map *m = &q->map[i];
@@ -480,70 +423,70 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 	struct qsimple *q = src->priv;
 	struct qs_rec *r = &q->rec;
 	const unsigned char *p;
-	const struct qs_type *t;
+	const struct qemu_type *t;
 	struct qs_map *m;
 	uint64_t type, id, ts;
 	uint32_t len;
 	int ret;
 
 	for (;;) {
-		if (q->len - q->pos < 8 + QS_REC_HEAD) {
+		if (q->in.len - q->in.pos < 8 + QS_REC_HEAD) {
 			ret = qs_fill(q, 8 + QS_REC_HEAD, src, d);
 			if (ret < 0)
 				return ret;
 		}
-		if (q->len - q->pos < 8)
+		if (q->in.len - q->in.pos < 8)
 			return qs_end(src, q, 8, "record type", d);
-		p = q->buf + q->pos;
+		p = q->in.buf + q->in.pos;
 		type = qs_u64(p);
 		if (type == 0) {
-			if (q->len - q->pos < 20)
+			if (q->in.len - q->in.pos < 20)
 				return qs_end(src, q, 20, "mapping record", d);
 			id = qs_u64(p + 8);
 			len = qs_u32(p + 16);
 			if (len > QS_NAME_MAX) {
 				qs_problem(q, "%s: offset 0x%" PRIx64 ": a mapping of id %" PRIu64 " to a name of %" PRIu32 " bytes (%u at most); the rest of the file is not read",
-					   src->name, q->off + q->pos, id, len,
-					   QS_NAME_MAX);
-				q->pos = q->len;
-				q->eof = true;
+					   src->name, q->in.off + q->in.pos, id,
+					   len, QS_NAME_MAX);
+				q->in.pos = q->in.len;
+				q->in.eof = true;
 				return qs_end(src, q, 0, "", d);
 			}
 			ret = qs_fill(q, 20 + len, src, d);
 			if (ret < 0)
 				return ret;
-			if (q->len - q->pos < 20 + len)
+			if (q->in.len - q->in.pos < 20 + len)
 				return qs_end(src, q, 20 + len, "mapping record", d);
-			p = q->buf + q->pos;
+			p = q->in.buf + q->in.pos;
 			if (qs_mapping(src, q, id, p + 20, len) < 0) {
 				diag_set(d, "%s: out of memory", src->name);
 				return -ENOMEM;
 			}
-			q->pos += 20 + len;
+			q->in.pos += 20 + len;
 			continue;
 		}
-		if (q->len - q->pos < 8 + QS_REC_HEAD)
+		if (q->in.len - q->in.pos < 8 + QS_REC_HEAD)
 			return qs_end(src, q, 8 + QS_REC_HEAD, "event record", d);
 		id = qs_u64(p + 8);
 		ts = qs_u64(p + 16);
 		len = qs_u32(p + 24);
 		if (len < QS_REC_HEAD || len > QS_REC_MAX) {
 			qs_problem(q, "%s: offset 0x%" PRIx64 ": an event record of %" PRIu32 " bytes (%u to %u); the rest of the file is not read",
-				   src->name, q->off + q->pos, len, QS_REC_HEAD,
-				   QS_REC_MAX);
+				   src->name, q->in.off + q->in.pos, len,
+				   QS_REC_HEAD, QS_REC_MAX);
 			q->left_out++;
-			q->pos = q->len;
-			q->eof = true;
+			q->in.pos = q->in.len;
+			q->in.eof = true;
 			return qs_end(src, q, 0, "", d);
 		}
-		if (q->len - q->pos < 8 + (size_t)len) {
+		if (q->in.len - q->in.pos < 8 + (size_t)len) {
 			ret = qs_fill(q, 8 + (size_t)len, src, d);
 			if (ret < 0)
 				return ret;
-			if (q->len - q->pos < 8 + (size_t)len)
+			if (q->in.len - q->in.pos < 8 + (size_t)len)
 				return qs_end(src, q, 8 + (size_t)len,
 					      "event record", d);
-			p = q->buf + q->pos;
+			p = q->in.buf + q->in.pos;
 		}
 		if (id == QS_DROPPED) {
 			t = &q->dropped;
@@ -551,15 +494,15 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 			m = qs_map_find(q, id);
 			if (!m) {
 				qs_problem(q, "%s: offset 0x%" PRIx64 ": event id %" PRIu64 " has no mapping record before it; the record is left out",
-					   src->name, q->off + q->pos, id);
+					   src->name, q->in.off + q->in.pos, id);
 				q->left_out++;
-				q->pos += 8 + (size_t)len;
+				q->in.pos += 8 + (size_t)len;
 				continue;
 			}
 			if (!m->type) {
 				m->skipped++;
 				q->left_out++;
-				q->pos += 8 + (size_t)len;
+				q->in.pos += 8 + (size_t)len;
 				continue;
 			}
 			t = m->type;
@@ -571,15 +514,16 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 		    !(r->first && qs_args(r, t->qe, r->first = 0, p + 32,
 					  len - QS_REC_HEAD))) {
 			qs_problem(q, "%s: offset 0x%" PRIx64 ": a record of %s (id %" PRIu64 ") with %" PRIu32 " bytes of arguments, which do not fit its declaration (%s:%u); the record is left out",
-				   src->name, q->off + q->pos, t->qe->name, id,
-				   len - QS_REC_HEAD, q->dict->path,
+				   src->name, q->in.off + q->in.pos,
+				   t->qe->name, id, len - QS_REC_HEAD,
+				   q->dict->path,
 				   t->qe->lineno);
 			q->left_out++;
-			q->pos += 8 + (size_t)len;
+			q->in.pos += 8 + (size_t)len;
 			continue;
 		}
 		r->pid = qs_u32(p + 28);
-		q->pos += 8 + (size_t)len;
+		q->in.pos += 8 + (size_t)len;
 		break;
 	}
 	/* simpletrace.py's delta: from the record before, in file order */
@@ -596,22 +540,17 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 	ev->cpu = 0;
 	ev->pid = r->pid;
 	ev->has_vcpu = t->qe->cpu_arg >= (int)r->first;
-	ev->vcpu = ev->has_vcpu ? (uint32_t)r->u[t->qe->cpu_arg] : 0;
+	ev->vcpu = ev->has_vcpu ? (uint32_t)r->v.u[t->qe->cpu_arg] : 0;
 	ev->type = &t->t;
 	ev->src = src;
 	ev->rec = r;
 	return 1;
 }
 
-/* A field index: the argument's number, its kind in the low bits. */
-#define QS_FIELD(i, kind)	((int)((i) << 2 | (kind)))
-#define QS_ARG(index)		((uint32_t)(index) >> 2)
-#define QS_KIND(index)		((enum qemu_arg_kind)((index) & 3))
-
-/* Every type of this source is a struct qs_type (t first). */
+/* Every type of this source is a struct qemu_type (t first). */
 static const struct qemu_event *qs_event_of(const struct event_type *t)
 {
-	return t ? ((const struct qs_type *)t)->qe : NULL;
+	return t ? ((const struct qemu_type *)t)->qe : NULL;
 }
 
 /*
@@ -622,46 +561,21 @@ static const struct qemu_event *qs_event_of(const struct event_type *t)
 static int qs_bind(struct source *src, const struct event_type *t,
 		   const char *key)
 {
-	const struct qemu_event *qe = qs_event_of(t);
-	uint32_t i;
-
-	for (i = 0; qe && i < qe->nargs; i++)
-		if (!strcmp(qe->args[i].name, key))
-			return QS_FIELD(i, qe->args[i].kind);
-	return -ENOENT;
+	return qemu_arg_bind(qs_event_of(t), key);
 }
 
 static int qs_field(struct source *src, const struct event *ev, int index,
 		    struct value *out)
 {
 	const struct qs_rec *r = ev->rec;
-	uint32_t i = QS_ARG(index);
 
-	if (i >= r->qe->nargs || i < r->first)
-		return -ENOENT;
-	switch (QS_KIND(index)) {
-	case QEMU_ARG_STR:
-		value_set_str(out, r->s[i], r->slen[i]);
-		return 0;
-	case QEMU_ARG_S64:
-		value_set_s64(out, (int64_t)r->u[i]);
-		return 0;
-	default:
-		value_set_u64(out, r->u[i]);
-		return 0;
-	}
+	return qemu_arg_value(r->qe, r->first, &r->v, index, out);
 }
 
 static size_t qs_fields(struct source *src, const struct event_type *t,
 			const char **names, size_t max)
 {
-	const struct qemu_event *qe = qs_event_of(t);
-	size_t n = 0;
-	uint32_t i;
-
-	for (i = 0; qe && i < qe->nargs && n < max; i++)
-		names[n++] = qe->args[i].name;
-	return n;
+	return qemu_arg_names(qs_event_of(t), names, max);
 }
 
 static size_t qs_dec(char *p, uint64_t v)
@@ -708,7 +622,7 @@ static int qs_render_default(struct source *src, const struct event *ev,
 	for (i = r->first; i < qe->nargs; i++)
 		need += strlen(qe->args[i].name) + 24 +
 			(qe->args[i].kind == QEMU_ARG_STR ?
-				 4 * r->slen[i] + 3 : 0);
+				 4 * r->v.slen[i] + 3 : 0);
 	p = outbuf_reserve(o, need);
 	if (!p)
 		return -ENOMEM;
@@ -730,12 +644,12 @@ static int qs_render_default(struct source *src, const struct event *ev,
 		p += nlen;
 		*p++ = '=';
 		if (a->kind == QEMU_ARG_STR) {
-			p = qemu_bytes_repr(p, (const unsigned char *)r->s[i],
-					    r->slen[i]);
+			p = qemu_bytes_repr(p, (const unsigned char *)r->v.s[i],
+					    r->v.slen[i]);
 		} else {
 			*p++ = '0';
 			*p++ = 'x';
-			p += pyfmt_hex_put(p, r->u[i]);
+			p += pyfmt_hex_put(p, r->v.u[i]);
 		}
 	}
 	*p++ = '\n';

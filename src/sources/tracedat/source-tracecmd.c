@@ -64,9 +64,9 @@ static void tc_layout(struct tc *tc)
 		   tep_is_local_bigendian(tc->tep);
 	page = tep_get_page_size(tc->tep);
 	sub = tep_get_sub_buffer_size(tc->tep);
-	tc->rec_max = (size_t)(page > sub ? page : sub);
-	if (tc->rec_max < 4096)
-		tc->rec_max = 4096;
+	tc->slots.rec_max = (size_t)(page > sub ? page : sub);
+	if (tc->slots.rec_max < 4096)
+		tc->slots.rec_max = 4096;
 	if (!tc->ntypes)
 		return;
 	tc->any = tc->types[0].ev->format.common_fields;
@@ -548,7 +548,6 @@ error:
 static void tc_close(struct source *src)
 {
 	struct tc *tc = src->priv;
-	size_t i;
 	int cpu;
 
 	if (!tc)
@@ -561,9 +560,7 @@ static void tc_close(struct source *src)
 	tc_vm_close(tc);
 	if (tc->handle)
 		tracecmd_close(tc->handle);
-	for (i = 0; i < tc->nslots; i++)
-		free(tc->slots[i].hex);
-	free(tc->slots);
+	tepf_slots_free(&tc->slots);
 	free(tc->next);
 	free(tc->heap);
 	free(tc->last_off);

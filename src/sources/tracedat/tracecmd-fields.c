@@ -19,56 +19,6 @@
 #include "tracecmd.h"
 #include "tracedat-guard.h"
 
-/* Text, or bytes? char arrays are text; u8, unsigned char and the rest hex. */
-static bool tc_is_text(const struct tep_format_field *f)
-{
-	return (f->flags & TEP_FIELD_IS_STRING) && strstr(f->type, "char") &&
-	       !strstr(f->type, "unsigned char");
-}
-
-static enum tc_kind tc_field_kind(const struct tep_format_field *f)
-{
-	if (f->flags & TEP_FIELD_IS_DYNAMIC)
-		return tc_is_text(f) ? TK_DYN_TEXT : TK_DYN_HEX;
-	if (f->flags & TEP_FIELD_IS_ARRAY)
-		return tc_is_text(f) ? TK_TEXT : TK_HEX;
-	if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)
-		return (f->flags & TEP_FIELD_IS_SIGNED) ? TK_SINT : TK_UINT;
-	return TK_HEX;
-}
-
-static int tc_slot(struct tc *tc, enum tc_kind kind,
-		   const struct tep_format_field *f)
-{
-	struct tc_slot *s;
-	size_t i, cap;
-
-	for (i = 0; i < tc->nslots; i++)
-		if (tc->slots[i].kind == kind && tc->slots[i].f == f)
-			return (int)i;
-	if (tc->nslots == tc->capslots) {
-		cap = tc->capslots ? 2 * tc->capslots : 16;
-		s = realloc(tc->slots, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		tc->slots = s;
-		tc->capslots = cap;
-	}
-	s = &tc->slots[tc->nslots];
-	memset(s, 0, sizeof(*s));
-	s->kind = kind;
-	s->f = f;
-	if (kind == TK_HEX || kind == TK_DYN_HEX) {
-		/* the most a record can hold, so that no read allocates */
-		s->hexcap = 2 * (kind == TK_HEX && f->size ? (size_t)f->size
-							   : tc->rec_max) + 1;
-		s->hex = malloc(s->hexcap);
-		if (!s->hex)
-			return -ENOMEM;
-	}
-	return (int)tc->nslots++;
-}
-
 /*
  * The fields of the event's format shadow the pseudo-fields comm, id and
  * info, as they shadow cpu, pid and name (sched_wakeup has a comm and a
@@ -90,70 +40,40 @@ int tc_bind(struct source *src, const struct event_type *t,
 	 * guest_sym with --guest-syms: the exit's RIP field named from that
 	 * table (symtab.h); without it, from a paired guest's kallsyms below
 	 */
-	if (src->guest_syms && ev && !strcmp(key, "guest_sym")) {
-		f = tep_find_field(ev, "guest_rip");
-		f = f ? f : tep_find_field(ev, "vcpu_pc");	/* arm64 */
-		ret = f ? tc_slot(tc, tc_field_kind(f), f) : -ENOENT;
-		return ret < 0 ? ret : SYMTAB_FIELD | ret;
-	}
-	if (ev)
-		f = tep_find_field(ev, key);
-	if (!f && tc->ntypes)
-		f = tep_find_common_field(ev ? ev : tc->types[0].ev, key);
-	if (f)
-		return tc_slot(tc, tc_field_kind(f), f);
+	if (src->guest_syms && ev && !strcmp(key, "guest_sym"))
+		return tepf_bind_guest_rip(&tc->slots, ev);
+	ret = tepf_bind_field(&tc->slots, ev,
+			      tc->ntypes ? tc->types[0].ev : NULL, key);
+	if (ret != -ENOENT)
+		return ret;
 	if (!strcmp(key, "comm") || !strcmp(key, "common_comm"))
-		return tc_slot(tc, TK_COMM, NULL);
+		return tepf_slot(&tc->slots, TK_COMM, NULL);
 	if (!strcmp(key, "common_cpu"))
-		return tc_slot(tc, TK_CPU, NULL);
+		return tepf_slot(&tc->slots, TK_CPU, NULL);
 	if (!strcmp(key, "common_name"))
-		return tc_slot(tc, TK_NAME, NULL);
+		return tepf_slot(&tc->slots, TK_NAME, NULL);
 	if (!strcmp(key, "id"))
-		return tc_slot(tc, TK_ID, NULL);
+		return tepf_slot(&tc->slots, TK_ID, NULL);
 	if (!strcmp(key, "info"))
-		return tc_slot(tc, TK_INFO, NULL);
+		return tepf_slot(&tc->slots, TK_INFO, NULL);
 	/* host and guest (tracecmd-vm.c): none without a GUEST option */
 	if (!tc->vm.name && !tc->vm.nthreads)
 		return -ENOENT;
 	if (!strcmp(key, "vm"))
-		return tc_slot(tc, TK_VM, NULL);
+		return tepf_slot(&tc->slots, TK_VM, NULL);
 	if (!strcmp(key, "host_tid"))
-		return tc_slot(tc, TK_HOST_TID, NULL);
+		return tepf_slot(&tc->slots, TK_HOST_TID, NULL);
 	if (!strcmp(key, "vcpu"))
-		return tc_slot(tc, TK_VCPU, NULL);
+		return tepf_slot(&tc->slots, TK_VCPU, NULL);
 	if (!strcmp(key, "guest_sym")) {
 		/* kvm_exit's guest_rip; kvm_entry's, kvm_emulate_insn's rip */
 		if (ev)
 			f = tep_find_field(ev, "guest_rip");
 		if (ev && !f)
 			f = tep_find_field(ev, "rip");
-		return tc_slot(tc, TK_GUEST_SYM, f);
+		return tepf_slot(&tc->slots, TK_GUEST_SYM, f);
 	}
 	return -ENOENT;
-}
-
-static const char tc_hexdig[] = "0123456789abcdef";
-
-static void tc_hex(struct tc_slot *s, const unsigned char *p, size_t n,
-		   struct value *out)
-{
-	size_t i;
-
-	if (2 * n + 1 > s->hexcap)
-		n = (s->hexcap - 1) / 2;
-	for (i = 0; i < n; i++) {
-		s->hex[2 * i] = tc_hexdig[p[i] >> 4];
-		s->hex[2 * i + 1] = tc_hexdig[p[i] & 15];
-	}
-	value_set_str(out, s->hex, 2 * n);
-}
-
-/* The text of a NUL-terminated string in at most n bytes. */
-static void tc_text(const char *p, size_t n, struct value *out)
-{
-	const char *z = memchr(p, '\0', n);
-
-	value_set_str(out, p, z ? (size_t)(z - p) : n);
 }
 
 /*
@@ -381,11 +301,9 @@ int tc_field(struct source *src, const struct event *ev, int index,
 {
 	struct tep_record *rec = (struct tep_record *)ev->rec;
 	struct tc *tc = src->priv;
-	const struct tep_format_field *f;
 	const char *data = rec->data, *comm;
-	struct tc_slot *s;
-	size_t size = rec->size > 0 ? (size_t)rec->size : 0, len;
-	uint64_t loc, off, n;
+	struct tepf_slot *s;
+	size_t len;
 	struct value rip;
 
 	if (symtab_is_field(index))
@@ -393,54 +311,14 @@ int tc_field(struct source *src, const struct event *ev, int index,
 				       rip.kind == VALUE_INT
 			       ? symtab_field(src->guest_syms, rip.u, out)
 			       : -ENOENT;
-	if (index < 0 || (size_t)index >= tc->nslots)
+	if (index < 0 || (size_t)index >= tc->slots.n)
 		return -ENOENT;
-	s = &tc->slots[index];
-	f = s->f;
-	/* an array may stop short at the record's end (kernel_stack) */
-	if (f && (size_t)f->offset + (size_t)f->size > size &&
-	    !((s->kind == TK_TEXT || s->kind == TK_HEX) &&
-	      (size_t)f->offset <= size))
-		return -ENOENT;
-	switch (s->kind) {
-	case TK_UINT:
-		value_set_u64(out, tc_read(tc, data + f->offset, f->size));
-		return 0;
-	case TK_SINT:
-		value_set_s64(out, tc_sext(tc_read(tc, data + f->offset, f->size),
-					   f->size));
-		return 0;
-	case TK_TEXT:
-	case TK_HEX:
-		/* size 0: a flexible array (ftrace:print's buf[]) to the end */
-		len = size - (size_t)f->offset;
-		if (f->size && (size_t)f->size < len)
-			len = (size_t)f->size;
-		if (s->kind == TK_TEXT)
-			tc_text(data + f->offset, len, out);
-		else
-			tc_hex(s, (const unsigned char *)data + f->offset, len,
-			       out);
-		return 0;
-	case TK_DYN_TEXT:
-	case TK_DYN_HEX:
-		/* u32: offset in the low half, length in the high half */
-		loc = tc_read(tc, data + f->offset, f->size < 4 ? f->size : 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += (uint64_t)f->offset + (uint64_t)f->size;
-		if (off > size || n > size - off)
-			return -ENOENT;
-		/* text without a NUL in its length: to the NUL after it */
-		if (s->kind == TK_DYN_TEXT)
-			tc_text(data + off,
-				n && !memchr(data + off, '\0', (size_t)n)
-					? size - (size_t)off : (size_t)n,
-				out);
-		else
-			tc_hex(s, (const unsigned char *)data + off, (size_t)n, out);
-		return 0;
+	s = &tc->slots.v[index];
+	if (s->kind < TEPF_OWN)
+		return tepf_fetch(s, data, rec->size > 0 ? (size_t)rec->size : 0,
+				  tc->swap, TEPF_ARRAY_SHORT | TEPF_DYN_TO_NUL,
+				  out);
+	switch ((enum tc_kind)s->kind) {
 	case TK_COMM:
 		comm = tc_comm(tc, ev->pid, &len);
 		value_set_str(out, comm, len);
@@ -468,7 +346,7 @@ int tc_field(struct source *src, const struct event *ev, int index,
 	case TK_HOST_TID:
 	case TK_VCPU:
 	case TK_GUEST_SYM:
-		return tc_vm_field(tc, s->kind, f, ev, out);
+		return tc_vm_field(tc, (enum tc_kind)s->kind, s->f, ev, out);
 	}
 	return -ENOENT;
 }

@@ -220,11 +220,11 @@ int tc_field_symbol(struct source *src, const struct event_type *t,
 	struct tc_sym_rec r;
 	const char *name, *sym;
 
-	if (index < 0 || (size_t)index >= tc->nslots || !tc->slots[index].f ||
+	if (index < 0 || (size_t)index >= tc->slots.n || !tc->slots.v[index].f ||
 	    !t || t == &tc->unknown || t->index >= tc->ntypes)
 		return -ENOENT;
 	r.e = tc->types[t->index].ev;
-	name = tc->slots[index].f->name;
+	name = tc->slots.v[index].f->name;
 	if (!r.e || !name)
 		return -ENOENT;
 	if (!ev)

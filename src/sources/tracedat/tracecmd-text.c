@@ -8,32 +8,24 @@
 #include <string.h>
 
 #include "outbuf.h"
+#include "pyfmt.h"
 #include "tracecmd.h"
 
-static size_t tc_dec(char *p, uint64_t v)
+/*
+ * trace-cmd report -i A -i B: "%*s: ", the input's name right-aligned in
+ * vm.width, before what it prints; nothing with one input
+ */
+static char *tc_prefix(const struct tc *tc, char *p)
 {
-	char tmp[24];
-	size_t n = 0, i;
+	size_t plen, i;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
-}
-
-/* v right-aligned in width, zero-padded when zero is set */
-static size_t tc_dec_w(char *p, uint64_t v, size_t width, char pad)
-{
-	char tmp[24];
-	size_t n = tc_dec(tmp, v), i = 0;
-
-	for (; i + n < width; i++)
-		p[i] = pad;
-	memcpy(p + i, tmp, n);
-	return i + n;
+	plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0;
+	if (!plen)
+		return p;
+	for (i = plen; i < (size_t)tc->vm.width; i++)
+		*p++ = ' ';
+	memcpy(p, tc->vm.prefix, plen);
+	return (char *)memcpy(p + plen, ": ", 2) + 2;
 }
 
 /*
@@ -51,7 +43,6 @@ int tc_render_default(struct source *src, const struct event *ev,
 	const char *name = ev->type->name ? ev->type->name : "UNKNOWN";
 	size_t clen, nlen = strlen(name), ilen, i;
 	const char *comm = tc_comm(tc, ev->pid, &clen);
-	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0;
 	const char *info = tc_info(tc, ev, &ilen);
 	uint64_t pidmag;
 	char *p, *start;
@@ -61,23 +52,15 @@ int tc_render_default(struct source *src, const struct event *ev,
 	if (!p)
 		return -ENOMEM;
 	start = p;
-	/* trace-cmd report -i A -i B: "%*s: " before what it prints */
-	if (plen) {
-		for (i = plen; i < (size_t)tc->vm.width; i++)
-			*p++ = ' ';
-		memcpy(p, tc->vm.prefix, plen);
-		p += plen;
-		memcpy(p, ": ", 2);
-		p += 2;
-	}
+	p = tc_prefix(tc, p);
 	if (rec->missed_events) {
 		memcpy(p, "CPU:", 4);
 		p += 4;
-		p += tc_dec(p, ev->cpu);
+		p += pyfmt_u64_dec(p, ev->cpu);
 		if (rec->missed_events > 0) {
 			memcpy(p, " [", 2);
 			p += 2;
-			p += tc_dec(p, (uint64_t)rec->missed_events);
+			p += pyfmt_u64_dec(p, (uint64_t)rec->missed_events);
 			memcpy(p, " EVENTS DROPPED]\n", 17);
 			p += 17;
 		} else {
@@ -95,13 +78,13 @@ int tc_render_default(struct source *src, const struct event *ev,
 	if (ev->pid < 0)
 		p[i++] = '-';
 	pidmag = ev->pid < 0 ? -(uint64_t)ev->pid : (uint64_t)ev->pid;
-	i += tc_dec(p + i, pidmag);
+	i += pyfmt_u64_dec(p + i, pidmag);
 	for (; i < 5; i++)
 		p[i] = ' ';
 	p += i;
 	memcpy(p, " [", 2);
 	p += 2;
-	p += tc_dec_w(p, ev->cpu, 3, '0');
+	p += pyfmt_u64_dec_w(p, ev->cpu, 3, '0');
 	*p++ = ']';
 	if (tc->usecs) {
 		/*
@@ -111,11 +94,11 @@ int tc_render_default(struct source *src, const struct event *ev,
 		uint64_t us = (rec->ts + 500) / 1000;
 
 		*p++ = ' ';
-		p += tc_dec_w(p, us / 1000000, 5, ' ');
+		p += pyfmt_u64_dec_w(p, us / 1000000, 5, ' ');
 		*p++ = '.';
-		p += tc_dec_w(p, us % 1000000, 6, '0');
+		p += pyfmt_u64_dec_w(p, us % 1000000, 6, '0');
 	} else {
-		p += tc_dec_w(p, rec->ts, 12, ' ');
+		p += pyfmt_u64_dec_w(p, rec->ts, 12, ' ');
 	}
 	memcpy(p, ": ", 2);
 	p += 2;
@@ -141,24 +124,17 @@ int tc_render_default(struct source *src, const struct event *ev,
 int tc_render_header(struct source *src, struct outbuf *o)
 {
 	struct tc *tc = src->priv;
-	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0, i;
+	size_t plen = tc->vm.prefix ? strlen(tc->vm.prefix) : 0;
 	char *p, *start;
 
 	p = outbuf_reserve(o, plen + (size_t)tc->vm.width + 40);
 	if (!p)
 		return -ENOMEM;
 	start = p;
-	if (plen) {
-		for (i = plen; i < (size_t)tc->vm.width; i++)
-			*p++ = ' ';
-		memcpy(p, tc->vm.prefix, plen);
-		p += plen;
-		memcpy(p, ": ", 2);
-		p += 2;
-	}
+	p = tc_prefix(tc, p);
 	memcpy(p, "cpus=", 5);
 	p += 5;
-	p += tc_dec(p, (uint64_t)tc->ncpus);
+	p += pyfmt_u64_dec(p, (uint64_t)tc->ncpus);
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - start));
 	return 0;

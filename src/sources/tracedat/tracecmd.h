@@ -18,6 +18,7 @@
 #include <trace-seq.h>
 
 #include "source.h"
+#include "tep/tep-fields.h"
 #include "tracedat-file.h"
 
 struct outbuf;
@@ -55,14 +56,9 @@ struct tc_vm {
 #define TC_PAGEOUT	(4u << 20)	/* pages read, handed back at once */
 #define TC_DAMAGED_SAID	20	/* damaged records said one by one */
 
+/* The pseudo-fields' slots (tep-fields.h has the format's fields). */
 enum tc_kind {
-	TK_UINT = 0,	/* an integer of f->size bytes */
-	TK_SINT,
-	TK_TEXT,	/* char array: text up to the first NUL */
-	TK_HEX,		/* any other fixed-size data: its bytes in hex */
-	TK_DYN_TEXT,	/* __data_loc / __rel_loc char[] */
-	TK_DYN_HEX,	/* __data_loc / __rel_loc of anything else */
-	TK_COMM,	/* the task's comm, from common_pid */
+	TK_COMM = TEPF_OWN,	/* the task's comm, from common_pid */
 	TK_CPU,		/* the record's CPU */
 	TK_NAME,	/* the event's name */
 	TK_ID,		/* the event id */
@@ -73,15 +69,7 @@ enum tc_kind {
 	TK_GUEST_SYM,	/* f: a host event's guest RIP, named from the guest */
 };
 
-/* A key resolved for the events of one type; indices are ops->field()'s. */
 struct tdguard;
-
-struct tc_slot {
-	enum tc_kind kind;
-	const struct tep_format_field *f;	/* borrowed from tep; NULL: pseudo */
-	char *hex;				/* owned: TK_HEX, TK_DYN_HEX text */
-	size_t hexcap;
-};
 
 struct tc_id {
 	uint64_t id;
@@ -138,7 +126,6 @@ struct tc {
 	const char *clock;		/* file.clock; may be NULL */
 	bool usecs;			/* trace-cmd report prints sec.usec */
 	bool swap;			/* the file's byte order is not ours */
-	size_t rec_max;			/* the largest record payload */
 	/* event types: one per event format, then one for unknown ids */
 	struct tc_type *types;		/* owned */
 	uint32_t ntypes;
@@ -150,10 +137,8 @@ struct tc {
 	struct tep_format_field *any;	/* borrowed: common fields of every event */
 	int type_off, type_size;	/* common_type */
 	int pid_off, pid_size;		/* common_pid */
-	/* bound keys */
-	struct tc_slot *slots;		/* owned */
-	size_t nslots;
-	size_t capslots;
+	/* bound keys; slots.rec_max: the largest record payload */
+	struct tepf_slots slots;
 	/* the merge of the CPUs */
 	int ncpus;
 	struct tep_record **next;	/* owned: per CPU its next record */
@@ -184,33 +169,12 @@ struct tc {
 
 static inline uint64_t tc_read(const struct tc *tc, const void *p, int size)
 {
-	uint64_t v = 0;
-	uint32_t w;
-	uint16_t h;
-	uint8_t b;
-
-	switch (size) {
-	case 1:
-		memcpy(&b, p, 1);
-		return b;
-	case 2:
-		memcpy(&h, p, 2);
-		return tc->swap ? __builtin_bswap16(h) : h;
-	case 4:
-		memcpy(&w, p, 4);
-		return tc->swap ? __builtin_bswap32(w) : w;
-	case 8:
-		memcpy(&v, p, 8);
-		return tc->swap ? __builtin_bswap64(v) : v;
-	}
-	return 0;
+	return tepf_read(tc->swap, p, size);
 }
 
 static inline int64_t tc_sext(uint64_t v, int size)
 {
-	unsigned shift = 64 - 8 * (unsigned)size;
-
-	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
+	return tepf_sext(v, size);
 }
 
 /*

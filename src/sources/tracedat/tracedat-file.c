@@ -483,42 +483,36 @@ int td_inflate(struct td_reader *r, struct tracedat_file *f,
 	       unsigned char *dst, size_t usize, struct diag *d)
 {
 	const char *why = NULL;
+	size_t got = 0;
 
 	if (!strcmp(f->compression, "zstd")) {
 #ifdef HAVE_ZSTD
-		size_t got;
-
 		if (!r->zctx)
 			r->zctx = ZSTD_createDCtx();
 		got = r->zctx ? ZSTD_decompressDCtx(r->zctx, dst, usize, src, n)
 			      : ZSTD_decompress(dst, usize, src, n);
-
 		if (ZSTD_isError(got))
 			why = ZSTD_getErrorName(got);
-		else if (got != usize)
-			why = "short";
-		else
-			return 0;
 #else
 		goto unsupported;
 #endif
 	} else if (!strcmp(f->compression, "zlib")) {
 #ifdef HAVE_ZLIB
-		uLongf got = (uLongf)usize;
-		int zret = uncompress(dst, &got, src, (uLong)n);
+		uLongf zgot = (uLongf)usize;
+		int zret = uncompress(dst, &zgot, src, (uLong)n);
 
 		if (zret != Z_OK)
 			why = zError(zret);
-		else if (got != usize)
-			why = "short";
-		else
-			return 0;
+		got = (size_t)zgot;
 #else
 		goto unsupported;
 #endif
 	} else {
 		goto unsupported;
 	}
+	if (!why && got == usize)
+		return 0;
+	why = why ? why : "short";
 	diag_set(d, "%s: corrupt trace.dat (version 7): the %s-compressed %s at offset 0x%" PRIx64 " does not decompress to its %zu bytes (%s)",
 		 r->name, f->compression, what, at, usize, why);
 	return -EIO;

@@ -432,6 +432,19 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 	return 0;
 }
 
+/* A soft limit of resource below *room lowers it, as says says. */
+static void td_rlimit(int resource, const char *says, uint64_t *room,
+		      const char **what)
+{
+	struct rlimit rl;
+
+	if (getrlimit(resource, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (uint64_t)rl.rlim_cur < *room) {
+		*room = (uint64_t)rl.rlim_cur;
+		*what = says;
+	}
+}
+
 /*
  * Is there room for a copy of size bytes where c->out is: the free space
  * of its file system, and the file-size limit (ulimit -f), whose
@@ -445,7 +458,6 @@ static int td_room(struct td_copy *c, uint64_t size)
 	const char *what = "the file system of the copy ($TMPDIR) has";
 	uint64_t room = UINT64_MAX;
 	struct statvfs vfs;
-	struct rlimit rl;
 	long pages, psize;
 
 	if (c->out < 0) {
@@ -455,12 +467,8 @@ static int td_room(struct td_copy *c, uint64_t size)
 		if (pages > 0 && psize > 0)
 			room = (uint64_t)pages * (uint64_t)psize;
 		what = "the memory available is";
-		if (getrlimit(RLIMIT_AS, &rl) == 0 &&
-		    rl.rlim_cur != RLIM_INFINITY &&
-		    (uint64_t)rl.rlim_cur < room) {
-			room = (uint64_t)rl.rlim_cur;
-			what = "the address space limit (ulimit -v) is";
-		}
+		td_rlimit(RLIMIT_AS, "the address space limit (ulimit -v) is",
+			  &room, &what);
 		if (size <= room)
 			return 0;
 		diag_set(c->d, "%s: no copy can be made, and libtracecmd would hold its %" PRIu64 " uncompressed bytes (%" PRIu64 " MiB) in memory, but %s %" PRIu64 " (%" PRIu64 " MiB)",
@@ -470,11 +478,8 @@ static int td_room(struct td_copy *c, uint64_t size)
 	if (fstatvfs(c->out, &vfs) == 0 && vfs.f_frsize &&
 	    vfs.f_bavail <= UINT64_MAX / vfs.f_frsize)
 		room = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    (uint64_t)rl.rlim_cur < room) {
-		room = (uint64_t)rl.rlim_cur;
-		what = "the file-size limit (ulimit -f) allows";
-	}
+	td_rlimit(RLIMIT_FSIZE, "the file-size limit (ulimit -f) allows", &room,
+		  &what);
 	if (size <= room)
 		return 0;
 	diag_set(c->d, "%s: its uncompressed copy needs %" PRIu64 " bytes (%" PRIu64 " MiB), but %s %" PRIu64 " (%" PRIu64 " MiB)",
