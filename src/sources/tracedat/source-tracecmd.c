@@ -497,6 +497,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		tc->map_dev = (uint64_t)st.st_dev;
 		tc->map_ino = (uint64_t)st.st_ino;
 		tdshrink_hold();	/* released in tc_close() */
+		tc->shrink_hits = tdshrink_hits();
 	}
 	copied = tc->copy != NULL;
 	tc_page_ranges(src, tc, copied);

@@ -318,6 +318,23 @@ static int tc_end(struct source *src, struct tc *tc, struct diag *d)
 	return -EIO;
 }
 
+/*
+ * tracedat-shrink: did the file lose pages under libtracecmd's mapping
+ * (rec's among them, touched first)? A load per record while none did.
+ */
+static inline bool tc_shrunk(struct source *src, struct tc *tc,
+			     const struct tep_record *rec, struct diag *d)
+{
+	if (!tc->map_ino)
+		return false;
+	if (rec)
+		tdshrink_touch(rec->data, rec->size);
+	if (__builtin_expect(!*tc->shrink_hits, 1))
+		return false;
+	return tdshrink_lost(NULL, 0, tc->map_dev, tc->map_ino, tc->name,
+			     src->open_path, d);
+}
+
 int tc_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct tc *tc = src->priv;
@@ -359,8 +376,7 @@ again:
 		}
 	}
 	/* tracedat-shrink: the file cut under libtracecmd's mapping */
-	if (tc->map_ino && tdshrink_lost(NULL, 0, tc->map_dev, tc->map_ino,
-					 tc->name, src->open_path, d))
+	if (tc_shrunk(src, tc, NULL, d))
 		return -EIO;
 	if (!tc->nheap)
 		return tc_end(src, tc, d);
@@ -374,9 +390,7 @@ again:
 	tc->cur_info = false;
 	tc->cur_type = NULL;
 	/* the record's bytes are there (they were when libtracecmd read it) */
-	if (tc->map_ino && tdshrink_lost(rec->data, rec->size, tc->map_dev,
-					 tc->map_ino, tc->name, src->open_path,
-					 d))
+	if (tc_shrunk(src, tc, rec, d))
 		return -EIO;
 
 	ev->ts = rec->ts;

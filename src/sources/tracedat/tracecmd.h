@@ -9,6 +9,7 @@
 #ifndef KTF_TRACECMD_H
 #define KTF_TRACECMD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -176,6 +177,8 @@ struct tc {
 	uintptr_t sys_page;		/* the system's page size */
 	uint64_t map_dev, map_ino;	/* the file libtracecmd maps (see
 					 * tc_pageout()) */
+	/* with map_ino: tdshrink_hits(), read per record */
+	const volatile sig_atomic_t *shrink_hits;
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
