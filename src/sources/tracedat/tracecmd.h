@@ -163,7 +163,8 @@ struct tc {
 	int refill;			/* CPU to read again, or -1 */
 	bool started;
 	struct tep_record *cur;		/* owned: the current event's record */
-	const struct tc_type *cur_type;	/* cur's; NULL: an unknown id */
+	/* cur's type if its comms are learned (tc_learn_comms()), or NULL */
+	const struct tc_type *cur_learn;
 	bool cur_info;			/* libtraceevent printed cur (its
 					 * plugins learned its comms) */
 	uint64_t seq;
