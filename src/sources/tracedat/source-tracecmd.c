@@ -125,6 +125,7 @@ static int tc_load_types(struct tc *tc)
 		t->t.system = ev->system;
 		t->t.name = ev->name;
 		t->learn = tc_learn_kind(ev);
+		tc_learn_fields(t);
 		if ((uint32_t)ev->id > max_id)
 			max_id = (uint32_t)ev->id;
 	}
