@@ -612,8 +612,8 @@ int render_binding(struct render *r, const struct event *ev,
 			return ret;
 		rs->by_type[ti] = b;
 	}
-	r->tcache[render_thash(ev->type)].type = ev->type;
-	r->tcache[render_thash(ev->type)].b = b;
+	r->tcache[render_thash(ev->type, ev->src->index)].type = ev->type;
+	r->tcache[render_thash(ev->type, ev->src->index)].b = b;
 	*out = b;
 	return 0;
 }

@@ -365,7 +365,7 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 
 		b = c->b && c->id == id ? c->b : NULL;
 	} else {
-		tc = &r->tcache[render_thash(ev->type)];
+		tc = &r->tcache[render_thash(ev->type, ev->src->index)];
 		b = tc->type == ev->type ? tc->b : NULL;
 	}
 	if (!b) {

@@ -17,6 +17,14 @@
 #   merge      8 inputs x 1 M kvmtrace records merged
 #                                              vs the 8 rendered one by one
 #   kvmtrace   2 M records, formats/kvmtrace   vs a C printf loop
+#   perf       perf.data, 1 M kvm tracepoint samples (tests/gen/
+#              gen-perfdata.py), default text  vs perf script -F trace:...
+#              (the text bench-perf.sh compares)
+#   qemu       a QEMU simple trace of QEMU_N records (default 200 000,
+#              tests/bench/gen-big-qemu-simple.py), default text
+#                                              vs QEMU's simpletrace.py
+#              only with QEMU_SRC= a QEMU source tree (as bench-qemu.sh);
+#              skipped without it
 #
 # The trace.dat inputs come from the recorded fixture host-kvm-v6.dat
 # (tests/bench/gen-big-tracedat.py repeats its pages, then `trace-cmd
@@ -26,12 +34,15 @@
 # the two tools alternate, on one CPU (BENCH_CPU, see pin below). The ratio is
 # ours over theirs: wall, and in brackets CPU (steadier on a shared
 # machine). ROWS="td-fields merge" picks rows; BIG=0 skips td-big.
+# The perf and qemu targets are their issues' (29: 3 times as fast as
+# perf script; 30: 20 times as fast as simpletrace.py).
 # Run from the build directory (make bench-table) or set KTF_SRCDIR and
 # KTF_BUILDDIR. Nothing here is a pass/fail threshold.
 set -eu
 RUNS=${RUNS:-3}
 BIG=${BIG:-19500000}
-ROWS=${ROWS:-td-fields td-info td-small td-big uftrace merge kvmtrace}
+QEMU_N=${QEMU_N:-200000}
+ROWS=${ROWS:-td-fields td-info td-small td-big uftrace merge kvmtrace perf qemu}
 top=${KTF_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${KTF_BUILDDIR:-$(pwd)}
 ktf=$build/kvmtrace_format
@@ -204,6 +215,35 @@ if want kvmtrace; then
 	theirs=(sh -c '"$0" < "$1"' "$tmp/printf-loop" "$tmp/trace.bin")
 	measure "$RUNS" ktf-kt printf-loop
 	row kvmtrace 2000000 ktf-kt printf-loop "C printf loop" "<= 0.25"
+fi
+
+if want perf; then
+	if have perf && have python3; then
+		python3 "$top/tests/gen/gen-perfdata.py" --pairs 250000 "$tmp/perf.data"
+		n=$(perf script -i "$tmp/perf.data" -F trace:comm,tid,cpu,time,event,trace \
+			2> /dev/null | wc -l)
+		ours=("$ktf" "$tmp/perf.data")
+		theirs=(perf script -i "$tmp/perf.data" -F trace:comm,tid,cpu,time,event,trace)
+		measure "$RUNS" ktf-perf perf-script
+		rm -f "$tmp/perf.data"
+		row perf "$n" ktf-perf perf-script "perf script" "<= 0.33"
+	else
+		echo "bench-table: the perf row needs perf and python3; skipped" >&2
+	fi
+fi
+if want qemu; then
+	if [ -n "${QEMU_SRC:-}" ] && [ -f "$QEMU_SRC/scripts/simpletrace.py" ] &&
+	   have python3; then
+		python3 "$top/tests/bench/gen-big-qemu-simple.py" "$QEMU_N" "$tmp/qemu.trace"
+		qev=$top/tests/fixtures/qemu/trace-events
+		ours=("$ktf" --qemu-events="$qev" "$tmp/qemu.trace")
+		theirs=(python3 "$QEMU_SRC/scripts/simpletrace.py" "$qev" "$tmp/qemu.trace")
+		measure "$RUNS" ktf-qemu simpletrace
+		rm -f "$tmp/qemu.trace"
+		row qemu "$QEMU_N" ktf-qemu simpletrace "simpletrace.py" "<= 0.05"
+	else
+		echo "bench-table: the qemu row needs QEMU_SRC= a QEMU source tree (its scripts/simpletrace.py); skipped" >&2
+	fi
 fi
 
 echo "kvmtrace_format beside the tool a user would otherwise run; medians of $RUNS runs each, taken in turn (td-small: $((RUNS * 5)), td-big: 1); ${pin[*]:-not pinned}; wall less $((launch_ns / 1000000)) ms of launch"

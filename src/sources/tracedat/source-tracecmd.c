@@ -125,6 +125,7 @@ static int tc_load_types(struct tc *tc)
 		t->t.system = ev->system;
 		t->t.name = ev->name;
 		t->learn = tc_learn_kind(ev);
+		tc_learn_fields(t);
 		if ((uint32_t)ev->id > max_id)
 			max_id = (uint32_t)ev->id;
 	}
@@ -497,6 +498,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		tc->map_dev = (uint64_t)st.st_dev;
 		tc->map_ino = (uint64_t)st.st_ino;
 		tdshrink_hold();	/* released in tc_close() */
+		tc->shrink_hits = tdshrink_hits();
 	}
 	copied = tc->copy != NULL;
 	tc_page_ranges(src, tc, copied);

@@ -103,16 +103,16 @@ const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
 	return comm;
 }
 
-/* The plugin's write_and_save_comm(): at most the field's size of text. */
-static void tc_learn_one(struct tc *tc, const struct tep_event *e,
-			 const char *comm_name, const char *pid_name,
+/*
+ * The plugin's write_and_save_comm(): at most the field's size of text.
+ * cf, pf: the comm and pid fields (tc_learn_fields()).
+ */
+static void tc_learn_one(struct tc *tc, const struct tep_format_field *cf,
+			 const struct tep_format_field *pf,
 			 struct tep_record *rec)
 {
-	const struct tep_format_field *cf = tep_find_any_field(
-		(struct tep_event *)e, comm_name);
-	const struct tep_format_field *pf = tep_find_any_field(
-		(struct tep_event *)e, pid_name);
 	size_t size = rec->size > 0 ? (size_t)rec->size : 0, n;
+	uint64_t *known;
 	char comm[64];
 	int64_t pid;
 
@@ -123,6 +123,20 @@ static void tc_learn_one(struct tc *tc, const struct tep_event *e,
 		return;
 	pid = tc_sext(tc_read(tc, (const char *)rec->data + pf->offset,
 			      pf->size), pf->size);
+	/* a pid seen registered stays so: no lookup again */
+	known = &tc->learned[(uint64_t)pid % TC_LEARNED];
+	if (*known == (uint64_t)pid + 1)
+		return;
+	/*
+	 * a saved comm stays; asking first also turns libtraceevent's list
+	 * of saved comms into its sorted table, which tep_register_comm()
+	 * then checks for the pid (a comm registered into the list is added
+	 * beside the saved one, and a lookup may find either)
+	 */
+	if (tep_is_pid_registered(tc->tep, (int)pid)) {
+		*known = (uint64_t)pid + 1;
+		return;
+	}
 	n = (size_t)cf->size;
 	if (n > size - (size_t)cf->offset)
 		n = size - (size_t)cf->offset;
@@ -130,14 +144,24 @@ static void tc_learn_one(struct tc *tc, const struct tep_event *e,
 		n = sizeof(comm) - 1;
 	memcpy(comm, (const char *)rec->data + cf->offset, n);
 	comm[n] = '\0';
-	/*
-	 * a saved comm stays; asking first also turns libtraceevent's list
-	 * of saved comms into its sorted table, which tep_register_comm()
-	 * then checks for the pid (a comm registered into the list is added
-	 * beside the saved one, and a lookup may find either)
-	 */
-	if (!tep_is_pid_registered(tc->tep, (int)pid))
-		tep_register_comm(tc->tep, comm, (int)pid);
+	if (tep_register_comm(tc->tep, comm, (int)pid) == 0)
+		*known = (uint64_t)pid + 1;
+}
+
+void tc_learn_fields(struct tc_type *t)
+{
+	static const char *const names[][4] = {
+		[TC_LEARN_SWITCH] = { "prev_comm", "prev_pid", "next_comm",
+				      "next_pid" },
+		[TC_LEARN_WAKEUP] = { "comm", "pid", NULL, NULL },
+	};
+	int i;
+
+	memset(t->learn_f, 0, sizeof(t->learn_f));
+	if (t->learn == TC_LEARN_NONE)
+		return;
+	for (i = 0; i < 4 && names[t->learn][i]; i++)
+		t->learn_f[i] = tep_find_any_field(t->ev, names[t->learn][i]);
 }
 
 void tc_learn_comms(struct tc *tc, const struct tc_type *t,
@@ -145,11 +169,11 @@ void tc_learn_comms(struct tc *tc, const struct tc_type *t,
 {
 	switch (t->learn) {
 	case TC_LEARN_SWITCH:
-		tc_learn_one(tc, t->ev, "prev_comm", "prev_pid", rec);
-		tc_learn_one(tc, t->ev, "next_comm", "next_pid", rec);
+		tc_learn_one(tc, t->learn_f[0], t->learn_f[1], rec);
+		tc_learn_one(tc, t->learn_f[2], t->learn_f[3], rec);
 		break;
 	case TC_LEARN_WAKEUP:
-		tc_learn_one(tc, t->ev, "comm", "pid", rec);
+		tc_learn_one(tc, t->learn_f[0], t->learn_f[1], rec);
 		break;
 	case TC_LEARN_NONE:
 		break;

@@ -115,8 +115,8 @@ static bool tc_page_ok(const struct tc *tc, const struct tep_record *rec,
  * record from, saying which bytes were left out: the pages after the one
  * of the CPU's latest record, up to the end of its data in the file.
  */
-static struct tep_record *tc_resume(struct source *src, struct tc *tc,
-				    int cpu)
+static __attribute__((noinline, cold)) struct tep_record *
+tc_resume(struct source *src, struct tc *tc, int cpu)
 {
 	uint64_t ps = tc->file.page_size, last = tc->last_off[cpu] - 1;
 	const struct tracedat_cpu *r = NULL;
@@ -161,13 +161,16 @@ static struct tep_record *tc_resume(struct source *src, struct tc *tc,
 	return NULL;
 }
 
-/* The next record of CPU cpu, past pages libtracecmd cannot read. */
-static struct tep_record *tc_read_cpu(struct source *src, struct tc *tc,
-				      int cpu)
+/*
+ * The next record of CPU cpu, past pages libtracecmd cannot read (inline
+ * in tc_next(); tc_resume() is the rare case).
+ */
+static inline struct tep_record *tc_read_cpu(struct source *src,
+					     struct tc *tc, int cpu)
 {
 	struct tep_record *rec = tracecmd_read_data(tc->handle, cpu);
 
-	if (!rec && tc->last_off[cpu] && tc->file.ncpus)
+	if (__builtin_expect(!rec, 0) && tc->last_off[cpu] && tc->file.ncpus)
 		rec = tc_resume(src, tc, cpu);
 	if (rec)
 		tc->last_off[cpu] = rec->offset + 1;
@@ -318,6 +321,23 @@ static int tc_end(struct source *src, struct tc *tc, struct diag *d)
 	return -EIO;
 }
 
+/*
+ * tracedat-shrink: did the file lose pages under libtracecmd's mapping
+ * (rec's among them, touched first)? A load per record while none did.
+ */
+static inline bool tc_shrunk(struct source *src, struct tc *tc,
+			     const struct tep_record *rec, struct diag *d)
+{
+	if (!tc->map_ino)
+		return false;
+	if (rec)
+		tdshrink_touch(rec->data, rec->size);
+	if (__builtin_expect(!*tc->shrink_hits, 1))
+		return false;
+	return tdshrink_lost(NULL, 0, tc->map_dev, tc->map_ino, tc->name,
+			     src->open_path, d);
+}
+
 int tc_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct tc *tc = src->priv;
@@ -343,8 +363,8 @@ again:
 	 */
 	if (tc->cur) {
 		/* what trace-cmd's printing of it would have learned */
-		if (!tc->cur_info && tc->cur_type && tc->cur_type->learn)
-			tc_learn_comms(tc, tc->cur_type, tc->cur);
+		if (tc->cur_learn && !tc->cur_info)
+			tc_learn_comms(tc, tc->cur_learn, tc->cur);
 		tc_release(tc, tc->cur);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
@@ -358,12 +378,15 @@ again:
 			tc_sift_up(tc, tc->nheap - 1);
 		}
 	}
-	/* tracedat-shrink: the file cut under libtracecmd's mapping */
-	if (tc->map_ino && tdshrink_lost(NULL, 0, tc->map_dev, tc->map_ino,
-					 tc->name, src->open_path, d))
-		return -EIO;
-	if (!tc->nheap)
+	if (!tc->nheap) {
+		/*
+		 * tracedat-shrink: the file cut under libtracecmd's mapping
+		 * (with a record left, the check below says so)
+		 */
+		if (tc_shrunk(src, tc, NULL, d))
+			return -EIO;
 		return tc_end(src, tc, d);
+	}
 	cpu = tc->heap[0];
 	rec = tc->next[cpu];
 	tc->next[cpu] = NULL;
@@ -372,11 +395,12 @@ again:
 	tc->refill = cpu;
 	tc->cur = rec;
 	tc->cur_info = false;
-	tc->cur_type = NULL;
-	/* the record's bytes are there (they were when libtracecmd read it) */
-	if (tc->map_ino && tdshrink_lost(rec->data, rec->size, tc->map_dev,
-					 tc->map_ino, tc->name, src->open_path,
-					 d))
+	tc->cur_learn = NULL;
+	/*
+	 * tracedat-shrink: the file cut under libtracecmd's mapping, the
+	 * record's bytes too (they were there when libtracecmd read it)
+	 */
+	if (tc_shrunk(src, tc, rec, d))
 		return -EIO;
 
 	ev->ts = rec->ts;
@@ -393,7 +417,8 @@ again:
 
 		if (ti >= 0) {
 			ev->type = &tc->types[ti].t;
-			tc->cur_type = &tc->types[ti];
+			if (tc->types[ti].learn)
+				tc->cur_learn = &tc->types[ti];
 		}
 	}
 	/*

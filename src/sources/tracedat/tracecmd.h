@@ -9,6 +9,7 @@
 #ifndef KTF_TRACECMD_H
 #define KTF_TRACECMD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -53,6 +54,7 @@ struct tc_vm {
 #define TC_MAGIC_LEN	10
 #define TC_HEAD_LEN	64
 #define TC_COMM_CACHE	256	/* pid -> comm entries, direct-mapped */
+#define TC_LEARNED	256	/* pids seen registered, direct-mapped */
 #define TC_PAGEOUT	(4u << 20)	/* pages read, handed back at once */
 #define TC_DAMAGED_SAID	20	/* damaged records said one by one */
 
@@ -95,6 +97,8 @@ struct tc_type {
 	struct tep_event *ev;	/* borrowed from tep */
 	enum tc_syms syms;
 	enum tc_learn learn;
+	/* its comm and pid fields, in pairs (tc_learn_fields()); NULL: none */
+	const struct tep_format_field *learn_f[4];
 };
 
 /* The pages one CPU's records have left behind (see tc_release()) */
@@ -147,7 +151,8 @@ struct tc {
 	int refill;			/* CPU to read again, or -1 */
 	bool started;
 	struct tep_record *cur;		/* owned: the current event's record */
-	const struct tc_type *cur_type;	/* cur's; NULL: an unknown id */
+	/* cur's type if its comms are learned (tc_learn_comms()), or NULL */
+	const struct tc_type *cur_learn;
 	bool cur_info;			/* libtraceevent printed cur (its
 					 * plugins learned its comms) */
 	uint64_t seq;
@@ -157,10 +162,13 @@ struct tc {
 					 * its latest record; 0: none yet */
 	struct trace_seq info;		/* owned: reset for each use */
 	struct tc_comm comms[TC_COMM_CACHE];
+	uint64_t learned[TC_LEARNED];	/* pid + 1; 0: empty (tc_learn_comms()) */
 	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
 	uintptr_t sys_page;		/* the system's page size */
 	uint64_t map_dev, map_ino;	/* the file libtracecmd maps (see
 					 * tc_pageout()) */
+	/* with map_ino: tdshrink_hits(), read per record */
+	const volatile sig_atomic_t *shrink_hits;
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
@@ -215,6 +223,8 @@ const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
  * libtraceevent's sched_switch plugin does when it prints one, for an
  * event nothing printed (tc_next(), before it reads past ev's record).
  */
+/* Find the fields tc_learn_comms() reads for t->learn. */
+void tc_learn_fields(struct tc_type *t);
 void tc_learn_comms(struct tc *tc, const struct tc_type *t,
 		    struct tep_record *rec);
 

@@ -180,15 +180,11 @@ void tdshrink_release(void)
 bool tdshrink_lost(const void *p, int n, uint64_t dev, uint64_t ino,
 		   const char *name, const char *path, struct diag *d)
 {
-	const volatile unsigned char *b = p;
 	struct stat st;
 	int i, hits;
 
 	/* its first and last byte, the pages a record of a page spans */
-	if (b && n > 0) {
-		(void)b[0];
-		(void)b[n - 1];
-	}
+	tdshrink_touch(p, n);
 	hits = tdshrink_nhits;
 	for (i = 0; i < hits; i++)
 		if (tdshrink_hit[i].dev == dev && tdshrink_hit[i].ino == ino)
@@ -200,4 +196,9 @@ bool tdshrink_lost(const void *p, int n, uint64_t dev, uint64_t ino,
 	diag_set(d, "%s: truncated trace.dat: the file shrank while it was read (libtracecmd maps it): the data at offset 0x%" PRIx64 " is gone, the file now has %lld bytes; this input stops here",
 		 name, tdshrink_hit[i].off, (long long)st.st_size);
 	return true;
+}
+
+const volatile sig_atomic_t *tdshrink_hits(void)
+{
+	return &tdshrink_nhits;
 }

@@ -8,7 +8,8 @@
  * SIGBUS on a page of a mapped file puts zeros in place of what the file
  * lost (from that page to the end of its mapping) and notes the file and
  * offset; the faulting access then goes on. The reader checks before it
- * hands out each record (tdshrink_lost()): that input stops there with
+ * hands out each record (tdshrink_touch(), tdshrink_hits(), then
+ * tdshrink_lost()): that input stops there with
  * the file and offset, as for a file cut before the run; every line
  * rendered before is written.
  *
@@ -41,5 +42,24 @@ bool tdshrink_fault(int sig, const siginfo_t *si);
  */
 bool tdshrink_lost(const void *p, int n, uint64_t dev, uint64_t ino,
 		   const char *name, const char *path, struct diag *d);
+
+/*
+ * How many files have lost pages, as the handler counts them: a reader
+ * keeps this address and, per record, calls tdshrink_touch() and reads
+ * it, calling tdshrink_lost() only once it is not 0 (a load per record
+ * while no file shrank, instead of a call).
+ */
+const volatile sig_atomic_t *tdshrink_hits(void);
+
+/* The first and last of the n bytes at p: a page the file lost faults now. */
+static inline void tdshrink_touch(const void *p, int n)
+{
+	const volatile unsigned char *b = p;
+
+	if (b && n > 0) {
+		(void)b[0];
+		(void)b[n - 1];
+	}
+}
 
 #endif
