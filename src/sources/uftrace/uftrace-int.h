@@ -554,6 +554,12 @@ int uft_perf_advance(struct uftrace *uf, struct uft_task *t);
 struct uft_task *uft_task_of(struct uftrace *uf, int64_t tid);
 const char *uft_perf_name(unsigned id);
 
+/* uftrace-text.c: a record as `uftrace dump` prints it */
+struct event;
+struct source;
+int uft_render_default(struct source *src, const struct event *ev,
+		       struct outbuf *o);
+
 /* uftrace-dump.c: a lone input, file after file */
 int uft_lone_next(struct uftrace *uf);
 
