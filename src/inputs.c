@@ -33,8 +33,11 @@ static void inputs_declare_clock(const struct options *o, struct source *src,
 	}
 }
 
-/* What a library wrote while opening src, each line with its name. */
-static void inputs_note(const struct source *src,
+/*
+ * What src noted (a library while opening it, or its reader since), each
+ * line with its name; then forgotten: a reader may note more as it reads.
+ */
+static void inputs_note(struct source *src,
 			void (*say)(void *arg, const char *msg), void *arg)
 {
 	const char *p = src->note, *nl;
@@ -47,6 +50,8 @@ static void inputs_note(const struct source *src,
 		say(arg, d.msg);
 		p = nl ? nl + 1 : NULL;
 	}
+	free(src->note);
+	src->note = NULL;
 }
 
 /*
@@ -255,9 +260,6 @@ int inputs_open(const struct options *o, struct symtab *syms,
 			return inputs_out_of_fds(o, i, d) ? -EINVAL : -EIO;
 		inputs_declare_clock(o, srcs[i], in[i].path);
 		inputs_note(srcs[i], say, arg);
-		/* said: a reader may note more while it reads */
-		free(srcs[i]->note);
-		srcs[i]->note = NULL;
 	}
 	return 0;
 }
@@ -267,11 +269,8 @@ void inputs_notes_end(struct source **srcs, size_t n,
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		inputs_note(srcs[i], say, arg);
-		free(srcs[i]->note);
-		srcs[i]->note = NULL;
-	}
 }
 
 /*
