@@ -22,6 +22,7 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
+#include "byteorder.h"
 #include "diag.h"
 #include "source.h"
 #include "tep/tep-fields.h"
@@ -221,26 +222,17 @@ struct perf {
 
 static inline uint16_t perf_u16(const struct perf *p, const void *q)
 {
-	uint16_t v;
-
-	memcpy(&v, q, 2);
-	return p->swap ? __builtin_bswap16(v) : v;
+	return bo_u16(p->swap, q);
 }
 
 static inline uint32_t perf_u32(const struct perf *p, const void *q)
 {
-	uint32_t v;
-
-	memcpy(&v, q, 4);
-	return p->swap ? __builtin_bswap32(v) : v;
+	return bo_u32(p->swap, q);
 }
 
 static inline uint64_t perf_u64(const struct perf *p, const void *q)
 {
-	uint64_t v;
-
-	memcpy(&v, q, 8);
-	return p->swap ? __builtin_bswap64(v) : v;
+	return bo_u64(p->swap, q);
 }
 
 /* ---------------------------------------------------------- perf-file.c */

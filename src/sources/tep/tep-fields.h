@@ -16,6 +16,7 @@
 
 #include <event-parse.h>
 
+#include "byteorder.h"
 #include "source.h"
 
 enum tepf_kind {
@@ -79,24 +80,15 @@ static inline void tepf_text(const char *p, size_t n, struct value *out)
 /* An integer of size bytes at p, swapped when the data's order is not ours. */
 static inline uint64_t tepf_read(bool swap, const void *p, int size)
 {
-	uint64_t v = 0;
-	uint32_t w;
-	uint16_t h;
-	uint8_t b;
-
 	switch (size) {
 	case 1:
-		memcpy(&b, p, 1);
-		return b;
+		return *(const uint8_t *)p;
 	case 2:
-		memcpy(&h, p, 2);
-		return swap ? __builtin_bswap16(h) : h;
+		return bo_u16(swap, p);
 	case 4:
-		memcpy(&w, p, 4);
-		return swap ? __builtin_bswap32(w) : w;
+		return bo_u32(swap, p);
 	case 8:
-		memcpy(&v, p, 8);
-		return swap ? __builtin_bswap64(v) : v;
+		return bo_u64(swap, p);
 	}
 	return 0;
 }

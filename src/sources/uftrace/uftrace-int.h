@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "byteorder.h"
 #include "source.h"
 
 struct diag;
@@ -407,26 +408,17 @@ struct uftrace {
 
 static inline uint16_t uft_u16(const struct uftrace *uf, const void *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return uf->swap ? __builtin_bswap16(v) : v;
+	return bo_u16(uf->swap, p);
 }
 
 static inline uint32_t uft_u32(const struct uftrace *uf, const void *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return uf->swap ? __builtin_bswap32(v) : v;
+	return bo_u32(uf->swap, p);
 }
 
 static inline uint64_t uft_u64(const struct uftrace *uf, const void *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return uf->swap ? __builtin_bswap64(v) : v;
+	return bo_u64(uf->swap, p);
 }
 
 /* Lines of a buffer, split in place ('\n' and a '\r' before it become NUL). */
