@@ -13,6 +13,7 @@
 
 #include "filter.h"
 #include "formats-path.h"
+#include "options-names.h"
 #include "options.h"
 #include "source.h"
 
@@ -302,13 +303,15 @@ static const struct option long_options[] = {
 
 int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 {
+	static const char shorts[] = "-:f:c:o:hV";
 	bool have_f = false, first = true;
 	int c;
 
+	if (options_names_canon(long_options, shorts, argc, argv, &o->names) < 0)
+		goto nomem;
 	opterr = 0;
 	/* "-": positionals come back in order (c == 1), mixed with options */
-	while ((c = getopt_long(argc, argv, "-:f:c:o:hV", long_options,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, long_options, NULL)) != -1) {
 		switch (c) {
 		case 1:
 			/* the first positional is FORMATS unless it is an input */
@@ -476,8 +479,8 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 				diag_set(d, "unknown option -%c\n%s", optopt,
 					 try_help);
 			else
-				diag_set(d, "unknown option %s\n%s",
-					 argv[optind - 1], try_help);
+				options_names_unknown(long_options,
+						      argv[optind - 1], d);
 			return -EINVAL;
 		}
 	}
@@ -503,4 +506,5 @@ void options_fini(struct options *o)
 	free(o->clocks);
 	free(o->counters);
 	filter_destroy(o->filter);
+	options_names_fini(&o->names);
 }

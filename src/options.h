@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "event.h"
+#include "options-names.h"
 #include "source.h"
 
 struct filter;
@@ -60,6 +61,7 @@ struct options {
 	bool have_counters_start;	/* --counters-start */
 	uint64_t counters_start;
 	bool stdout_closed;	/* set by the caller: it was; /dev/null holds its place */
+	struct options_names names;	/* owned: full names of abbreviations */
 };
 
 /* What the command line asks for once it is read. */

@@ -58,7 +58,7 @@ int main(void)
 	struct diag d;
 	int ret;
 
-	tap_plan(23);
+	tap_plan(32);
 
 	/* --tsc-offset: decimal or 0x, never octal */
 	ret = parse(&o, &d, false, ARGS("--tsc-offset", "010"));
@@ -125,5 +125,36 @@ int main(void)
 			   !strcmp(d.msg, "unknown option --bogus\nTry 'kvmtrace_format --help'."),
 	       "--bogus --help: the unknown option, and where help is");
 	options_fini(&o);
+	/* a prefix names the option it starts, where only one is meant */
+	ret = parse(&o, &d, false, ARGS("--stat", "--", "a.bin"));
+	tap_ok(&t, ret == OPTIONS_RUN && o.stats && !o.stats_format,
+	       "--stat: --stats, which --stats-top and --stats-sort start with");
+	options_fini(&o);
+	ret = parse(&o, &d, false, ARGS("--stat=csv", "--chrom", "--", "a.bin"));
+	tap_ok(&t, ret == -EINVAL && strstr(d.msg, "choose one"),
+	       "--stat=csv --chrom: --stats=csv and --chrome, two outputs");
+	options_fini(&o);
+	ret = parse(&o, &d, false, ARGS("--stats-t", "3", "--stats-s=p99", "--", "a.bin"));
+	tap_ok(&t, ret == OPTIONS_RUN && o.stats_top == 3 &&
+			   !strcmp(o.stats_sort, "p99"),
+	       "--stats-t 3 --stats-s=p99: the value in the next word and after =");
+	options_fini(&o);
+	ret = parse(&o, &d, false, ARGS("-o", "--stat", "--", "a.bin"));
+	tap_ok(&t, ret == OPTIONS_RUN && !o.stats && !strcmp(o.output, "--stat"),
+	       "-o --stat: a value of -o, not an option");
+	options_fini(&o);
+	ret = parse(&o, &d, false, ARGS("--", "--stat"));
+	tap_ok(&t, ret == OPTIONS_RUN && !o.stats && o.ninputs == 1 &&
+			   !strcmp(o.inputs[0].path, "--stat"),
+	       "-- --stat: an input after --");
+	options_fini(&o);
+	refused(&t, ARGS("--qemu=x"), false,
+		"option --qemu is ambiguous; did you mean --qemu-events or --qemu-log?");
+	refused(&t, ARGS("--chrmoe"), false,
+		"unknown option --chrmoe; did you mean --chrome?\nTry");
+	refused(&t, ARGS("--ouput=x"), false,
+		"unknown option --ouput; did you mean --output?");
+	refused(&t, ARGS("--sttas"), false,
+		"unknown option --sttas; did you mean --stats?");
 	return t.failed ? 1 : 0;
 }
