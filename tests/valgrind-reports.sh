@@ -32,7 +32,7 @@ for f in "$dir"/vg.*.log; do
 	head -40 "$f"
 done
 if [ "$bad" -gt 0 ]; then
-	echo "check-valgrind: $bad of $runs runs with valgrind reports"
+	echo "check-valgrind: $bad of $runs runs with valgrind reports (where an uninitialised value came from: again with KTF_VALGRIND_ORIGINS=1)"
 	exit 1
 fi
 echo "check-valgrind: $runs runs of kvmtrace_format, no valgrind report ($crashes children crashed by libtraceevent or libtracecmd opening corrupt files, as the guard expects)"
