@@ -14,6 +14,7 @@
 #include "filter.h"
 #include "formats-path.h"
 #include "options.h"
+#include "signature.h"
 #include "source.h"
 
 /* the second line of a message about an unknown or incomplete option */
@@ -210,6 +211,7 @@ static int missing_positional(const char *name, struct diag *d)
 /* What options_parse() cannot check one option at a time. */
 static int check_args(struct options *o, bool have_f, struct diag *d)
 {
+	const struct signature *sig;
 	const char *kind;
 	size_t i, j, nstdin = 0;
 
@@ -241,6 +243,15 @@ static int check_args(struct options *o, bool have_f, struct diag *d)
 	    !(have_f && !strcmp(kind, "a stream"))) {
 		diag_set(d, "%s: this looks like %s, not a rule file; give the rule file with -f and the inputs after it",
 			 o->rules_path, kind);
+		return -EINVAL;
+	}
+	if (o->rules_path && (sig = signature_file(o->rules_path))) {
+		if (sig->unpack)
+			diag_set(d, "%s: this is %s, not a rule file; decompress it first: kvmtrace_format -f <(%s FILE) ...",
+				 o->rules_path, sig->what, sig->unpack);
+		else
+			diag_set(d, "%s: this is %s, not a rule file", o->rules_path,
+				 sig->what);
 		return -EINVAL;
 	}
 	if (!o->output && o->stdout_closed) {
@@ -312,8 +323,10 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 		switch (c) {
 		case 1:
 			/* the first positional is FORMATS unless it is an input */
+			/* a compressed trace's first bytes can be text */
 			if (first && !have_f && !is_dir(optarg) &&
-			    !source_input_kind(optarg, true))
+			    !source_input_kind(optarg, true) &&
+			    !signature_file(optarg))
 				o->rules_path = optarg;
 			else if (add_input(o, optarg, DOMAIN_HOST) < 0)
 				goto nomem;
