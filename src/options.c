@@ -25,15 +25,18 @@ void options_usage(FILE *f)
 	fputs("Usage: kvmtrace_format [OPTIONS] [FORMATS] [INPUT...]\n"
 	      "       kvmtrace_format FORMATS < trace.bin\n"
 	      "\n"
-	      "Render kvmtrace streams, trace-cmd trace.dat files and uftrace data\n"
-	      "directories as text through the templates of a rule file, on one\n"
-	      "host timeline.\n"
+	      "Render kvmtrace streams, trace-cmd trace.dat files, uftrace data\n"
+	      "directories, perf.data files and QEMU traces (simple backend, logs) as\n"
+	      "text through the templates of a rule file, on one host timeline;\n"
+	      "without one, as the reference tool prints each (the 2008 script,\n"
+	      "trace-cmd report, uftrace dump, perf script, simpletrace.py).\n"
 	      "\n"
 	      "  FORMATS            a classic rule file ('ID TEMPLATE' lines) or YAML\n"
 	      "                     (.yaml/.yml); omitted: the built-in kvmtrace rules\n"
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
-	      "                     files, uftrace data directories, QEMU simple traces;\n"
-	      "                     none: standard input\n"
+	      "                     files, uftrace data directories, perf.data files,\n"
+	      "                     QEMU simple traces and stamped logs; none: standard\n"
+	      "                     input\n"
 	      "\n"
 	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
 	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
@@ -74,7 +77,8 @@ void options_usage(FILE *f)
 	      "\n"
 	      "Exit status: 0 done, 1 bad data (after every good event before it),\n"
 	      "2 bad usage or rule file (before any output).\n"
-	      "See kvmtrace_format(1) and kvmtrace_format-formats(5).\n",
+	      "See kvmtrace_format(1), kvmtrace_format-formats(5), trace-cmd(1),\n"
+	      "uftrace(1), perf-script(1).\n",
 	      f);
 }
 
