@@ -547,6 +547,7 @@ int uft_event_field(struct uftrace *uf, struct uft_cur *c, int key,
 
 /* uftrace-perf.c: perf-cpuN.dat */
 size_t uft_perf_count(struct uftrace *uf);
+size_t uft_kernel_files(struct uftrace *uf, char **first);
 int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu);
 int uft_perf_advance(struct uftrace *uf, struct uft_task *t);
 struct uft_task *uft_task_of(struct uftrace *uf, int64_t tid);
