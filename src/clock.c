@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clock.h"
 #include "diag.h"
+#ifdef HAVE_TRACECMD
+#include "tracedat/tracedat-file.h"
+#endif
 
 struct clock *clock_create(void)
 {
@@ -120,6 +125,166 @@ void clock_map_error(const struct clock *c, const struct source *src,
 		 src->name, ev->seq, ev->ts, c->tsc_mhz);
 }
 
+/*
+ * The clocks of nanosecond inputs, by the names clock_base_of() gives:
+ * what each is, for messages. "local" is the kernel's local clock
+ * (sched_clock): perf's default clock, trace_clock local and perf, and
+ * x86-tsc made ns by TSC2NSEC (trace-cmd takes perf's conversion).
+ */
+static const struct {
+	const char *base, *what;
+} clock_bases[] = {
+	{ "mono", "CLOCK_MONOTONIC" },
+	{ "wall", "the wall clock" },
+	{ "raw", "CLOCK_MONOTONIC_RAW" },
+	{ "boot", "CLOCK_BOOTTIME" },
+	{ "tai", "CLOCK_TAI" },
+	{ "local", "the kernel's local clock" },
+	{ "global", "the kernel's global trace clock" },
+	{ "uptime", "jiffies" },
+};
+
+const char *clock_base_what(const char *base)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(clock_bases) / sizeof(clock_bases[0]); i++)
+		if (!strcmp(base, clock_bases[i].base))
+			return clock_bases[i].what;
+	return base;
+}
+
+#ifdef HAVE_TRACECMD
+/* A trace.dat's clock, from its options: DATE makes it the wall clock. */
+static const char *clock_tracedat_base(const struct source *src, char *how,
+				       size_t size)
+{
+	static const struct {
+		const char *clock, *base;
+	} map[] = {
+		{ "local", "local" }, { "perf", "local" }, { "x86-tsc", "local" },
+		{ "global", "global" }, { "mono", "mono" }, { "mono_raw", "raw" },
+		{ "boot", "boot" }, { "tai", "tai" }, { "uptime", "uptime" },
+	};
+	struct tracedat_file f = { 0 };
+	const char *base = NULL;
+	struct diag d;
+	size_t i;
+
+	diag_init(&d);
+	if (tracedat_file_read(src->name, src->open_path, &f, &d) == 0 &&
+	    f.clock) {
+		for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+			if (!strcmp(f.clock, map[i].clock))
+				base = map[i].base;
+		if (f.date) {
+			base = "wall";
+			snprintf(how, size, "trace_clock %s and a DATE offset (record --date)",
+				 f.clock);
+		} else if (f.tsc2nsec) {
+			snprintf(how, size, "trace_clock %s, TSC2NSEC", f.clock);
+		} else {
+			snprintf(how, size, "trace_clock %s", f.clock);
+		}
+	}
+	tracedat_file_free(&f);
+	return base;
+}
+#endif
+
+const char *clock_base_of(const struct source *src, char *how, size_t size)
+{
+	snprintf(how, size, "clock unknown");
+	if (src->clock != CLOCK_NS)
+		return NULL;
+	if (src->clock_user_set) {
+		snprintf(how, size, "declared with --clock");
+		return src->clock_base;
+	}
+	if (src->ops == &source_perf_ops && src->clock_base) {
+		snprintf(how, size, "%s", !strcmp(src->clock_base, "local") ?
+			 "no -k, perf's default clock" : "perf record -k");
+		return src->clock_base;
+	}
+	if (src->clock_base) {
+		how[0] = '\0';
+		return src->clock_base;
+	}
+#ifdef HAVE_TRACECMD
+	if (src->ops == &source_tracecmd_ops && src->open_path)
+		return clock_tracedat_base(src, how, size);
+#endif
+	return NULL;
+}
+
+/* How to record src on CLOCK_MONOTONIC, as its kind is recorded. */
+static const char *clock_advice(const struct source *src)
+{
+	if (src->ops == &source_perf_ops)
+		return "perf record -k mono";
+#ifdef HAVE_TRACECMD
+	if (src->ops == &source_tracecmd_ops)
+		return "trace-cmd record -C mono";
+#endif
+	return NULL;
+}
+
+/*
+ * Nanosecond inputs of the host whose files name their clocks: all on
+ * one, or refused with each input's clock. An input whose clock nothing
+ * says (uftrace, a trace.dat of an unknown trace clock) or that the user
+ * declared plain ns (--clock=INPUT=ns) is taken as it is.
+ */
+static int clock_check_bases(struct source **srcs, size_t n, struct diag *d)
+{
+	const char *bases[64], *first = NULL;
+	char how[64][96];
+	size_t i, m = n < 64 ? n : 64, k;
+	bool differ = false, said[3] = { false };
+
+	/* one input has nothing to agree with: its files stay unread */
+	for (i = 0, k = 0; i < m; i++)
+		k += srcs[i]->domain == DOMAIN_HOST && srcs[i]->clock == CLOCK_NS;
+	if (k < 2)
+		return 0;
+	for (i = 0; i < m; i++) {
+		bases[i] = NULL;
+		how[i][0] = '\0';
+		if (srcs[i]->domain != DOMAIN_HOST || srcs[i]->clock != CLOCK_NS)
+			continue;
+		bases[i] = clock_base_of(srcs[i], how[i], sizeof(how[i]));
+		if (!bases[i])
+			continue;
+		if (!first)
+			first = bases[i];
+		else if (strcmp(first, bases[i]))
+			differ = true;
+	}
+	if (!differ)
+		return 0;
+	diag_set(d, "inputs on different clocks:");
+	for (i = 0, k = 0; i < m; i++) {
+		if (!bases[i])
+			continue;
+		diag_add(d, "%s %s (%s, %s%s%s)", k++ ? "," : "", srcs[i]->name,
+			 srcs[i]->ops->kind, how[i][0] ? how[i] : "",
+			 how[i][0] ? ": " : "", clock_base_what(bases[i]));
+	}
+	diag_add(d, "\n  record them on one clock");
+	for (i = 0, k = 0; i < m; i++) {
+		const char *how_rec = bases[i] ? clock_advice(srcs[i]) : NULL;
+		size_t kind = srcs[i]->ops == &source_perf_ops ? 0 : 1;
+
+		if (!how_rec || said[kind])
+			continue;
+		said[kind] = true;
+		diag_add(d, "%s`%s`", k++ ? ", " : " (", how_rec);
+	}
+	diag_add(d, "%s, or declare an input's clock with --clock=INPUT=mono|wall (--clock=INPUT=ns merges it as it is, with no offset)",
+		 k ? ")" : "");
+	return -EINVAL;
+}
+
 int clock_timeline(struct clock *c, struct source **srcs, size_t n,
 		   struct diag *d)
 {
@@ -138,7 +303,7 @@ int clock_timeline(struct clock *c, struct source **srcs, size_t n,
 		return 0;
 	}
 	if ((int)tsc + (int)ns + (int)counter <= 1)
-		return 0;
+		return ns ? clock_check_bases(srcs, n, d) : 0;
 	diag_set(d, "inputs on different clocks:");
 	for (i = 0; i < n; i++)
 		diag_add(d, "%s %s (%s)", i ? "," : "", srcs[i]->name,
@@ -268,4 +433,35 @@ bool clock_report(const struct clock *c, struct source **srcs,
 			 src->name, spread, CLOCK_SPREAD_MIN);
 	}
 	return true;
+}
+
+bool clock_overlap_report(struct source **srcs,
+			  const struct clock_span *spans, size_t n,
+			  struct diag *d)
+{
+	size_t i, j, with = 0, apart = 0;
+
+	for (i = 0; i < n; i++)
+		with += spans[i].events > 0;
+	if (with < 2)
+		return false;
+	for (i = 0; i < n; i++) {
+		bool meets = false;
+
+		if (!spans[i].events || srcs[i]->domain != DOMAIN_HOST)
+			continue;
+		for (j = 0; j < n && !meets; j++)
+			meets = j != i && spans[j].events &&
+				spans[j].first <= spans[i].last &&
+				spans[i].first <= spans[j].last;
+		if (meets)
+			continue;
+		if (!apart++)
+			diag_set(d, "warning: inputs whose events overlap no other input's in time:");
+		diag_add(d, "%s %s %" PRIu64 "..%" PRIu64, apart > 1 ? "," : "",
+			 srcs[i]->name, spans[i].first, spans[i].last);
+	}
+	if (apart)
+		diag_add(d, ": are they of one run, on one clock?");
+	return apart > 0;
 }

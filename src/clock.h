@@ -91,6 +91,25 @@ static inline void clock_span_add(struct clock_span *s, uint64_t ts)
  * there is nothing to say (no events, no host).
  */
 #define CLOCK_SPREAD_MIN 10000
+
+/*
+ * The clock of a nanosecond input as far as its files tell: "mono",
+ * "wall", "raw", "boot", "tai", "local" (the kernel's local clock: perf's
+ * default, trace_clock local), "global", "uptime"; NULL when unknown.
+ * how (size bytes) says what told it ("trace_clock mono", "its CLOCKID").
+ */
+const char *clock_base_of(const struct source *src, char *how, size_t size);
+/* "CLOCK_MONOTONIC" for "mono", and so on. */
+const char *clock_base_what(const char *base);
+
+/*
+ * Host inputs whose spans (as merged) overlap no other input's at all: a
+ * warning line each in d, and true; false when there is none (or fewer
+ * than two inputs have events).
+ */
+bool clock_overlap_report(struct source **srcs,
+			  const struct clock_span *spans, size_t n,
+			  struct diag *d);
 bool clock_report(const struct clock *c, struct source **srcs,
 		  const struct clock_span *spans, size_t n, size_t g,
 		  struct diag *d, bool *warn);

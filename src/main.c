@@ -229,6 +229,9 @@ static void report_alignment(struct run *r)
 				 &warn))
 			print_lines(&d, "");
 	}
+	diag_init(&d);
+	if (r->spans && clock_overlap_report(r->srcs, r->spans, r->nsrcs, &d))
+		print_lines(&d, "");
 }
 
 /*
@@ -323,7 +326,9 @@ static int run_events(struct run *r, bool *bad_data)
 	size_t i;
 	int ret;
 
-	/* the spans are for the alignment report, which is of guests */
+	/* the spans are for the alignment report (guests, and inputs that
+	 * overlap no other: clock_overlap_report()) */
+	spans = r->nsrcs > 1;
 	for (i = 0; i < r->nsrcs; i++)
 		spans |= r->srcs[i]->domain == DOMAIN_GUEST;
 	progress.on = isatty(STDERR_FILENO) &&

@@ -15,6 +15,7 @@
 #include "formats-path.h"
 #include "options-names.h"
 #include "options.h"
+#include "signature.h"
 #include "source.h"
 
 /* the second line of a message about an unknown or incomplete option */
@@ -25,15 +26,18 @@ void options_usage(FILE *f)
 	fputs("Usage: kvmtrace_format [OPTIONS] [FORMATS] [INPUT...]\n"
 	      "       kvmtrace_format FORMATS < trace.bin\n"
 	      "\n"
-	      "Render kvmtrace streams, trace-cmd trace.dat files and uftrace data\n"
-	      "directories as text through the templates of a rule file, on one\n"
-	      "host timeline.\n"
+	      "Render kvmtrace streams, trace-cmd trace.dat files, uftrace data\n"
+	      "directories, perf.data files and QEMU traces (simple backend, logs) as\n"
+	      "text through the templates of a rule file, on one host timeline;\n"
+	      "without one, as the reference tool prints each (the 2008 script,\n"
+	      "trace-cmd report, uftrace dump, perf script, simpletrace.py).\n"
 	      "\n"
 	      "  FORMATS            a classic rule file ('ID TEMPLATE' lines) or YAML\n"
 	      "                     (.yaml/.yml); omitted: the built-in kvmtrace rules\n"
 	      "  INPUT              kvmtrace streams (NAME.kvmtrace.N: CPU N), trace.dat\n"
-	      "                     files, uftrace data directories, QEMU simple traces;\n"
-	      "                     none: standard input\n"
+	      "                     files, uftrace data directories, perf.data files,\n"
+	      "                     QEMU simple traces and stamped logs; none: standard\n"
+	      "                     input\n"
 	      "\n"
 	      "  -f, --formats=FILE     the rule file (then every positional is an input);\n"
 	      "                         a bare NAME also finds NAME or NAME.yaml in\n"
@@ -74,7 +78,8 @@ void options_usage(FILE *f)
 	      "\n"
 	      "Exit status: 0 done, 1 bad data (after every good event before it),\n"
 	      "2 bad usage or rule file (before any output).\n"
-	      "See kvmtrace_format(1) and kvmtrace_format-formats(5).\n",
+	      "See kvmtrace_format(1), kvmtrace_format-formats(5), trace-cmd(1),\n"
+	      "uftrace(1), perf-script(1).\n",
 	      f);
 }
 
@@ -211,6 +216,7 @@ static int missing_positional(const char *name, struct diag *d)
 /* What options_parse() cannot check one option at a time. */
 static int check_args(struct options *o, bool have_f, struct diag *d)
 {
+	const struct signature *sig;
 	const char *kind;
 	size_t i, j, nstdin = 0;
 
@@ -242,6 +248,15 @@ static int check_args(struct options *o, bool have_f, struct diag *d)
 	    !(have_f && !strcmp(kind, "a stream"))) {
 		diag_set(d, "%s: this looks like %s, not a rule file; give the rule file with -f and the inputs after it",
 			 o->rules_path, kind);
+		return -EINVAL;
+	}
+	if (o->rules_path && (sig = signature_file(o->rules_path))) {
+		if (sig->unpack)
+			diag_set(d, "%s: this is %s, not a rule file; decompress it first: kvmtrace_format -f <(%s FILE) ...",
+				 o->rules_path, sig->what, sig->unpack);
+		else
+			diag_set(d, "%s: this is %s, not a rule file", o->rules_path,
+				 sig->what);
 		return -EINVAL;
 	}
 	if (!o->output && o->stdout_closed) {
@@ -315,8 +330,10 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 		switch (c) {
 		case 1:
 			/* the first positional is FORMATS unless it is an input */
+			/* a compressed trace's first bytes can be text */
 			if (first && !have_f && !is_dir(optarg) &&
-			    !source_input_kind(optarg, true))
+			    !source_input_kind(optarg, true) &&
+			    !signature_file(optarg))
 				o->rules_path = optarg;
 			else if (add_input(o, optarg, DOMAIN_HOST) < 0)
 				goto nomem;

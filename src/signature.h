@@ -14,6 +14,7 @@
 struct signature {
 	const char *what;	/* "zstd-compressed data" */
 	const char *advice;	/* "decompress it first: zstd -d FILE" */
+	const char *unpack;	/* "zstd -dc": compressed data; else NULL */
 };
 
 /*
@@ -21,5 +22,15 @@ struct signature {
  * start a kvmtrace stream (n == 0, an empty stream, is one).
  */
 const struct signature *signature_find(const unsigned char *head, size_t n);
+
+/* signature_find() of a format's magic bytes only: not text, not JSON. */
+const struct signature *signature_magic_find(const unsigned char *head,
+					     size_t n);
+
+/*
+ * The format a regular file's first bytes name (signature_magic_find()),
+ * or NULL: text, JSON, no magic, not a regular file, or unreadable.
+ */
+const struct signature *signature_file(const char *path);
 
 #endif

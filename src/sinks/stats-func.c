@@ -626,13 +626,22 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 /*
  * report.c's find_insert_node() for a call it ends itself: the name of
  * the slot's function in the program of the task at ts (a call left open
- * by an exec is no function of the new program: "<ADDR>").
+ * by an exec is no function of the new program: "<ADDR>"); a task still
+ * switched out at its end is in linux:schedule, as uftrace 0.13 reports
+ * it (tests/gen/gen-uftrace-schedopen.py).
  */
 static int sf_slot_row_at(struct stats_func *f, const struct sf_task *t,
 			  const struct sf_slot *sl, uint64_t ts, uint32_t *row)
 {
+	static const char sched[] = "linux:schedule";
+	static const char preempt[] = "linux:schedule (pre-empted)";
 	const char *name = NULL;
 	char buf[32];
+
+	if (sl->row == UINT32_MAX && sl->addr == SF_SCHED_OUT)
+		return sf_row(f, sched, sizeof(sched) - 1, row);
+	if (sl->row == UINT32_MAX && sl->addr == SF_SCHED_OUT_PREEMPT)
+		return sf_row(f, preempt, sizeof(preempt) - 1, row);
 
 	if (sl->row != UINT32_MAX && t->src->ops->name_at)
 		name = t->src->ops->name_at(t->src, t->tid, ts, sl->addr, buf,

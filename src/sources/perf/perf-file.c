@@ -139,6 +139,10 @@ int perf_add_attr(struct perf *p, const unsigned char *a, size_t len,
 	 */
 	at->sample_id_all = p->file_be ? (flags >> (63 - 18)) & 1
 				       : (flags >> 18) & 1;
+	/* perf record -k: use_clockid (bit 25), the clock id at byte 92 */
+	if (len >= 96 && (p->file_be ? (flags >> (63 - 25)) & 1
+				     : (flags >> 25) & 1))
+		p->clockid = (int32_t)perf_u32(p, a + 92);
 	at->t.index = p->nattrs;
 	if (p->nids + nids > p->capids) {
 		size_t cap = p->capids ? 2 * p->capids : 64;
@@ -498,8 +502,9 @@ int perf_open_file(struct perf *p, struct diag *d)
 	free(buf);
 	buf = NULL;
 	ret = perf_feature_read(p, PERF_F_CLOCKID, fsize, &buf, &len, &at, d);
-	if (ret == 0 && len >= 8)
-		p->clockid = (int64_t)perf_u64(p, buf);
+	/* it holds the clock's resolution, not its id: the attrs' says */
+	if (ret == 0 && len >= 8 && p->clockid < 0)
+		p->clockid = PERF_CLOCKID_UNKNOWN;
 	if (ret < 0 && ret != -ENOENT)
 		goto end;
 	ret = perf_attrs_done(p, d);
@@ -611,7 +616,8 @@ int perf_open_pipe(struct perf *p, struct diag *d)
 			ret = perf_event_desc(p, r + 16, size - 16u, d);
 		} else if (type == PERF_R_HEADER_FEATURE && size >= 24 &&
 			   perf_u64(p, r + 8) == PERF_F_CLOCKID) {
-			p->clockid = (int64_t)perf_u64(p, r + 16);
+			if (p->clockid < 0)
+				p->clockid = PERF_CLOCKID_UNKNOWN;
 		} else if (type == PERF_R_EVENT_UPDATE && size > 24 &&
 			   perf_u64(p, r + 8) == PERF_EVENT_UPDATE_NAME) {
 			struct perf_attr *at = p->nattrs > 1

@@ -163,7 +163,10 @@ struct perf {
 	bool swap;		/* the file's byte order is not ours */
 	bool file_be;
 	bool pipe;
-	int64_t clockid;	/* perf record -k: CLOCKID feature; -1: none */
+	int64_t clockid;	/* perf record -k: the attrs' clockid;
+				 * -1: none (perf's own clock);
+				 * PERF_CLOCKID_UNKNOWN: a CLOCKID feature
+				 * (the clock's resolution) without it */
 	struct perf_in in;
 	uint64_t data_off, data_size;	/* normal files */
 	uint64_t feat_off;		/* where the feature table is */
@@ -315,5 +318,7 @@ const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len);
 void perf_print_free(struct perf *p);
 /* libtraceevent's text of the current sample, no plugins. */
 const char *perf_info(struct perf *p, size_t *len);
+
+#define PERF_CLOCKID_UNKNOWN	(-2)
 
 #endif

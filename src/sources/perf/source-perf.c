@@ -164,9 +164,12 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	}
 	src->ntypes = p->nattrs;
 	src->clock = CLOCK_NS;
-	/* perf record -k mono, -k realtime; else perf's own clock */
-	src->clock_base = p->clockid == 1 ? "mono" : p->clockid == 0 ? "wall"
-								  : NULL;
+	/* perf record -k mono, realtime, monotonic_raw, boottime, tai; else
+	 * perf's own clock, the kernel's local clock (clock.c's names) */
+	src->clock_base = p->clockid == 1 ? "mono" : p->clockid == 0 ? "wall" :
+			  p->clockid == 4 ? "raw" : p->clockid == 7 ? "boot" :
+			  p->clockid == 11 ? "tai" : p->clockid == -1 ? "local" :
+								      NULL;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);

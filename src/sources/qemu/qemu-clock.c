@@ -4,50 +4,44 @@
  * stamps CLOCK_MONOTONIC, the log backend the wall clock. Both are
  * nanoseconds, as are most trace.dat clocks, so the kind alone would mix
  * them silently. A trace.dat shares the simple backend's timeline when
- * its trace clock is mono (`trace-cmd record -C mono`); nothing in a
- * trace.dat says that trace-cmd's date offset (`record --date`) put it on
- * the wall clock, so the user says so (--clock=INPUT=wall).
+ * its trace clock is mono (`trace-cmd record -C mono`), the log's when
+ * trace-cmd's date offset (`record --date`) put it on the wall clock;
+ * each input's clock is clock.c's clock_base_of().
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "diag.h"
 #include "source.h"
-#ifdef HAVE_TRACECMD
-#include "tracedat/tracedat-file.h"
-#endif
 
-/* The base of src's ns clock, as far as it can be told; NULL: unknown. */
-static const char *qemu_clock_base(struct source *src, char *name,
-				   size_t size)
+/*
+ * How to put src on the QEMU input's clock (base "mono" or "wall"), for
+ * the kind of input it is.
+ */
+static void qemu_clock_advice(const struct source *src, const char *base,
+			      struct diag *d)
 {
-	if (src->clock_base)
-		return src->clock_base;
-#ifdef HAVE_TRACECMD
-	if (src->ops == &source_tracecmd_ops && src->open_path) {
-		struct tracedat_file f = { 0 };
-		const char *base = NULL;
-		struct diag d;
+	bool perf = src->ops == &source_perf_ops;
+	bool mono = !strcmp(base, "mono");
 
-		diag_init(&d);
-		if (tracedat_file_read(src->name, src->open_path, &f, &d) == 0 &&
-		    f.clock) {
-			snprintf(name, size, "trace clock %s", f.clock);
-			if (!strcmp(f.clock, "mono"))
-				base = "mono";
-		}
-		tracedat_file_free(&f);
-		return base;
+#ifdef HAVE_TRACECMD
+	if (src->ops == &source_tracecmd_ops) {
+		diag_add(d, mono ? "\n  record it with `trace-cmd record -C mono` or, if it is on CLOCK_MONOTONIC, declare it with --clock=%s=mono" :
+				   "\n  record it with `trace-cmd record --date` (its times are then on the wall clock) or, if it is on the wall clock, declare it with --clock=%s=wall",
+			 src->path);
+		return;
 	}
 #endif
-	return NULL;
-}
-
-static const char *qemu_clock_what(const char *base)
-{
-	return !strcmp(base, "mono") ? "CLOCK_MONOTONIC" : "the wall clock";
+	if (perf)
+		diag_add(d, mono ? "\n  record it with `perf record -k mono` or, if it is on CLOCK_MONOTONIC, declare it with --clock=%s=mono" :
+				   "\n  record it with `perf record -k realtime` (CLOCK_REALTIME: the wall clock) or, if it is on the wall clock, declare it with --clock=%s=wall",
+			 src->path);
+	else
+		diag_add(d, "\n  if it is on %s, declare it with --clock=%s=%s",
+			 clock_base_what(base), src->path, base);
 }
 
 int source_qemu_clocks(struct source **srcs, size_t n, struct diag *d)
@@ -63,24 +57,20 @@ int source_qemu_clocks(struct source **srcs, size_t n, struct diag *d)
 	if (!q)
 		return 0;
 	for (i = 0; i < n; i++) {
-		char name[96] = "clock unknown";
+		char how[96];
 		const char *base;
 
 		if (srcs[i] == q || srcs[i]->clock != CLOCK_NS)
 			continue;
-		base = qemu_clock_base(srcs[i], name, sizeof(name));
+		base = clock_base_of(srcs[i], how, sizeof(how));
 		if (base && !strcmp(base, q->clock_base))
 			continue;
-		diag_set(d, "inputs on different clocks: %s (%s, %s), %s (%s, %s)",
-			 q->name, q->ops->kind, qemu_clock_what(q->clock_base),
-			 srcs[i]->name, srcs[i]->ops->kind,
-			 base ? qemu_clock_what(base) : name);
-		if (!strcmp(q->clock_base, "mono"))
-			diag_add(d, "\n  record it on CLOCK_MONOTONIC (`trace-cmd record -C mono`, `perf record -k mono`) or, if it is on that clock, declare it with --clock=%s=mono",
-				 srcs[i]->path);
-		else
-			diag_add(d, "\n  record the trace.dat with `trace-cmd record --date` (its times are then on the wall clock) and declare it with --clock=%s=wall",
-				 srcs[i]->path);
+		diag_set(d, "inputs on different clocks: %s (%s, %s), %s (%s, %s%s%s)",
+			 q->name, q->ops->kind, clock_base_what(q->clock_base),
+			 srcs[i]->name, srcs[i]->ops->kind, how,
+			 base && *how ? ": " : "",
+			 base ? clock_base_what(base) : "");
+		qemu_clock_advice(srcs[i], q->clock_base, d);
 		return -EINVAL;
 	}
 	return 0;

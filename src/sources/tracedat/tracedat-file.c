@@ -266,6 +266,8 @@ static int td_v6(struct td_reader *r, struct tracedat_file *f,
 				goto truncated;
 			if (id == TD_OPT_TRACECLOCK) {
 				traceclock = true;
+			} else if (id == TD_OPT_DATE) {
+				f->date = true;
 			} else if (id == TD_OPT_CPUCOUNT && len == 4) {
 				/* libtracecmd lays out this many CPUs */
 				if (td_num(r, 4, &cpus) < 0)
@@ -452,6 +454,9 @@ static int td_clock_option(void *arg, unsigned id, unsigned char *p,
 		break;
 	case TD_OPT_TRACECLOCK:
 		td_set_clock(w->f, tracedat_parse_clock((const char *)p, len));
+		break;
+	case TD_OPT_DATE:
+		w->f->date = true;
 		break;
 	case TD_OPT_BUFFER:
 		/* the top instance ("") names the clock if TRACECLOCK did not */

@@ -61,6 +61,8 @@ struct tracedat_file {
 				 * trace-cmd split): only then does
 				 * libtracecmd print the raw count */
 	bool tsc2nsec;		/* TSC2NSEC: libtracecmd hands out ns */
+	bool date;		/* DATE (trace-cmd record --date): libtracecmd
+				 * adds its offset: wall-clock times */
 	uint32_t tsc2nsec_mult, tsc2nsec_shift;
 	struct tracedat_shift *shift;	/* owned: TIME_SHIFT; NULL: none */
 	struct tracedat_guest *guests;	/* owned: GUEST options, in file order */

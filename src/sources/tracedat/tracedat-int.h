@@ -19,6 +19,7 @@
 /* option ids (trace-cmd.dat.v7(5)) */
 enum {
 	TD_OPT_DONE = 0,
+	TD_OPT_DATE = 1,
 	TD_OPT_BUFFER = 3,
 	TD_OPT_TRACECLOCK = 4,
 	TD_OPT_CPUCOUNT = 8,

@@ -72,7 +72,8 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 	struct uft_tinfo *tinfo = NULL;
 	struct uftrace *uf;
 	int64_t *tids = NULL;
-	size_t ntids = 0, ntinfo = 0, len, i;
+	size_t ntids = 0, ntinfo = 0, len, i, nkernel;
+	char *kfirst = NULL;
 	int ret;
 
 	if (!path) {
@@ -144,6 +145,15 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		goto nomem;
 	/* rftrace stamps the guest's raw TSC; the others nanoseconds */
 	src->clock = uf->writer == UFT_WRITER_RFTRACE ? CLOCK_TSC : CLOCK_NS;
+	/* uftrace record -k: kernel records this reader leaves out, said */
+	nkernel = uft_kernel_files(uf, &kfirst);
+	if (nkernel && asprintf(&src->note, "%zu kernel-cpuN.dat file%s (%s%s: uftrace record -k) hold%s kernel function records, which kvmtrace_format does not read: they are left out (uftrace dump prints them)",
+				nkernel, nkernel == 1 ? "" : "s",
+				kfirst ? kfirst : "kernel-cpuN.dat",
+				nkernel > 1 ? ", ..." : "",
+				nkernel == 1 ? "s" : "") < 0)
+		src->note = NULL;
+	free(kfirst);
 
 	/* the first record of every task, then of every perf-cpuN.dat */
 	for (i = 0; !uf->lone && i < uf->ntasks + uf->nperf; i++)

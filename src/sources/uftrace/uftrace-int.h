@@ -489,6 +489,12 @@ struct uft_sym *uft_resolve_in(struct uftrace *uf,
 /* uftrace-names.c: names as uftrace's demangler spells them */
 char *uft_dump_spelling(const char *raw, const char *d);
 char *uft_inheriting_name(const char *raw, const char *s);
+char *uft_rust_legacy_name(const char *raw);
+size_t uft_special_inner(const char *raw);
+char *uft_std_spelling(const char *raw, char *s);
+int uft_ctor_dtor(const char *d);
+char *uft_ctor_repeat(char *s, int kind);
+long uft_cast_operator(const char *d, const char **tag);
 
 /* uftrace-args.c: argument specs */
 int uft_parse_specs(struct uftrace *uf, const char *line, bool ret);
@@ -541,6 +547,7 @@ int uft_event_field(struct uftrace *uf, struct uft_cur *c, int key,
 
 /* uftrace-perf.c: perf-cpuN.dat */
 size_t uft_perf_count(struct uftrace *uf);
+size_t uft_kernel_files(struct uftrace *uf, char **first);
 int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu);
 int uft_perf_advance(struct uftrace *uf, struct uft_task *t);
 struct uft_task *uft_task_of(struct uftrace *uf, int64_t tid);

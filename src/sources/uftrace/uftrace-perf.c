@@ -85,6 +85,41 @@ size_t uft_perf_count(struct uftrace *uf)
 	return n;
 }
 
+/*
+ * The kernel-cpuN.dat files of `uftrace record -k` that hold records
+ * (ftrace ring-buffer pages of funcgraph_entry/exit events), which this
+ * reader does not read: how many, and in *first the first one's name
+ * (malloc'd; NULL when there are none).
+ */
+size_t uft_kernel_files(struct uftrace *uf, char **first)
+{
+	DIR *dir = opendir(uf->dir);
+	struct dirent *de;
+	struct stat st;
+	size_t n = 0;
+	char *path;
+
+	*first = NULL;
+	while (dir && (de = readdir(dir))) {
+		if (fnmatch("kernel-cpu*.dat", de->d_name, FNM_PERIOD))
+			continue;
+		path = uft_path(uf, de->d_name);
+		if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size > 0) {
+			if (!n++)
+				*first = strdup(de->d_name);
+			else if (*first && strcmp(de->d_name, *first) < 0) {
+				free(*first);
+				*first = strdup(de->d_name);
+			}
+		}
+		free(path);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
 int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu)
 {
 	t->path = uft_path(uf, uf->perf_names[cpu]);

@@ -155,47 +155,94 @@ static bool uft_rust_legacy(const char *raw)
 }
 
 /*
- * The simple form of a mangled name, malloc'd, or NULL (not mangled):
- * C++ and Rust v0 without template arguments or generics; Rust legacy as
- * the demangler writes it without the hash, its generic parameters kept
- * ("core::ptr::NonNull<T>::new", as uftrace shows them; v0 names carry
- * the instances instead, which can be pages long).
+ * The simple form of a mangled name as uftrace 0.13's own demangler
+ * writes it, malloc'd, or NULL (not mangled): C++ and Rust v0 without
+ * template arguments or generics (libiberty's text respelt); Rust legacy
+ * names by our own reading (uftrace-names.c), their generic parameters
+ * kept ("core::ptr::NonNull<T>::new", "_<&T as core..fmt..Debug>::fmt";
+ * v0 names carry the instances instead, which can be pages long).
  */
 char *uft_simple_name(const char *raw)
 {
 	static const char sub_i[] = "_GLOBAL__sub_I_";
-	char *d, *spelt, *simple, *inh;
+	char *d, *spelt, *simple, *inh, *inner;
+	const char *tag = "";
+	size_t skip;
+	long cast;
+	int ctor;
 
 	/* a static initializer: its function's name after the prefix */
 	if (!strncmp(raw, sub_i, sizeof(sub_i) - 1) &&
 	    raw[sizeof(sub_i) - 1] == '_' && raw[sizeof(sub_i)] == 'Z') {
-		char *inner = uft_simple_name(raw + sizeof(sub_i) - 1);
-		size_t len = inner ? strlen(inner) : 0;
-
-		d = inner ? malloc(sizeof(sub_i) + len) : NULL;
+		inner = uft_simple_name(raw + sizeof(sub_i) - 1);
+		skip = inner ? strlen(inner) : 0;
+		d = inner ? malloc(sizeof(sub_i) + skip) : NULL;
 		if (d) {
 			memcpy(d, sub_i, sizeof(sub_i) - 1);
-			memcpy(d + sizeof(sub_i) - 1, inner, len + 1);
+			memcpy(d + sizeof(sub_i) - 1, inner, skip + 1);
 		}
 		free(inner);
 		return d;
 	}
-	d = uft_demangle_raw(raw, false);
-	if (!d || uft_rust_legacy(raw))
+	/* a thunk or a transaction clone: the function's own name */
+	skip = uft_special_inner(raw);
+	if (skip) {
+		if (asprintf(&inner, "_Z%s", raw + skip) < 0)
+			return NULL;
+		d = uft_simple_name(inner);
+		free(inner);
 		return d;
+	}
+	if (uft_rust_legacy(raw))
+		return uft_rust_legacy_name(raw);
+	d = uft_demangle_raw(raw, false);
+	if (!d)
+		return NULL;
+	ctor = uft_ctor_dtor(d);
+	/* a conversion operator: "operator(cast)", its type left out */
+	cast = uft_cast_operator(d, &tag);
+	if (cast >= 0) {
+		char *head = strndup(d, (size_t)cast), *t;
+
+		t = strdup(tag);
+		free(d);
+		d = head;
+		tag = t;
+		if (!head || !t)
+			goto nomem;
+	}
 	/* uftrace's own spelling, then without template arguments */
 	spelt = uft_dump_spelling(raw, d);
 	free(d);
 	if (!spelt)
-		return NULL;
+		goto nomem;
 	simple = uft_simplify(spelt);
 	free(spelt);
-	inh = simple ? uft_inheriting_name(raw, simple) : NULL;
+	if (simple && cast >= 0) {
+		spelt = simple;
+		if (asprintf(&simple, "%soperator(cast)%s%.*s", spelt,
+			     *tag ? "::" : "",
+			     *tag ? (int)strlen(tag) - 6 : 0, tag + (*tag ? 5 : 0)) < 0)
+			simple = NULL;
+		free(spelt);
+	}
+	if (cast >= 0)
+		free((char *)tag);
+	if (!simple)
+		return NULL;
+	simple = uft_std_spelling(raw, simple);
+	if (ctor && cast < 0)
+		return uft_ctor_repeat(simple, ctor);
+	inh = uft_inheriting_name(raw, simple);
 	if (inh) {
 		free(simple);
 		simple = inh;
 	}
 	return simple;
+nomem:
+	if (cast >= 0)
+		free((char *)tag);
+	return NULL;
 }
 
 /* Names of a symbol: once, at load; sname for specs, name as printed. */

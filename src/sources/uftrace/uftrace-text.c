@@ -58,8 +58,9 @@ static size_t uft_hex(char *p, uint64_t v)
  *   2639.490006229  15691: [entry] main(55831f624285) depth: 0
  *
  * with "<ADDR>" for a function without symbol, the event name for events,
- * and the depth of the call stack (for events and lost records: as
- * written).
+ * and the depth as the record holds it, as dump prints it (rftrace writes
+ * 0 everywhere, QEMU's plugin counts from 1): the depth of our own call
+ * stack is the template key depth.
  */
 int uft_render_default(struct source *src, const struct event *ev,
 		       struct outbuf *o)
@@ -137,13 +138,13 @@ int uft_render_default(struct source *src, const struct event *ev,
 	p += uft_hex(p, c->rec.addr);
 	memcpy(p, ") depth: ", 9);
 	p += 9;
-	if (c->depth < 10) {
-		*p++ = (char)('0' + c->depth);
-	} else if (c->depth < 100) {
-		memcpy(p, pyfmt_dig2 + 2 * c->depth, 2);
+	if (c->rec.depth < 10) {
+		*p++ = (char)('0' + c->rec.depth);
+	} else if (c->rec.depth < 100) {
+		memcpy(p, pyfmt_dig2 + 2 * c->rec.depth, 2);
 		p += 2;
 	} else {
-		p += uft_dec(p, c->depth);
+		p += uft_dec(p, c->rec.depth);
 	}
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - start));

@@ -1,0 +1,2 @@
+# issue 38: one timeline only when the clocks agree
+clocks/*

@@ -1,0 +1,2 @@
+# issue 38: tasks that end switched out: their open sched-outs are calls of linux:schedule (and "(pre-empted)"), as uftrace 0.13's report has them, not rows "<30d42>"/"<30d47>" (the fixture's .report is uftrace report; tests/gen/gen-uftrace-schedopen.py)
+t=$(mktemp) && $KTF --stats=csv tests/fixtures/uftrace-gen/sched-open > "$t" && python3 tests/gen/uftrace-report-cmp.py tests/fixtures/uftrace-gen/sched-open.report "$t" && echo "same as uftrace report"; rc=$?; rm -f "$t"; exit $rc
