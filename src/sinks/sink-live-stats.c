@@ -25,6 +25,7 @@ struct sink_live_stats {
 	struct sink *whole;	/* owned: the run */
 	struct sink *cur;	/* owned: this interval */
 	struct outbuf *tmp;	/* owned: cur's report */
+	struct outbuf *wtmp;	/* owned: whole's report */
 	struct source **srcs;	/* borrowed, from begin */
 	size_t nsrcs;
 	/* what sink_stats_create() is given, for each new interval */
@@ -103,13 +104,30 @@ static int sls_printf(struct outbuf *o, const char *fmt, ...)
 							 : sizeof(buf) - 1);
 }
 
+/* b onto o, on one line when json: JSON strings hold no raw new line. */
+static int sls_copy(struct sink_live_stats *l, struct outbuf *o,
+		    const struct outbuf *b)
+{
+	size_t i, from = 0;
+	int ret = 0;
+
+	if (!l->json)
+		return outbuf_put(o, b->buf, b->len);
+	for (i = 0; !ret && i <= b->len; i++) {
+		if (i < b->len && b->buf[i] != '\n')
+			continue;
+		ret = outbuf_put(o, b->buf + from, i - from);
+		from = i + 1;
+	}
+	return ret;
+}
+
 int sink_live_stats_tick(struct sink *s, bool last, struct diag *d)
 {
 	struct sink_live_stats *l = container_of(s, struct sink_live_stats,
 						 sink);
 	double from = (double)l->n * l->interval;
 	struct outbuf *o = s->out;
-	size_t i;
 	int ret;
 
 	ret = l->cur->ops->end(l->cur, d);
@@ -119,11 +137,8 @@ int sink_live_stats_tick(struct sink *s, bool last, struct diag *d)
 		ret = sls_printf(o, "{\"interval\":%" PRIu64 ",\"from_s\":%.3f,\"seconds\":%.3f,\"last\":%s,\"events\":%" PRIu64 ",\"stats\":",
 				 l->n, from, l->interval,
 				 last ? "true" : "false", l->events);
-		/* the --stats document on one line: JSON strings hold no raw
-		 * new line, so every one is layout */
-		for (i = 0; !ret && i < l->tmp->len; i++)
-			if (l->tmp->buf[i] != '\n')
-				ret = outbuf_put(o, &l->tmp->buf[i], 1);
+		if (!ret)
+			ret = sls_copy(l, o, l->tmp);
 		if (!ret)
 			ret = outbuf_put(o, "}\n", 2);
 	} else {
@@ -155,9 +170,16 @@ static int sls_end(struct sink *s, struct diag *d)
 	struct sink_live_stats *l = container_of(s, struct sink_live_stats,
 						 sink);
 
+	int ret = l->whole->ops->end(l->whole, d);
+
+	if (ret < 0)
+		return ret;
 	if (!l->json && sls_printf(s->out, "# the whole run\n") < 0)
 		return sls_nomem(d);
-	return l->whole->ops->end(l->whole, d);
+	if (sls_copy(l, s->out, l->wtmp) < 0 ||
+	    (l->json && outbuf_put(s->out, "\n", 1) < 0))
+		return sls_nomem(d);
+	return 0;
 }
 
 static void sls_destroy(struct sink *s)
@@ -168,6 +190,7 @@ static void sls_destroy(struct sink *s)
 	sink_destroy(l->whole);
 	sink_destroy(l->cur);
 	outbuf_destroy(l->tmp);
+	outbuf_destroy(l->wtmp);
 	free(l);
 }
 
@@ -200,8 +223,11 @@ struct sink *sink_live_stats_create(struct outbuf *out, struct render *render,
 	l->interval = interval;
 	l->json = mode && !strcmp(mode, "json");
 	l->tty = tty && !l->json;
-	l->whole = sink_stats_create(out, render, mode, mhz, syms, top, sort);
 	l->tmp = outbuf_create(-1);
+	l->wtmp = outbuf_create(-1);
+	if (l->wtmp)
+		l->whole = sink_stats_create(l->wtmp, render, mode, mhz, syms,
+					     top, sort);
 	if (!l->whole || !l->tmp) {
 		sls_destroy(&l->sink);
 		return NULL;
