@@ -445,7 +445,9 @@ static int run_events(struct run *r, bool *bad_data)
 		progress_tick(&progress);
 	}
 	progress_end(&progress);
-	filter_report(r->opt.filter, warn, NULL);
+	/* live: --events are the events enabled; an idle host is no typo */
+	if (!r->opt.live)
+		filter_report(r->opt.filter, warn, NULL);
 	diag_init(&d);
 	ret = r->sink->ops->end(r->sink, &d);
 	if (ret < 0) {

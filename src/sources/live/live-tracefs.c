@@ -466,7 +466,7 @@ char *live_tracefs_dropped(struct live *l)
 		free(text);
 		if (!over && !dropped)
 			continue;
-		if (asprintf(&n, "%s%slive: CPU %d: the kernel dropped %" PRIu64 " events (the buffer filled faster than it was read): the view is partial",
+		if (asprintf(&n, "%s%sCPU %d: the kernel dropped %" PRIu64 " events (the buffer filled faster than it was read): the view is partial",
 			     out ? out : "", out ? "\n" : "", i,
 			     over + dropped) < 0)
 			break;
