@@ -237,13 +237,42 @@ static int seconds_option(const char *opt, const char *arg, double *out,
 /* --events, every one, joined by commas: what --live enables. */
 static int add_events(struct options *o, const char *arg)
 {
+	const char **v;
 	char *n;
 
+	v = realloc(o->events_args, (o->nevents_args + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	o->events_args = v;
+	v[o->nevents_args++] = arg;
 	if (asprintf(&n, "%s%s%s", o->events_list ? o->events_list : "",
 		     o->events_list ? "," : "", arg) < 0)
 		return -ENOMEM;
 	free(o->events_list);
 	o->events_list = n;
+	return 0;
+}
+
+/*
+ * --events as a filter, each in the order given; not with --live, where
+ * they are what the kernel is asked for (live-tracefs.c reads them: a
+ * system's name alone, sys/event as trace-cmd writes it).
+ */
+static int events_filter(struct options *o, struct diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < o->nevents_args; i++) {
+		if (!o->filter)
+			o->filter = filter_create();
+		if (!o->filter) {
+			diag_set(d, "out of memory");
+			return -ENOMEM;
+		}
+		diag_init(d);
+		if (filter_option(o->filter, "events", o->events_args[i], d) < 0)
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -541,9 +570,10 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 				return -EINVAL;
 			break;
 		case OPT_FILTER_EVENTS:
+			/* a filter after the loop: with --live, what is enabled */
 			if (add_events(o, optarg) < 0)
 				goto nomem;
-			/* fall through */
+			break;
 		case OPT_FILTER_VCPU:
 		case OPT_FILTER_PID:
 		case OPT_FILTER_TIME: {
@@ -580,6 +610,8 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			return -EINVAL;
 		}
 	}
+	if (!o->live && (c = events_filter(o, d)) < 0)
+		return c;
 	for (; optind < argc; optind++)		/* after "--" */
 		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
 			goto nomem;
@@ -599,6 +631,7 @@ nomem:
 void options_fini(struct options *o)
 {
 	free(o->events_list);
+	free(o->events_args);
 	free(o->inputs);
 	free(o->clocks);
 	free(o->counters);

@@ -65,6 +65,8 @@ struct options {
 	double duration;	/* --duration, seconds; 0: none */
 	double interval;	/* --interval, seconds; 0: the default */
 	char *events_list;	/* owned: every --events, joined by commas */
+	const char **events_args;	/* owned array of argv's: --events */
+	size_t nevents_args;
 	bool stdout_closed;	/* set by the caller: it was; /dev/null holds its place */
 };
 

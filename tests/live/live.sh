@@ -11,7 +11,9 @@
 #    comm may be "<...>" where the kernel's saved_cmdlines had none, or
 #    the name before an exec where trace-cmd saved the name after it, at
 #    its end: the first few are shown, and at least half must agree), and
-#    the rule lines are the tool's own on that trace.dat.
+#    the rule lines are the tool's own on that trace.dat. Each instance
+#    fills an event's fields itself: a field read apart (the prev_state of
+#    a task exiting meanwhile) may differ, in at most 1 % of the lines.
 #    Two --live at once: each saw the events.
 # 2. SIGINT, SIGTERM, --duration and a closed output end a run with exit 0
 #    and leave no instance under instances/.
@@ -134,6 +136,7 @@ def rules(path):
 
 gap = [0]
 comms = [0]
+races = [0]
 
 def same(a, b, count=False):
     if abs(a[0] - b[0]) > 1000000 or a[1:2] != b[1:2] or a[3:] != b[3:]:
@@ -166,6 +169,16 @@ def compare(want, got, what):
             bad += 1
             continue
         for i, e in enumerate(g):
+            r = w[start + i] if start + i < len(w) else None
+            # the same switch, a field read apart: each instance runs the
+            # event's assignments itself (sched_switch's prev_state of a
+            # task exiting meanwhile)
+            if (r and not same(r, e) and abs(r[0] - e[0]) <= 1000000 and
+                    r[1] == e[1] and r[3] == e[3] and r[4] == e[4]):
+                print("# fields read apart: live %r, record %r" % (e, r))
+                races[0] += 1
+                checked += 1
+                continue
             if start + i >= len(w) or not same(w[start + i], e, True):
                 print("# %s: CPU %d: live %r, record %r" % (
                     what, cpu, e, w[start + i] if start + i < len(w) else None))
@@ -173,8 +186,9 @@ def compare(want, got, what):
                 break
             checked += 1
     print("# %s: %d events compared in the common window, times %d ns apart at most, %d comms differ" % (what, checked, gap[0], comms[0]))
-    ok = bad == 0 and checked >= 20 and comms[0] * 2 <= checked
-    gap[0] = comms[0] = 0
+    ok = (bad == 0 and checked >= 20 and comms[0] * 2 <= checked and
+          races[0] * 100 <= checked)
+    gap[0] = comms[0] = races[0] = 0
     return ok
 
 r1 = compare(text(sys.argv[1]), text(sys.argv[2]), "default lines")

@@ -59,7 +59,8 @@ struct live {
 	bool stopping;		/* a signal, the duration, the output: drain */
 	bool ended;
 	bool started;		/* the first event was seen */
-	bool cmdlines_fresh;	/* saved_cmdlines read this round */
+	char *cmdlines;		/* owned: saved_cmdlines as read since the
+				 * last wait, or NULL */
 	uint64_t start_mono;	/* CLOCK_MONOTONIC ns at the start */
 	uint64_t deadline;	/* CLOCK_MONOTONIC ns; 0: none */
 	uint64_t next_tick;	/* live: CLOCK_MONOTONIC ns; replay: ts */
@@ -90,8 +91,11 @@ void live_tracefs_stop(struct live *l);
 char *live_tracefs_dropped(struct live *l);
 /* Remove the instance (and free what live_tracefs_open() made). */
 void live_tracefs_close(struct live *l);
-/* The comms of saved_cmdlines the tep does not know yet. */
-void live_tracefs_cmdlines(struct live *l);
+/*
+ * pid's comm from saved_cmdlines (read into l->cmdlines if not yet)
+ * registered in the tep: 0, or -ENOENT.
+ */
+int live_tracefs_cmdline(struct live *l, int pid);
 
 /* live-replay.c */
 int live_replay_open(struct live *l, const char *name, struct diag *d);

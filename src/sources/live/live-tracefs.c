@@ -421,7 +421,6 @@ int live_tracefs_open(struct live *l, const char *name, struct diag *d)
 		}
 	}
 	tracefs_instance_file_write(l->inst, "tracing_on", "1");
-	live_tracefs_cmdlines(l);
 out:
 	live_free_list(systems);
 	if (ret == -ENOMEM)
@@ -477,22 +476,34 @@ char *live_tracefs_dropped(struct live *l)
 	return out;
 }
 
-void live_tracefs_cmdlines(struct live *l)
+int live_tracefs_cmdline(struct live *l, int pid)
 {
-	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
-	char *line, *save = NULL;
+	const char *line;
+	char comm[64];
 
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *comm;
-		long pid = strtol(line, &comm, 10);
+	if (!l->cmdlines)
+		l->cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines",
+							 NULL);
+	for (line = l->cmdlines; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		char *end;
+		long p = strtol(line, &end, 10);
+		size_t len;
 
-		if (comm == line || *comm != ' ' || pid <= 0 || pid > INT32_MAX)
-			continue;
-		if (!tep_is_pid_registered(l->tc.tep, (int)pid))
-			tep_register_comm(l->tc.tep, comm + 1, (int)pid);
+		if (!nl)
+			nl = line + strlen(line);
+		if (p == pid && end < nl && *end == ' ') {
+			len = (size_t)(nl - end - 1);
+			if (len >= sizeof(comm))
+				len = sizeof(comm) - 1;
+			memcpy(comm, end + 1, len);
+			comm[len] = '\0';
+			tep_register_comm(l->tc.tep, comm, pid);
+			return 0;
+		}
+		line = *nl ? nl + 1 : nl;
 	}
-	free(text);
+	return -ENOENT;
 }
 
 void live_tracefs_close(struct live *l)

@@ -14,6 +14,8 @@
  * source-tracecmd.c's tc_load_types()).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -171,21 +173,42 @@ static void live_wait(struct live *l)
 		l->stopping = true;
 	live_check_signal(l);
 	live_check_clock(l);
-	l->cmdlines_fresh = false;
+	free(l->cmdlines);
+	l->cmdlines = NULL;
 	for (i = 0; i < l->tc.ncpus; i++)
 		l->cpus[i].dry = false;
 }
 
-/* A pid the tep has no comm for: saved_cmdlines again, now and then. */
+/*
+ * A pid the tep has no comm for, at its first event: the kernel's
+ * saved_cmdlines, read once per wait (it holds the comm of a task whose
+ * events it recorded: trace-cmd record saves it too), else the task's own
+ * (/proc/PID/comm). Only that pid is registered: an entry of
+ * saved_cmdlines may be an older task's of a pid not yet seen.
+ */
 static void live_comm(struct live *l, int64_t pid)
 {
 	uint64_t *known = &l->known[(uint64_t)pid % LIVE_KNOWN];
+	char path[64], comm[64];
+	ssize_t n = -1;
+	int fd;
 
-	if (*known == (uint64_t)pid + 1 || pid <= 0 || l->cfg.replay)
+	if (*known == (uint64_t)pid + 1 || pid <= 0 || pid > INT32_MAX ||
+	    l->cfg.replay)
 		return;
-	if (!tep_is_pid_registered(l->tc.tep, (int)pid) && !l->cmdlines_fresh) {
-		live_tracefs_cmdlines(l);
-		l->cmdlines_fresh = true;
+	if (!tep_is_pid_registered(l->tc.tep, (int)pid) &&
+	    live_tracefs_cmdline(l, (int)pid) < 0) {
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			n = read(fd, comm, sizeof(comm) - 1);
+			close(fd);
+		}
+		if (n > 0) {
+			comm[n] = '\0';
+			comm[strcspn(comm, "\n")] = '\0';
+			tep_register_comm(l->tc.tep, comm, (int)pid);
+		}
 	}
 	if (tep_is_pid_registered(l->tc.tep, (int)pid))
 		*known = (uint64_t)pid + 1;
@@ -285,8 +308,14 @@ static void live_close(struct source *src)
 		live_tracefs_close(l);
 		live_pages_fini(l);
 	}
-	if (l->sig_fd >= 0)
+	if (l->sig_fd >= 0) {
+		struct signalfd_siginfo si;
+
+		/* a second Ctrl-C while draining ends nothing more */
+		while (read(l->sig_fd, &si, sizeof(si)) > 0)
+			;
 		close(l->sig_fd);
+	}
 	if (l->mask_set)
 		sigprocmask(SIG_SETMASK, &l->old_mask, NULL);
 	tepf_slots_free(&l->tc.slots);
@@ -296,6 +325,7 @@ static void live_close(struct source *src)
 	trace_seq_destroy(&l->tc.info);
 	tdguard_destroy(l->tc.guard);
 	free(l->pfd);
+	free(l->cmdlines);
 	free(l);
 	src->priv = NULL;
 }
