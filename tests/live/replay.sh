@@ -65,6 +65,23 @@ $KTF -f "$T/rules" --live-replay="$exits" > "$T/got"
 cmp -s "$T/want" "$T/got" && [ -s "$T/got" ]
 ok $? "$exits: with rules, the replay prints the trace.dat's template lines"
 
+# the filters: --vcpu and --pid as on the trace.dat; --time-range from
+# the first event
+for f in --vcpu=1 --pid=2001 "--time-range=0.001s~0.0015s"; do
+	case $f in
+	--time-range=*)
+		first=$(printf '* %%(ts)d\n' > "$T/ts" && $KTF -f "$T/ts" "$exits" | head -1)
+		want="--time-range=$((first + 1000000))~$((first + 1500000))" ;;
+	*) want=$f ;;
+	esac
+	$KTF "$want" "$exits" 2>/dev/null | sed 1d > "$T/want"
+	$KTF "$f" --live-replay="$exits" > "$T/got"
+	# equal, and some but not all of the 759 events
+	cmp -s "$T/want" "$T/got" && [ -s "$T/got" ] &&
+		[ "$(wc -l < "$T/got")" -lt 759 ]
+	ok $? "$exits: $f on the replay prints what $want prints on the trace.dat ($(wc -l < "$T/got") lines)"
+done
+
 # --stats by interval against --stats --time-range on the trace.dat
 first=$(printf '* %%(ts)d\n' > "$T/ts" && $KTF -f "$T/ts" "$exits" | head -1)
 iv_ns=500000
