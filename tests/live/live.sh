@@ -15,8 +15,9 @@
 #    fills an event's fields itself: a field read apart (the prev_state of
 #    a task exiting meanwhile) may differ, in at most 1 % of the lines.
 #    Two --live at once: each saw the events.
-# 2. SIGINT, SIGTERM, --duration and a closed output end a run with exit 0
-#    and leave no instance under instances/.
+# 2. SIGINT, SIGTERM, --duration and a closed output (also while no event
+#    comes) end a run with exit 0 and leave no instance under instances/;
+#    the next run removes the instance of a killed one.
 # 3. Not root: exit 2, saying root is needed (setpriv --reuid=nobody).
 # 4. An unknown event: exit 2, the closest name, no instance.
 # Waits are on events (a line appears, a process exits), bounded.
@@ -230,6 +231,19 @@ $KTF --live --events=sched:sched_switch 2> "$T/pipe.err" | head -1 > "$T/pipe"
 rc=$?
 [ -s "$T/pipe" ] && ! ls $TR/instances | grep -q '^kvmtrace_format-'
 ok $? "a closed output ends the run, no instance left"
+# idle (kvm:* fires not here) and the pipe closed: the run still ends
+timeout 30 sh -c "$KTF --live --events='kvm:*' | true"
+rc=$?
+[ "$rc" -eq 0 ] && ! ls $TR/instances | grep -q '^kvmtrace_format-'
+ok $? "no event and a closed output: the run ends ($rc), no instance left"
+# the instance of a killed run (its pid gone) goes with the next run
+/bin/true &
+gone=$!
+wait $gone
+mkdir "$TR/instances/kvmtrace_format-$gone"
+$KTF --live --events=sched:sched_switch --duration=0.1 > /dev/null 2>&1
+no_instance $gone
+ok $? "the instance a killed run left (pid $gone) is removed by the next"
 # --live --stats: blocks per interval, the whole run at the end
 $KTF --live --events=sched:sched_switch --stats --interval=0.1 --duration=0.35 > "$T/stats" 2>&1
 [ "$(grep -c '^# interval' "$T/stats")" -ge 3 ] && grep -q '^# the whole run' "$T/stats" &&

@@ -57,6 +57,22 @@ for dat in $exits tests/fixtures/tracedat/mixed-sched.dat \
 	fi
 done
 
+# a page whose commit runs past its end: the others print, exit 1, where
+python3 - "$exits" "$T/bad.dat" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = b.index(b"flyrecord\0") + 10
+off, size = struct.unpack_from("<QQ", b, at + 16)      # CPU 1's pages
+struct.pack_into("<Q", b, off + 8, 0xffffff)          # its first commit
+open(sys.argv[2], "wb").write(b)
+print("# CPU 1's first page at 0x%x" % off)
+PY
+$KTF --live-replay="$T/bad.dat" > "$T/got" 2> "$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "CPU 1: offset 0x[0-9a-f]*: a ring-buffer page whose data runs past its end" "$T/err" &&
+	[ "$(wc -l < "$T/got")" -gt 400 ] && [ "$(wc -l < "$T/got")" -lt 759 ]
+ok $? "a damaged page: exit $rc, $(wc -l < "$T/got") of 759 events, $(cat "$T/err")"
+
 # rules: the same template output
 printf '%s\n' 'kvm:kvm_exit %(ts)d %(common_cpu)d %(comm)s vcpu=%(vcpu_id)d reason=%(exit_reason)d rip=%(guest_rip)#x' \
 	'kvm:* %(ts)d %(name)s %(pid)d %(info)s' > "$T/rules"

@@ -20,6 +20,7 @@
 
 #include <kbuffer.h>
 
+#include "diag.h"
 #include "live.h"
 #include "tracedat/tracecmd.h"
 
@@ -35,6 +36,8 @@ struct live_cpu {
 	void *page;		/* owned: one sub-buffer */
 	struct tep_record rec;	/* the record at hand; data in page */
 	bool has_rec;
+	size_t len;		/* of the page at hand */
+	bool bad;		/* a record ran past it: its rest is left out */
 	bool dry;		/* nothing more to read this round */
 	bool done;		/* replay: no page left */
 	uint64_t off, end;	/* replay: the pages' place in the file */
@@ -68,6 +71,9 @@ struct live {
 	uint64_t last_ts;	/* of the latest event handed out */
 	bool tick_due;		/* hand out what is at hand, then tick */
 	bool finished;		/* the last tick was given */
+	uint64_t nbad;		/* pages cut short by a record past their end */
+	struct diag bad_d;	/* replay: the first page refused */
+	bool bad_page;
 	struct pollfd *pfd;	/* owned: CPUs, signals, output */
 #define LIVE_KNOWN 256
 	uint64_t known[LIVE_KNOWN];	/* pid + 1 with a comm; direct-mapped */

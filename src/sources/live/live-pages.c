@@ -49,15 +49,25 @@ void live_pages_fini(struct live *l)
 	l->cpus = NULL;
 }
 
-/* The record kbuf is at, into c->rec; false when the page is done. */
+/*
+ * The record kbuf is at, into c->rec; false when the page is done, or
+ * when the record runs past the page (c->bad: the rest is left out).
+ */
 static bool live_pages_take(struct live_cpu *c)
 {
 	unsigned long long ts;
 	void *data = kbuffer_read_event(c->kbuf, &ts);
+	size_t at;
 
-	c->has_rec = data != NULL;
+	c->has_rec = false;
 	if (!data)
 		return false;
+	at = (size_t)((char *)data - (char *)c->page);
+	if (at > c->len || (size_t)kbuffer_event_size(c->kbuf) > c->len - at) {
+		c->bad = true;
+		return false;
+	}
+	c->has_rec = true;
 	c->rec.ts = ts;
 	c->rec.data = data;
 	c->rec.size = kbuffer_event_size(c->kbuf);
@@ -70,26 +80,51 @@ static bool live_pages_take(struct live_cpu *c)
 
 int live_pages_load(struct live *l, struct live_cpu *c, int len)
 {
-	(void)l;
+	struct tc *tc = &l->tc;
+	int lsize = tep_get_header_page_size(tc->tep);
+	size_t hdr;
+	uint64_t commit;
+
+	c->has_rec = false;
+	c->bad = false;
 	if (len <= 0)
 		return 0;
 	if (len < l->page_size)	/* a short read: the rest is not the page's */
 		memset((char *)c->page + len, 0, (size_t)(l->page_size - len));
+	c->len = (size_t)l->page_size;
+	/*
+	 * the page's header: u64 time stamp, then its commit (a long: the
+	 * bytes of data, two flags on top); the data must fit in the page,
+	 * with the count of missed events after it when stored
+	 */
+	if (lsize != 4 && lsize != 8)
+		lsize = 8;
+	hdr = 8 + (size_t)lsize;
+	if ((size_t)len < hdr)
+		return -EIO;
+	commit = tc_read(tc, (char *)c->page + 8, lsize) & ((1u << 27) - 1);
+	if (commit > c->len - hdr ||
+	    ((tc_read(tc, (char *)c->page + 8, lsize) & (1u << 30)) &&
+	     commit + (size_t)lsize > c->len - hdr))
+		return -EIO;
 	if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
 		return -EIO;
 	live_pages_take(c);
+	if (c->bad)
+		l->nbad++;
 	return 0;
 }
 
 void live_pages_advance(struct live *l, struct live_cpu *c)
 {
-	(void)l;
 	if (!c->has_rec)
 		return;
 	if (kbuffer_next_event(c->kbuf, NULL))
 		live_pages_take(c);
 	else
 		c->has_rec = false;
+	if (c->bad)
+		l->nbad++;
 }
 
 int live_pages_first(const struct live *l)

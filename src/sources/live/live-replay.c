@@ -3,9 +3,9 @@
  * --live-replay=TRACE.dat: the ring-buffer pages of a trace.dat fed to the
  * live reader as if trace_pipe_raw handed them out, page by page, each
  * CPU's in the order the file holds them. The event formats, plugins and
- * comms are the file's (libtracecmd opens it, in the guarded child of
- * tracecmd-open.c); the pages are read here from where the file's CPU
- * table says (tracedat-file.c). An uncompressed file (version 6, or 7
+ * comms are the file's (libtracecmd reads its headers, after
+ * tracedat-file.c checked its layout); the pages are read here from where
+ * the file's CPU table says, and checked by live-pages.c. An uncompressed file (version 6, or 7
  * without compression): `trace-cmd convert --file-version 6` makes one.
  */
 #include <errno.h>
@@ -21,7 +21,6 @@ int live_replay_open(struct live *l, const char *name, struct diag *d)
 {
 	const char *path = l->cfg.replay;
 	struct tracedat_file *f = &l->tc.file;
-	char *note = NULL;
 	uint32_t i;
 	int ret;
 
@@ -35,13 +34,12 @@ int live_replay_open(struct live *l, const char *name, struct diag *d)
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	if (tc_guarded_open(path, &l->handle, &note) != TC_OPEN_OK) {
-		free(note);
-		diag_set(d, "%s: libtracecmd cannot read it as a trace.dat",
-			 name);
+	/* its headers only: the pages are ours to read (and to refuse) */
+	l->handle = tracecmd_open_head(path, 0);
+	if (!l->handle) {
+		diag_set(d, "%s: libtracecmd cannot read its headers", name);
 		return -EMEDIUMTYPE;
 	}
-	free(note);
 	l->tc.tep = tracecmd_get_tep(l->handle);
 	l->tc.ncpus = tep_get_cpus(l->tc.tep);
 	l->page_size = (int)f->page_size;

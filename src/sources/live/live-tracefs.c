@@ -271,25 +271,38 @@ static bool live_pid_alive(long pid)
 	return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
 }
 
-/* Remove the instances of our runs that were killed (SIGKILL). */
-static void live_sweep(void)
+/*
+ * Remove the instances of our runs that were killed (SIGKILL). A
+ * directory read of our own: libtracefs 1.6.4's tracefs_instances()
+ * leaks the regex it compiles.
+ */
+static void live_sweep(const char *dir)
 {
-	char **names = tracefs_instances("^" LIVE_PREFIX "[0-9]+$");
-	size_t i;
+	char path[4096];
+	struct dirent *e;
+	DIR *d;
 
-	for (i = 0; names && names[i]; i++) {
-		long pid = strtol(names[i] + strlen(LIVE_PREFIX), NULL, 10);
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		const char *num = e->d_name + strlen(LIVE_PREFIX);
 		struct tracefs_instance *old;
+		char *end;
+		long pid;
 
-		if (pid <= 0 || live_pid_alive(pid))
+		if (strncmp(e->d_name, LIVE_PREFIX, strlen(LIVE_PREFIX)))
 			continue;
-		old = tracefs_instance_alloc(NULL, names[i]);
+		pid = strtol(num, &end, 10);
+		if (end == num || *end || pid <= 0 || live_pid_alive(pid))
+			continue;
+		old = tracefs_instance_alloc(NULL, e->d_name);
 		if (old) {
 			tracefs_instance_destroy(old);
 			tracefs_instance_free(old);
 		}
 	}
-	tracefs_list_free(names);
+	if (d)
+		closedir(d);
 }
 
 /* The CPUs the instance has buffers for (per_cpu/cpuN). */
@@ -372,7 +385,7 @@ int live_tracefs_open(struct live *l, const char *name, struct diag *d)
 	}
 	tep_set_loglevel(TEP_LOG_NONE);
 	l->plugins = tep_load_plugins(l->tc.tep);
-	live_sweep();
+	live_sweep(dir);
 	if (asprintf(&l->inst_name, LIVE_PREFIX "%ld", (long)getpid()) < 0) {
 		l->inst_name = NULL;
 		ret = -ENOMEM;

@@ -111,7 +111,18 @@ static bool live_read(struct live *l, struct live_cpu *c)
 			if (n < 0)
 				n = 0;	/* EAGAIN: empty; else nothing more */
 		}
-		if (n <= 0 || live_pages_load(l, c, n) < 0) {
+		if (n > 0 && live_pages_load(l, c, n) < 0) {
+			/* a page whose data runs past its end: the next one */
+			l->nbad++;
+			if (l->cfg.replay && !l->bad_page) {
+				l->bad_page = true;
+				diag_set(&l->bad_d, "%s: CPU %d: offset 0x%llx: a ring-buffer page whose data runs past its end (left out)",
+					 l->tc.name, c->cpu,
+					 (unsigned long long)(c->off - (uint64_t)n));
+			}
+			continue;
+		}
+		if (n <= 0) {
 			c->dry = true;
 			break;
 		}
@@ -272,6 +283,16 @@ static int live_next(struct source *src, struct event *ev, struct diag *d)
 				return 0;
 			l->finished = true;
 			ret = live_tick(l, true, d);
+			if (ret == 0 && l->nbad && l->cfg.replay) {
+				/* bad data, said at the end: exit 1 */
+				if (l->bad_page)
+					*d = l->bad_d;
+				else
+					diag_set(d, "%s: %llu ring-buffer pages hold a record that runs past their end (their rest left out)",
+						 l->tc.name,
+						 (unsigned long long)l->nbad);
+				return -EIO;
+			}
 			return ret < 0 ? ret : 0;
 		}
 		if (l->stopping) {
@@ -412,6 +433,16 @@ void live_source_stop(struct source *src)
 		return;
 	live_tracefs_stop(l);
 	note = live_tracefs_dropped(l);
+	if (l->nbad) {
+		char *more;
+
+		if (asprintf(&more, "%s%s%llu ring-buffer pages refused (their data runs past their end)",
+			     note ? note : "", note ? "\n" : "",
+			     (unsigned long long)l->nbad) >= 0) {
+			free(note);
+			note = more;
+		}
+	}
 	if (note) {
 		free(src->note);
 		src->note = note;
