@@ -153,7 +153,8 @@ static void live_near_try(struct live_near *n, const char *sys,
  * One item of --events ("sys:event", "sys:*", "event", "sys", globs;
  * "sys/event" as trace-cmd writes it) against the events tracefs has:
  * each match "sys/event" into *on once, its system into *systems once.
- * Returns how many it matched, or -ENOMEM.
+ * Returns how many it matched, or -ENOMEM. With near (when nothing
+ * matched): every event's name is tried for near, nothing is matched.
  */
 static int live_match(const char *dir, char **systems_all, const char *item,
 		      char ***on, size_t *non, char ***systems, size_t *nsys,
@@ -187,13 +188,17 @@ static int live_match(const char *dir, char **systems_all, const char *item,
 		char **evs;
 
 		/* ftrace's own events cannot be enabled */
-		if (!strcmp(sys, "ftrace"))
+		if (!strcmp(sys, "ftrace") ||
+		    (!near && fnmatch(sys_pat, sys, 0)))
 			continue;
 		evs = tracefs_system_events(dir, sys);
 		for (j = 0; evs && evs[j]; j++) {
 			char *full;
 
-			live_near_try(near, sys, evs[j]);
+			if (near) {	/* the second pass: names only */
+				live_near_try(near, sys, evs[j]);
+				continue;
+			}
 			if (fnmatch(sys_pat, sys, 0) || fnmatch(ev_pat, evs[j], 0))
 				continue;
 			matched++;
@@ -241,7 +246,10 @@ static int live_resolve(struct live *l, const char *dir, char ***systems,
 		if (!*item)
 			continue;
 		ret = live_match(dir, all, item, &l->enabled, &non, systems,
-				 &nsys, &near);
+				 &nsys, NULL);
+		if (ret == 0)
+			ret = live_match(dir, all, item, &l->enabled, &non,
+					 systems, &nsys, &near);
 		if (ret < 0)
 			break;
 		if (ret == 0) {
