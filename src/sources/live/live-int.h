@@ -37,7 +37,7 @@ struct live_cpu {
 	struct tep_record rec;	/* the record at hand; data in page */
 	bool has_rec;
 	size_t len;		/* of the page at hand */
-	bool bad;		/* a record ran past it: its rest is left out */
+	bool bad;		/* a record ran past it: the rest left out */
 	bool dry;		/* nothing more to read this round */
 	bool done;		/* replay: no page left */
 	uint64_t off, end;	/* replay: the pages' place in the file */
@@ -46,7 +46,7 @@ struct live_cpu {
 struct live {
 	struct tc tc;		/* first: the trace.dat reader's state */
 	struct live_config cfg;
-	struct tracefs_instance *inst;	/* owned: our instance; NULL: replay */
+	struct tracefs_instance *inst;	/* owned; NULL: replay */
 	char *inst_name;	/* owned */
 	bool inst_made;		/* we created it: we remove it */
 	struct tep_plugin_list *plugins;	/* owned: libtraceevent's */
@@ -59,11 +59,11 @@ struct live {
 	int sig_fd;		/* signalfd of SIGINT, SIGTERM, SIGHUP */
 	sigset_t old_mask;	/* the mask before open */
 	bool mask_set;
-	bool stopping;		/* a signal, the duration, the output: drain */
+	bool stopping;		/* a signal, the duration, the output */
 	bool ended;
 	bool started;		/* the first event was seen */
-	char *cmdlines;		/* owned: saved_cmdlines as read since the
-				 * last wait, or NULL */
+	char *cmdlines;		/* owned: saved_cmdlines as read since
+				 * the last wait, or NULL */
 	uint64_t start_mono;	/* CLOCK_MONOTONIC ns at the start */
 	uint64_t deadline;	/* CLOCK_MONOTONIC ns; 0: none */
 	uint64_t next_tick;	/* live: CLOCK_MONOTONIC ns; replay: ts */
@@ -71,12 +71,12 @@ struct live {
 	uint64_t last_ts;	/* of the latest event handed out */
 	bool tick_due;		/* hand out what is at hand, then tick */
 	bool finished;		/* the last tick was given */
-	uint64_t nbad;		/* pages cut short by a record past their end */
+	uint64_t nbad;		/* pages refused or cut short */
 	struct diag bad_d;	/* replay: the first page refused */
 	bool bad_page;
 	struct pollfd *pfd;	/* owned: CPUs, signals, output */
 #define LIVE_KNOWN 256
-	uint64_t known[LIVE_KNOWN];	/* pid + 1 with a comm; direct-mapped */
+	uint64_t known[LIVE_KNOWN];	/* pid + 1 with a comm */
 };
 
 static inline struct live *live_of(struct source *src)

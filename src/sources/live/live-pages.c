@@ -89,7 +89,8 @@ int live_pages_load(struct live *l, struct live_cpu *c, int len)
 	c->bad = false;
 	if (len <= 0)
 		return 0;
-	if (len < l->page_size)	/* a short read: the rest is not the page's */
+	/* a short read: the rest is not the page's */
+	if (len < l->page_size)
 		memset((char *)c->page + len, 0, (size_t)(l->page_size - len));
 	c->len = (size_t)l->page_size;
 	/*

@@ -5,8 +5,9 @@
  * CPU's in the order the file holds them. The event formats, plugins and
  * comms are the file's (libtracecmd reads its headers, after
  * tracedat-file.c checked its layout); the pages are read here from where
- * the file's CPU table says, and checked by live-pages.c. An uncompressed file (version 6, or 7
- * without compression): `trace-cmd convert --file-version 6` makes one.
+ * the file's CPU table says, and checked by live-pages.c. An uncompressed
+ * file (version 6, or 7 without compression): `trace-cmd convert
+ * --file-version 6` makes one.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -199,7 +199,8 @@ static int live_match(const char *dir, char **systems_all, const char *item,
 				live_near_try(near, sys, evs[j]);
 				continue;
 			}
-			if (fnmatch(sys_pat, sys, 0) || fnmatch(ev_pat, evs[j], 0))
+			if (fnmatch(sys_pat, sys, 0) ||
+			    fnmatch(ev_pat, evs[j], 0))
 				continue;
 			matched++;
 			if (asprintf(&full, "%s/%s", sys, evs[j]) < 0) {
@@ -384,7 +385,8 @@ int live_tracefs_open(struct live *l, const char *name, struct diag *d)
 	ret = live_resolve(l, dir, &systems, d);
 	if (ret < 0)
 		goto out;
-	l->tc.tep = tracefs_local_events_system(dir, (const char *const *)systems);
+	l->tc.tep = tracefs_local_events_system(
+		dir, (const char *const *)systems);
 	if (!l->tc.tep) {
 		diag_set(d, "--live: cannot read the event formats in %s/events",
 			 dir);

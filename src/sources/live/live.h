@@ -24,8 +24,8 @@ struct live_config {
 				 * joined by commas; NULL: kvm:* */
 	double duration;	/* seconds; 0: until a signal */
 	double interval;	/* seconds between tick() calls; 0: none */
-	const char *replay;	/* borrowed: a trace.dat to replay, or NULL */
-	int out_fd;		/* standard output: the run ends when it closes */
+	const char *replay;	/* borrowed: a trace.dat to replay; NULL */
+	int out_fd;		/* the output: the run ends when it closes */
 	/*
 	 * Before next() blocks on empty buffers: flush the output. Returns
 	 * true when the output is gone (the run ends).

@@ -109,7 +109,7 @@ static bool live_read(struct live *l, struct live_cpu *c)
 				return false;
 			n = tracefs_cpu_read(c->tcpu, c->page, true);
 			if (n < 0)
-				n = 0;	/* EAGAIN: empty; else nothing more */
+				n = 0;	/* EAGAIN: empty */
 		}
 		if (n > 0 && live_pages_load(l, c, n) < 0) {
 			/* a page whose data runs past its end: the next one */
@@ -118,7 +118,8 @@ static bool live_read(struct live *l, struct live_cpu *c)
 				l->bad_page = true;
 				diag_set(&l->bad_d, "%s: CPU %d: offset 0x%llx: a ring-buffer page whose data runs past its end (left out)",
 					 l->tc.name, c->cpu,
-					 (unsigned long long)(c->off - (uint64_t)n));
+					 (unsigned long long)(c->off -
+							      (uint64_t)n));
 			}
 			continue;
 		}
@@ -166,7 +167,8 @@ static void live_wait(struct live *l)
 		return;
 	}
 	for (i = 0; i < l->tc.ncpus; i++)
-		p[n++] = (struct pollfd){ .fd = l->cpus[i].fd, .events = POLLIN };
+		p[n++] = (struct pollfd){ .fd = l->cpus[i].fd,
+					  .events = POLLIN };
 	p[n++] = (struct pollfd){ .fd = l->sig_fd, .events = POLLIN };
 	if (l->cfg.out_fd >= 0)
 		p[n++] = (struct pollfd){ .fd = l->cfg.out_fd, .events = 0 };
@@ -176,8 +178,9 @@ static void live_wait(struct live *l)
 		until = l->next_tick;
 	if (until) {
 		now = live_now();
-		timeout = until <= now ? 0
-				       : (int)((until - now + 999999) / 1000000);
+		timeout = until <= now
+				  ? 0
+				  : (int)((until - now + 999999) / 1000000);
 	}
 	if (poll(p, (nfds_t)n, timeout) > 0 && l->cfg.out_fd >= 0 &&
 	    (p[n - 1].revents & (POLLERR | POLLHUP)))
