@@ -376,6 +376,16 @@ int filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz,
 	return 0;
 }
 
+void filter_time_origin(struct filter *f, uint64_t origin)
+{
+	if (!f || !f->has_time || f->seconds)
+		return;
+	f->lo = f->lo > UINT64_MAX - origin ? UINT64_MAX : f->lo + origin;
+	if (f->hi != UINT64_MAX)
+		f->hi = f->hi > UINT64_MAX - origin ? UINT64_MAX
+						    : f->hi + origin;
+}
+
 /* Does one --events item match type t (name: its KVM_TRC_* name)? */
 static bool filter_events_one(const struct rule *rule,
 			      const struct event_type *t, const char *name,

@@ -54,6 +54,12 @@ int filter_set_clock(struct filter *f, enum clock_kind timeline, double mhz,
 		     struct diag *d);
 
 /*
+ * --live: --time-range is relative to the start of the run, origin on
+ * the timeline (call after filter_set_clock()).
+ */
+void filter_time_origin(struct filter *f, uint64_t origin);
+
+/*
  * The rule file, borrowed: --events also matches the name: a YAML rule
  * gives its events (name: VMEXIT, name: read).
  */

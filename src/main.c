@@ -29,6 +29,7 @@
 #include "filter.h"
 #include "formats-path.h"
 #include "inputs.h"
+#include "live/live.h"
 #include "merge.h"
 #include "options.h"
 #include "outbuf.h"
@@ -316,6 +317,75 @@ static void progress_end(struct progress *p)
 		fputs("\r\033[K", stderr);
 }
 
+/* --live: before the reader blocks, what is printed goes out. */
+static bool live_idle(void *arg)
+{
+	struct run *r = arg;
+
+	outbuf_flush(r->out);
+	return r->out->closed;
+}
+
+/* --live: --time-range counts from the first event. */
+static void live_start(void *arg, uint64_t ts)
+{
+	struct run *r = arg;
+
+	filter_time_origin(r->opt.filter, ts);
+}
+
+/* --live --stats: an interval ended. */
+static int live_tick(void *arg, uint64_t end, bool last, struct diag *d)
+{
+	struct run *r = arg;
+
+	(void)end;
+	return r->opt.stats ? sink_live_stats_tick(r->sink, last, d) : 0;
+}
+
+/*
+ * --live: the one source, the kernel's buffers (or a trace.dat's pages
+ * with --live-replay). Returns 0 or an exit status.
+ */
+static int open_live(struct run *r, struct diag *d)
+{
+	struct live_config cfg = {
+		.events = r->opt.events_list,
+		.duration = r->opt.duration,
+		.interval = r->opt.stats ? (r->opt.interval > 0 ? r->opt.interval
+								: 1.0)
+					 : 0,
+		.replay = r->opt.live_replay,
+		.out_fd = r->opt.output ? -1 : STDOUT_FILENO,
+		.idle = live_idle,
+		.tick = live_tick,
+		.start = live_start,
+		.arg = r,
+	};
+	int ret;
+
+	r->srcs = calloc(1, sizeof(*r->srcs));
+	if (!r->srcs)
+		return -ENOMEM;
+	r->srcs[0] = live_source_create(&cfg);
+	if (!r->srcs[0]) {
+#ifndef HAVE_TRACEFS
+		error("--live: this kvmtrace_format was built without libtracefs (apt-get install libtracefs-dev, then configure again)");
+		return EXIT_USAGE;
+#endif
+		return -ENOMEM;
+	}
+	r->nsrcs = 1;
+	ret = source_open(r->srcs[0], d);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret < 0) {
+		error(d->msg);
+		return ret == -EMEDIUMTYPE ? EXIT_USAGE : EXIT_DATA;
+	}
+	return 0;
+}
+
 static int run_events(struct run *r, bool *bad_data)
 {
 	struct progress progress = { 0 };
@@ -331,7 +401,7 @@ static int run_events(struct run *r, bool *bad_data)
 	spans = r->nsrcs > 1;
 	for (i = 0; i < r->nsrcs; i++)
 		spans |= r->srcs[i]->domain == DOMAIN_GUEST;
-	progress.on = isatty(STDERR_FILENO) &&
+	progress.on = !r->opt.live && isatty(STDERR_FILENO) &&
 		      !(r->opt.output == NULL && isatty(STDOUT_FILENO));
 	clock_gettime(CLOCK_MONOTONIC, &progress.start);
 	for (;;) {
@@ -346,7 +416,8 @@ static int run_events(struct run *r, bool *bad_data)
 			*bad_data = true;
 			continue;
 		}
-		if (ret == MERGE_WARN) {
+		/* live: CPUs read by turns may step back a little */
+		if (ret == MERGE_WARN && !r->opt.live) {
 			progress_end(&progress);
 			error(d.msg);
 		}
@@ -379,7 +450,9 @@ static int run_events(struct run *r, bool *bad_data)
 		progress_tick(&progress);
 	}
 	progress_end(&progress);
-	filter_report(r->opt.filter, warn, NULL);
+	/* live: --events are the events enabled; an idle host is no typo */
+	if (!r->opt.live)
+		filter_report(r->opt.filter, warn, NULL);
 	diag_init(&d);
 	ret = r->sink->ops->end(r->sink, &d);
 	if (ret < 0) {
@@ -425,20 +498,28 @@ static int run(struct run *r)
 			return EXIT_USAGE;
 		}
 	}
-	if (inputs_check_files(&r->opt, &d) < 0) {
+	if (r->opt.live) {
+		status = open_live(r, &d);
+		if (status == -ENOMEM)
+			goto nomem;
+		if (status)
+			return status;
+	} else if (inputs_check_files(&r->opt, &d) < 0) {
 		error(d.msg);
 		return EXIT_USAGE;
 	}
-	r->srcs = calloc(inputs_count(&r->opt), sizeof(*r->srcs));
-	if (!r->srcs)
-		goto nomem;
-	ret = inputs_open(&r->opt, r->syms, r->srcs, &r->nsrcs, warn, NULL,
-			  &d);
-	if (ret == -ENOMEM)
-		goto nomem;
-	if (ret < 0) {
-		error(d.msg);
-		return ret == -EINVAL ? EXIT_USAGE : EXIT_DATA;
+	if (!r->opt.live) {
+		r->srcs = calloc(inputs_count(&r->opt), sizeof(*r->srcs));
+		if (!r->srcs)
+			goto nomem;
+		ret = inputs_open(&r->opt, r->syms, r->srcs, &r->nsrcs, warn,
+				  NULL, &d);
+		if (ret == -ENOMEM)
+			goto nomem;
+		if (ret < 0) {
+			error(d.msg);
+			return ret == -EINVAL ? EXIT_USAGE : EXIT_DATA;
+		}
 	}
 	status = pair_inputs(r);
 	if (!status)
@@ -495,6 +576,12 @@ static int run(struct run *r)
 		goto nomem;
 	if (r->opt.chrome)
 		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
+	else if (r->opt.stats && r->opt.live)
+		r->sink = sink_live_stats_create(
+			r->out, r->render, r->opt.stats_format, r->opt.mhz,
+			r->syms, r->opt.stats_top, r->opt.stats_sort,
+			r->opt.interval > 0 ? r->opt.interval : 1.0,
+			!r->opt.output && isatty(STDOUT_FILENO));
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
 					    r->opt.stats_format, r->opt.mhz,
@@ -522,6 +609,8 @@ static int run(struct run *r)
 	}
 	r->out->fd = fd;
 	status = run_events(r, &bad_data);
+	if (r->opt.live)
+		live_source_stop(r->srcs[0]);
 	inputs_notes_end(r->srcs, r->nsrcs, warn, NULL);
 	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
 		/* the old file, if any, stays as it was */

@@ -72,6 +72,13 @@ void options_usage(FILE *f)
 	      "      --pid=LIST         only these processes\n"
 	      "      --time-range=A~B   only events with A <= ts <= B (ts as printed,\n"
 	      "                         or seconds with an s: 1.5s~2s)\n"
+	      "      --live             read the kernel's ring buffers as they fill (root):\n"
+	      "                         --events (default kvm:*) are enabled in an\n"
+	      "                         instance of its own; each event printed as it\n"
+	      "                         comes; --time-range from the start\n"
+	      "      --duration=SECONDS --live: stop after SECONDS (else at a signal)\n"
+	      "      --interval=SECONDS --live --stats: a table every SECONDS (1)\n"
+	      "      --live-replay=FILE --live on the ring-buffer pages of a trace.dat\n"
 	      "  -o, --output=FILE      write to FILE instead of standard output\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          the version\n"
@@ -213,12 +220,105 @@ static int missing_positional(const char *name, struct diag *d)
 	return ret;
 }
 
+/* --duration, --interval: a positive number of seconds (1.5, 2s). */
+static int seconds_option(const char *opt, const char *arg, double *out,
+			  struct diag *d)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && *end == 's')
+		end++;
+	if (end == arg || *end || errno || !(v > 0) || v > 1e9) {
+		diag_set(d, "%s: '%s' is not a number of seconds (a positive number such as 10 or 0.5)",
+			 opt, arg);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/* --events, every one, joined by commas: what --live enables. */
+static int add_events(struct options *o, const char *arg)
+{
+	const char **v;
+	char *n;
+
+	v = realloc(o->events_args, (o->nevents_args + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	o->events_args = v;
+	v[o->nevents_args++] = arg;
+	if (asprintf(&n, "%s%s%s", o->events_list ? o->events_list : "",
+		     o->events_list ? "," : "", arg) < 0)
+		return -ENOMEM;
+	free(o->events_list);
+	o->events_list = n;
+	return 0;
+}
+
+/*
+ * --events as a filter, each in the order given; not with --live, where
+ * they are what the kernel is asked for (live-tracefs.c reads them: a
+ * system's name alone, sys/event as trace-cmd writes it).
+ */
+static int events_filter(struct options *o, struct diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < o->nevents_args; i++) {
+		if (!o->filter)
+			o->filter = filter_create();
+		if (!o->filter) {
+			diag_set(d, "out of memory");
+			return -ENOMEM;
+		}
+		diag_init(d);
+		if (filter_option(o->filter, "events", o->events_args[i], d) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* --live: what goes with it. */
+static int check_live(struct options *o, struct diag *d)
+{
+	if (!o->live) {
+		if (o->duration > 0 || o->interval > 0) {
+			diag_set(d, "%s goes with --live",
+				 o->duration > 0 ? "--duration" : "--interval");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (o->ninputs) {
+		diag_set(d, "--live reads the kernel's buffers, not '%s': give a rule file with -f, or no input",
+			 o->inputs[0].path);
+		return -EINVAL;
+	}
+	if (o->chrome || o->ncounters || o->have_offset || o->auto_offset) {
+		diag_set(d, "--live prints text or --stats; %s is for recordings",
+			 o->chrome ? "--chrome" : o->ncounters ? "--counters" : "--tsc-offset");
+		return -EINVAL;
+	}
+	if (o->interval > 0 && !o->stats) {
+		diag_set(d, "--interval goes with --live --stats");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* What options_parse() cannot check one option at a time. */
 static int check_args(struct options *o, bool have_f, struct diag *d)
 {
 	const struct signature *sig;
 	const char *kind;
 	size_t i, j, nstdin = 0;
+
+	if (check_live(o, d) < 0)
+		return -EINVAL;
 
 	for (i = 0; i < o->ninputs; i++)
 		nstdin += !strcmp(o->inputs[i].path, "-");
@@ -286,6 +386,10 @@ enum {
 	OPT_STATS_SORT,
 	OPT_COUNTERS,
 	OPT_COUNTERS_START,
+	OPT_LIVE,
+	OPT_LIVE_REPLAY,
+	OPT_DURATION,
+	OPT_INTERVAL,
 };
 
 static const struct option long_options[] = {
@@ -311,6 +415,10 @@ static const struct option long_options[] = {
 	{ "qemu-log", required_argument, NULL, OPT_QEMU_LOG },
 	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "counters-start", required_argument, NULL, OPT_COUNTERS_START },
+	{ "live", no_argument, NULL, OPT_LIVE },
+	{ "live-replay", required_argument, NULL, OPT_LIVE_REPLAY },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -464,7 +572,28 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 				goto nomem;
 			o->inputs[o->ninputs - 1].qemu_log = true;
 			break;
+		case OPT_LIVE:
+			o->live = true;
+			break;
+		case OPT_LIVE_REPLAY:
+			o->live = true;
+			o->live_replay = optarg;
+			break;
+		case OPT_DURATION:
+		case OPT_INTERVAL:
+			if (seconds_option(c == OPT_DURATION ? "--duration"
+							     : "--interval",
+					   optarg,
+					   c == OPT_DURATION ? &o->duration
+							     : &o->interval,
+					   d) < 0)
+				return -EINVAL;
+			break;
 		case OPT_FILTER_EVENTS:
+			/* a filter after the loop: with --live, what is enabled */
+			if (add_events(o, optarg) < 0)
+				goto nomem;
+			break;
 		case OPT_FILTER_VCPU:
 		case OPT_FILTER_PID:
 		case OPT_FILTER_TIME: {
@@ -501,6 +630,8 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			return -EINVAL;
 		}
 	}
+	if (!o->live && (c = events_filter(o, d)) < 0)
+		return c;
 	for (; optind < argc; optind++)		/* after "--" */
 		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
 			goto nomem;
@@ -519,6 +650,8 @@ nomem:
 
 void options_fini(struct options *o)
 {
+	free(o->events_list);
+	free(o->events_args);
 	free(o->inputs);
 	free(o->clocks);
 	free(o->counters);

@@ -60,6 +60,14 @@ struct options {
 	size_t ncounters;
 	bool have_counters_start;	/* --counters-start */
 	uint64_t counters_start;
+	/* --live */
+	bool live;
+	const char *live_replay;	/* --live-replay=FILE */
+	double duration;	/* --duration, seconds; 0: none */
+	double interval;	/* --interval, seconds; 0: the default */
+	char *events_list;	/* owned: every --events, joined by commas */
+	const char **events_args;	/* owned array of argv's: --events */
+	size_t nevents_args;
 	bool stdout_closed;	/* set by the caller: it was; /dev/null holds its place */
 	struct options_names names;	/* owned: full names of abbreviations */
 };

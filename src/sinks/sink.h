@@ -61,6 +61,19 @@ struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 			       const struct symtab *syms, unsigned top,
 			       const char *sort);
 
+/*
+ * --live --stats (sink-live-stats.c): the --stats report of each interval
+ * at sink_live_stats_tick() (last: the run ends; the interval is the
+ * last), redrawn in place when tty, one JSON object per line with json;
+ * the whole run's report at end(). interval: its length in seconds.
+ */
+struct sink *sink_live_stats_create(struct outbuf *out, struct render *render,
+				    const char *mode, double mhz,
+				    const struct symtab *syms, unsigned top,
+				    const char *sort, double interval,
+				    bool tty);
+int sink_live_stats_tick(struct sink *s, bool last, struct diag *d);
+
 static inline void sink_destroy(struct sink *s)
 {
 	if (s)

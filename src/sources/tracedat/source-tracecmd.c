@@ -55,7 +55,7 @@ static bool tc_probe(const char *path, const unsigned char *head, size_t len,
 }
 
 /* The file's byte order, the largest record, where the common fields are. */
-static void tc_layout(struct tc *tc)
+void tc_layout(struct tc *tc)
 {
 	struct tep_format_field *f;
 	int page, sub;
@@ -105,7 +105,7 @@ static enum tc_learn tc_learn_kind(const struct tep_event *ev)
 	return TC_LEARN_NONE;
 }
 
-static int tc_load_types(struct tc *tc)
+int tc_load_types(struct tc *tc)
 {
 	int n = tep_get_events_count(tc->tep), i;
 	uint32_t max_id = 0;

@@ -228,6 +228,14 @@ void tc_learn_fields(struct tc_type *t);
 void tc_learn_comms(struct tc *tc, const struct tc_type *t,
 		    struct tep_record *rec);
 
+/*
+ * source-tracecmd.c, also for the live reader (sources/live/), whose tep
+ * comes from tracefs: the event types of tc->tep (0 or -ENOMEM), and the
+ * byte order, largest record and common fields.
+ */
+int tc_load_types(struct tc *tc);
+void tc_layout(struct tc *tc);
+
 /* tracecmd-read.c: the next record of all CPUs, in time order */
 int tc_next(struct source *src, struct event *ev, struct diag *d);
 /* Fields (tracecmd-fields.c): the source_ops of the same names. */

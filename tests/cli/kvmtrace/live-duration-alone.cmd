@@ -1,0 +1,1 @@
+$KTF --duration=2 tests/fixtures/kvmtrace/sample.bin

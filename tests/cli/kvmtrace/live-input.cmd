@@ -1,0 +1,1 @@
+$KTF --live tests/fixtures/exits/host-exits.dat

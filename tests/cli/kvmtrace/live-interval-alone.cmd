@@ -1,0 +1,1 @@
+$KTF --live --interval=1
