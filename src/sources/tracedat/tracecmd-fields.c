@@ -307,7 +307,13 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 			tc_need_kallsyms(tc);
 	}
 	trace_seq_reset(&tc->info);
-	tdguard_info(tc->guard, tc->tep, NULL, &tc->info, rec);
+	/*
+	 * tdguard_record() found every field of a good record inside it;
+	 * one shorter than its format goes through a padded copy
+	 */
+	tdguard_info(tc->guard, tc->tep,
+		     t && (rec != tc->cur || tc->cur_short) ? t->ev : NULL,
+		     &tc->info, rec);
 	if (rec == tc->cur)
 		tc->cur_info = true;
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {

@@ -311,10 +311,11 @@ static int tc_end(struct source *src, struct tc *tc, struct diag *d)
 	tc->ndamaged = tc->npages = 0;
 	diag_set(d, "%s: ", src->name);
 	if (n)
-		diag_add(d, "%" PRIu64 " damaged record%s left out (%s above; the default output prints for %s the line trace-cmd report prints)",
+		diag_add(d, "%" PRIu64 " damaged record%s left out (%s above; the default output still prints %s, from %s own bytes only: zeros past %s end)",
 			 n, n == 1 ? "" : "s",
 			 n > TC_DAMAGED_SAID ? "the first named" : "named",
-			 n == 1 ? "it" : "them");
+			 n == 1 ? "it" : "them", n == 1 ? "its" : "their",
+			 n == 1 ? "its" : "their");
 	if (pages)
 		diag_add(d, "%s%" PRIu64 " damaged page%s left out (named above)",
 			 n ? "; " : "", pages, pages == 1 ? "" : "s");
@@ -395,6 +396,7 @@ again:
 	tc->refill = cpu;
 	tc->cur = rec;
 	tc->cur_info = false;
+	tc->cur_short = false;
 	tc->cur_learn = NULL;
 	/*
 	 * tracedat-shrink: the file cut under libtracecmd's mapping, the
@@ -430,14 +432,18 @@ again:
 	if (ev->type != &tc->unknown) {
 		ret = tdguard_record(tc->guard, tc->tep,
 				     tc->types[ev->type->index].ev, rec, &bad);
-		if (ret == -ENOMEM) {
-			*d = bad;
-			return ret;
-		}
-		if (ret < 0) {
-			if (!tc_damaged(src, tc, &bad))
-				goto again;
-			ev->damaged = true;
+		if (__builtin_expect(ret != 0, 0)) {
+			if (ret == -ENOMEM) {
+				*d = bad;
+				return ret;
+			}
+			/* libtraceevent prints it from a padded copy */
+			tc->cur_short = true;
+			if (ret < 0) {
+				if (!tc_damaged(src, tc, &bad))
+					goto again;
+				ev->damaged = true;
+			}
 		}
 	}
 	if (tc->pid_size && tc->pid_off + tc->pid_size <= rec->size)

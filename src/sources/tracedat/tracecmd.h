@@ -155,6 +155,8 @@ struct tc {
 	const struct tc_type *cur_learn;
 	bool cur_info;			/* libtraceevent printed cur (its
 					 * plugins learned its comms) */
+	bool cur_short;			/* cur is shorter than its format:
+					 * tdguard_info() pads a copy */
 	uint64_t seq;
 	uint64_t ndamaged;		/* damaged records so far */
 	uint64_t npages;		/* pages left out so far */
