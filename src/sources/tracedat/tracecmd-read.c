@@ -162,18 +162,22 @@ tc_resume(struct source *src, struct tc *tc, int cpu)
 }
 
 /*
- * The next record of CPU cpu, past pages libtracecmd cannot read (inline
- * in tc_next(); tc_resume() is the rare case).
+ * The next record of a slot (a CPU of a buffer), past pages libtracecmd
+ * cannot read in the top buffer (inline in tc_next(); tc_resume() is the
+ * rare case).
  */
 static inline struct tep_record *tc_read_cpu(struct source *src,
-					     struct tc *tc, int cpu)
+					     struct tc *tc, int slot)
 {
-	struct tep_record *rec = tracecmd_read_data(tc->handle, cpu);
+	const struct tc_buf *b = &tc->bufs[tc->slot_buf[slot]];
+	struct tep_record *rec = tracecmd_read_data(b->handle,
+						     slot - b->start);
 
-	if (__builtin_expect(!rec, 0) && tc->last_off[cpu] && tc->file.ncpus)
-		rec = tc_resume(src, tc, cpu);
+	if (__builtin_expect(!rec, 0) && tc->last_off[slot] &&
+	    tc->file.ncpus && b == tc->bufs)
+		rec = tc_resume(src, tc, slot);
 	if (rec)
-		tc->last_off[cpu] = rec->offset + 1;
+		tc->last_off[slot] = rec->offset + 1;
 	return rec;
 }
 
@@ -183,7 +187,7 @@ static void tc_start(struct source *src, struct tc *tc)
 
 	tc->started = true;
 	tc->refill = -1;
-	for (cpu = 0; cpu < tc->ncpus; cpu++) {
+	for (cpu = 0; cpu < tc->nslots; cpu++) {
 		tc->next[cpu] = tc_read_cpu(src, tc, cpu);
 		if (tc->next[cpu])
 			tc->heap[tc->nheap++] = cpu;
@@ -251,15 +255,15 @@ static void tc_pageout(const struct tc *tc, struct tc_behind *b)
 	b->lo = b->hi = 0;
 }
 
-/* rec (about to be freed) is the latest record of its CPU */
-static void tc_release(struct tc *tc, const struct tep_record *rec)
+/* rec (about to be freed) is the latest record of its slot */
+static void tc_release(struct tc *tc, const struct tep_record *rec, int slot)
 {
 	struct tc_behind *b;
 	uintptr_t page;
 
-	if (!tc->behind || rec->cpu < 0 || rec->cpu >= tc->ncpus)
+	if (!tc->behind || slot < 0 || slot >= tc->nslots)
 		return;
-	b = &tc->behind[rec->cpu];
+	b = &tc->behind[slot];
 	page = (uintptr_t)rec->data & ~(tc->sys_page - 1);
 	if (page == b->page)
 		return;
@@ -366,7 +370,7 @@ again:
 		/* what trace-cmd's printing of it would have learned */
 		if (tc->cur_learn && !tc->cur_info)
 			tc_learn_comms(tc, tc->cur_learn, tc->cur);
-		tc_release(tc, tc->cur);
+		tc_release(tc, tc->cur, tc->cur_slot);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
 	}
@@ -394,6 +398,8 @@ again:
 	tc->heap[0] = tc->heap[--tc->nheap];
 	tc_sift_down(tc, 0);
 	tc->refill = cpu;
+	tc->cur_slot = cpu;
+	tc->cur_buf = tc->slot_buf[cpu];
 	tc->cur = rec;
 	tc->cur_info = false;
 	tc->cur_short = false;
