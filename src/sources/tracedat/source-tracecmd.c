@@ -465,8 +465,12 @@ static int tc_buffers(struct tc *tc, struct tracecmd_input **inst,
 	tc->bufs[0].ncpus = tc->ncpus;
 	tc->nslots = tc->ncpus;
 	for (i = 0; i < ninst; i++) {
-		if (!inst[i])
+		if (!inst[i]) {
+			/* said at the end (tc_end()), as bad data */
+			if (!tc->nbadbufs++)
+				tc->badbuf = names[i];
 			continue;
+		}
 		/*
 		 * the CPUs of the file (libtracecmd's public header has no
 		 * tracecmd_cpus(); it returns no record past an instance's

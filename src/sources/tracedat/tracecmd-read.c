@@ -309,11 +309,17 @@ static bool tc_damaged(struct source *src, struct tc *tc,
 static int tc_end(struct source *src, struct tc *tc, struct diag *d)
 {
 	uint64_t n = tc->ndamaged, pages = tc->npages;
+	int bufs = tc->nbadbufs;
 
-	if ((!n && !pages) || !src->say)
+	if ((!n && !pages && !bufs) || !src->say)
 		return 0;
 	tc->ndamaged = tc->npages = 0;
+	tc->nbadbufs = 0;
 	diag_set(d, "%s: ", src->name);
+	if (bufs)
+		diag_add(d, "instance buffer '%s'%s cannot be read (libtracecmd refuses its options or CPU data; trace-cmd report skips it too): left out%s",
+			 tc->badbuf ? tc->badbuf : "(no name)",
+			 bufs > 1 ? " and others" : "", n || pages ? "; " : "");
 	if (n)
 		diag_add(d, "%" PRIu64 " damaged record%s left out (%s above; the default output still prints %s, from %s own bytes only: zeros past %s end)",
 			 n, n == 1 ? "" : "s",

@@ -162,6 +162,9 @@ struct tc {
 	int ncpus;			/* the top buffer's CPUs ("cpus=N") */
 	struct tc_buf *bufs;		/* owned: [0] the top buffer */
 	int nbufs;
+	/* instances libtracecmd cannot open (trace-cmd report skips them) */
+	int nbadbufs;
+	const char *badbuf;		/* borrowed: the first one's name */
 	int nslots;
 	int *slot_buf;			/* owned: per slot its buffer */
 	int cur_slot, cur_buf;		/* the slot and buffer of cur */
