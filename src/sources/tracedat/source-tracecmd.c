@@ -486,13 +486,16 @@ static int tc_buffers(struct tc *tc, struct tracecmd_input **inst,
 	tc->nbufs = n;
 	free(inst);
 	free(names);
-	tc->slot_buf = calloc(tc->nslots ? (size_t)tc->nslots : 1,
-			      sizeof(*tc->slot_buf));
-	if (!tc->slot_buf)
+	tc->slot = calloc(tc->nslots ? (size_t)tc->nslots : 1,
+			  sizeof(*tc->slot));
+	if (!tc->slot)
 		return -ENOMEM;
 	for (i = 0, slot = 0; i < n; i++)
-		for (c = 0; c < tc->bufs[i].ncpus; c++)
-			tc->slot_buf[slot++] = i;
+		for (c = 0; c < tc->bufs[i].ncpus; c++, slot++) {
+			tc->slot[slot].handle = tc->bufs[i].handle;
+			tc->slot[slot].cpu = c;
+			tc->slot[slot].buf = i;
+		}
 	return 0;
 }
 
@@ -631,7 +634,7 @@ static void tc_close(struct source *src)
 	for (cpu = 1; cpu < tc->nbufs; cpu++)
 		tracecmd_close(tc->bufs[cpu].handle);
 	free(tc->bufs);
-	free(tc->slot_buf);
+	free(tc->slot);
 	if (tc->handle)
 		tracecmd_close(tc->handle);
 	tepf_slots_free(&tc->slots);

@@ -299,6 +299,7 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 	struct tep_record *rec = (struct tep_record *)ev->rec;
 	struct tc_type *t = ev->type == &tc->unknown ? NULL
 						    : &tc->types[ev->type->index];
+	struct tep_event *e;
 
 	if (tc->kallsyms.fd >= 0) {
 		if (t && t->syms == TC_SYMS_UNKNOWN)
@@ -311,9 +312,10 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 	 * tdguard_record() found every field of a good record inside it;
 	 * one shorter than its format goes through a padded copy
 	 */
-	tdguard_info(tc->guard, tc->tep,
-		     t && (rec != tc->cur || tc->cur_short) ? t->ev : NULL,
-		     &tc->info, rec);
+	e = NULL;
+	if (__builtin_expect(tc->cur_short || rec != tc->cur, 0) && t)
+		e = t->ev;
+	tdguard_info(tc->guard, tc->tep, e, &tc->info, rec);
 	if (rec == tc->cur)
 		tc->cur_info = true;
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {

@@ -126,7 +126,8 @@ tc_resume(struct source *src, struct tc *tc, int cpu)
 	uint32_t i;
 	int c;
 
-	if (!ps || (ps & (ps - 1)))
+	/* the top buffer's CPUs only (tc->file has their pages) */
+	if (!ps || (ps & (ps - 1)) || tc->slot[cpu].buf)
 		return NULL;
 	for (i = 0; i < tc->file.ncpus && !r; i++)
 		if (last >= tc->file.cpus[i].off &&
@@ -169,12 +170,10 @@ tc_resume(struct source *src, struct tc *tc, int cpu)
 static inline struct tep_record *tc_read_cpu(struct source *src,
 					     struct tc *tc, int slot)
 {
-	const struct tc_buf *b = &tc->bufs[tc->slot_buf[slot]];
-	struct tep_record *rec = tracecmd_read_data(b->handle,
-						     slot - b->start);
+	const struct tc_slot *at = &tc->slot[slot];
+	struct tep_record *rec = tracecmd_read_data(at->handle, at->cpu);
 
-	if (__builtin_expect(!rec, 0) && tc->last_off[slot] &&
-	    tc->file.ncpus && b == tc->bufs)
+	if (__builtin_expect(!rec, 0) && tc->last_off[slot] && tc->file.ncpus)
 		rec = tc_resume(src, tc, slot);
 	if (rec)
 		tc->last_off[slot] = rec->offset + 1;
@@ -376,7 +375,7 @@ again:
 		/* what trace-cmd's printing of it would have learned */
 		if (tc->cur_learn && !tc->cur_info)
 			tc_learn_comms(tc, tc->cur_learn, tc->cur);
-		tc_release(tc, tc->cur, tc->cur_slot);
+		tc_release(tc, tc->cur, tc->refill);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
 	}
@@ -403,9 +402,7 @@ again:
 	tc->next[cpu] = NULL;
 	tc->heap[0] = tc->heap[--tc->nheap];
 	tc_sift_down(tc, 0);
-	tc->refill = cpu;
-	tc->cur_slot = cpu;
-	tc->cur_buf = tc->slot_buf[cpu];
+	tc->refill = cpu;	/* also cur's slot (tc_cur_buf()) */
 	tc->cur = rec;
 	tc->cur_info = false;
 	tc->cur_short = false;

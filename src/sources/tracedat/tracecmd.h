@@ -116,6 +116,12 @@ struct tc_buf {
 	int start, ncpus;
 };
 
+/* A slot of the merge: a CPU of a buffer */
+struct tc_slot {
+	struct tracecmd_input *handle;	/* borrowed from its tc_buf */
+	int cpu, buf;
+};
+
 /* The pages one CPU's records have left behind (see tc_release()) */
 struct tc_behind {
 	uintptr_t page;		/* of the latest record */
@@ -166,12 +172,11 @@ struct tc {
 	int nbadbufs;
 	const char *badbuf;		/* borrowed: the first one's name */
 	int nslots;
-	int *slot_buf;			/* owned: per slot its buffer */
-	int cur_slot, cur_buf;		/* the slot and buffer of cur */
+	struct tc_slot *slot;		/* owned: per slot its CPU */
 	struct tep_record **next;	/* owned: per slot its next record */
 	int *heap;			/* owned: slots with a next record */
 	int nheap;
-	int refill;			/* slot to read again, or -1 */
+	int refill;			/* slot to read again (cur's), or -1 */
 	bool started;
 	struct tep_record *cur;		/* owned: the current event's record */
 	/* cur's type if its comms are learned (tc_learn_comms()), or NULL */
@@ -199,6 +204,12 @@ struct tc {
 	struct tc_vm vm;
 	struct tc_raw *raw;		/* owned: see tc_raw_ts() */
 };
+
+/* The buffer of the current record (0: the top one) */
+static inline int tc_cur_buf(const struct tc *tc)
+{
+	return tc->refill >= 0 ? tc->slot[tc->refill].buf : 0;
+}
 
 static inline uint64_t tc_read(const struct tc *tc, const void *p, int size)
 {

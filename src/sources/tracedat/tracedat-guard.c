@@ -231,18 +231,18 @@ static int tdguard_dynamic(struct tdguard *g, struct tep_handle *tep,
 	return 0;
 }
 
-/* tdguard_record() with d optional (NULL: nothing said) and f returned. */
-static int tdguard_fit(struct tdguard *g, struct tep_handle *tep,
-		       const struct tep_event *e, const struct tep_record *rec,
-		       const struct tdguard_fmt **fp, struct diag *d)
+/*
+ * tdguard_record() past its first test, f the format's (NULL: out of
+ * memory); d optional (NULL: nothing said).
+ */
+static int tdguard_check(struct tdguard *g, struct tep_handle *tep,
+			 const struct tep_event *e,
+			 const struct tdguard_fmt *f,
+			 const struct tep_record *rec, struct diag *d)
 {
-	const struct tdguard_fmt *f = tdguard_fmt(g, e);
 	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
 	int ret;
 
-	*fp = f;
-	if (__builtin_expect(f && size >= f->fits, 1))
-		return 0;
 	if (!f) {
 		if (d)
 			diag_set(d, "%s: out of memory", g->name);
@@ -280,9 +280,13 @@ int tdguard_record(struct tdguard *g, struct tep_handle *tep,
 		   struct tep_event *e, const struct tep_record *rec,
 		   struct diag *d)
 {
-	const struct tdguard_fmt *f;
+	const struct tdguard_fmt *f = tdguard_fmt(g, e);
 
-	return tdguard_fit(g, tep, e, rec, &f, d);
+	/* a good record of a format without __data_loc fields: one test */
+	if (__builtin_expect(f && rec->size >= 0 &&
+			     (uint64_t)rec->size >= f->fits, 1))
+		return 0;
+	return tdguard_check(g, tep, e, f, rec, d);
 }
 
 /* --------------------------------------------------------------- trap */
@@ -562,7 +566,10 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 	 * for a format no record can fill, our own fallback text
 	 */
 	if (e) {
-		ret = tdguard_fit(g, tep, e, rec, &f, NULL);
+		f = tdguard_fmt(g, e);
+		ret = f && rec->size >= 0 && (uint64_t)rec->size >= f->fits
+			      ? 0
+			      : tdguard_check(g, tep, e, f, rec, NULL);
 		if (ret && (!f || f->full > TDGUARD_PAD_MAX ||
 			    !tdguard_pad(g, f, rec, &copy))) {
 			tdguard_fallback(tep, e, s, rec);
