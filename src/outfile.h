@@ -4,10 +4,16 @@
  * half-written file where the user's old one was: a regular file (or a
  * new name) is written to a temporary file in the same directory, with no
  * name while it is written where the file system allows (O_TMPFILE), and
- * renamed into place at the end. What cannot be renamed over is written
- * directly: a FIFO, a device, a /dev/ or /proc/ name (/dev/stdout), a file
- * with other hard links (they keep seeing it), a file in a directory we
- * cannot write to.
+ * renamed into place at the end, with the old file's mode, owner and
+ * group (set on the temporary before the run). What cannot be renamed
+ * over is written in place, truncated: a file with other hard links (they
+ * keep seeing it), a file in a directory we cannot write to, another
+ * user's file whose owner we cannot give the temporary (not root), a file
+ * in a sticky directory (/tmp) whose rename would be refused. A name of
+ * an open descriptor (/dev/stdout, /dev/fd/N) is that descriptor as it is
+ * (appending stays appending); a FIFO or a device is opened as it is. If
+ * the rename still fails at the end, the output is copied in place, or
+ * the temporary stays and the message names it.
  */
 #ifndef KTF_OUTFILE_H
 #define KTF_OUTFILE_H

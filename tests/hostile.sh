@@ -653,11 +653,25 @@ EOF
 		n=$((n + 1))
 		echo "ok $n - trace.dat bomb: zstd, 3 GiB in memory # SKIP no ulimit -v for this build (a sanitizer or valgrind)"
 	fi
+	# issue 34, 16-17: formats that would make libtraceevent read past
+	# their records (tests/gen/gen-tracedat-overread.py), under 128 MiB
+	# of address space where the build allows: every good record printed
+	for k in big past; do
+		python3 tests/gen/gen-tracedat-overread.py "$k" >"$T/overread-$k.dat"
+	done
+	row "trace.dat: a field declared 200 MB, records of 16 bytes" 1 \
+		'overread-big.dat: CPU 0: offset 0x1060: event blob_load: its format declares field .load. at bytes 12..200000011, more than a record holds' \
+		tests/cli/tracedat/overread-big.out \
+		"$mlim"' cd "$T" && $KTF overread-big.dat'
+	row "trace.dat: a zero-sized field starting past its record" 1 \
+		'overread-past.dat: CPU 0: offset 0x1050: event tail_load: a record of 40 bytes, but its format puts field .load. at byte 60, past its end' \
+		tests/cli/tracedat/overread-past.out \
+		"$mlim"' cd "$T" && $KTF overread-past.dat'
 else
 	for s in "pipe copy" "cut while read" "bomb overlap" "bomb ratio" "bomb section" \
 		"bomb big" "bomb no TMPDIR" "bomb zstd big" \
 		"bomb zstd section" "bomb zstd kallsyms" "bomb zstd sections" \
-		"bomb zstd memory"; do
+		"bomb zstd memory" "overread big" "overread past"; do
 		n=$((n + 1))
 		echo "ok $n - trace.dat $s # SKIP built without tracecmd"
 	done

@@ -7,7 +7,7 @@
 # is NAME.cmd: the command line (shell words; $KTF is the binary; it may
 # redirect standard input), run from the top of the source tree. Expected:
 # NAME.out (stdout), NAME.err (stderr), NAME.rc (exit status, 0 if absent).
-# A line "# requires: tracecmd|yaml|libiberty" in NAME.cmd skips the case without it.
+# A line "# requires: tracecmd|yaml|libiberty|root" in NAME.cmd skips the case without it.
 set -u
 group=$1
 : "${KTF:?}" "${KTF_SRCDIR:?}"
@@ -39,8 +39,13 @@ for c in $cases; do
 		tracecmd) [ -n "${KTF_HAVE_TRACECMD:-}" ] || skip=$r ;;
 		yaml) [ -n "${KTF_HAVE_YAML:-}" ] || skip=$r ;;
 		libiberty) [ -n "${KTF_HAVE_LIBIBERTY:-}" ] || skip=$r ;;
+		root) [ "$(id -u)" = 0 ] || skip=$r ;;
 		esac
 	done
+	if [ "$skip" = root ]; then
+		echo "ok $i - $name # SKIP needs root"
+		continue
+	fi
 	if [ -n "$skip" ]; then
 		echo "ok $i - $name # SKIP built without $skip"
 		continue

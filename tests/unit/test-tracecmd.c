@@ -4,6 +4,7 @@
  * on every fixture (or the files named on the command line):
  *
  *   - order: the same records in the same order as tracecmd_iterate_events()
+ *     (with instance buffers: tracecmd_iterate_events_multi() of them all)
  *     (smallest time stamp first, ties to the lowest CPU: trace-cmd report's
  *     order), compared by (CPU, time stamp, size, a hash of the bytes): not
  *     by offset, as the reader opens an uncompressed copy of a zstd file;
@@ -204,6 +205,34 @@ static int check_event(struct source *src, struct tep_handle *tep,
 	return 0;
 }
 
+/*
+ * trace-cmd report's order: the top buffer and every instance buffer
+ * (trace-cmd record -B) through tracecmd_iterate_events_multi()
+ */
+static int iterate_all(struct tracecmd_input *h, struct order *o)
+{
+	int n = tracecmd_buffer_instances(h), m = 1, i, ret = -1;
+	struct tracecmd_input **hs = calloc((size_t)(n > 0 ? n : 0) + 1,
+					    sizeof(*hs));
+
+	if (!hs)
+		return -1;
+	hs[0] = h;
+	for (i = 0; i < n; i++) {
+		hs[m] = tracecmd_buffer_instance_handle(h, i);
+		if (hs[m])
+			m++;
+	}
+	if (m > 1)
+		ret = tracecmd_iterate_events_multi(hs, m, collect, o);
+	else
+		ret = tracecmd_iterate_events(h, NULL, 0, collect, o);
+	for (i = 1; i < m; i++)
+		tracecmd_close(hs[i]);
+	free(hs);
+	return ret;
+}
+
 static void check_file(struct tap *t, const char *path)
 {
 	struct counts c = { 0 };
@@ -227,7 +256,7 @@ static void check_file(struct tap *t, const char *path)
 	ret = src ? source_open(src, &d) : -1;
 	if (!tap_ok(t, h && ret == 0, "%s: opens%s%s", path,
 		    d.msg[0] ? ": " : "", d.msg) ||
-	    !tap_ok(t, tracecmd_iterate_events(h, NULL, 0, collect, &o) >= 0,
+	    !tap_ok(t, iterate_all(h, &o) >= 0,
 		    "%s: tracecmd_iterate_events", path)) {
 		if (h)
 			tracecmd_close(h);

@@ -442,12 +442,71 @@ static void tc_page_ranges(struct source *src, struct tc *tc, bool copied)
 	}
 }
 
+/*
+ * The buffers of the file: the top one, then each instance libtracecmd
+ * opened (inst, names: taken, freed here), their CPUs as merge slots.
+ * -ENOMEM or 0.
+ */
+static int tc_buffers(struct tc *tc, struct tracecmd_input **inst,
+		      const char **names, int ninst)
+{
+	int i, n = 1, slot, c;
+
+	tc->bufs = calloc((size_t)ninst + 1, sizeof(*tc->bufs));
+	if (!tc->bufs) {
+		for (i = 0; i < ninst; i++)
+			if (inst[i])
+				tracecmd_close(inst[i]);
+		free(inst);
+		free(names);
+		return -ENOMEM;
+	}
+	tc->bufs[0].handle = tc->handle;
+	tc->bufs[0].ncpus = tc->ncpus;
+	tc->nslots = tc->ncpus;
+	for (i = 0; i < ninst; i++) {
+		if (!inst[i]) {
+			/* said at the end (tc_end()), as bad data */
+			if (!tc->nbadbufs++)
+				tc->badbuf = names[i];
+			continue;
+		}
+		/*
+		 * the CPUs of the file (libtracecmd's public header has no
+		 * tracecmd_cpus(); it returns no record past an instance's
+		 * own CPUs)
+		 */
+		tc->bufs[n].handle = inst[i];
+		tc->bufs[n].name = names[i];
+		tc->bufs[n].start = tc->nslots;
+		tc->bufs[n].ncpus = tc->ncpus;
+		tc->nslots += tc->bufs[n].ncpus;
+		n++;
+	}
+	tc->nbufs = n;
+	free(inst);
+	free(names);
+	tc->slot = calloc(tc->nslots ? (size_t)tc->nslots : 1,
+			  sizeof(*tc->slot));
+	if (!tc->slot)
+		return -ENOMEM;
+	for (i = 0, slot = 0; i < n; i++)
+		for (c = 0; c < tc->bufs[i].ncpus; c++, slot++) {
+			tc->slot[slot].handle = tc->bufs[i].handle;
+			tc->slot[slot].cpu = c;
+			tc->slot[slot].buf = i;
+		}
+	return 0;
+}
+
 static int tc_open(struct source *src, const char *path, struct diag *d)
 {
+	struct tracecmd_input **inst = NULL;
 	const char *user_path = path;
+	const char **names = NULL;
 	struct diag note;
 	struct tc *tc;
-	int verdict, ret = -ENOMEM;
+	int verdict, ret = -ENOMEM, ninst = 0, i;
 	struct stat st;
 	bool copied;
 
@@ -485,7 +544,8 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	if (ret < 0)
 		goto error;
 	/* opened once, in a child that goes on when it went well */
-	verdict = tc_guarded_open(path, &tc->handle, &src->note);
+	verdict = tc_guarded_open_all(path, &tc->handle, &inst, &names,
+				      &ninst, &src->note);
 	if (verdict != TC_OPEN_OK) {
 		/* what is wrong is said of the user's file, not of our copy */
 		ret = tc_guard_diag(src, user_path, &tc->file, verdict, d);
@@ -516,9 +576,14 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	tc->ncpus = tep_get_cpus(tc->tep);
 	if (tc->ncpus < 0)
 		tc->ncpus = 0;
-	tc->next = calloc(tc->ncpus ? (size_t)tc->ncpus : 1, sizeof(*tc->next));
-	tc->heap = calloc(tc->ncpus ? (size_t)tc->ncpus : 1, sizeof(*tc->heap));
-	tc->last_off = calloc(tc->ncpus ? (size_t)tc->ncpus : 1,
+	ret = tc_buffers(tc, inst, names, ninst);
+	inst = NULL;
+	names = NULL;
+	if (ret < 0)
+		goto nomem;
+	tc->next = calloc(tc->nslots ? (size_t)tc->nslots : 1, sizeof(*tc->next));
+	tc->heap = calloc(tc->nslots ? (size_t)tc->nslots : 1, sizeof(*tc->heap));
+	tc->last_off = calloc(tc->nslots ? (size_t)tc->nslots : 1,
 			      sizeof(*tc->last_off));
 	if (!tc->next || !tc->heap || !tc->last_off)
 		goto nomem;
@@ -527,7 +592,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 		long ps = sysconf(_SC_PAGESIZE);
 
 		tc->sys_page = ps > 0 ? (uintptr_t)ps : 4096;
-		tc->behind = calloc(tc->ncpus ? (size_t)tc->ncpus : 1,
+		tc->behind = calloc(tc->nslots ? (size_t)tc->nslots : 1,
 				    sizeof(*tc->behind));
 		if (!tc->behind)
 			goto nomem;
@@ -543,6 +608,11 @@ nomem:
 	diag_set(d, "%s: out of memory", src->name);
 	ret = -ENOMEM;
 error:
+	for (i = 0; inst && i < ninst; i++)
+		if (inst[i])
+			tracecmd_close(inst[i]);
+	free(inst);
+	free(names);
 	tc_close(src);
 	return ret;
 }
@@ -556,10 +626,15 @@ static void tc_close(struct source *src)
 		return;
 	if (tc->cur)
 		tracecmd_free_record(tc->cur);
-	for (cpu = 0; tc->next && cpu < tc->ncpus; cpu++)
+	for (cpu = 0; tc->next && cpu < tc->nslots; cpu++)
 		if (tc->next[cpu])
 			tracecmd_free_record(tc->next[cpu]);
 	tc_vm_close(tc);
+	/* the instances hold a reference to the top handle: first */
+	for (cpu = 1; cpu < tc->nbufs; cpu++)
+		tracecmd_close(tc->bufs[cpu].handle);
+	free(tc->bufs);
+	free(tc->slot);
 	if (tc->handle)
 		tracecmd_close(tc->handle);
 	tepf_slots_free(&tc->slots);

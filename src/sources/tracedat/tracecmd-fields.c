@@ -299,6 +299,7 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 	struct tep_record *rec = (struct tep_record *)ev->rec;
 	struct tc_type *t = ev->type == &tc->unknown ? NULL
 						    : &tc->types[ev->type->index];
+	struct tep_event *e;
 
 	if (tc->kallsyms.fd >= 0) {
 		if (t && t->syms == TC_SYMS_UNKNOWN)
@@ -307,7 +308,14 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 			tc_need_kallsyms(tc);
 	}
 	trace_seq_reset(&tc->info);
-	tdguard_info(tc->guard, tc->tep, NULL, &tc->info, rec);
+	/*
+	 * tdguard_record() found every field of a good record inside it;
+	 * one shorter than its format goes through a padded copy
+	 */
+	e = NULL;
+	if (__builtin_expect(tc->cur_short || rec != tc->cur, 0) && t)
+		e = t->ev;
+	tdguard_info(tc->guard, tc->tep, e, &tc->info, rec);
 	if (rec == tc->cur)
 		tc->cur_info = true;
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {

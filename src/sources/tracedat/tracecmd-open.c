@@ -73,9 +73,43 @@ static void tc_unmute(int fd, int saved)
 	tdguard_restore(fd, saved);
 }
 
+/*
+ * The instance buffers of h (trace-cmd report's read_data_info()): an
+ * instance that cannot be opened is NULL and skipped. -ENOMEM or 0.
+ */
+static int tc_open_instances(struct tracecmd_input *h,
+			     struct tracecmd_input ***inst,
+			     const char ***names, int *ninst)
+{
+	int n = tracecmd_buffer_instances(h), i;
+
+	*inst = NULL;
+	*names = NULL;
+	*ninst = 0;
+	if (n <= 0)
+		return 0;
+	*inst = calloc((size_t)n, sizeof(**inst));
+	*names = calloc((size_t)n, sizeof(**names));
+	if (!*inst || !*names) {
+		free(*inst);
+		free(*names);
+		*inst = NULL;
+		*names = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		(*names)[i] = tracecmd_buffer_instance_name(h, i);
+		if ((*names)[i])
+			(*inst)[i] = tracecmd_buffer_instance_handle(h, i);
+	}
+	*ninst = n;
+	return 0;
+}
+
 /* The open itself, in this process: a TC_OPEN_* verdict, *out on OK. */
 static int tc_open_here(const char *path, struct tracecmd_input **out,
-			char **note)
+			struct tracecmd_input ***inst, const char ***names,
+			int *ninst, char **note)
 {
 	struct tracecmd_input *h;
 	int saved, saved_err, err, ret;
@@ -90,6 +124,8 @@ static int tc_open_here(const char *path, struct tracecmd_input **out,
 	saved = tc_mute(STDOUT_FILENO);
 	err = tdguard_stderr_begin();	/* "mmap: …": said with our name */
 	ret = tracecmd_init_data(h);
+	if (ret == 0 && inst && tc_open_instances(h, inst, names, ninst) < 0)
+		ret = -ENOMEM;
 	*note = tdguard_stderr_end(err, "libtracecmd: ");
 	tc_unmute(STDOUT_FILENO, saved);
 	if (ret != 0) {
@@ -147,6 +183,13 @@ static void __attribute__((noreturn)) tc_follow(pid_t pid)
 int tc_guarded_open(const char *path, struct tracecmd_input **out,
 		    char **note)
 {
+	return tc_guarded_open_all(path, out, NULL, NULL, NULL, note);
+}
+
+int tc_guarded_open_all(const char *path, struct tracecmd_input **out,
+			struct tracecmd_input ***inst, const char ***names,
+			int *ninst, char **note)
+{
 	unsigned char verdict = TC_OPEN_OK;
 	int p[2], status, ret;
 	ssize_t n;
@@ -154,15 +197,21 @@ int tc_guarded_open(const char *path, struct tracecmd_input **out,
 
 	*out = NULL;
 	*note = NULL;
+	if (inst) {
+		*inst = NULL;
+		*names = NULL;
+		*ninst = 0;
+	}
 	fflush(stdout);
 	fflush(stderr);
 	if (pipe2(p, O_CLOEXEC) < 0)
-		return tc_open_here(path, out, note);	/* unguarded */
+		return tc_open_here(path, out, inst, names, ninst,
+				    note);	/* unguarded */
 	pid = fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
-		return tc_open_here(path, out, note);
+		return tc_open_here(path, out, inst, names, ninst, note);
 	}
 	if (pid == 0) {
 		pid_t parent = getppid();
@@ -172,7 +221,7 @@ int tc_guarded_open(const char *path, struct tracecmd_input **out,
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(EXIT_FAILURE);
-		ret = tc_open_here(path, out, note);
+		ret = tc_open_here(path, out, inst, names, ninst, note);
 		verdict = (unsigned char)ret;
 		while (write(p[1], &verdict, 1) < 0 && errno == EINTR)
 			;

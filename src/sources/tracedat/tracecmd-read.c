@@ -126,7 +126,8 @@ tc_resume(struct source *src, struct tc *tc, int cpu)
 	uint32_t i;
 	int c;
 
-	if (!ps || (ps & (ps - 1)))
+	/* the top buffer's CPUs only (tc->file has their pages) */
+	if (!ps || (ps & (ps - 1)) || tc->slot[cpu].buf)
 		return NULL;
 	for (i = 0; i < tc->file.ncpus && !r; i++)
 		if (last >= tc->file.cpus[i].off &&
@@ -162,18 +163,20 @@ tc_resume(struct source *src, struct tc *tc, int cpu)
 }
 
 /*
- * The next record of CPU cpu, past pages libtracecmd cannot read (inline
- * in tc_next(); tc_resume() is the rare case).
+ * The next record of a slot (a CPU of a buffer), past pages libtracecmd
+ * cannot read in the top buffer (inline in tc_next(); tc_resume() is the
+ * rare case).
  */
 static inline struct tep_record *tc_read_cpu(struct source *src,
-					     struct tc *tc, int cpu)
+					     struct tc *tc, int slot)
 {
-	struct tep_record *rec = tracecmd_read_data(tc->handle, cpu);
+	const struct tc_slot *at = &tc->slot[slot];
+	struct tep_record *rec = tracecmd_read_data(at->handle, at->cpu);
 
-	if (__builtin_expect(!rec, 0) && tc->last_off[cpu] && tc->file.ncpus)
-		rec = tc_resume(src, tc, cpu);
+	if (__builtin_expect(!rec, 0) && tc->last_off[slot] && tc->file.ncpus)
+		rec = tc_resume(src, tc, slot);
 	if (rec)
-		tc->last_off[cpu] = rec->offset + 1;
+		tc->last_off[slot] = rec->offset + 1;
 	return rec;
 }
 
@@ -183,7 +186,7 @@ static void tc_start(struct source *src, struct tc *tc)
 
 	tc->started = true;
 	tc->refill = -1;
-	for (cpu = 0; cpu < tc->ncpus; cpu++) {
+	for (cpu = 0; cpu < tc->nslots; cpu++) {
 		tc->next[cpu] = tc_read_cpu(src, tc, cpu);
 		if (tc->next[cpu])
 			tc->heap[tc->nheap++] = cpu;
@@ -251,15 +254,15 @@ static void tc_pageout(const struct tc *tc, struct tc_behind *b)
 	b->lo = b->hi = 0;
 }
 
-/* rec (about to be freed) is the latest record of its CPU */
-static void tc_release(struct tc *tc, const struct tep_record *rec)
+/* rec (about to be freed) is the latest record of its slot */
+static void tc_release(struct tc *tc, const struct tep_record *rec, int slot)
 {
 	struct tc_behind *b;
 	uintptr_t page;
 
-	if (!tc->behind || rec->cpu < 0 || rec->cpu >= tc->ncpus)
+	if (!tc->behind || slot < 0 || slot >= tc->nslots)
 		return;
-	b = &tc->behind[rec->cpu];
+	b = &tc->behind[slot];
 	page = (uintptr_t)rec->data & ~(tc->sys_page - 1);
 	if (page == b->page)
 		return;
@@ -305,16 +308,23 @@ static bool tc_damaged(struct source *src, struct tc *tc,
 static int tc_end(struct source *src, struct tc *tc, struct diag *d)
 {
 	uint64_t n = tc->ndamaged, pages = tc->npages;
+	int bufs = tc->nbadbufs;
 
-	if ((!n && !pages) || !src->say)
+	if ((!n && !pages && !bufs) || !src->say)
 		return 0;
 	tc->ndamaged = tc->npages = 0;
+	tc->nbadbufs = 0;
 	diag_set(d, "%s: ", src->name);
+	if (bufs)
+		diag_add(d, "instance buffer '%s'%s cannot be read (libtracecmd refuses its options or CPU data; trace-cmd report skips it too): left out%s",
+			 tc->badbuf ? tc->badbuf : "(no name)",
+			 bufs > 1 ? " and others" : "", n || pages ? "; " : "");
 	if (n)
-		diag_add(d, "%" PRIu64 " damaged record%s left out (%s above; the default output prints for %s the line trace-cmd report prints)",
+		diag_add(d, "%" PRIu64 " damaged record%s left out (%s above; the default output still prints %s, from %s own bytes only: zeros past %s end)",
 			 n, n == 1 ? "" : "s",
 			 n > TC_DAMAGED_SAID ? "the first named" : "named",
-			 n == 1 ? "it" : "them");
+			 n == 1 ? "it" : "them", n == 1 ? "its" : "their",
+			 n == 1 ? "its" : "their");
 	if (pages)
 		diag_add(d, "%s%" PRIu64 " damaged page%s left out (named above)",
 			 n ? "; " : "", pages, pages == 1 ? "" : "s");
@@ -365,7 +375,7 @@ again:
 		/* what trace-cmd's printing of it would have learned */
 		if (tc->cur_learn && !tc->cur_info)
 			tc_learn_comms(tc, tc->cur_learn, tc->cur);
-		tc_release(tc, tc->cur);
+		tc_release(tc, tc->cur, tc->refill);
 		tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
 	}
@@ -392,9 +402,10 @@ again:
 	tc->next[cpu] = NULL;
 	tc->heap[0] = tc->heap[--tc->nheap];
 	tc_sift_down(tc, 0);
-	tc->refill = cpu;
+	tc->refill = cpu;	/* also cur's slot (tc_cur_buf()) */
 	tc->cur = rec;
 	tc->cur_info = false;
+	tc->cur_short = false;
 	tc->cur_learn = NULL;
 	/*
 	 * tracedat-shrink: the file cut under libtracecmd's mapping, the
@@ -430,14 +441,18 @@ again:
 	if (ev->type != &tc->unknown) {
 		ret = tdguard_record(tc->guard, tc->tep,
 				     tc->types[ev->type->index].ev, rec, &bad);
-		if (ret == -ENOMEM) {
-			*d = bad;
-			return ret;
-		}
-		if (ret < 0) {
-			if (!tc_damaged(src, tc, &bad))
-				goto again;
-			ev->damaged = true;
+		if (__builtin_expect(ret != 0, 0)) {
+			if (ret == -ENOMEM) {
+				*d = bad;
+				return ret;
+			}
+			/* libtraceevent prints it from a padded copy */
+			tc->cur_short = true;
+			if (ret < 0) {
+				if (!tc_damaged(src, tc, &bad))
+					goto again;
+				ev->damaged = true;
+			}
 		}
 	}
 	if (tc->pid_size && tc->pid_off + tc->pid_size <= rec->size)

@@ -29,6 +29,29 @@ static char *tc_prefix(const struct tc *tc, char *p)
 }
 
 /*
+ * trace-cmd report with instance buffers, or -i A -i B (print_handle_file()):
+ * "%*s: " and the record's buffer name (instances) or input name, or
+ * "%*s  " for the top buffer of a single input
+ */
+static char *tc_tag(const struct tc *tc, const struct tep_record *rec,
+		    char *p)
+{
+	const char *name = tc->vm.prefix;
+	size_t plen, i;
+
+	if (!tc->vm.tagged)
+		return p;
+	if (rec == tc->cur && tc_cur_buf(tc) > 0)
+		name = tc->bufs[tc_cur_buf(tc)].name;
+	plen = name ? strlen(name) : 0;
+	for (i = plen; i < (size_t)tc->vm.width; i++)
+		*p++ = ' ';
+	if (name)
+		memcpy(p, name, plen);
+	return (char *)memcpy(p + plen, name ? ": " : "  ", 2) + 2;
+}
+
+/*
  * As `trace-cmd report` prints it (tracecmd/trace-read.c: "%16s-%-5d
  * [%03d]", then " %6.1000d:" for the clocks it knows as nanoseconds, else
  * "%12d:", then " NAME: " padded to 20, then the info):
@@ -52,7 +75,7 @@ int tc_render_default(struct source *src, const struct event *ev,
 	if (!p)
 		return -ENOMEM;
 	start = p;
-	p = tc_prefix(tc, p);
+	p = tc_tag(tc, rec, p);
 	if (rec->missed_events) {
 		memcpy(p, "CPU:", 4);
 		p += 4;

@@ -311,10 +311,13 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 {
 	struct source *first = NULL;
 	size_t i, j, k, ndat = 0;
-	int width = 0, ret;
+	int width = 0, iwidth = 0, ret;
+	bool tagged = false;
 
 	for (i = 0; i < n; i++) {
-		if (srcs[i]->ops != &source_tracecmd_ops || !srcs[i]->priv)
+		struct tc *tc = srcs[i]->priv;
+
+		if (srcs[i]->ops != &source_tracecmd_ops || !tc)
 			continue;
 		if (!first)
 			first = srcs[i];
@@ -322,16 +325,31 @@ int source_pair(struct source **srcs, size_t n, struct diag *note)
 		j = strlen(tc_basename(srcs[i]->path));
 		if ((int)j > width)
 			width = (int)j;
+		/* instance buffers: their names count too (trace-cmd
+		 * report's max_file_size; a single input's own does not) */
+		for (k = 1; k < (size_t)tc->nbufs; k++) {
+			tagged = true;
+			j = strlen(tc->bufs[k].name);
+			if ((int)j > iwidth)
+				iwidth = (int)j;
+		}
 	}
-	/* every input: its name in front of its lines; a host: its threads */
+	if (ndat < 2 || iwidth > width)
+		width = iwidth;
+	/*
+	 * every input: its name in front of its lines, or its buffer's; a
+	 * host: its threads
+	 */
 	for (i = 0; i < n; i++) {
 		struct tc *tc = srcs[i]->priv;
 
 		if (srcs[i]->ops != &source_tracecmd_ops || !tc)
 			continue;
-		if (ndat > 1) {
+		if (ndat > 1)
 			tc->vm.prefix = tc_basename(srcs[i]->path);
+		if (ndat > 1 || tagged) {
 			tc->vm.width = width;
+			tc->vm.tagged = true;
 		}
 		ret = tc_vm_threads(tc);
 		if (ret < 0)

@@ -37,7 +37,10 @@ struct tc_thread {
 struct tc_vm {
 	const char *prefix;	/* borrowed from the path: the name trace-cmd
 				 * report -i prints; NULL: one trace.dat */
-	int width;		/* the longest such name */
+	int width;		/* the longest such name, or instance name */
+	/* each event line starts with its buffer's name, or the file's
+	 * (several inputs, or instance buffers in some input) */
+	bool tagged;
 	/* a host: its vCPU threads, sorted by pid */
 	struct tc_thread *threads;	/* owned */
 	size_t nthreads;
@@ -101,6 +104,24 @@ struct tc_type {
 	const struct tep_format_field *learn_f[4];
 };
 
+/*
+ * A buffer of the file: the top one, or an instance (`trace-cmd record -B
+ * NAME`), whose CPUs take the slots start .. start + ncpus - 1 of the
+ * merge (the order of trace-cmd report's tracecmd_iterate_events_multi():
+ * time, then slot)
+ */
+struct tc_buf {
+	struct tracecmd_input *handle;	/* owned; bufs[0]'s is tc->handle */
+	const char *name;		/* borrowed from libtracecmd; NULL: top */
+	int start, ncpus;
+};
+
+/* A slot of the merge: a CPU of a buffer */
+struct tc_slot {
+	struct tracecmd_input *handle;	/* borrowed from its tc_buf */
+	int cpu, buf;
+};
+
 /* The pages one CPU's records have left behind (see tc_release()) */
 struct tc_behind {
 	uintptr_t page;		/* of the latest record */
@@ -143,27 +164,36 @@ struct tc {
 	int pid_off, pid_size;		/* common_pid */
 	/* bound keys; slots.rec_max: the largest record payload */
 	struct tepf_slots slots;
-	/* the merge of the CPUs */
-	int ncpus;
-	struct tep_record **next;	/* owned: per CPU its next record */
-	int *heap;			/* owned: CPUs with a next record */
+	/* the merge of the CPUs of every buffer: slots */
+	int ncpus;			/* the top buffer's CPUs ("cpus=N") */
+	struct tc_buf *bufs;		/* owned: [0] the top buffer */
+	int nbufs;
+	/* instances libtracecmd cannot open (trace-cmd report skips them) */
+	int nbadbufs;
+	const char *badbuf;		/* borrowed: the first one's name */
+	int nslots;
+	struct tc_slot *slot;		/* owned: per slot its CPU */
+	struct tep_record **next;	/* owned: per slot its next record */
+	int *heap;			/* owned: slots with a next record */
 	int nheap;
-	int refill;			/* CPU to read again, or -1 */
+	int refill;			/* slot to read again (cur's), or -1 */
 	bool started;
 	struct tep_record *cur;		/* owned: the current event's record */
 	/* cur's type if its comms are learned (tc_learn_comms()), or NULL */
 	const struct tc_type *cur_learn;
 	bool cur_info;			/* libtraceevent printed cur (its
 					 * plugins learned its comms) */
+	bool cur_short;			/* cur is shorter than its format:
+					 * tdguard_info() pads a copy */
 	uint64_t seq;
 	uint64_t ndamaged;		/* damaged records so far */
 	uint64_t npages;		/* pages left out so far */
-	uint64_t *last_off;		/* owned: per CPU the offset + 1 of
+	uint64_t *last_off;		/* owned: per slot the offset + 1 of
 					 * its latest record; 0: none yet */
 	struct trace_seq info;		/* owned: reset for each use */
 	struct tc_comm comms[TC_COMM_CACHE];
 	uint64_t learned[TC_LEARNED];	/* pid + 1; 0: empty (tc_learn_comms()) */
-	struct tc_behind *behind;	/* owned: per CPU; NULL: keep pages */
+	struct tc_behind *behind;	/* owned: per slot; NULL: keep pages */
 	uintptr_t sys_page;		/* the system's page size */
 	uint64_t map_dev, map_ino;	/* the file libtracecmd maps (see
 					 * tc_pageout()) */
@@ -174,6 +204,12 @@ struct tc {
 	struct tc_vm vm;
 	struct tc_raw *raw;		/* owned: see tc_raw_ts() */
 };
+
+/* The buffer of the current record (0: the top one) */
+static inline int tc_cur_buf(const struct tc *tc)
+{
+	return tc->refill >= 0 ? tc->slot[tc->refill].buf : 0;
+}
 
 static inline uint64_t tc_read(const struct tc *tc, const void *p, int size)
 {
@@ -278,5 +314,14 @@ enum tc_open_verdict {
  */
 int tc_guarded_open(const char *path, struct tracecmd_input **out,
 		    char **note);
+/*
+ * The same, with the handles of the file's instance buffers opened in
+ * the guarded child too: *inst (malloc'd, *ninst of them; an instance
+ * libtracecmd cannot open is NULL, as trace-cmd report skips it) and
+ * *names (malloc'd, borrowed strings of libtracecmd).
+ */
+int tc_guarded_open_all(const char *path, struct tracecmd_input **out,
+			struct tracecmd_input ***inst, const char ***names,
+			int *ninst, char **note);
 
 #endif

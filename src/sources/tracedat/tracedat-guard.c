@@ -3,6 +3,7 @@
  * tracedat-guard: fields inside records, and libtraceevent's printing
  * under a trap. See tracedat-guard.h.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -31,6 +32,12 @@ struct tdguard_fmt {
 	const struct tep_event *e;	/* borrowed; NULL: a free slot */
 	uint64_t need;			/* bytes a record must have */
 	const struct tep_format_field *far;	/* the field ending last */
+	/* the end of the last field in full (a trailing array whole): a
+	 * shorter record is printed from a copy padded to it */
+	uint64_t full;
+	/* records of at least this size fit, nothing else to check:
+	 * full, or UINT64_MAX (dynamic fields, a format too long) */
+	uint64_t fits;
 	bool dynamic;			/* __data_loc / __rel_loc fields */
 };
 
@@ -38,6 +45,9 @@ struct tdguard {
 	const char *name;		/* borrowed */
 	struct tdguard_fmt *fmts;	/* owned: open addressing by pointer */
 	size_t nfmts, capfmts;
+	/* owned: the padded copy of a record tdguard_info() prints */
+	unsigned char *pad;
+	size_t padcap;
 	bool installed;			/* counted in tdguard_users */
 	bool failed;
 	struct diag fault;
@@ -125,25 +135,37 @@ static void tdguard_trailing(struct tdguard_fmt *f, const struct tep_event *e)
 	f->need = need;
 }
 
-static const struct tdguard_fmt *tdguard_fmt(struct tdguard *g,
-					     const struct tep_event *e)
+/* What e needs, found the first time a record of e is met. */
+static __attribute__((noinline, cold)) const struct tdguard_fmt *
+tdguard_fmt_new(struct tdguard *g, const struct tep_event *e)
 {
 	struct tdguard_fmt *f;
 
-	if (g->capfmts) {
-		f = tdguard_slot(g->fmts, g->capfmts, e);
-		if (f->e)
-			return f;
-	}
 	if ((g->nfmts + 1) * 2 > g->capfmts && tdguard_grow(g) < 0)
 		return NULL;
 	f = tdguard_slot(g->fmts, g->capfmts, e);
 	f->e = e;
 	tdguard_span(f, e->format.common_fields);
 	tdguard_span(f, e->format.fields);
+	f->full = f->need;
 	tdguard_trailing(f, e);
+	f->fits = f->dynamic || f->full > TDGUARD_PAD_MAX ? UINT64_MAX
+							  : f->full;
 	g->nfmts++;
 	return f;
+}
+
+static inline const struct tdguard_fmt *tdguard_fmt(struct tdguard *g,
+						    const struct tep_event *e)
+{
+	const struct tdguard_fmt *f;
+
+	if (__builtin_expect(g->capfmts != 0, 1)) {
+		f = tdguard_slot(g->fmts, g->capfmts, e);
+		if (__builtin_expect(f->e != NULL, 1))
+			return f;
+	}
+	return tdguard_fmt_new(g, e);
 }
 
 static bool tdguard_is_text(const struct tep_format_field *f)
@@ -155,34 +177,21 @@ static bool tdguard_is_text(const struct tep_format_field *f)
 static int tdguard_where(struct tdguard *g, const struct tep_event *e,
 			 const struct tep_record *rec, struct diag *d)
 {
-	diag_set(d, "%s: CPU %d: offset 0x%llx: event %s: ", g->name, rec->cpu,
-		 (unsigned long long)rec->offset,
-		 e->name ? e->name : "(no name)");
+	if (d)
+		diag_set(d, "%s: CPU %d: offset 0x%llx: event %s: ", g->name,
+			 rec->cpu, (unsigned long long)rec->offset,
+			 e->name ? e->name : "(no name)");
 	return -EIO;
 }
 
-int tdguard_record(struct tdguard *g, struct tep_handle *tep,
-		   struct tep_event *e, const struct tep_record *rec,
-		   struct diag *d)
+/* The __data_loc fields of rec (f->dynamic): 0, or -EIO with d filled. */
+static int tdguard_dynamic(struct tdguard *g, struct tep_handle *tep,
+			   const struct tep_event *e,
+			   const struct tep_record *rec, uint64_t size,
+			   struct diag *d)
 {
-	const struct tdguard_fmt *f = tdguard_fmt(g, e);
-	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
 	const struct tep_format_field *fld;
 
-	if (!f) {
-		diag_set(d, "%s: out of memory", g->name);
-		return -ENOMEM;
-	}
-	if (f->need > size) {
-		tdguard_where(g, e, rec, d);
-		diag_add(d, "a record of %" PRIu64 " bytes, but its format puts field '%s' at bytes %d..%" PRIu64 ": the record is shorter than its format (corrupt trace.dat)",
-			 size, f->far->name, f->far->offset,
-			 f->need == UINT64_MAX ? (uint64_t)UINT64_MAX
-					       : f->need - 1);
-		return -EIO;
-	}
-	if (!f->dynamic)
-		return 0;
 	for (fld = e->format.fields; fld; fld = fld->next) {
 		unsigned long long loc;
 		uint64_t off, len;
@@ -198,8 +207,10 @@ int tdguard_record(struct tdguard *g, struct tep_handle *tep,
 			off += (uint64_t)fld->offset + (uint64_t)fld->size;
 		if (off > size || len > size - off) {
 			tdguard_where(g, e, rec, d);
-			diag_add(d, "field '%s' points at bytes %" PRIu64 "..%" PRIu64 " of a record of %" PRIu64 " bytes (corrupt trace.dat)",
-				 fld->name, off, off + len - (len > 0), size);
+			if (d)
+				diag_add(d, "field '%s' points at bytes %" PRIu64 "..%" PRIu64 " of a record of %" PRIu64 " bytes (corrupt trace.dat)",
+					 fld->name, off, off + len - (len > 0),
+					 size);
 			return -EIO;
 		}
 		p = (const char *)rec->data + off;
@@ -211,12 +222,71 @@ int tdguard_record(struct tdguard *g, struct tep_handle *tep,
 		if (tdguard_is_text(fld) && len && !memchr(p, '\0', len) &&
 		    !memchr(p + len, '\0', size - off - len)) {
 			tdguard_where(g, e, rec, d);
-			diag_add(d, "the text of field '%s' (%" PRIu64 " bytes at %" PRIu64 ") has no terminating NUL before the record ends (corrupt trace.dat)",
-				 fld->name, len, off);
+			if (d)
+				diag_add(d, "the text of field '%s' (%" PRIu64 " bytes at %" PRIu64 ") has no terminating NUL before the record ends (corrupt trace.dat)",
+					 fld->name, len, off);
 			return -EIO;
 		}
 	}
 	return 0;
+}
+
+/*
+ * tdguard_record() past its first test, f the format's (NULL: out of
+ * memory); d optional (NULL: nothing said).
+ */
+static int tdguard_check(struct tdguard *g, struct tep_handle *tep,
+			 const struct tep_event *e,
+			 const struct tdguard_fmt *f,
+			 const struct tep_record *rec, struct diag *d)
+{
+	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
+	int ret;
+
+	if (!f) {
+		if (d)
+			diag_set(d, "%s: out of memory", g->name);
+		return -ENOMEM;
+	}
+	if (__builtin_expect(f->need > size || f->full > TDGUARD_PAD_MAX, 0)) {
+		tdguard_where(g, e, rec, d);
+		if (!d)
+			return -EIO;
+		if (f->need > size && f->far->size == 0)
+			diag_add(d, "a record of %" PRIu64 " bytes, but its format puts field '%s' at byte %d, past its end (corrupt trace.dat)",
+				 size, f->far->name, f->far->offset);
+		else if (f->need > size)
+			diag_add(d, "a record of %" PRIu64 " bytes, but its format puts field '%s' at bytes %d..%" PRIu64 ": the record is shorter than its format (corrupt trace.dat)",
+				 size, f->far->name, f->far->offset,
+				 f->need == UINT64_MAX ? (uint64_t)UINT64_MAX
+						       : f->need - 1);
+		else
+			diag_add(d, "its format declares field '%s' at bytes %d..%" PRIu64 ", more than a record holds (at most %u bytes; corrupt trace.dat)",
+				 f->far->name, f->far->offset,
+				 f->full == UINT64_MAX ? (uint64_t)UINT64_MAX
+						       : f->full - 1,
+				 (unsigned)TDGUARD_PAD_MAX);
+		return -EIO;
+	}
+	if (f->dynamic) {
+		ret = tdguard_dynamic(g, tep, e, rec, size, d);
+		if (ret < 0)
+			return ret;
+	}
+	return f->full > size ? TDGUARD_SHORT : 0;
+}
+
+int tdguard_record(struct tdguard *g, struct tep_handle *tep,
+		   struct tep_event *e, const struct tep_record *rec,
+		   struct diag *d)
+{
+	const struct tdguard_fmt *f = tdguard_fmt(g, e);
+
+	/* a good record of a format without __data_loc fields: one test */
+	if (__builtin_expect(f && rec->size >= 0 &&
+			     (uint64_t)rec->size >= f->fits, 1))
+		return 0;
+	return tdguard_check(g, tep, e, f, rec, d);
 }
 
 /* --------------------------------------------------------------- trap */
@@ -331,10 +401,78 @@ static const char *tdguard_signame(int sig)
 	return "hangs";
 }
 
-/* "[FAILED TO PARSE]" and the integer fields, as trace-cmd falls back. */
+/*
+ * A field's raw text, as libtraceevent's print_field_raw() writes it for
+ * "[FAILED TO PARSE]", from the bytes of the record only: a string stops
+ * at its NUL or at the record's end.
+ */
+static void tdguard_raw_field(struct tep_handle *tep, struct trace_seq *s,
+			      const struct tep_format_field *f,
+			      const unsigned char *data, uint64_t size)
+{
+	unsigned long long val;
+	uint64_t off, len, i;
+
+	if (f->flags & TEP_FIELD_IS_ARRAY) {
+		off = (uint64_t)f->offset;
+		len = (uint64_t)f->size;
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			val = tep_read_number(tep, data + f->offset,
+					      f->size < 4 ? f->size : 4);
+			off = val & 0xffff;
+			len = (val >> 16) & 0xffff;
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				off += (uint64_t)f->offset + (uint64_t)f->size;
+			if (off > size || len > size - off)
+				off = len = 0;
+		}
+		if (f->flags & TEP_FIELD_IS_STRING) {
+			for (i = 0; i < len && data[off + i]; i++)
+				if (!isprint(data[off + i]) &&
+				    !isspace(data[off + i]))
+					break;
+			if (i == len || !data[off + i]) {
+				for (i = off; i < size && data[i]; i++)
+					;
+				trace_seq_printf(s, "%.*s", (int)(i - off),
+						 (const char *)data + off);
+				return;
+			}
+		}
+		trace_seq_puts(s, "ARRAY[");
+		for (i = 0; i < len; i++)
+			trace_seq_printf(s, "%s%02x", i ? ", " : "",
+					 data[off + i]);
+		trace_seq_putc(s, ']');
+		return;
+	}
+	val = tep_read_number(tep, data + f->offset, f->size);
+	if (f->flags & TEP_FIELD_IS_POINTER)
+		trace_seq_printf(s, "0x%llx", val);
+	else if (!(f->flags & TEP_FIELD_IS_SIGNED))
+		trace_seq_printf(s, f->flags & TEP_FIELD_IS_LONG ? "0x%llx"
+								 : "%llu",
+				 val);
+	else if (f->size == 4)
+		trace_seq_printf(s, f->flags & TEP_FIELD_IS_LONG ? "0x%x" : "%d",
+				 (int)val);
+	else if (f->size == 2)
+		trace_seq_printf(s, "%2d", (short)val);
+	else if (f->size == 1)
+		trace_seq_printf(s, "%1d", (signed char)val);
+	else
+		trace_seq_printf(s, "%lld", (long long)val);
+}
+
+/*
+ * "[FAILED TO PARSE]" and the fields, as trace-cmd falls back for a
+ * format libtraceevent cannot parse (tep_print_fields()), but only the
+ * fields that lie inside the record.
+ */
 static void tdguard_fallback(struct tep_handle *tep, struct tep_event *e,
 			     struct trace_seq *s, struct tep_record *rec)
 {
+	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
 	const struct tep_format_field *f;
 
 	/* a call cut short may have left it failed: start it anew */
@@ -347,19 +485,49 @@ static void tdguard_fallback(struct tep_handle *tep, struct tep_event *e,
 		e = tep_find_event_by_record(tep, rec);
 	trace_seq_puts(s, "[FAILED TO PARSE]");
 	for (f = e ? e->format.fields : NULL; f; f = f->next) {
-		if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+		/* a damaged record's fields past its end: not read */
+		if (f->offset < 0 || f->size < 0 ||
+		    (uint64_t)f->offset + (uint64_t)f->size > size)
+			continue;
+		if (!(f->flags & TEP_FIELD_IS_ARRAY) &&
 		    !(f->size == 1 || f->size == 2 || f->size == 4 ||
 		      f->size == 8))
 			continue;
-		/* a damaged record's fields past its end: not read */
-		if (f->offset < 0 || rec->size < 0 ||
-		    (int64_t)f->offset + f->size > (int64_t)rec->size)
-			continue;
-		trace_seq_printf(s, " %s=%llu", f->name,
-				 tep_read_number(tep, (char *)rec->data + f->offset,
-						 f->size));
+		trace_seq_printf(s, " %s=", f->name);
+		tdguard_raw_field(tep, s, f, rec->data, size);
 	}
 	trace_seq_terminate(s);
+}
+
+/*
+ * rec as libtraceevent may read it: the record's bytes, then zeros to the
+ * end of its format's last field in full and a few more (a string without
+ * its NUL stops there). Its size: the record's, or where its format's
+ * fields end if that is further (a zero-sized array at the end, "the rest
+ * of the record", then starts inside it). NULL when out of memory.
+ */
+static struct tep_record *tdguard_pad(struct tdguard *g,
+				      const struct tdguard_fmt *f,
+				      const struct tep_record *rec,
+				      struct tep_record *copy)
+{
+	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
+	uint64_t end = (size > f->full ? size : f->full) + TDGUARD_PAD_TAIL;
+
+	if (end > g->padcap) {
+		unsigned char *p = realloc(g->pad, end);
+
+		if (!p)
+			return NULL;
+		g->pad = p;
+		g->padcap = end;
+	}
+	memcpy(g->pad, rec->data, size);
+	memset(g->pad + size, 0, end - size);
+	*copy = *rec;
+	copy->data = g->pad;
+	copy->size = (int)(size > f->need ? size : f->need);
+	return copy;
 }
 
 /* tep_print_event() under the trap: 0, or the signal that ended it. */
@@ -384,11 +552,31 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 		 struct tep_event *e, struct trace_seq *s,
 		 struct tep_record *rec)
 {
-	int sig;
+	struct tep_record copy, *orig = rec;
+	const struct tdguard_fmt *f;
+	int sig, ret;
 
 	if (g->failed) {
 		tdguard_fallback(tep, e, s, rec);
 		return -EFAULT;
+	}
+	/*
+	 * A record shorter than its format: libtraceevent reads all of
+	 * every field it prints, so it gets a copy padded with zeros, or,
+	 * for a format no record can fill, our own fallback text
+	 */
+	if (e) {
+		f = tdguard_fmt(g, e);
+		ret = f && rec->size >= 0 && (uint64_t)rec->size >= f->fits
+			      ? 0
+			      : tdguard_check(g, tep, e, f, rec, NULL);
+		if (ret && (!f || f->full > TDGUARD_PAD_MAX ||
+			    !tdguard_pad(g, f, rec, &copy))) {
+			tdguard_fallback(tep, e, s, rec);
+			return 0;
+		}
+		if (ret)
+			rec = &copy;
 	}
 	if (!g->installed) {
 		if (tdguard_install() < 0) {
@@ -408,7 +596,7 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 		 g->name, rec->cpu, (unsigned long long)rec->offset,
 		 e && e->name ? e->name : "(the event of this record)",
 		 tdguard_signame(sig));
-	tdguard_fallback(tep, e, s, rec);
+	tdguard_fallback(tep, e, s, orig);
 	return -EFAULT;
 }
 
@@ -435,6 +623,7 @@ void tdguard_destroy(struct tdguard *g)
 		return;
 	if (g->installed)
 		tdguard_uninstall();
+	free(g->pad);
 	free(g->fmts);
 	free(g);
 }

@@ -9,7 +9,15 @@
  *   fills partly (kernel_stack's caller[8]), which need only start there.
  *   A record that fails is damaged, said with the file, CPU, record offset
  *   and event name; the reader leaves it out (tracecmd-read.c) and nothing
- *   of ours reads outside it.
+ *   of ours reads outside it. So is a record of a format whose fields end
+ *   past TDGUARD_PAD_MAX (`char load[200000000]`): no record holds that.
+ * - tdguard_info(), given a record shorter than its format (damaged, or a
+ *   trailing array cut short), hands libtraceevent a copy padded with
+ *   zeros to the end of the format's last field (libtraceevent reads the
+ *   whole of every field it prints, a static array in full, a string to
+ *   its NUL), or, for a format no record can fill, prints
+ *   "[FAILED TO PARSE]" and the fields inside the record itself: it never
+ *   reads past a record.
  * - tdguard_info(): libtraceevent's printing of an event (its print fmt
  *   may divide by zero, index outside an array, recurse without end or
  *   loop for ever) runs under a trap: SIGSEGV, SIGBUS, SIGFPE and SIGILL
@@ -35,14 +43,26 @@ struct diag;
 struct tdguard;
 
 #define TDGUARD_STUCK_SECONDS 5
+/*
+ * The most bytes the fields of a format may span: a ring-buffer event
+ * fits in a page and a perf sample's raw data in 64 KiB. A format whose
+ * fields end further is damaged; tdguard_info() pads copies up to it.
+ */
+#define TDGUARD_PAD_MAX (64u << 10)
+/* zeros after a padded copy: a string without its NUL stops there */
+#define TDGUARD_PAD_TAIL 8
+/* tdguard_record(): rec fits, but ends within its trailing array */
+#define TDGUARD_SHORT 1
 
 /* name: the input's display name, borrowed for the guard's lifetime. */
 struct tdguard *tdguard_create(const char *name);
 void tdguard_destroy(struct tdguard *g);
 
 /*
- * Do the fields of e lie inside rec? Returns 0, or -EIO with diag filled
- * ("NAME: CPU 1: offset 0x2a48: event kvm_exit: …").
+ * Do the fields of e lie inside rec? Returns 0; TDGUARD_SHORT when they
+ * do but rec ends within the array its format ends in (not damaged, but
+ * libtraceevent must print it through tdguard_info() with e); or -EIO
+ * with diag filled ("NAME: CPU 1: offset 0x2a48: event kvm_exit: …").
  */
 int tdguard_record(struct tdguard *g, struct tep_handle *tep,
 		   struct tep_event *e, const struct tep_record *rec,
@@ -50,7 +70,9 @@ int tdguard_record(struct tdguard *g, struct tep_handle *tep,
 
 /*
  * tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO) under the trap; e
- * is rec's event format (NULL: unknown), for the fallback text.
+ * is rec's event format: rec is checked against it and printed from a
+ * padded copy when shorter (see above). NULL: rec is known to fit its
+ * format (tdguard_record() returned 0 for it) or has none.
  * Returns 0, or -EFAULT after a fault or a hang (s then holds the
  * fallback text and the guard remembers what happened, see
  * tdguard_failed()).
