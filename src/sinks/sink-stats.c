@@ -164,20 +164,10 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 			ss->first = ev->ts;
 		}
 	}
-	switch (sink_role(&st->st, ev)) {
-	case SINK_EXIT:
-		ret = stats_exit(c, st, ev);
-		break;
-	case SINK_ENTRY:
-		ret = stats_entry(c, st, ev);
-		break;
-	case SINK_CALL:
+	if (sink_role(&st->st, ev) == SINK_CALL)
 		ret = stats_guest_call(c, st, ev);
-		break;
-	default:
-		ret = stats_kind_event(c, st, ev);
-		break;
-	}
+	else
+		ret = exits_event(&c->x, &st->st, ev);
 	return ret < 0 ? stats_nomem(d) : 0;
 }
 
@@ -197,6 +187,10 @@ static int sink_stats_begin(struct sink *s, struct source **srcs, size_t n,
 	for (size_t i = 0; !c->syms && !c->sym_src && i < n; i++)
 		if (srcs[i]->domain == DOMAIN_GUEST && srcs[i]->ops->func_at)
 			c->sym_src = srcs[i];
+	c->x.ops = &stats_exits_ops;
+	c->x.time = &c->time;
+	c->x.syms = c->syms;
+	c->x.sym_src = c->sym_src;
 	return 0;
 }
 static int sink_stats_end(struct sink *s, struct diag *d)
@@ -223,7 +217,7 @@ static void sink_stats_destroy(struct sink *s)
 	sink_map_fini(&c->id_map);
 	stats_exits_fini(c);
 	stats_guest_fini(c);
-	sink_pairs_fini(&c->pairs);
+	exits_fini(&c->x);
 	stats_func_destroy(c->func);
 	free(c);
 }

@@ -373,17 +373,17 @@ static void stats_vcpu_row(const struct sink_stats *c, size_t i,
 	size_t col = 0;
 	uint32_t vm;
 
-	if (idx >= c->pairs.n) {
-		vm = idx - (uint32_t)c->pairs.n;
-		stats_str(&cells[col++], c->pairs.vms.names[vm]);
+	if (idx >= c->x.pairs.n) {
+		vm = idx - (uint32_t)c->x.pairs.n;
+		stats_str(&cells[col++], c->x.pairs.vms.names[vm]);
 		stats_str(&cells[col++], "all");
 		stats_str(&cells[col++], c->csv ? "" : "-");
 		d = &c->vms[vm];
 	} else {
-		v = &c->pairs.v[idx];
+		v = &c->x.pairs.v[idx];
 		if (sink_key_kind(v->key) == SINK_VCPU) {
 			stats_str(&cells[col++],
-				  c->pairs.vms.names[sink_key_vm(v->key)]);
+				  c->x.pairs.vms.names[sink_key_vm(v->key)]);
 			stats_u64(&cells[col++], sink_key_vcpu(v->key));
 		} else {
 			stats_str(&cells[col++], c->csv ? "" : "-");
@@ -397,7 +397,7 @@ static void stats_vcpu_row(const struct sink_stats *c, size_t i,
 
 static int stats_order_vcpus(struct sink_stats *c)
 {
-	size_t n = c->pairs.n + c->nvms, i, k = 0;
+	size_t n = c->x.pairs.n + c->nvms, i, k = 0;
 	struct stats_sort *keys = malloc((n + 1) * sizeof(*keys));
 	uint32_t *per_vm = calloc(c->nvms + 1, sizeof(*per_vm));
 
@@ -406,8 +406,8 @@ static int stats_order_vcpus(struct sink_stats *c)
 		free(per_vm);
 		return -ENOMEM;
 	}
-	for (i = 0; i < c->pairs.n && i < c->nvcpus; i++) {
-		const struct sink_vcpu *v = &c->pairs.v[i];
+	for (i = 0; i < c->x.pairs.n && i < c->nvcpus; i++) {
+		const struct sink_vcpu *v = &c->x.pairs.v[i];
 		bool vcpu = sink_key_kind(v->key) == SINK_VCPU;
 
 		if (!c->vcpus[i].h.n && !c->vcpus[i].unpaired)
@@ -420,13 +420,13 @@ static int stats_order_vcpus(struct sink_stats *c)
 		keys[k++].idx = (uint32_t)i;
 	}
 	/* a VM's "all" row, where it has more than one vCPU */
-	for (i = 0; i < c->nvms && i < c->pairs.vms.n; i++) {
+	for (i = 0; i < c->nvms && i < c->x.pairs.vms.n; i++) {
 		if (per_vm[i] < 2)
 			continue;
 		keys[k].a = i;
 		keys[k].b = 0;
 		keys[k].c = 0;
-		keys[k++].idx = (uint32_t)(c->pairs.n + i);
+		keys[k++].idx = (uint32_t)(c->x.pairs.n + i);
 	}
 	free(per_vm);
 	return stats_order(c, keys, k);
@@ -455,9 +455,9 @@ static int stats_vcpus_table(struct sink_stats *c)
 				   "\nExits per VM and vCPU (VM: as the input names it, else the pid of the vCPU's host thread)\n");
 	if (ret == 0)
 		ret = stats_exit_table_out(c, &stats_vcpus, c->norder);
-	if (ret == 0 && !c->csv && c->exits_over)
+	if (ret == 0 && !c->csv && c->x.exits_over)
 		ret = stats_printf(c->sink.out, "(%" PRIu64 " exits of vCPUs beyond the first %u are not paired nor counted above)\n",
-				   c->exits_over, SINK_MAXKEYS);
+				   c->x.exits_over, SINK_MAXKEYS);
 	return ret;
 }
 
@@ -469,11 +469,11 @@ static void stats_cross_row(const struct sink_stats *c, size_t i,
 	const struct stats_cross *x = stats_row(&c->cross, c->order[i]);
 	const struct stats_reason *r = stats_row(&c->reasons, x->reason);
 	const struct sink_vcpu *v =
-		x->vcpu != UINT32_MAX ? &c->pairs.v[x->vcpu] : NULL;
+		x->vcpu != UINT32_MAX ? &c->x.pairs.v[x->vcpu] : NULL;
 	size_t col = 0;
 
 	if (v && sink_key_kind(v->key) == SINK_VCPU) {
-		stats_str(&cells[col++], c->pairs.vms.names[sink_key_vm(v->key)]);
+		stats_str(&cells[col++], c->x.pairs.vms.names[sink_key_vm(v->key)]);
 		stats_u64(&cells[col++], sink_key_vcpu(v->key));
 	} else {
 		stats_str(&cells[col++], v ? "-" : "(other)");
@@ -496,7 +496,7 @@ static int stats_order_cross(struct sink_stats *c)
 	for (i = 0; i < c->cross.n; i++) {
 		const struct stats_cross *x = stats_row(&c->cross, i);
 		const struct sink_vcpu *v =
-			x->vcpu != UINT32_MAX ? &c->pairs.v[x->vcpu] : NULL;
+			x->vcpu != UINT32_MAX ? &c->x.pairs.v[x->vcpu] : NULL;
 
 		keys[i].a = v ? (uint64_t)sink_key_vm(v->key) << 32 |
 					sink_key_vcpu(v->key)
@@ -546,7 +546,7 @@ static int stats_cross_table(struct sink_stats *c)
 	int ret = 0;
 
 	/* one vCPU: the reasons table says it all */
-	if (c->pairs.n < 2 && c->mode != STATS_JSON)
+	if (c->x.pairs.n < 2 && c->mode != STATS_JSON)
 		return 0;
 	if (stats_order_cross(c) < 0)
 		return -ENOMEM;
@@ -725,10 +725,10 @@ int stats_exits_report(struct sink_stats *c)
 
 	if (ret == 0)
 		ret = stats_reasons_table(c);
-	if (ret == 0 && c->entries_unpaired && !c->csv)
+	if (ret == 0 && c->x.entries_unpaired && !c->csv)
 		ret = stats_printf(c->sink.out, "%" PRIu64 " entr%s without an exit before (not counted)\n",
-				   c->entries_unpaired,
-				   c->entries_unpaired == 1 ? "y" : "ies");
+				   c->x.entries_unpaired,
+				   c->x.entries_unpaired == 1 ? "y" : "ies");
 	if (ret == 0 && c->mode == STATS_HIST)
 		ret = stats_log2_bars(c);
 	/* JSON: every member, empty or not */

@@ -246,7 +246,9 @@ static void stats_input_row(const struct sink_stats *c, size_t i,
 	if (ss->any_ts) {
 		stats_ts(c, &cells[4], ss->first);
 		stats_ts(c, &cells[5], ss->last);
-		stats_dur(c, &cells[6], ss->last - ss->first);
+		stats_dur(c, &cells[6], c->time.ns ? sink_time_ns(&c->time,
+							     ss->last - ss->first)
+						: ss->last - ss->first);
 	} else {
 		stats_str(&cells[4], none);
 		stats_str(&cells[5], none);
@@ -312,7 +314,7 @@ int stats_report(struct sink_stats *c)
 	if (ret == 0 && json)
 		ret = stats_printf(c->sink.out,
 				   ",\n\"entries_unpaired\":%" PRIu64 ",\"exits_beyond_key_cap\":%" PRIu64,
-				   c->entries_unpaired, c->exits_over);
+				   c->x.entries_unpaired, c->x.exits_over);
 	if (ret == 0)
 		ret = stats_func_write(c->func, c->sink.out,
 				       json ? STATS_FUNC_JSON :

@@ -47,14 +47,14 @@ void stats_hexid(struct stats_cell *cell, uint64_t id)
 		cell->s[cell->len++] = tmp[n - 1];
 }
 
-/* A duration in the stats unit: µs with three decimals, or ticks. */
+/* A duration in ns (c->time.ns) as µs with three decimals, or ticks. */
 void stats_dur(const struct sink_stats *c, struct stats_cell *cell,
-	       uint64_t ticks)
+	       uint64_t v)
 {
 	if (c->time.ns)
-		cell->len = sink_put_us(cell->s, sink_time_ns(&c->time, ticks));
+		cell->len = sink_put_us(cell->s, v);
 	else
-		cell->len = pyfmt_u64_dec(cell->s, ticks);
+		cell->len = pyfmt_u64_dec(cell->s, v);
 }
 
 /* x / n rounded half up, exact. */
@@ -70,7 +70,7 @@ void stats_mean(const struct sink_stats *c, struct stats_cell *cell,
 	uint64_t x;
 
 	if (c->time.ns) {
-		x = stats_div_round(sink_time_ns(&c->time, total), n);
+		x = stats_div_round(total, n);
 		cell->len = sink_put_us(cell->s, x);
 		return;
 	}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "exits.h"
 #include "hist.h"
 #include "sink-util.h"
 #include "sink.h"
@@ -62,14 +63,6 @@ struct stats_reason {
 };
 
 #define STATS_OTHER	UINT64_MAX	/* the key of "the rest" rows */
-
-/* reason value, kvm:kvm_exit (not a kvmtrace VMEXIT), domain */
-static inline uint64_t stats_reason_key(uint64_t value, bool tracedat,
-					enum domain d)
-{
-	return (value & ((1ull << 61) - 1)) << 2 | (uint64_t)tracedat << 1 |
-	       (uint64_t)d;
-}
 
 /*
  * Rows found by a 64-bit key, at most SINK_MAXKEYS of them and then one
@@ -172,10 +165,8 @@ struct sink_stats {
 	struct stats_dist *vms;		/* owned: by VM index */
 	uint32_t nvms;
 	struct stats_dist all;
-	uint64_t exits_over;		/* exits of vCPUs beyond the cap */
-	struct sink_pairs pairs;
+	struct exits x;			/* the pairing (exits.h) */
 	uint64_t events;
-	uint64_t entries_unpaired;	/* an entry without an exit before */
 	bool any_id;			/* the events table has an id column */
 	bool json_any;			/* a JSON member was written */
 	const char *json_name;		/* the next table's JSON member */
@@ -209,13 +200,8 @@ static inline void *stats_row(const struct stats_rows *r, size_t i)
 	return (char *)r->v + i * r->size;
 }
 
-/* An exit, an entry, or an event that says what an exit is about. */
-int stats_exit(struct sink_stats *c, struct stats_type *st,
-	       const struct event *ev);
-int stats_entry(struct sink_stats *c, const struct stats_type *st,
-		const struct event *ev);
-int stats_kind_event(struct sink_stats *c, const struct stats_type *st,
-		     const struct event *ev);
+/* The pairing's callbacks (exits.h): exits into the tables. */
+extern const struct exits_ops stats_exits_ops;
 /* At the end: exits still waiting met no entry. 0 or -ENOMEM. */
 int stats_exits_finish(struct sink_stats *c);
 
@@ -241,9 +227,12 @@ void stats_u64(struct stats_cell *cell, uint64_t v);
 /* A string into a cell, cut to fit. */
 void stats_str(struct stats_cell *cell, const char *s);
 void stats_hexid(struct stats_cell *cell, uint64_t id);
-/* A duration in the stats unit: µs with three decimals, or ticks. */
+/*
+ * A duration in the stats unit (exits.h: ns when c->time.ns, else ticks)
+ * as µs with three decimals, or ticks.
+ */
 void stats_dur(const struct sink_stats *c, struct stats_cell *cell,
-	       uint64_t ticks);
+	       uint64_t v);
 /* x / n rounded half up, exact. */
 uint64_t stats_div_round(unsigned __int128 x, uint64_t n);
 /* The mean of n durations: µs with three decimals, or ticks with one. */
