@@ -347,7 +347,8 @@ static int run_events(struct run *r, bool *bad_data)
 		}
 		/* a damaged record: only the reference tool's line shows it */
 		if (__builtin_expect(ev->damaged, 0) &&
-		    (r->rules_file || r->opt.chrome || r->opt.stats))
+		    (r->rules_file || r->opt.chrome || r->opt.stats ||
+		     r->opt.exits))
 			continue;
 		if (spans && ev->has_ts)
 			clock_span_add(&r->spans[ev->src->index], ev->ts);
@@ -495,6 +496,9 @@ static int run(struct run *r)
 					    r->opt.stats_format, r->opt.mhz,
 					    r->syms, r->opt.stats_top,
 					    r->opt.stats_sort);
+	else if (r->opt.exits)
+		r->sink = sink_exits_create(r->out, r->render, r->opt.exits,
+					    r->opt.mhz, r->syms, r->opt.host);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);

@@ -51,6 +51,11 @@ void options_usage(FILE *f)
 	      "      --stats-top=N      the first N rows of each exit table\n"
 	      "      --stats-sort=KEY   exit rows by time (total, the default), count,\n"
 	      "                         max or p99\n"
+	      "      --exits[=FORMAT]   one row per exit: host, input, vm, vcpu, reason,\n"
+	      "                         reason_name, start_ns, duration_ns, guest_rip,\n"
+	      "                         guest_sym, domain. FORMAT: csv (default), jsonl\n"
+	      "      --host=NAME        the host column of --exits (default: the host\n"
+	      "                         name the input records, else its file name)\n"
 	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
 	      "                         --stats' exits by guest function\n"
 	      "      --counters=FILE    perf stat -I output (any -x, or human) as Chrome\n"
@@ -270,6 +275,8 @@ enum {
 	OPT_STATS_SORT,
 	OPT_COUNTERS,
 	OPT_COUNTERS_START,
+	OPT_EXITS,
+	OPT_HOST,
 };
 
 static const struct option long_options[] = {
@@ -295,6 +302,8 @@ static const struct option long_options[] = {
 	{ "qemu-log", required_argument, NULL, OPT_QEMU_LOG },
 	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "counters-start", required_argument, NULL, OPT_COUNTERS_START },
+	{ "exits", optional_argument, NULL, OPT_EXITS },
+	{ "host", required_argument, NULL, OPT_HOST },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -396,6 +405,17 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 				return -EINVAL;
 			}
 			break;
+		case OPT_EXITS:
+			o->exits = optarg ? optarg : "csv";
+			if (strcmp(o->exits, "csv") && strcmp(o->exits, "jsonl")) {
+				diag_set(d, "--exits: '%s' is neither csv nor jsonl",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_HOST:
+			o->host = optarg;
+			break;
 		case OPT_STATS_TOP: {
 			char *end;
 			unsigned long n;
@@ -489,6 +509,15 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 		return c == -ENOMEM ? -ENOMEM : -EINVAL;
 	if (o->chrome && o->stats) {
 		diag_set(d, "--chrome and --stats are two outputs; choose one");
+		return -EINVAL;
+	}
+	if (o->exits && (o->chrome || o->stats)) {
+		diag_set(d, "--exits and --%s are two outputs; choose one",
+			 o->chrome ? "chrome" : "stats");
+		return -EINVAL;
+	}
+	if (o->host && !o->exits) {
+		diag_set(d, "--host names the host column of --exits; give --exits");
 		return -EINVAL;
 	}
 	return check_args(o, have_f, d);

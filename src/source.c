@@ -487,6 +487,7 @@ void source_destroy(struct source *src)
 	free(src->open_path);
 	free(src->head);
 	free(src->note);
+	free(src->hostname);
 	free(src->path);
 	free(src);
 }

@@ -61,6 +61,15 @@ struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 			       const struct symtab *syms, unsigned top,
 			       const char *sort);
 
+/*
+ * One row per exit (sink-exits.c): format "csv" (NULL) or "jsonl"; mhz:
+ * -c; syms: --guest-syms or NULL; host: --host or NULL (each input's
+ * recorded host name, else its name). All borrowed.
+ */
+struct sink *sink_exits_create(struct outbuf *out, struct render *render,
+			       const char *format, double mhz,
+			       const struct symtab *syms, const char *host);
+
 static inline void sink_destroy(struct sink *s)
 {
 	if (s)
