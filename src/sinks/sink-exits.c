@@ -40,6 +40,8 @@ struct exits_text {
 /* Per vCPU (index into pairs.v): where its exit came from. */
 struct exits_vrow {
 	uint32_t src;		/* the input of its pending exit */
+	uint32_t ref;		/* the reason_name of reason, or NONE */
+	uint64_t reason;	/* the reason of its last exit */
 	uint32_t prefix_src;	/* the input prefix was made for; or NONE */
 	struct exits_text prefix;	/* host, input, vm, vcpu, up to reason */
 };
@@ -232,26 +234,122 @@ static int exits_begin_cb(struct exits *x, struct sink_vcpu *v,
 	uint32_t vi = (uint32_t)(v - x->pairs.v);
 	void *grown = c->vrows;
 	uint32_t old = c->nvrows, i;
+	struct exits_vrow *r;
+	int ret;
 
-	if (sink_grow(&grown, &c->nvrows, vi, sizeof(*c->vrows)) < 0)
-		return -ENOMEM;
-	c->vrows = grown;
-	for (i = old; i < c->nvrows; i++)
-		c->vrows[i].prefix_src = EXITS_NONE;
-	c->vrows[vi].src = ev->src->index;
-	return exits_reason_name(c, v, st, ev);
+	if (__builtin_expect(vi >= c->nvrows, 0)) {
+		if (sink_grow(&grown, &c->nvrows, vi, sizeof(*c->vrows)) < 0)
+			return -ENOMEM;
+		c->vrows = grown;
+		for (i = old; i < c->nvrows; i++)
+			c->vrows[i].prefix_src = c->vrows[i].ref = EXITS_NONE;
+	}
+	r = &c->vrows[vi];
+	r->src = ev->src->index;
+	/* a vCPU exits for the same reason in runs */
+	if (r->ref != EXITS_NONE && r->reason == v->reason) {
+		v->ref = r->ref;
+		return 0;
+	}
+	ret = exits_reason_name(c, v, st, ev);
+	r->reason = v->reason;
+	r->ref = v->ref;
+	return ret;
 }
 
-/* "0x" and the hex digits of v. */
-static size_t exits_hex(char *p, uint64_t v)
+/* v in decimal at p: its length. */
+static inline size_t exits_dec(char *p, uint64_t v)
+{
+	unsigned n = pyfmt_dec_len(v);
+
+	pyfmt_dec_back(p + n, v);
+	return n;
+}
+
+/* "0x" and the hex digits of v, two at a time. */
+static inline size_t exits_hex(char *p, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t k = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1, n = 2 + k;
+	char *q = p + n;
 
 	p[0] = '0';
 	p[1] = 'x';
-	for (; k; k--, v >>= 4)
-		p[1 + k] = hex[v & 15];
+	for (; k >= 2; k -= 2, v >>= 8) {
+		q -= 2;
+		q[0] = hex[(v >> 4) & 15];
+		q[1] = hex[v & 15];
+	}
+	if (k)
+		q[-1] = hex[v & 15];
+	return n;
+}
+
+/*
+ * The row of v's exit at p (room made): one body for both formats, json
+ * a constant in each copy, so neither tests it per cell.
+ */
+static inline __attribute__((always_inline)) size_t
+exits_row(const struct sink_exits *c, const struct exits_vrow *r,
+	  const struct sink_vcpu *v, bool paired, uint64_t dur,
+	  const char *name, size_t len, size_t symlen, char *p, const bool json)
+{
+	size_t n = r->prefix.len;
+
+#define EXITS_LIT(s) (memcpy(p + n, s, sizeof(s) - 1), n += sizeof(s) - 1)
+	memcpy(p, r->prefix.s, n);
+	n += exits_dec(p + n, exits_key_value(v->reason));
+	if (json)
+		EXITS_LIT(",\"reason_name\":");
+	else
+		p[n++] = ',';
+	memcpy(p + n, name, len);
+	n += len;
+	if (json)
+		EXITS_LIT(",\"start_ns\":");
+	else
+		p[n++] = ',';
+	n += exits_dec(p + n, sink_time_ns(&c->time, v->exit_ts));
+	if (json)
+		EXITS_LIT(",\"duration_ns\":");
+	else
+		p[n++] = ',';
+	if (paired)
+		n += exits_dec(p + n, dur);
+	else if (json)
+		EXITS_LIT("null");
+	if (json)
+		EXITS_LIT(",\"guest_rip\":");
+	else
+		p[n++] = ',';
+	if (v->has_rip) {
+		if (json)
+			p[n++] = '"';
+		n += exits_hex(p + n, v->rip);
+		if (json)
+			p[n++] = '"';
+	} else if (json) {
+		EXITS_LIT("null");
+	}
+	if (json)
+		EXITS_LIT(",\"guest_sym\":");
+	else
+		p[n++] = ',';
+	if (v->sym)
+		n += exits_cell(c, p + n, v->sym, symlen);
+	else if (json)
+		EXITS_LIT("null");
+	if (exits_key_domain(v->reason) == DOMAIN_GUEST) {
+		if (json)
+			EXITS_LIT(",\"domain\":\"guest\"}\n");
+		else
+			EXITS_LIT(",guest\n");
+	} else if (json) {
+		EXITS_LIT(",\"domain\":\"host\"}\n");
+	} else {
+		EXITS_LIT(",host\n");
+	}
+#undef EXITS_LIT
 	return n;
 }
 
@@ -260,7 +358,7 @@ static int exits_end_cb(struct exits *x, struct sink_vcpu *v, bool paired,
 {
 	struct sink_exits *c = container_of(x, struct sink_exits, x);
 	struct exits_vrow *r = &c->vrows[v - x->pairs.v];
-	size_t symlen = v->sym ? strlen(v->sym) : 0, n = 0, len;
+	size_t symlen = v->sym ? strlen(v->sym) : 0, len;
 	char dflt[32];
 	const char *name;
 	char *p;
@@ -280,62 +378,12 @@ static int exits_end_cb(struct exits *x, struct sink_vcpu *v, bool paired,
 					EXITS_BOUND(symlen) + 192);
 	if (!p)
 		return -ENOMEM;
-#define EXITS_LIT(s) (memcpy(p + n, s, sizeof(s) - 1), n += sizeof(s) - 1)
-	memcpy(p, r->prefix.s, r->prefix.len);
-	n = r->prefix.len;
-	n += pyfmt_u64_dec(p + n, exits_key_value(v->reason));
 	if (c->json)
-		EXITS_LIT(",\"reason_name\":");
+		outbuf_commit(c->sink.out, exits_row(c, r, v, paired, dur, name,
+						     len, symlen, p, true));
 	else
-		EXITS_LIT(",");
-	memcpy(p + n, name, len);
-	n += len;
-	if (c->json)
-		EXITS_LIT(",\"start_ns\":");
-	else
-		EXITS_LIT(",");
-	n += pyfmt_u64_dec(p + n, sink_time_ns(&c->time, v->exit_ts));
-	if (c->json)
-		EXITS_LIT(",\"duration_ns\":");
-	else
-		EXITS_LIT(",");
-	if (paired)
-		n += pyfmt_u64_dec(p + n, dur);
-	else if (c->json)
-		EXITS_LIT("null");
-	if (c->json)
-		EXITS_LIT(",\"guest_rip\":");
-	else
-		EXITS_LIT(",");
-	if (v->has_rip) {
-		if (c->json)
-			p[n++] = '"';
-		n += exits_hex(p + n, v->rip);
-		if (c->json)
-			p[n++] = '"';
-	} else if (c->json) {
-		EXITS_LIT("null");
-	}
-	if (c->json)
-		EXITS_LIT(",\"guest_sym\":");
-	else
-		EXITS_LIT(",");
-	if (v->sym)
-		n += exits_cell(c, p + n, v->sym, symlen);
-	else if (c->json)
-		EXITS_LIT("null");
-	if (exits_key_domain(v->reason) == DOMAIN_GUEST) {
-		if (c->json)
-			EXITS_LIT(",\"domain\":\"guest\"}\n");
-		else
-			EXITS_LIT(",guest\n");
-	} else if (c->json) {
-		EXITS_LIT(",\"domain\":\"host\"}\n");
-	} else {
-		EXITS_LIT(",host\n");
-	}
-#undef EXITS_LIT
-	outbuf_commit(c->sink.out, n);
+		outbuf_commit(c->sink.out, exits_row(c, r, v, paired, dur, name,
+						     len, symlen, p, false));
 	c->rows++;
 	return 0;
 }
@@ -360,6 +408,8 @@ static struct sink_type *exits_type(struct sink_exits *c,
 	uint32_t ti = ev->type->index, old = t->n, i;
 	void *grown = t->st;
 
+	if (__builtin_expect(ti < t->n && t->st[ti].role != 0xff, 1))
+		return &t->st[ti];
 	if (ti >= t->n) {
 		if (sink_grow(&grown, &t->n, ti, sizeof(*t->st)) < 0)
 			return NULL;
