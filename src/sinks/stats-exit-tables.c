@@ -96,11 +96,17 @@ struct stats_exit_table {
 	size_t ncols;
 	void (*row)(const struct sink_stats *c, size_t i,
 		    struct stats_cell *cells);
+	const struct hist *(*hist)(const struct sink_stats *c, size_t i);
 };
 
 #define STATS_EXIT_TABLE(name_, cols_, row_)				\
 	{ .name = (name_), .cols = (cols_),				\
 	  .ncols = sizeof(cols_) / sizeof((cols_)[0]), .row = (row_) }
+/* a table of distributions: JSON writes each row's histogram */
+#define STATS_EXIT_TABLE_H(name_, cols_, row_, hist_)			\
+	{ .name = (name_), .cols = (cols_),				\
+	  .ncols = sizeof(cols_) / sizeof((cols_)[0]), .row = (row_),	\
+	  .hist = (hist_) }
 
 /* Table x with nrows rows (c->order), its headings as c asks. */
 static int stats_exit_table_out(struct sink_stats *c,
@@ -116,6 +122,7 @@ static int stats_exit_table_out(struct sink_stats *c,
 		.right = right,
 		.nrows = nrows,
 		.row = x->row,
+		.hist = x->hist,
 	};
 	size_t i;
 
@@ -315,8 +322,18 @@ static const struct stats_col stats_reason_cols[] = {
 	STATS_DIST_COLS,
 };
 
+static const struct hist *stats_reason_hist(const struct sink_stats *c,
+					    size_t i)
+{
+	if (i == c->norder)
+		return &c->all.h;
+	return &((const struct stats_reason *)stats_row(&c->reasons,
+							 c->order[i]))->d.h;
+}
+
 static const struct stats_exit_table stats_reasons =
-	STATS_EXIT_TABLE("exits_by_reason", stats_reason_cols, stats_reason_row);
+	STATS_EXIT_TABLE_H("exits_by_reason", stats_reason_cols,
+			   stats_reason_row, stats_reason_hist);
 
 static const char *const stats_sort_names[] = {
 	[STATS_SORT_TIME] = "total time", [STATS_SORT_COUNT] = "count",
@@ -437,8 +454,19 @@ static const struct stats_col stats_vcpu_cols[] = {
 	STATS_DIST_COLS,
 };
 
+static const struct hist *stats_vcpu_hist(const struct sink_stats *c,
+					  size_t i)
+{
+	uint32_t idx = c->order[i];
+
+	if (idx >= c->x.pairs.n)
+		return &c->vms[idx - c->x.pairs.n].h;
+	return &c->vcpus[idx].h;
+}
+
 static const struct stats_exit_table stats_vcpus =
-	STATS_EXIT_TABLE("exits_by_vcpu", stats_vcpu_cols, stats_vcpu_row);
+	STATS_EXIT_TABLE_H("exits_by_vcpu", stats_vcpu_cols, stats_vcpu_row,
+			   stats_vcpu_hist);
 
 static int stats_vcpus_table(struct sink_stats *c)
 {
@@ -536,9 +564,16 @@ static const struct stats_col stats_cross_cols[] = {
 	STATS_DIST_COLS,
 };
 
+static const struct hist *stats_cross_hist(const struct sink_stats *c,
+					   size_t i)
+{
+	return &((const struct stats_cross *)stats_row(&c->cross,
+							c->order[i]))->d.h;
+}
+
 static const struct stats_exit_table stats_cross =
-	STATS_EXIT_TABLE("exits_by_vcpu_and_reason", stats_cross_cols,
-			 stats_cross_row);
+	STATS_EXIT_TABLE_H("exits_by_vcpu_and_reason", stats_cross_cols,
+			   stats_cross_row, stats_cross_hist);
 
 static int stats_cross_table(struct sink_stats *c)
 {

@@ -293,9 +293,12 @@ int stats_report(struct sink_stats *c)
 	if (json) {
 		ret = stats_printf(c->sink.out,
 				   "{\"version\":1,\"generator\":\"kvmtrace_format " PACKAGE_VERSION "\",\n"
-				   "\"duration_unit\":\"%s\",\"ts_unit\":\"%s\",\"percentile_max_relative_error\":%.6f,\"key_cap\":%u",
+				   "\"duration_unit\":\"%s\",\"ts_unit\":\"%s\",\"percentile_max_relative_error\":%.6f,\"key_cap\":%u,\n"
+				   "\"histogram\":{\"layout\":\"log-linear\",\"sub_bits\":%u,\"buckets\":%u,\"unit\":\"%s\"}",
 				   stats_dur_unit(c), stats_ts_unit(c),
-				   HIST_REL_ERROR_PPM / 1e6, SINK_MAXKEYS);
+				   HIST_REL_ERROR_PPM / 1e6, SINK_MAXKEYS,
+				   HIST_SUB_BITS, HIST_NBUCKETS,
+				   c->time.ns ? "ns" : "ticks");
 		c->json_any = true;
 	}
 	/*

@@ -265,6 +265,8 @@ struct stats_table {
 	void (*row)(const struct sink_stats *c, size_t i,
 		    struct stats_cell *cells);
 	void (*measure)(const struct sink_stats *c, size_t *w);
+	/* JSON: the histogram of row i, as "hist" pairs; may be NULL */
+	const struct hist *(*hist)(const struct sink_stats *c, size_t i);
 };
 
 int stats_put(struct outbuf *o, const char *s, size_t n);
