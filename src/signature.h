@@ -9,6 +9,7 @@
 #ifndef KTF_SIGNATURE_H
 #define KTF_SIGNATURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct signature {
@@ -21,5 +22,12 @@ struct signature {
  * start a kvmtrace stream (n == 0, an empty stream, is one).
  */
 const struct signature *signature_find(const unsigned char *head, size_t n);
+
+/*
+ * Do the first n bytes of a file start a saved `kvmtrace_format
+ * --stats=json` document (a JSON object whose "generator" is
+ * kvmtrace_format, in its first 64 bytes, however spaced)?
+ */
+bool signature_saved_stats(const unsigned char *head, size_t n);
 
 #endif

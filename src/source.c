@@ -134,6 +134,8 @@ const char *source_input_kind(const char *path, bool binary)
 		return "a QEMU log";
 	if (source_has_magic(head, (size_t)n))
 		return head[0] == 0x17 ? "a trace.dat file" : "a kvmtrace stream";
+	if (signature_saved_stats(head, (size_t)n))
+		return "statistics saved by --stats=json";
 	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
 		       !memcmp(head, "2ELIFREP", 8)))
 		return "a perf.data file";

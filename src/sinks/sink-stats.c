@@ -219,6 +219,7 @@ static void sink_stats_destroy(struct sink *s)
 	stats_guest_fini(c);
 	exits_fini(&c->x);
 	stats_func_destroy(c->func);
+	stats_merge_free(c->merged);
 	free(c);
 }
 

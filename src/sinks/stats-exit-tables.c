@@ -766,6 +766,9 @@ int stats_exits_report(struct sink_stats *c)
 				   c->x.entries_unpaired == 1 ? "y" : "ies");
 	if (ret == 0 && c->mode == STATS_HIST)
 		ret = stats_log2_bars(c);
+	/* saved statistics merged: the vCPU tables are each host's own */
+	if (c->merged)
+		return ret;
 	/* JSON: every member, empty or not */
 	if (ret == 0 && (c->reasons.n || c->mode == STATS_JSON))
 		ret = stats_vcpus_table(c);

@@ -66,7 +66,7 @@ int stats_rows_get(struct stats_rows *r, uint64_t key, uint32_t *idx,
 	return 0;
 }
 
-static void stats_rows_init(struct stats_rows *r, size_t size)
+void stats_rows_init(struct stats_rows *r, size_t size)
 {
 	memset(r, 0, sizeof(*r));
 	r->size = size;

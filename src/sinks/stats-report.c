@@ -328,7 +328,8 @@ int stats_report(struct sink_stats *c)
 	if (ret == 0 && c->csv && !json)
 		ret = stats_put(c->sink.out, "\n", 1);
 	if (ret == 0)
-		ret = stats_inputs_table(c);
+		ret = c->merged ? stats_merge_inputs_table(c)
+				: stats_inputs_table(c);
 	if (ret == 0 && json)
 		ret = stats_put(c->sink.out, "}\n", 2);
 	return ret;

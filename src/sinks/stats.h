@@ -129,6 +129,8 @@ struct stats_func;
 
 struct stats_crow;
 
+struct stats_merged;
+
 struct sink_stats {
 	struct sink sink;
 	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
@@ -170,6 +172,8 @@ struct sink_stats {
 	bool any_id;			/* the events table has an id column */
 	bool json_any;			/* a JSON member was written */
 	const char *json_name;		/* the next table's JSON member */
+	/* saved statistics read back (stats-merge.c): no vCPU tables */
+	struct stats_merged *merged;	/* owned; NULL: a run */
 	/* filled by the report for its row callbacks */
 	const struct stats_crow *crows;	/* --counters rows (stats-counters.c) */
 	uint32_t *order;		/* owned: rows in print order */
@@ -188,6 +192,7 @@ struct symtab;
 
 /* ------------------------------------------- stats-exits.c */
 
+void stats_rows_init(struct stats_rows *r, size_t size);
 void stats_rows_fini(struct stats_rows *r);
 /*
  * The row of key: found, made (zeroed, *made set), or "other" beyond the
@@ -283,5 +288,11 @@ int stats_json_member(struct sink_stats *c, const char *name);
 int stats_report(struct sink_stats *c);
 /* --counters: their table (stats-counters.c). 0 or -ENOMEM. */
 int stats_counters_report(struct sink_stats *c);
+
+/* ------------------------------------------- stats-merge.c */
+
+/* The inputs of the merged files (a merged report's inputs table). */
+int stats_merge_inputs_table(struct sink_stats *c);
+void stats_merge_free(struct stats_merged *m);
 
 #endif
