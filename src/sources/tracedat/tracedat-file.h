@@ -62,6 +62,7 @@ struct tracedat_file {
 				 * libtracecmd print the raw count */
 	bool tsc2nsec;		/* TSC2NSEC: libtracecmd hands out ns */
 	uint32_t tsc2nsec_mult, tsc2nsec_shift;
+	char *hostname;		/* owned: UNAME's node name; NULL: none */
 	struct tracedat_shift *shift;	/* owned: TIME_SHIFT; NULL: none */
 	struct tracedat_guest *guests;	/* owned: GUEST options, in file order */
 	size_t nguests;
