@@ -167,6 +167,8 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	/* perf record -k mono, -k realtime; else perf's own clock */
 	src->clock_base = p->clockid == 1 ? "mono" : p->clockid == 0 ? "wall"
 								  : NULL;
+	src->hostname = p->hostname;	/* now the source's */
+	p->hostname = NULL;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);
@@ -222,6 +224,7 @@ static void perf_close(struct source *src)
 	perf_order_free(p);
 	perf_zstd_free(p);
 	perf_fields_free(p);
+	free(p->hostname);
 	free(p);
 	src->priv = NULL;
 }
