@@ -15,7 +15,8 @@ static const char *exits_sym(const struct exits *x, struct sink_vcpu *v,
 {
 	int64_t sym;
 
-	v->has_rip = sink_exit_rip(st, ev, &v->rip) == 0;
+	v->has_rip = (x->want_rip || x->syms || x->sym_src) &&
+		     sink_exit_rip(st, ev, &v->rip) == 0;
 	if (!v->has_rip)
 		return NULL;
 	if (x->syms) {

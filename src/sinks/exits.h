@@ -58,6 +58,8 @@ struct exits {
 	const struct symtab *syms;	/* borrowed: --guest-syms; or NULL */
 	struct source *sym_src;		/* borrowed: else a guest input's
 					 * kallsyms; or NULL */
+	bool want_rip;			/* read the guest RIP even without
+					 * symbols (a column of --exits) */
 	uint64_t entries_unpaired;	/* entries without an exit before */
 	uint64_t exits_over;		/* exits of vCPUs beyond the cap */
 };
