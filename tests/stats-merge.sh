@@ -125,5 +125,25 @@ rc=$?
 cp "$T/err" "$T/why"
 [ $rc -eq 2 ] && grep -q 'with --stats' "$T/err"
 ok $? "saved statistics without --stats: told to give it"
+# hostile documents: refused quickly, with where, nothing written
+hostile() {
+	printf '%s' "$2" > "$T/h.json"
+	$KTF --stats "$T/h.json" > "$T/out" 2> "$T/err"
+	rc=$?
+	cp "$T/err" "$T/why"
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q "h.json:1:[0-9]*: $3" "$T/err"
+	ok $? "refused: $1"
+}
+head='{"version":1,"generator":"kvmtrace_format x","duration_unit":"us","histogram":{"layout":"log-linear","sub_bits":6,"buckets":3776,"unit":"ns"}'
+deep=$(python3 -c 'print("[" * 100000)')
+hostile "nesting 100000 deep" "$head,\"x\":$deep" "nested more than 64 deep"
+row='{"domain":"host","reason":"HLT","value":12,"count":1,"total_us":0.001,"min_us":0.001,"max_us":0.001,"unpaired":0,"hist"'
+hostile "a bucket beyond the layout" "$head,\"exits_by_reason\":[$row:[[99999,1]]}]}" "bucket \\[99999,1\\]"
+hostile "buckets not rising" "$head,\"exits_by_reason\":[$row:[[1,1],[1,1]]}]}" "bucket \\[1,1\\]"
+hostile "a count beyond 2^64" "$head,\"exits_by_reason\":[{\"count\":99999999999999999999}]}" "expected a whole number below 2^64"
+hostile "a min outside its bucket" "$head,\"exits_by_reason\":[$row:[[5,1]]}]}" "the row's min is not in its first bucket"
+hostile "a duration below the ns" "$head,\"exits_by_reason\":[{\"total_us\":0.0001}]}" "not a duration in us"
+hostile "another layout" '{"version":1,"generator":"kvmtrace_format x","duration_unit":"us","histogram":{"sub_bits":5}}' "a histogram of another layout"
+hostile "an exponent" "$head,\"exits_by_reason\":[{\"count\":1e3}]}" "a number with an exponent"
 echo "1..$n"
 [ "$fail" -eq 0 ]
