@@ -473,7 +473,16 @@ int source_open(struct source *src, struct diag *d)
 			src->fd = STDIN_FILENO;
 		}
 	}
-	return src->ops->open(src, src->open_path, d);
+	ret = src->ops->open(src, src->open_path, d);
+	if (ret == 0 && src->hostname) {
+		/* FNV-1a of the name: the machine, never 0 */
+		uint32_t h = 2166136261u;
+
+		for (const char *c = src->hostname; *c; c++)
+			h = (h ^ (unsigned char)*c) * 16777619u;
+		src->machine = (h & 0xfffff) | 1;
+	}
+	return ret;
 }
 
 void source_destroy(struct source *src)

@@ -210,6 +210,9 @@ struct source {
 					 * on, as the input says (trace.dat's
 					 * UNAME, perf.data's HOSTNAME); set
 					 * by open(); NULL: not said */
+	uint32_t machine;		/* 20 bits of hostname's hash, 0 when
+					 * none: the pids of two machines are
+					 * two VMs (sink_vm_of()) */
 	unsigned index;			/* input order, from 0 */
 	enum domain domain;
 	enum clock_kind clock;		/* set by open() */

@@ -77,6 +77,8 @@ if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
 	python3 tests/gen/gen-exits.py tracedat $fix/tracedat/host-kvm-v6.dat \
 		$fix/exits/guest.kallsyms --seed 3 --exits 3000 > "$T/h.dat"
 	check "generated trace.dat, 3000 exits" "$T/h.dat"
+	check "two hosts (UNAME host-a, host-b), the same pids" \
+		$fix/exits/host-a.dat $fix/exits/host-b7.dat
 	check "trace.dat with --guest-syms" --guest-syms $fix/exits/guest.kallsyms \
 		$fix/exits/host-exits.dat
 fi

@@ -83,6 +83,16 @@ for unit in ns ticks; do
 	ok $? "$unit: the text table of the merge is the whole run's"
 done
 
+# two hosts (their UNAME options differ; the same pids): one run over both
+# inputs and the merge of their saved statistics agree
+if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
+	f=tests/fixtures/exits
+	$KTF --stats=json $f/host-a.dat $f/host-b7.dat > "$T/both.json" &&
+	$KTF --stats=json $f/host-a.stats.json $f/host-b7.stats.json > "$T/m2.json" &&
+	same "$T/both.json" "$T/m2.json"
+	ok $? "two hosts in one run = the merge of their saved statistics"
+fi
+
 # refusals, each with the file named
 $KTF --stats=json "$T/part.00.ns.json" "$T/part.01.ticks.json" > /dev/null 2> "$T/err"
 rc=$?

@@ -467,7 +467,9 @@ int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
 		key = sink_name_hash(s, len);
 		named = true;
 	} else {
-		key = (uint64_t)ev->pid & ((1ull << 63) - 1);
+		/* a pid of one machine: the inputs of two hosts are apart */
+		key = ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
+		      (uint64_t)ev->src->machine << 40;
 		s = NULL;
 		len = 0;
 	}
