@@ -4,10 +4,11 @@
  *
  *  - events: the count of each event (name, or id for kvmtrace), per domain;
  *  - exits: per exit reason, the host time from each exit to the next entry
- *    on the same vCPU: count, total, mean, min, max and p99. Exact: every
- *    duration is kept (8 bytes per exit) and sorted at the end; p99 is the
- *    nearest rank, the ceil(0.99 n)-th smallest. "unpaired" counts exits
- *    that met another exit, or the end, before an entry (not in the times);
+ *    on the same vCPU (exits.h): count, total, mean, min and max exact;
+ *    p50 … p99.9 the nearest rank read from a log-linear histogram (hist.h,
+ *    within 0.79 %), which --stats=json writes so that runs add up
+ *    (stats-merge.c). "unpaired" counts exits that met another exit, or
+ *    the end, before an entry (not in the times);
  *  - inputs: events and the first and last time stamp of each input.
  *
  * Time stamps print as the text output prints ts (ticks, ns, or seconds

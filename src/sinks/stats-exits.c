@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The statistics sink's exits: each exit pairs with the next entry of the
- * same vCPU of the same VM; the host time between them goes into
- * fixed-size histograms (hist.h) per reason, per VM, per vCPU, per
+ * The statistics sink's exits: the pairing of exits.h (shared with
+ * --exits' rows) calls back at each exit's begin and end; the host time
+ * of a paired exit goes into fixed-size histograms (hist.h) per reason, per VM, per vCPU, per
  * (vCPU, reason) and in total. Events that say what an exit was about
  * (kvm_pio, kvm_mmio, kvm_msr, kvm_hypercall, kvm_inj_virq and their
  * kvmtrace ancestors) charge the exit's time to their port, address, MSR,
