@@ -346,6 +346,12 @@ def build(args):
                         b''.join(w.p('Q', i) for i in file_ids[c]))
         if args.zstd:
             f += record(w, 80, w.p('Q', 27) + compressed(w))
+        if args.hostname:
+            # HEADER_FEATURE (80) HOSTNAME (3), as perf record -o - writes it
+            name = args.hostname.encode() + b'\0'
+            name += bytes(-len(name) % 64)
+            f += record(w, 80, w.p('Q', 3) + w.p('I', len(name)) + name +
+                        bytes(4))
         tpad = tdata + bytes(-len(tdata) % 8)
         f += record(w, 66, w.p('II', len(tpad), 0)) + tpad
         return f + body
@@ -432,7 +438,7 @@ def main():
     ap.add_argument('--unfinished', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--cut', type=int, default=0)
-    ap.add_argument('--hostname', help='a HOSTNAME feature (normal files)')
+    ap.add_argument('--hostname', help='a HOSTNAME feature')
     ap.add_argument('out')
     args = ap.parse_args()
     f = build(args)
