@@ -5,13 +5,15 @@
 # `.import --csv` loads the rows of a fixture, a GROUP BY reason query sums
 # them, and SQLite itself reads the --stats=json of the same input
 # (json_each over readfile()) to compare: per reason count, total, min, max
-# and unpaired equal, to the nanosecond. TAP out; SKIP (77) without sqlite3.
+# and unpaired equal, to the nanosecond. TAP out; without sqlite3 a TAP
+# SKIP plan ("1..0 # SKIP", exit 0: the TAP driver takes exit 77 for an
+# error).
 set -u
 : "${KTF:?}" "${KTF_SRCDIR:?}"
 cd "$KTF_SRCDIR" || exit 99
 if ! command -v sqlite3 > /dev/null; then
 	echo "1..0 # SKIP needs sqlite3 (apt-get install sqlite3)"
-	exit 77
+	exit 0
 fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/ktf-exits-sqlite.XXXXXX") || exit 99
 trap 'rm -rf "$T"' EXIT
