@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +38,7 @@
 #include "render.h"
 #include "rules.h"
 #include "rules-names.h"
+#include "signature.h"
 #include "sink.h"
 #include "source.h"
 #include "symtab.h"
@@ -423,7 +425,8 @@ static int run_events(struct run *r, bool *bad_data)
 		}
 		/* a damaged record: only the reference tool's line shows it */
 		if (__builtin_expect(ev->damaged, 0) &&
-		    (r->rules_file || r->opt.chrome || r->opt.stats))
+		    (r->rules_file || r->opt.chrome || r->opt.stats ||
+		     r->opt.exits))
 			continue;
 		if (spans && ev->has_ts)
 			clock_span_add(&r->spans[ev->src->index], ev->ts);
@@ -462,6 +465,86 @@ static int run_events(struct run *r, bool *bad_data)
 	return 0;
 }
 
+/* Does path hold statistics saved by --stats=json? */
+static bool saved_stats(const char *path)
+{
+	unsigned char head[64];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n > 0 && signature_saved_stats(head, (size_t)n);
+}
+
+/*
+ * --stats A.json B.json …: saved statistics merged (stats-merge.c).
+ * Returns an exit status, or -1 when the inputs are traces.
+ */
+static int run_saved(struct run *r)
+{
+	const char **paths;
+	size_t i, saved = 0;
+	struct diag d;
+	int ret, fd = STDOUT_FILENO;
+
+	for (i = 0; i < r->opt.ninputs; i++)
+		saved += saved_stats(r->opt.inputs[i].path);
+	if (!saved)
+		return -1;
+	for (i = 0; i < r->opt.ninputs; i++) {
+		if (saved_stats(r->opt.inputs[i].path) && r->opt.stats &&
+		    saved == r->opt.ninputs && !r->opt.rules_path)
+			continue;
+		say("%s: statistics saved by --stats=json: they merge with --stats, all inputs saved statistics (kvmtrace_format --stats A.json B.json ...)",
+		    r->opt.inputs[i].path);
+		return EXIT_USAGE;
+	}
+	paths = malloc(r->opt.ninputs * sizeof(*paths));
+	r->out = outbuf_create(-1);
+	if (!paths || !r->out) {
+		free(paths);
+		error("out of memory");
+		return EXIT_DATA;
+	}
+	for (i = 0; i < r->opt.ninputs; i++)
+		paths[i] = r->opt.inputs[i].path;
+	diag_init(&d);
+	ret = stats_merge(r->out, r->opt.stats_format, r->opt.stats_top,
+			  r->opt.stats_sort, paths, r->opt.ninputs, &d);
+	free(paths);
+	if (ret < 0) {
+		error(d.msg);
+		r->out->len = 0;
+		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
+	}
+	if (r->opt.output) {
+		if (outfile_open(&r->outf, r->opt.output, &d) < 0) {
+			error(d.msg);
+			return EXIT_USAGE;
+		}
+		fd = r->outf.fd;
+	}
+	r->out->fd = fd;
+	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
+		say("%s: cannot write: %s",
+		    r->opt.output ? r->opt.output : "standard output",
+		    strerror(-r->out->error));
+		return EXIT_DATA;
+	}
+	if (r->opt.output && outfile_commit(&r->outf, r->opt.output, &d) < 0) {
+		error(d.msg);
+		return EXIT_DATA;
+	}
+	return 0;
+}
+
 static int run(struct run *r)
 {
 	bool bad_data = false;
@@ -477,6 +560,9 @@ static int run(struct run *r)
 		error(d.msg);
 		return EXIT_USAGE;
 	}
+	status = run_saved(r);
+	if (status >= 0)
+		return status;
 	if (r->rules_file)
 		ret = rules_load(r->rules_file, &r->rules, &d);
 	else
@@ -587,6 +673,9 @@ static int run(struct run *r)
 					    r->opt.stats_format, r->opt.mhz,
 					    r->syms, r->opt.stats_top,
 					    r->opt.stats_sort);
+	else if (r->opt.exits)
+		r->sink = sink_exits_create(r->out, r->render, r->opt.exits,
+					    r->opt.mhz, r->syms, r->opt.host);
 	else
 		r->sink = sink_text_create(r->out, r->render);
 	r->merge = merge_create(r->srcs, r->nsrcs, r->clock);

@@ -56,6 +56,11 @@ void options_usage(FILE *f)
 	      "      --stats-top=N      the first N rows of each exit table\n"
 	      "      --stats-sort=KEY   exit rows by time (total, the default), count,\n"
 	      "                         max or p99\n"
+	      "      --exits[=FORMAT]   one row per exit: host, input, vm, vcpu, reason,\n"
+	      "                         reason_name, start_ns, duration_ns, guest_rip,\n"
+	      "                         guest_sym, domain. FORMAT: csv (default), jsonl\n"
+	      "      --host=NAME        the host column of --exits (default: the host\n"
+	      "                         name the input records, else its file name)\n"
 	      "      --guest-syms=FILE  guest symbols (System.map, kallsyms, ELF) for\n"
 	      "                         --stats' exits by guest function\n"
 	      "      --counters=FILE    perf stat -I output (any -x, or human) as Chrome\n"
@@ -390,6 +395,8 @@ enum {
 	OPT_LIVE_REPLAY,
 	OPT_DURATION,
 	OPT_INTERVAL,
+	OPT_EXITS,
+	OPT_HOST,
 };
 
 static const struct option long_options[] = {
@@ -419,6 +426,8 @@ static const struct option long_options[] = {
 	{ "live-replay", required_argument, NULL, OPT_LIVE_REPLAY },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "exits", optional_argument, NULL, OPT_EXITS },
+	{ "host", required_argument, NULL, OPT_HOST },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -523,6 +532,17 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 					 optarg);
 				return -EINVAL;
 			}
+			break;
+		case OPT_EXITS:
+			o->exits = optarg ? optarg : "csv";
+			if (strcmp(o->exits, "csv") && strcmp(o->exits, "jsonl")) {
+				diag_set(d, "--exits: '%s' is neither csv nor jsonl",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_HOST:
+			o->host = optarg;
 			break;
 		case OPT_STATS_TOP: {
 			char *end;
@@ -640,6 +660,15 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 		return c == -ENOMEM ? -ENOMEM : -EINVAL;
 	if (o->chrome && o->stats) {
 		diag_set(d, "--chrome and --stats are two outputs; choose one");
+		return -EINVAL;
+	}
+	if (o->exits && (o->chrome || o->stats)) {
+		diag_set(d, "--exits and --%s are two outputs; choose one",
+			 o->chrome ? "chrome" : "stats");
+		return -EINVAL;
+	}
+	if (o->host && !o->exits) {
+		diag_set(d, "--host names the host column of --exits; give --exits");
 		return -EINVAL;
 	}
 	return check_args(o, have_f, d);

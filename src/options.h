@@ -44,6 +44,8 @@ struct options {
 	const char *stats_format;
 	unsigned stats_top;	/* --stats-top: rows per exit table; 0: default */
 	const char *stats_sort;	/* --stats-sort: time, count, max, p99 */
+	const char *exits;	/* --exits: csv, jsonl; NULL: not asked */
+	const char *host;	/* --host: the machine's name in --exits rows */
 	enum source_demangle demangle;	/* uftrace names */
 	const char *guest_syms;	/* --guest-syms */
 	const char *qemu_events;	/* --qemu-events */

@@ -52,6 +52,12 @@ static const struct signature signature_json = {
 	NULL
 };
 
+static const struct signature signature_saved = {
+	"statistics saved by kvmtrace_format --stats=json",
+	"merge saved statistics with --stats: kvmtrace_format --stats A.json B.json ...",
+	NULL
+};
+
 static const struct signature signature_text = {
 	"text",
 	"a rule file goes first or after -f; a trace from trace-cmd report is read from its trace.dat",
@@ -88,6 +94,8 @@ const struct signature *signature_find(const unsigned char *head, size_t n)
 	/* a UTF-8 byte order mark before it */
 	if (i + 3 <= n && !memcmp(head + i, "\xef\xbb\xbf", 3))
 		i += 3;
+	if (signature_saved_stats(head, n))
+		return &signature_saved;
 	if (i < n && (head[i] == '{' || head[i] == '['))
 		return &signature_json;
 	return &signature_text;
@@ -126,4 +134,25 @@ const struct signature *signature_file(const char *path)
 	}
 	close(fd);
 	return signature_magic_find(head, got);
+}
+
+bool signature_saved_stats(const unsigned char *head, size_t n)
+{
+	static const char gen[] = "\"generator\"", ktf[] = "\"kvmtrace_format ";
+	size_t i = 0, j;
+
+	while (i < n && strchr(" \t\n\r", head[i]) && head[i])
+		i++;
+	if (i == n || head[i] != '{')
+		return false;
+	for (; i + sizeof(gen) - 1 <= n; i++) {
+		if (memcmp(head + i, gen, sizeof(gen) - 1))
+			continue;
+		for (j = i + sizeof(gen) - 1;
+		     j < n && head[j] && strchr(" \t\n\r:", head[j]); j++)
+			;
+		return j + sizeof(ktf) - 1 <= n &&
+		       !memcmp(head + j, ktf, sizeof(ktf) - 1);
+	}
+	return false;
 }

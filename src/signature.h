@@ -9,6 +9,7 @@
 #ifndef KTF_SIGNATURE_H
 #define KTF_SIGNATURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct signature {
@@ -32,5 +33,11 @@ const struct signature *signature_magic_find(const unsigned char *head,
  * or NULL: text, JSON, no magic, not a regular file, or unreadable.
  */
 const struct signature *signature_file(const char *path);
+/*
+ * Do the first n bytes of a file start a saved `kvmtrace_format
+ * --stats=json` document (a JSON object whose "generator" is
+ * kvmtrace_format, in its first 64 bytes, however spaced)?
+ */
+bool signature_saved_stats(const unsigned char *head, size_t n);
 
 #endif

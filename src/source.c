@@ -134,6 +134,8 @@ const char *source_input_kind(const char *path, bool binary)
 		return "a QEMU log";
 	if (source_has_magic(head, (size_t)n))
 		return head[0] == 0x17 ? "a trace.dat file" : "a kvmtrace stream";
+	if (signature_saved_stats(head, (size_t)n))
+		return "statistics saved by --stats=json";
 	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
 		       !memcmp(head, "2ELIFREP", 8)))
 		return "a perf.data file";
@@ -471,7 +473,16 @@ int source_open(struct source *src, struct diag *d)
 			src->fd = STDIN_FILENO;
 		}
 	}
-	return src->ops->open(src, src->open_path, d);
+	ret = src->ops->open(src, src->open_path, d);
+	if (ret == 0 && src->hostname) {
+		/* FNV-1a of the name: the machine, never 0 */
+		uint32_t h = 2166136261u;
+
+		for (const char *c = src->hostname; *c; c++)
+			h = (h ^ (unsigned char)*c) * 16777619u;
+		src->machine = (h & 0xfffff) | 1;
+	}
+	return ret;
 }
 
 void source_destroy(struct source *src)
@@ -487,6 +498,7 @@ void source_destroy(struct source *src)
 	free(src->open_path);
 	free(src->head);
 	free(src->note);
+	free(src->hostname);
 	free(src->path);
 	free(src);
 }

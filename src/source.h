@@ -206,6 +206,13 @@ struct source {
 	size_t head_len;
 	char *note;			/* owned: what a library said on open,
 					 * lines for main.c to print */
+	char *hostname;			/* owned: the machine it was recorded
+					 * on, as the input says (trace.dat's
+					 * UNAME, perf.data's HOSTNAME); set
+					 * by open(); NULL: not said */
+	uint32_t machine;		/* 20 bits of hostname's hash, 0 when
+					 * none: the pids of two machines are
+					 * two VMs (sink_vm_of()) */
 	unsigned index;			/* input order, from 0 */
 	enum domain domain;
 	enum clock_kind clock;		/* set by open() */

@@ -67,6 +67,9 @@ FIXTURES = {
     # a guest's symbols (--guest-syms) and a host with kvm_exit/kvm_entry
     'System.map': 'exits/guest.kallsyms',
     'host-exits.dat': 'exits/host-exits.dat',
+    # saved --stats=json of two hosts (the README's "Many hosts")
+    'host-a.json': 'exits/host-a.stats.json',
+    'host-b.json': 'exits/host-b7.stats.json',
     # perf.data: a recording here, and generated exit/entry pairs
     'kvm.data': 'perf/kvm.data',
     'perf.data.guest': 'perf/gen-stats.data',

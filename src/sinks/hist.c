@@ -148,3 +148,44 @@ void hist_log2(const struct hist *h, uint64_t out[65])
 		out[low ? 64 - __builtin_clzll(low) : 0] += h->counts[i];
 	}
 }
+
+bool hist_next(const struct hist *h, size_t *pos, uint32_t *index,
+	       uint64_t *count)
+{
+	size_t i, n;
+
+	if (!h->counts)
+		return false;
+	n = (size_t)(h->hi - h->lo + 1) * HIST_SUB;
+	for (i = *pos; i < n; i++) {
+		if (h->counts[i]) {
+			*index = (uint32_t)(h->lo * HIST_SUB + i);
+			*count = h->counts[i];
+			*pos = i + 1;
+			return true;
+		}
+	}
+	*pos = n;
+	return false;
+}
+
+void hist_bucket(uint32_t index, uint64_t *low, uint64_t *width)
+{
+	*low = hist_low(index / HIST_SUB, index % HIST_SUB, width);
+}
+
+int hist_add_bucket(struct hist *h, uint32_t index, uint64_t count)
+{
+	unsigned g = index / HIST_SUB;
+	uint64_t *c;
+
+	if (index >= HIST_NBUCKETS)
+		return -ERANGE;
+	if (hist_cover(h, g, g) < 0)
+		return -ENOMEM;
+	c = &h->counts[(size_t)(g - h->lo) * HIST_SUB + index % HIST_SUB];
+	if (*c + count < *c)
+		return -ERANGE;
+	*c += count;
+	return 0;
+}

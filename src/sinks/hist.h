@@ -52,6 +52,26 @@ int hist_merge(struct hist *dst, const struct hist *src);
 uint64_t hist_percentile(const struct hist *h, unsigned q);
 
 /*
+ * The buckets as --stats=json writes them: bucket index 64 g + s is
+ * bucket s of group g, HIST_NBUCKETS in all, the same for every run.
+ */
+#define HIST_NBUCKETS		(HIST_GROUPS * HIST_SUB)
+
+/* The non-empty bucket at or after *pos: true with it, *pos past it. */
+bool hist_next(const struct hist *h, size_t *pos, uint32_t *index,
+	       uint64_t *count);
+
+/* The values of bucket index: [*low, *low + *width). */
+void hist_bucket(uint32_t index, uint64_t *low, uint64_t *width);
+
+/*
+ * Add count values to bucket index (< HIST_NBUCKETS), leaving n, total,
+ * min and max to the caller (a histogram read back). 0, -ENOMEM or
+ * -ERANGE (the count overflows).
+ */
+int hist_add_bucket(struct hist *h, uint32_t index, uint64_t count);
+
+/*
  * Counts per power of two: out[0] the zeros, out[k] (1..64) the values in
  * [2^(k-1), 2^k). Exact.
  */

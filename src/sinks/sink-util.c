@@ -467,14 +467,21 @@ int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
 		key = sink_name_hash(s, len);
 		named = true;
 	} else {
-		key = (uint64_t)ev->pid & ((1ull << 63) - 1);
-		len = (size_t)snprintf(buf, sizeof(buf), "pid %" PRId64, ev->pid);
-		s = buf;
+		/* a pid of one machine: the inputs of two hosts are apart */
+		key = ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
+		      (uint64_t)ev->src->machine << 40;
+		s = NULL;
+		len = 0;
 	}
 	i = sink_map_find(&vms->map, key);
 	if (i != SINK_MAP_EMPTY) {
 		*out = i;
 		return 0;
+	}
+	/* named on first sight only: this runs for every exit and entry */
+	if (!s) {
+		len = (size_t)snprintf(buf, sizeof(buf), "pid %" PRId64, ev->pid);
+		s = buf;
 	}
 	if (vms->n >= SINK_MAXKEYS) {
 		*out = SINK_VM_OVER;

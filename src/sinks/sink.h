@@ -74,6 +74,27 @@ struct sink *sink_live_stats_create(struct outbuf *out, struct render *render,
 				    bool tty);
 int sink_live_stats_tick(struct sink *s, bool last, struct diag *d);
 
+/*
+ * Statistics saved by --stats=json, the n files paths, printed as one run
+ * over all their traces would print them (stats-merge.c), mode, top and
+ * sort as sink_stats_create() takes them. 0; -EINVAL with d naming the
+ * file and where (unreadable, malformed, of another unit or bucket
+ * layout); -ENOMEM.
+ */
+struct diag;
+int stats_merge(struct outbuf *out, const char *mode, unsigned top,
+		const char *sort, const char *const *paths, size_t n,
+		struct diag *d);
+
+/*
+ * One row per exit (sink-exits.c): format "csv" (NULL) or "jsonl"; mhz:
+ * -c; syms: --guest-syms or NULL; host: --host or NULL (each input's
+ * recorded host name, else its name). All borrowed.
+ */
+struct sink *sink_exits_create(struct outbuf *out, struct render *render,
+			       const char *format, double mhz,
+			       const struct symtab *syms, const char *host);
+
 static inline void sink_destroy(struct sink *s)
 {
 	if (s)

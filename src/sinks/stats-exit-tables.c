@@ -96,11 +96,17 @@ struct stats_exit_table {
 	size_t ncols;
 	void (*row)(const struct sink_stats *c, size_t i,
 		    struct stats_cell *cells);
+	const struct hist *(*hist)(const struct sink_stats *c, size_t i);
 };
 
 #define STATS_EXIT_TABLE(name_, cols_, row_)				\
 	{ .name = (name_), .cols = (cols_),				\
 	  .ncols = sizeof(cols_) / sizeof((cols_)[0]), .row = (row_) }
+/* a table of distributions: JSON writes each row's histogram */
+#define STATS_EXIT_TABLE_H(name_, cols_, row_, hist_)			\
+	{ .name = (name_), .cols = (cols_),				\
+	  .ncols = sizeof(cols_) / sizeof((cols_)[0]), .row = (row_),	\
+	  .hist = (hist_) }
 
 /* Table x with nrows rows (c->order), its headings as c asks. */
 static int stats_exit_table_out(struct sink_stats *c,
@@ -116,6 +122,7 @@ static int stats_exit_table_out(struct sink_stats *c,
 		.right = right,
 		.nrows = nrows,
 		.row = x->row,
+		.hist = x->hist,
 	};
 	size_t i;
 
@@ -315,8 +322,18 @@ static const struct stats_col stats_reason_cols[] = {
 	STATS_DIST_COLS,
 };
 
+static const struct hist *stats_reason_hist(const struct sink_stats *c,
+					    size_t i)
+{
+	if (i == c->norder)
+		return &c->all.h;
+	return &((const struct stats_reason *)stats_row(&c->reasons,
+							 c->order[i]))->d.h;
+}
+
 static const struct stats_exit_table stats_reasons =
-	STATS_EXIT_TABLE("exits_by_reason", stats_reason_cols, stats_reason_row);
+	STATS_EXIT_TABLE_H("exits_by_reason", stats_reason_cols,
+			   stats_reason_row, stats_reason_hist);
 
 static const char *const stats_sort_names[] = {
 	[STATS_SORT_TIME] = "total time", [STATS_SORT_COUNT] = "count",
@@ -373,17 +390,17 @@ static void stats_vcpu_row(const struct sink_stats *c, size_t i,
 	size_t col = 0;
 	uint32_t vm;
 
-	if (idx >= c->pairs.n) {
-		vm = idx - (uint32_t)c->pairs.n;
-		stats_str(&cells[col++], c->pairs.vms.names[vm]);
+	if (idx >= c->x.pairs.n) {
+		vm = idx - (uint32_t)c->x.pairs.n;
+		stats_str(&cells[col++], c->x.pairs.vms.names[vm]);
 		stats_str(&cells[col++], "all");
 		stats_str(&cells[col++], c->csv ? "" : "-");
 		d = &c->vms[vm];
 	} else {
-		v = &c->pairs.v[idx];
+		v = &c->x.pairs.v[idx];
 		if (sink_key_kind(v->key) == SINK_VCPU) {
 			stats_str(&cells[col++],
-				  c->pairs.vms.names[sink_key_vm(v->key)]);
+				  c->x.pairs.vms.names[sink_key_vm(v->key)]);
 			stats_u64(&cells[col++], sink_key_vcpu(v->key));
 		} else {
 			stats_str(&cells[col++], c->csv ? "" : "-");
@@ -397,7 +414,7 @@ static void stats_vcpu_row(const struct sink_stats *c, size_t i,
 
 static int stats_order_vcpus(struct sink_stats *c)
 {
-	size_t n = c->pairs.n + c->nvms, i, k = 0;
+	size_t n = c->x.pairs.n + c->nvms, i, k = 0;
 	struct stats_sort *keys = malloc((n + 1) * sizeof(*keys));
 	uint32_t *per_vm = calloc(c->nvms + 1, sizeof(*per_vm));
 
@@ -406,8 +423,8 @@ static int stats_order_vcpus(struct sink_stats *c)
 		free(per_vm);
 		return -ENOMEM;
 	}
-	for (i = 0; i < c->pairs.n && i < c->nvcpus; i++) {
-		const struct sink_vcpu *v = &c->pairs.v[i];
+	for (i = 0; i < c->x.pairs.n && i < c->nvcpus; i++) {
+		const struct sink_vcpu *v = &c->x.pairs.v[i];
 		bool vcpu = sink_key_kind(v->key) == SINK_VCPU;
 
 		if (!c->vcpus[i].h.n && !c->vcpus[i].unpaired)
@@ -420,13 +437,13 @@ static int stats_order_vcpus(struct sink_stats *c)
 		keys[k++].idx = (uint32_t)i;
 	}
 	/* a VM's "all" row, where it has more than one vCPU */
-	for (i = 0; i < c->nvms && i < c->pairs.vms.n; i++) {
+	for (i = 0; i < c->nvms && i < c->x.pairs.vms.n; i++) {
 		if (per_vm[i] < 2)
 			continue;
 		keys[k].a = i;
 		keys[k].b = 0;
 		keys[k].c = 0;
-		keys[k++].idx = (uint32_t)(c->pairs.n + i);
+		keys[k++].idx = (uint32_t)(c->x.pairs.n + i);
 	}
 	free(per_vm);
 	return stats_order(c, keys, k);
@@ -437,8 +454,19 @@ static const struct stats_col stats_vcpu_cols[] = {
 	STATS_DIST_COLS,
 };
 
+static const struct hist *stats_vcpu_hist(const struct sink_stats *c,
+					  size_t i)
+{
+	uint32_t idx = c->order[i];
+
+	if (idx >= c->x.pairs.n)
+		return &c->vms[idx - c->x.pairs.n].h;
+	return &c->vcpus[idx].h;
+}
+
 static const struct stats_exit_table stats_vcpus =
-	STATS_EXIT_TABLE("exits_by_vcpu", stats_vcpu_cols, stats_vcpu_row);
+	STATS_EXIT_TABLE_H("exits_by_vcpu", stats_vcpu_cols, stats_vcpu_row,
+			   stats_vcpu_hist);
 
 static int stats_vcpus_table(struct sink_stats *c)
 {
@@ -455,9 +483,9 @@ static int stats_vcpus_table(struct sink_stats *c)
 				   "\nExits per VM and vCPU (VM: as the input names it, else the pid of the vCPU's host thread)\n");
 	if (ret == 0)
 		ret = stats_exit_table_out(c, &stats_vcpus, c->norder);
-	if (ret == 0 && !c->csv && c->exits_over)
+	if (ret == 0 && !c->csv && c->x.exits_over)
 		ret = stats_printf(c->sink.out, "(%" PRIu64 " exits of vCPUs beyond the first %u are not paired nor counted above)\n",
-				   c->exits_over, SINK_MAXKEYS);
+				   c->x.exits_over, SINK_MAXKEYS);
 	return ret;
 }
 
@@ -469,11 +497,11 @@ static void stats_cross_row(const struct sink_stats *c, size_t i,
 	const struct stats_cross *x = stats_row(&c->cross, c->order[i]);
 	const struct stats_reason *r = stats_row(&c->reasons, x->reason);
 	const struct sink_vcpu *v =
-		x->vcpu != UINT32_MAX ? &c->pairs.v[x->vcpu] : NULL;
+		x->vcpu != UINT32_MAX ? &c->x.pairs.v[x->vcpu] : NULL;
 	size_t col = 0;
 
 	if (v && sink_key_kind(v->key) == SINK_VCPU) {
-		stats_str(&cells[col++], c->pairs.vms.names[sink_key_vm(v->key)]);
+		stats_str(&cells[col++], c->x.pairs.vms.names[sink_key_vm(v->key)]);
 		stats_u64(&cells[col++], sink_key_vcpu(v->key));
 	} else {
 		stats_str(&cells[col++], v ? "-" : "(other)");
@@ -496,7 +524,7 @@ static int stats_order_cross(struct sink_stats *c)
 	for (i = 0; i < c->cross.n; i++) {
 		const struct stats_cross *x = stats_row(&c->cross, i);
 		const struct sink_vcpu *v =
-			x->vcpu != UINT32_MAX ? &c->pairs.v[x->vcpu] : NULL;
+			x->vcpu != UINT32_MAX ? &c->x.pairs.v[x->vcpu] : NULL;
 
 		keys[i].a = v ? (uint64_t)sink_key_vm(v->key) << 32 |
 					sink_key_vcpu(v->key)
@@ -536,9 +564,16 @@ static const struct stats_col stats_cross_cols[] = {
 	STATS_DIST_COLS,
 };
 
+static const struct hist *stats_cross_hist(const struct sink_stats *c,
+					   size_t i)
+{
+	return &((const struct stats_cross *)stats_row(&c->cross,
+							c->order[i]))->d.h;
+}
+
 static const struct stats_exit_table stats_cross =
-	STATS_EXIT_TABLE("exits_by_vcpu_and_reason", stats_cross_cols,
-			 stats_cross_row);
+	STATS_EXIT_TABLE_H("exits_by_vcpu_and_reason", stats_cross_cols,
+			   stats_cross_row, stats_cross_hist);
 
 static int stats_cross_table(struct sink_stats *c)
 {
@@ -546,7 +581,7 @@ static int stats_cross_table(struct sink_stats *c)
 	int ret = 0;
 
 	/* one vCPU: the reasons table says it all */
-	if (c->pairs.n < 2 && c->mode != STATS_JSON)
+	if (c->x.pairs.n < 2 && c->mode != STATS_JSON)
 		return 0;
 	if (stats_order_cross(c) < 0)
 		return -ENOMEM;
@@ -725,12 +760,15 @@ int stats_exits_report(struct sink_stats *c)
 
 	if (ret == 0)
 		ret = stats_reasons_table(c);
-	if (ret == 0 && c->entries_unpaired && !c->csv)
+	if (ret == 0 && c->x.entries_unpaired && !c->csv)
 		ret = stats_printf(c->sink.out, "%" PRIu64 " entr%s without an exit before (not counted)\n",
-				   c->entries_unpaired,
-				   c->entries_unpaired == 1 ? "y" : "ies");
+				   c->x.entries_unpaired,
+				   c->x.entries_unpaired == 1 ? "y" : "ies");
 	if (ret == 0 && c->mode == STATS_HIST)
 		ret = stats_log2_bars(c);
+	/* saved statistics merged: the vCPU tables are each host's own */
+	if (c->merged)
+		return ret;
 	/* JSON: every member, empty or not */
 	if (ret == 0 && (c->reasons.n || c->mode == STATS_JSON))
 		ret = stats_vcpus_table(c);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The statistics sink's exits: each exit pairs with the next entry of the
- * same vCPU of the same VM; the host time between them goes into
- * fixed-size histograms (hist.h) per reason, per VM, per vCPU, per
+ * The statistics sink's exits: the pairing of exits.h (shared with
+ * --exits' rows) calls back at each exit's begin and end; the host time
+ * of a paired exit goes into fixed-size histograms (hist.h) per reason, per VM, per vCPU, per
  * (vCPU, reason) and in total. Events that say what an exit was about
  * (kvm_pio, kvm_mmio, kvm_msr, kvm_hypercall, kvm_inj_virq and their
  * kvmtrace ancestors) charge the exit's time to their port, address, MSR,
@@ -66,7 +66,7 @@ int stats_rows_get(struct stats_rows *r, uint64_t key, uint32_t *idx,
 	return 0;
 }
 
-static void stats_rows_init(struct stats_rows *r, size_t size)
+void stats_rows_init(struct stats_rows *r, size_t size)
 {
 	memset(r, 0, sizeof(*r));
 	r->size = size;
@@ -134,7 +134,7 @@ static int stats_reason(struct sink_stats *c, const struct stats_type *st,
 static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
 		       uint32_t ref, struct stats_dist **out)
 {
-	size_t vi = (size_t)(v - c->pairs.v);
+	size_t vi = (size_t)(v - c->x.pairs.v);
 	uint32_t vm = sink_key_vm(v->key), xi;
 	struct stats_cross *x;
 	void *grown;
@@ -170,84 +170,14 @@ static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
 	return 0;
 }
 
-static int stats_unpaired(struct sink_stats *c, struct sink_vcpu *v)
+/* stats_dists() of v's exit. */
+static int stats_dists_of(struct sink_stats *c, struct sink_vcpu *v,
+			  struct stats_dist **d)
 {
-	struct stats_dist *d[5];
-	size_t i;
-
 	if (v->ref == STATS_NOREF &&
 	    stats_reason(c, NULL, NULL, v->reason, &v->ref) < 0)
 		return -ENOMEM;
-	if (stats_dists(c, v, v->ref, d) < 0)
-		return -ENOMEM;
-	for (i = 0; i < 5; i++)
-		if (d[i])
-			d[i]->unpaired++;
-	v->pending = false;
-	return 0;
-}
-
-int stats_exit(struct sink_stats *c, struct stats_type *st,
-	       const struct event *ev)
-{
-	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &st->st, ev);
-	uint64_t value, rip;
-	int64_t sym;
-	bool has_rip;
-
-	if (!v)
-		return -ENOMEM;
-	if (v->over) {
-		c->exits_over++;
-		return 0;
-	}
-	if (v->pending && stats_unpaired(c, v) < 0)
-		return -ENOMEM;
-	if (sink_field_u64(ev, st->st.reason, &value) < 0)
-		value = 0;
-	v->reason = stats_reason_key(value, !ev->type->has_id,
-				     ev->src->domain);
-	if (st->named < 0)
-		st->named = sink_reason_named(c->sink.render, ev, &st->st);
-	if (stats_reason(c, st, ev, v->reason, &v->ref) < 0)
-		return -ENOMEM;
-	v->kind = SINK_KIND_NONE;
-	v->sym = NULL;
-	has_rip = (c->syms || c->sym_src) && sink_exit_rip(&st->st, ev, &rip) == 0;
-	if (has_rip && c->syms) {
-		sym = symtab_find(c->syms, rip);
-		if (sym >= 0)
-			v->sym = symtab_name(c->syms, (size_t)sym);
-	} else if (has_rip) {
-		v->sym = c->sym_src->ops->func_at(c->sym_src, rip);
-	}
-	/* else the function a uftrace guest has open on this vCPU */
-	if (!v->sym)
-		v->sym = stats_guest_func(c, v);
-	v->pending = true;
-	v->exit_ts = ev->ts;
-	return 0;
-}
-
-int stats_kind_event(struct sink_stats *c, const struct stats_type *st,
-		     const struct event *ev)
-{
-	enum sink_kind kind = sink_kind(&st->st, ev);
-	struct sink_vcpu *v;
-	uint64_t value;
-
-	if (kind == SINK_KIND_NONE ||
-	    sink_field_u64(ev, st->st.value, &value) < 0)
-		return 0;
-	v = sink_pairs_get(&c->pairs, &st->st, ev);
-	if (!v)
-		return -ENOMEM;
-	/* the first such event of an exit says what it is about */
-	if (v->pending && !v->over && v->kind == SINK_KIND_NONE) {
-		v->kind = (uint8_t)kind;
-		v->kind_value = value;
-	}
-	return 0;
+	return stats_dists(c, v, v->ref, d);
 }
 
 static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
@@ -292,40 +222,52 @@ static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
 	return 0;
 }
 
-int stats_entry(struct sink_stats *c, const struct stats_type *st,
-		const struct event *ev)
+/* exits.h: an exit began on v: its reason's row, its guest function. */
+static int stats_exit_begin(struct exits *x, struct sink_vcpu *v,
+			    const struct sink_type *sst,
+			    const struct event *ev)
 {
-	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &st->st, ev);
+	struct sink_stats *c = container_of(x, struct sink_stats, x);
+	struct stats_type *st = container_of(sst, struct stats_type, st);
+
+	if (st->named < 0)
+		st->named = sink_reason_named(c->sink.render, ev, &st->st);
+	if (stats_reason(c, st, ev, v->reason, &v->ref) < 0)
+		return -ENOMEM;
+	/* else the function a uftrace guest has open on this vCPU */
+	if (!v->sym)
+		v->sym = stats_guest_func(c, v);
+	return 0;
+}
+
+/* exits.h: v's exit ended, into its distributions. */
+static int stats_exit_end(struct exits *x, struct sink_vcpu *v, bool paired,
+			  uint64_t dur)
+{
+	struct sink_stats *c = container_of(x, struct sink_stats, x);
 	struct stats_dist *d[5];
-	uint64_t dur;
 	size_t i;
 
-	if (!v)
+	if (stats_dists_of(c, v, d) < 0)
 		return -ENOMEM;
-	if (v->over)
-		return 0;
-	if (!v->pending) {
-		c->entries_unpaired++;
-		return 0;
-	}
-	v->pending = false;
-	dur = ev->ts > v->exit_ts ? ev->ts - v->exit_ts : 0;
-	if (stats_dists(c, v, v->ref, d) < 0)
-		return -ENOMEM;
-	for (i = 0; i < 5; i++)
-		if (d[i] && hist_record(&d[i]->h, dur) < 0)
+	for (i = 0; i < 5; i++) {
+		if (!d[i])
+			continue;
+		if (!paired)
+			d[i]->unpaired++;
+		else if (hist_record(&d[i]->h, dur) < 0)
 			return -ENOMEM;
-	return stats_charge(c, v, dur);
+	}
+	return paired ? stats_charge(c, v, dur) : 0;
 }
+
+const struct exits_ops stats_exits_ops = {
+	.begin = stats_exit_begin,
+	.end = stats_exit_end,
+};
 
 int stats_exits_finish(struct sink_stats *c)
 {
-	size_t i;
-
 	/* exits still waiting at the end met no entry */
-	for (i = 0; i < c->pairs.n; i++)
-		if (c->pairs.v[i].pending &&
-		    stats_unpaired(c, &c->pairs.v[i]) < 0)
-			return -ENOMEM;
-	return 0;
+	return exits_finish(&c->x);
 }

@@ -60,7 +60,7 @@ int stats_guest_call(struct sink_stats *c, const struct stats_type *st,
 	    (dir != 1 && dir != -1))
 		return 0;
 	if (st->st.vm != SINK_NOSLOT &&
-	    (sink_vm_of(&c->pairs.vms, &st->st, ev, &vm) < 0))
+	    (sink_vm_of(&c->x.pairs.vms, &st->st, ev, &vm) < 0))
 		return -ENOMEM;
 	key = stats_gkey(vm, ev->vcpu);
 	i = sink_map_find(&c->gcpu_map, key);
@@ -116,7 +116,7 @@ const char *stats_guest_func(const struct sink_stats *c,
 
 	if (!c->ngcpus || sink_key_kind(v->key) != SINK_VCPU)
 		return NULL;
-	if (vm < c->pairs.vms.n && c->pairs.vms.named[vm])
+	if (vm < c->x.pairs.vms.n && c->x.pairs.vms.named[vm])
 		name = stats_gfunc(c, stats_gkey(vm, vcpu));
 	return name ? name : stats_gfunc(c, stats_gkey(STATS_GNOVM, vcpu));
 }

@@ -246,7 +246,9 @@ static void stats_input_row(const struct sink_stats *c, size_t i,
 	if (ss->any_ts) {
 		stats_ts(c, &cells[4], ss->first);
 		stats_ts(c, &cells[5], ss->last);
-		stats_dur(c, &cells[6], ss->last - ss->first);
+		stats_dur(c, &cells[6], c->time.ns ? sink_time_ns(&c->time,
+							     ss->last - ss->first)
+						: ss->last - ss->first);
 	} else {
 		stats_str(&cells[4], none);
 		stats_str(&cells[5], none);
@@ -291,9 +293,12 @@ int stats_report(struct sink_stats *c)
 	if (json) {
 		ret = stats_printf(c->sink.out,
 				   "{\"version\":1,\"generator\":\"kvmtrace_format " PACKAGE_VERSION "\",\n"
-				   "\"duration_unit\":\"%s\",\"ts_unit\":\"%s\",\"percentile_max_relative_error\":%.6f,\"key_cap\":%u",
+				   "\"duration_unit\":\"%s\",\"ts_unit\":\"%s\",\"percentile_max_relative_error\":%.6f,\"key_cap\":%u,\n"
+				   "\"histogram\":{\"layout\":\"log-linear\",\"sub_bits\":%u,\"buckets\":%u,\"unit\":\"%s\"}",
 				   stats_dur_unit(c), stats_ts_unit(c),
-				   HIST_REL_ERROR_PPM / 1e6, SINK_MAXKEYS);
+				   HIST_REL_ERROR_PPM / 1e6, SINK_MAXKEYS,
+				   HIST_SUB_BITS, HIST_NBUCKETS,
+				   c->time.ns ? "ns" : "ticks");
 		c->json_any = true;
 	}
 	/*
@@ -312,7 +317,7 @@ int stats_report(struct sink_stats *c)
 	if (ret == 0 && json)
 		ret = stats_printf(c->sink.out,
 				   ",\n\"entries_unpaired\":%" PRIu64 ",\"exits_beyond_key_cap\":%" PRIu64,
-				   c->entries_unpaired, c->exits_over);
+				   c->x.entries_unpaired, c->x.exits_over);
 	if (ret == 0)
 		ret = stats_func_write(c->func, c->sink.out,
 				       json ? STATS_FUNC_JSON :
@@ -323,7 +328,8 @@ int stats_report(struct sink_stats *c)
 	if (ret == 0 && c->csv && !json)
 		ret = stats_put(c->sink.out, "\n", 1);
 	if (ret == 0)
-		ret = stats_inputs_table(c);
+		ret = c->merged ? stats_merge_inputs_table(c)
+				: stats_inputs_table(c);
 	if (ret == 0 && json)
 		ret = stats_put(c->sink.out, "}\n", 2);
 	return ret;

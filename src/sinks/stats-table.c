@@ -47,14 +47,14 @@ void stats_hexid(struct stats_cell *cell, uint64_t id)
 		cell->s[cell->len++] = tmp[n - 1];
 }
 
-/* A duration in the stats unit: µs with three decimals, or ticks. */
+/* A duration in ns (c->time.ns) as µs with three decimals, or ticks. */
 void stats_dur(const struct sink_stats *c, struct stats_cell *cell,
-	       uint64_t ticks)
+	       uint64_t v)
 {
 	if (c->time.ns)
-		cell->len = sink_put_us(cell->s, sink_time_ns(&c->time, ticks));
+		cell->len = sink_put_us(cell->s, v);
 	else
-		cell->len = pyfmt_u64_dec(cell->s, ticks);
+		cell->len = pyfmt_u64_dec(cell->s, v);
 }
 
 /* x / n rounded half up, exact. */
@@ -70,7 +70,7 @@ void stats_mean(const struct sink_stats *c, struct stats_cell *cell,
 	uint64_t x;
 
 	if (c->time.ns) {
-		x = stats_div_round(sink_time_ns(&c->time, total), n);
+		x = stats_div_round(total, n);
 		cell->len = sink_put_us(cell->s, x);
 		return;
 	}
@@ -283,9 +283,40 @@ static int stats_line_json(struct outbuf *o, const struct stats_table *t,
 			p += sink_json_str(p, cells[i].s, cells[i].len);
 		}
 	}
-	*p++ = '}';
 	outbuf_commit(o, (size_t)(p - start));
 	return 0;
+}
+
+/*
+ * ,"hist":[[index,count],…]: the non-empty buckets of h (hist.h), which
+ * add bucket by bucket across runs (stats-merge.c reads them back).
+ */
+static int stats_json_hist(struct outbuf *o, const struct hist *h)
+{
+	uint64_t count;
+	uint32_t index;
+	size_t pos = 0, n;
+	bool first = true;
+	char *p;
+
+	if (stats_put(o, ",\"hist\":[", 9) < 0)
+		return -ENOMEM;
+	while (hist_next(h, &pos, &index, &count)) {
+		p = outbuf_reserve(o, 48);
+		if (!p)
+			return -ENOMEM;
+		n = 0;
+		if (!first)
+			p[n++] = ',';
+		first = false;
+		p[n++] = '[';
+		n += pyfmt_u64_dec(p + n, index);
+		p[n++] = ',';
+		n += pyfmt_u64_dec(p + n, count);
+		p[n++] = ']';
+		outbuf_commit(o, n);
+	}
+	return stats_put(o, "]", 1);
 }
 
 int stats_json_member(struct sink_stats *c, const char *name)
@@ -411,6 +442,10 @@ int stats_table_out(struct sink_stats *c, const struct stats_table *t)
 		for (r = 0; r < t->nrows && ret == 0; r++) {
 			t->row(c, r, cells);
 			ret = stats_line_json(c->sink.out, t, cells, r == 0);
+			if (ret == 0 && t->hist)
+				ret = stats_json_hist(c->sink.out, t->hist(c, r));
+			if (ret == 0)
+				ret = stats_put(c->sink.out, "}", 1);
 		}
 		return ret ? ret : stats_put(c->sink.out, "]", 1);
 	}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "exits.h"
 #include "hist.h"
 #include "sink-util.h"
 #include "sink.h"
@@ -62,14 +63,6 @@ struct stats_reason {
 };
 
 #define STATS_OTHER	UINT64_MAX	/* the key of "the rest" rows */
-
-/* reason value, kvm:kvm_exit (not a kvmtrace VMEXIT), domain */
-static inline uint64_t stats_reason_key(uint64_t value, bool tracedat,
-					enum domain d)
-{
-	return (value & ((1ull << 61) - 1)) << 2 | (uint64_t)tracedat << 1 |
-	       (uint64_t)d;
-}
 
 /*
  * Rows found by a 64-bit key, at most SINK_MAXKEYS of them and then one
@@ -136,6 +129,8 @@ struct stats_func;
 
 struct stats_crow;
 
+struct stats_merged;
+
 struct sink_stats {
 	struct sink sink;
 	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
@@ -172,13 +167,13 @@ struct sink_stats {
 	struct stats_dist *vms;		/* owned: by VM index */
 	uint32_t nvms;
 	struct stats_dist all;
-	uint64_t exits_over;		/* exits of vCPUs beyond the cap */
-	struct sink_pairs pairs;
+	struct exits x;			/* the pairing (exits.h) */
 	uint64_t events;
-	uint64_t entries_unpaired;	/* an entry without an exit before */
 	bool any_id;			/* the events table has an id column */
 	bool json_any;			/* a JSON member was written */
 	const char *json_name;		/* the next table's JSON member */
+	/* saved statistics read back (stats-merge.c): no vCPU tables */
+	struct stats_merged *merged;	/* owned; NULL: a run */
 	/* filled by the report for its row callbacks */
 	const struct stats_crow *crows;	/* --counters rows (stats-counters.c) */
 	uint32_t *order;		/* owned: rows in print order */
@@ -197,6 +192,7 @@ struct symtab;
 
 /* ------------------------------------------- stats-exits.c */
 
+void stats_rows_init(struct stats_rows *r, size_t size);
 void stats_rows_fini(struct stats_rows *r);
 /*
  * The row of key: found, made (zeroed, *made set), or "other" beyond the
@@ -209,13 +205,8 @@ static inline void *stats_row(const struct stats_rows *r, size_t i)
 	return (char *)r->v + i * r->size;
 }
 
-/* An exit, an entry, or an event that says what an exit is about. */
-int stats_exit(struct sink_stats *c, struct stats_type *st,
-	       const struct event *ev);
-int stats_entry(struct sink_stats *c, const struct stats_type *st,
-		const struct event *ev);
-int stats_kind_event(struct sink_stats *c, const struct stats_type *st,
-		     const struct event *ev);
+/* The pairing's callbacks (exits.h): exits into the tables. */
+extern const struct exits_ops stats_exits_ops;
 /* At the end: exits still waiting met no entry. 0 or -ENOMEM. */
 int stats_exits_finish(struct sink_stats *c);
 
@@ -241,9 +232,12 @@ void stats_u64(struct stats_cell *cell, uint64_t v);
 /* A string into a cell, cut to fit. */
 void stats_str(struct stats_cell *cell, const char *s);
 void stats_hexid(struct stats_cell *cell, uint64_t id);
-/* A duration in the stats unit: µs with three decimals, or ticks. */
+/*
+ * A duration in the stats unit (exits.h: ns when c->time.ns, else ticks)
+ * as µs with three decimals, or ticks.
+ */
 void stats_dur(const struct sink_stats *c, struct stats_cell *cell,
-	       uint64_t ticks);
+	       uint64_t v);
 /* x / n rounded half up, exact. */
 uint64_t stats_div_round(unsigned __int128 x, uint64_t n);
 /* The mean of n durations: µs with three decimals, or ticks with one. */
@@ -276,6 +270,8 @@ struct stats_table {
 	void (*row)(const struct sink_stats *c, size_t i,
 		    struct stats_cell *cells);
 	void (*measure)(const struct sink_stats *c, size_t *w);
+	/* JSON: the histogram of row i, as "hist" pairs; may be NULL */
+	const struct hist *(*hist)(const struct sink_stats *c, size_t i);
 };
 
 int stats_put(struct outbuf *o, const char *s, size_t n);
@@ -292,5 +288,11 @@ int stats_json_member(struct sink_stats *c, const char *name);
 int stats_report(struct sink_stats *c);
 /* --counters: their table (stats-counters.c). 0 or -ENOMEM. */
 int stats_counters_report(struct sink_stats *c);
+
+/* ------------------------------------------- stats-merge.c */
+
+/* The inputs of the merged files (a merged report's inputs table). */
+int stats_merge_inputs_table(struct sink_stats *c);
+void stats_merge_free(struct stats_merged *m);
 
 #endif

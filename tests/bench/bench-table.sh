@@ -20,6 +20,9 @@
 #   perf       perf.data, 1 M kvm tracepoint samples (tests/gen/
 #              gen-perfdata.py), default text  vs perf script -F trace:...
 #              (the text bench-perf.sh compares)
+#   exits      --exits=csv -c 2400 on a kvmtrace stream of 10 M exits,
+#              each followed by its entry (gen-kvmtrace -x): its records
+#              column counts rows  vs --stats=json of the same stream
 #   qemu       a QEMU simple trace of QEMU_N records (default 200 000,
 #              tests/bench/gen-big-qemu-simple.py), default text
 #                                              vs QEMU's simpletrace.py
@@ -42,7 +45,7 @@ set -eu
 RUNS=${RUNS:-3}
 BIG=${BIG:-19500000}
 QEMU_N=${QEMU_N:-200000}
-ROWS=${ROWS:-td-fields td-info td-small td-big uftrace merge kvmtrace perf qemu}
+ROWS=${ROWS:-td-fields td-info td-small td-big uftrace merge kvmtrace perf exits qemu}
 top=${KTF_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${KTF_BUILDDIR:-$(pwd)}
 ktf=$build/kvmtrace_format
@@ -230,6 +233,15 @@ if want perf; then
 	else
 		echo "bench-table: the perf row needs perf and python3; skipped" >&2
 	fi
+fi
+if want exits; then
+	"$gen" -x -r -n "${EXITS_N:-20000000}" -s 9 > "$tmp/exits.bin"
+	ours=("$ktf" --exits=csv -c 2400 "$tmp/exits.bin")
+	theirs=("$ktf" --stats=json -c 2400 "$tmp/exits.bin")
+	measure "$RUNS" ktf-exits ktf-exits-stats
+	rm -f "$tmp/exits.bin"
+	row exits $((${EXITS_N:-20000000} / 2)) ktf-exits ktf-exits-stats \
+		"--stats=json" ">= 10 M rows/s"
 fi
 if want qemu; then
 	if [ -n "${QEMU_SRC:-}" ] && [ -f "$QEMU_SRC/scripts/simpletrace.py" ] &&

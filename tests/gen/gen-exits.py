@@ -229,6 +229,11 @@ def tracedat(args, evs):
     clk = " ".join("[%s]" % c if c == args.clock else c for c in clocks) + "\n\0"
     out += struct.pack("<HI", 4, len(clk)) + clk.encode()
     out += struct.pack("<HI", 8, 4) + struct.pack("<I", cpus)
+    if args.uname:
+        # UNAME (5) as trace-cmd record writes it: "SYSNAME NODENAME
+        # RELEASE MACHINE", NUL-terminated
+        body = args.uname.encode() + b"\0"
+        out += struct.pack("<HI", 5, len(body)) + body
     if args.guest_names is not None:
         # GUEST options (13) as `trace-cmd record -A` writes them: name,
         # trace id, vCPU count, {vcpu, host pid} per vCPU; VM A, then B
@@ -296,6 +301,8 @@ def main():
     ap.add_argument("--guest-names", metavar="A,B",
                     help="GUEST options naming VM A and VM B (a name may "
                     "be empty)")
+    ap.add_argument("--uname", metavar="TEXT",
+                    help="a UNAME option, e.g. 'Linux host-a 6.1.0 x86_64'")
     ap.add_argument("--no-events", action="store_true",
                     help="no records: a guest file for its kallsyms")
     args = ap.parse_args()

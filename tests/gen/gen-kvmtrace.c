@@ -2,12 +2,13 @@
 /*
  * gen-kvmtrace: write a random kvmtrace stream to standard output.
  *
- *   gen-kvmtrace [-n RECORDS] [-s SEED] [-b] [-m] [-r] [-t PERCENT] [-u PERCENT]
+ *   gen-kvmtrace [-n RECORDS] [-s SEED] [-b] [-m] [-r] [-t PERCENT] [-u PERCENT] [-x]
  *
  * -b big-endian (implies the magic word), -m the magic word, -t the share
  * of records with a TSC (default 100), -u the share of unknown event ids
  * (default 5), -r realistic VMEXIT exit reasons (VMX basic reasons 0..69)
- * instead of random words. The events are those of formats/kvmtrace, VMEXIT/VMENTRY
+ * instead of random words; -x only VMEXIT and VMENTRY, each exit followed
+ * by the entry of its vCPU (the --exits benchmark). The events are those of formats/kvmtrace, VMEXIT/VMENTRY
  * pairs most often, with the data words the kernel wrote for each.
  */
 #include <getopt.h>
@@ -84,9 +85,10 @@ int main(int argc, char **argv)
 	unsigned long long n = 1000, i;
 	unsigned tsc_pct = 100, unknown_pct = 5, total = 0, k;
 	uint64_t seed = 1, tsc = 1000000000ull;
-	int be = 0, magic = 0, real = 0, c;
+	int be = 0, magic = 0, real = 0, exits = 0, c;
+	uint32_t pid = 1000, vcpu = 0;
 
-	while ((c = getopt(argc, argv, "n:s:bmrt:u:")) != -1) {
+	while ((c = getopt(argc, argv, "n:s:bmrt:u:x")) != -1) {
 		switch (c) {
 		case 'n':
 			n = strtoull(optarg, NULL, 0);
@@ -109,8 +111,11 @@ int main(int argc, char **argv)
 		case 'u':
 			unknown_pct = (unsigned)atoi(optarg);
 			break;
+		case 'x':
+			exits = 1;
+			break;
 		default:
-			fputs("usage: gen-kvmtrace [-n N] [-s SEED] [-b] [-m] [-r] [-t PCT] [-u PCT]\n",
+			fputs("usage: gen-kvmtrace [-n N] [-s SEED] [-b] [-m] [-r] [-t PCT] [-u PCT] [-x]\n",
 			      stderr);
 			return 2;
 		}
@@ -125,7 +130,11 @@ int main(int argc, char **argv)
 		unsigned nd, w, j;
 		int has_tsc = r % 100 < tsc_pct;
 
-		if ((r >> 8) % 100 < unknown_pct) {
+		if (exits) {
+			id = i % 2 ? 0x00010001 : 0x00010002;
+			nd = i % 2 ? 0 : 3;
+			has_tsc = 1;
+		} else if ((r >> 8) % 100 < unknown_pct) {
 			id = (uint32_t)(r >> 20) & 0x0fffffff;
 			nd = (unsigned)(r >> 52) % 8;
 		} else {
@@ -138,8 +147,12 @@ int main(int argc, char **argv)
 		tsc += 100 + (r >> 40) % 5000;
 		hdr = id | (uint32_t)nd << 28 | (has_tsc ? 1u << 31 : 0);
 		gen_put32(stdout, hdr, be);
-		gen_put32(stdout, 1000 + (uint32_t)(r >> 33) % 4, be);	/* pid */
-		gen_put32(stdout, (uint32_t)(r >> 29) % 4, be);	/* vcpu */
+		if (!exits || i % 2 == 0) {
+			pid = 1000 + (uint32_t)(r >> 33) % 4;
+			vcpu = (uint32_t)(r >> 29) % 4;
+		}
+		gen_put32(stdout, pid, be);
+		gen_put32(stdout, vcpu, be);
 		if (has_tsc)
 			gen_put64(stdout, tsc, be);
 		for (j = 0; j < nd; j++) {

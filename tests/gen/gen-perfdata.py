@@ -346,6 +346,12 @@ def build(args):
                         b''.join(w.p('Q', i) for i in file_ids[c]))
         if args.zstd:
             f += record(w, 80, w.p('Q', 27) + compressed(w))
+        if args.hostname:
+            # HEADER_FEATURE (80) HOSTNAME (3), as perf record -o - writes it
+            name = args.hostname.encode() + b'\0'
+            name += bytes(-len(name) % 64)
+            f += record(w, 80, w.p('Q', 3) + w.p('I', len(name)) + name +
+                        bytes(4))
         tpad = tdata + bytes(-len(tdata) % 8)
         f += record(w, 66, w.p('II', len(tpad), 0)) + tpad
         return f + body
@@ -370,6 +376,11 @@ def build(args):
     host = b'gen-perfdata\0'
     host += bytes(-len(host) % 64)
     feats.append(w.p('I', len(host)) + host)
+    if args.hostname:
+        # bit 3: HOSTNAME, a perf_header_string as perf record writes it
+        name = args.hostname.encode() + b'\0'
+        name += bytes(-len(name) % 64)
+        feats.append(w.p('I', len(name)) + name)
     if not args.no_names:
         desc = w.p('II', len(configs), 128)
         for c in configs:
@@ -382,6 +393,7 @@ def build(args):
     if args.zstd:
         feats.append(compressed(w))                # bit 27: COMPRESSED
     bits = 1 << 2 | (0 if args.no_names else 1 << 12)
+    bits |= 1 << 3 if args.hostname else 0
     bits |= 0 if args.cpu_clock else 1 << 1
     bits |= 1 << 27 if args.zstd else 0
     table = b''
@@ -426,6 +438,7 @@ def main():
     ap.add_argument('--unfinished', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--cut', type=int, default=0)
+    ap.add_argument('--hostname', help='a HOSTNAME feature')
     ap.add_argument('out')
     args = ap.parse_args()
     f = build(args)

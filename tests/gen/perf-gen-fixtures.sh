@@ -30,6 +30,10 @@
 #                           __print_symbolic without a match (.out: perf
 #                           script)
 #   gen-zoo-be.data         the same, big-endian
+#   gen-hostname.data       gen-le with a HOSTNAME feature (perf-host-c):
+#                           --exits' host column
+#   gen-hostname-pipe.data  the same as a pipe file (perf-host-e, in a
+#                           HEADER_FEATURE record)
 #   gen-unfinished.data     as perf record leaves a file when killed
 #   gen-crash.data          a kvm_exit format libtraceevent crashes on
 #   gen-notp.data           cpu-clock samples only (no tracepoint events)
@@ -58,6 +62,8 @@ gen --linux618 --pairs 10 "$out/gen-618.data"
 gen --linux618 --pairs 10 --be "$out/gen-618-be.data"
 gen --zoo --pairs 12 "$out/gen-zoo.data"
 gen --zoo --pairs 12 --be "$out/gen-zoo-be.data"
+gen --hostname perf-host-c "$out/gen-hostname.data"
+gen --pipe --hostname perf-host-e "$out/gen-hostname-pipe.data"
 gen --unfinished "$out/gen-unfinished.data"
 gen --single --crash-format "$out/gen-crash.data"
 gen --cpu-clock --pairs 2 "$out/gen-notp.data"

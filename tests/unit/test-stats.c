@@ -493,6 +493,58 @@ static void test_hist(struct tap *t)
 	free(v);
 }
 
+/*
+ * The bucket layout --stats=json writes: every bucket holds exactly the
+ * values hist_bucket() says, in order, and half of it is at most 1/128 of
+ * its least value (the 0.79 % bound, exactly 0.78125 %); buckets read
+ * back (hist_add_bucket) give the same percentiles.
+ */
+static void test_hist_layout(struct tap *t)
+{
+	static const unsigned qs[] = { 1, 500, 900, 990, 999, 1000 };
+	struct hist h = { 0 }, back = { 0 };
+	uint64_t low, width, next = 0, count, x = 7;
+	bool ok = true, bound = true;
+	uint32_t i, index;
+	size_t pos = 0, k;
+
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		hist_bucket(i, &low, &width);
+		ok &= low == next && width;
+		if (i >= HIST_SUB)
+			bound &= width / 2 * 128 <= low;
+		next = low + width;
+		/* its first and last values land in it */
+		ok &= hist_record(&h, low) == 0 && hist_record(&h, low + width - 1) == 0;
+	}
+	ok &= next == 0;	/* the last bucket ends at 2^64 */
+	for (i = 0; hist_next(&h, &pos, &index, &count); i++)
+		ok &= index == i && count == 2;
+	tap_ok(t, ok && i == HIST_NBUCKETS,
+	       "%u buckets cover 0 .. 2^64 in order, each value in its own", HIST_NBUCKETS);
+	tap_ok(t, bound, "half a bucket is at most 1/128 of its values: 0.78125 %%");
+	hist_fini(&h);
+	for (k = 0; k < 50000; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		ok &= hist_record(&h, x >> (x % 64)) == 0;
+	}
+	pos = 0;
+	while (ok && hist_next(&h, &pos, &index, &count))
+		ok = hist_add_bucket(&back, index, count) == 0;
+	back.n = h.n;
+	back.total = h.total;
+	back.min = h.min;
+	back.max = h.max;
+	for (k = 0; ok && k < sizeof(qs) / sizeof(qs[0]); k++)
+		ok = hist_percentile(&back, qs[k]) == hist_percentile(&h, qs[k]);
+	tap_ok(t, ok && hist_add_bucket(&back, HIST_NBUCKETS, 1) == -ERANGE,
+	       "buckets read back give the same percentiles; no bucket beyond");
+	hist_fini(&h);
+	hist_fini(&back);
+}
+
 /* ----------------------------------------------- VMs, caps, guest syms */
 
 /* Two VMs with a vCPU 0 each, their exits interleaved. */
@@ -686,12 +738,13 @@ int main(void)
 {
 	struct tap t = { 0 };
 
-	tap_plan(56);
+	tap_plan(59);
 	test_json(&t);
 	test_time(&t);
 	test_filter(&t);
 	test_pairs(&t);
 	test_hist(&t);
+	test_hist_layout(&t);
 	test_vms(&t);
 	test_caps(&t);
 	test_guest_syms(&t);

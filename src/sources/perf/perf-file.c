@@ -354,6 +354,28 @@ int perf_attrs_done(struct perf *p, struct diag *d)
 	return 0;
 }
 
+/*
+ * HOSTNAME's perf_header_string (u32 length, then the name, NUL-padded)
+ * of n bytes at b: the name, if it is one. 0 or -ENOMEM.
+ */
+static int perf_hostname(struct perf *p, const unsigned char *b, size_t n)
+{
+	size_t len, i;
+
+	if (n < 4 || p->hostname)
+		return 0;
+	len = perf_u32(p, b);
+	if (len > n - 4 || len > 256)
+		return 0;
+	for (i = 0; i < len && b[4 + i]; i++)
+		if (b[4 + i] < 0x20 || b[4 + i] == 0x7f)
+			return 0;
+	if (!i)
+		return 0;
+	p->hostname = strndup((const char *)b + 4, i);
+	return p->hostname ? 0 : -ENOMEM;
+}
+
 /* A feature section of a normal file: its offset and size; -ENOENT. */
 static int perf_feature(struct perf *p, unsigned bit, uint64_t *off,
 			uint64_t *size, struct diag *d)
@@ -507,6 +529,14 @@ int perf_open_file(struct perf *p, struct diag *d)
 		p->clockid = PERF_CLOCKID_UNKNOWN;
 	if (ret < 0 && ret != -ENOENT)
 		goto end;
+	/* the machine's name (--exits' host column) */
+	free(buf);
+	buf = NULL;
+	ret = perf_feature_read(p, PERF_F_HOSTNAME, fsize, &buf, &len, &at, d);
+	if (ret == 0)
+		ret = perf_hostname(p, buf, len);
+	if (ret < 0 && ret != -ENOENT)
+		goto end;
 	ret = perf_attrs_done(p, d);
 	if (ret < 0)
 		goto end;
@@ -618,6 +648,9 @@ int perf_open_pipe(struct perf *p, struct diag *d)
 			   perf_u64(p, r + 8) == PERF_F_CLOCKID) {
 			if (p->clockid < 0)
 				p->clockid = PERF_CLOCKID_UNKNOWN;
+		} else if (type == PERF_R_HEADER_FEATURE && size >= 16 &&
+			   perf_u64(p, r + 8) == PERF_F_HOSTNAME) {
+			ret = perf_hostname(p, r + 16, size - 16u);
 		} else if (type == PERF_R_EVENT_UPDATE && size > 24 &&
 			   perf_u64(p, r + 8) == PERF_EVENT_UPDATE_NAME) {
 			struct perf_attr *at = p->nattrs > 1

@@ -88,6 +88,7 @@ enum {
 /* feature bits of the file header (and HEADER_FEATURE's ids) */
 enum {
 	PERF_F_TRACING_DATA = 1,
+	PERF_F_HOSTNAME = 3,
 	PERF_F_EVENT_DESC = 12,
 	PERF_F_CLOCKID = 23,
 	PERF_F_COMPRESSED = 27,
@@ -167,6 +168,7 @@ struct perf {
 				 * -1: none (perf's own clock);
 				 * PERF_CLOCKID_UNKNOWN: a CLOCKID feature
 				 * (the clock's resolution) without it */
+	char *hostname;		/* owned: HOSTNAME feature; NULL: none */
 	struct perf_in in;
 	uint64_t data_off, data_size;	/* normal files */
 	uint64_t feat_off;		/* where the feature table is */

@@ -170,6 +170,8 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 			  p->clockid == 4 ? "raw" : p->clockid == 7 ? "boot" :
 			  p->clockid == 11 ? "tai" : p->clockid == -1 ? "local" :
 								      NULL;
+	src->hostname = p->hostname;	/* now the source's */
+	p->hostname = NULL;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", src->name);
@@ -225,6 +227,7 @@ static void perf_close(struct source *src)
 	perf_order_free(p);
 	perf_zstd_free(p);
 	perf_fields_free(p);
+	free(p->hostname);
 	free(p);
 	src->priv = NULL;
 }

@@ -539,6 +539,8 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	ret = tracedat_file_read(src->name, path, &tc->file, d);
 	if (ret < 0)
 		goto error;
+	if (tc->file.hostname && !(src->hostname = strdup(tc->file.hostname)))
+		goto nomem;
 	diag_init(&note);
 	ret = tc_copy_compressed(src, tc, &path, &note, d);
 	if (ret < 0)

@@ -199,11 +199,35 @@ drop:
 	free(g.name);
 }
 
-/* TIME_SHIFT, GUEST and TSC2NSEC, as libtracecmd reads them. */
+/*
+ * UNAME: "SYSNAME NODENAME RELEASE MACHINE" as trace-cmd record writes
+ * uname(2)'s fields; the node name is the host's.
+ */
+static void td_uname(struct tracedat_file *f, const unsigned char *p,
+		     size_t len)
+{
+	const unsigned char *end = p + len, *q;
+
+	while (p < end && *p && *p != ' ')
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	for (q = p; q < end && *q && *q != ' '; q++)
+		if (*q < 0x20 || *q == 0x7f)
+			return;	/* no name at all */
+	if (q == p || q - p > 255)
+		return;
+	free(f->hostname);
+	f->hostname = strndup((const char *)p, (size_t)(q - p));
+}
+
+/* TIME_SHIFT, GUEST, TSC2NSEC and UNAME, as libtracecmd reads them. */
 static void td_host_option(struct tracedat_file *f, unsigned id,
 			   const unsigned char *p, size_t len, bool big)
 {
-	if (id == TD_OPT_TSC2NSEC && len >= 16) {
+	if (id == TD_OPT_UNAME) {
+		td_uname(f, p, len);
+	} else if (id == TD_OPT_TSC2NSEC && len >= 16) {
 		f->tsc2nsec_mult = (uint32_t)td_get(p, 4, big);
 		f->tsc2nsec_shift = (uint32_t)td_get(p + 4, 4, big);
 		f->tsc2nsec = f->tsc2nsec_mult != 0;
@@ -273,9 +297,10 @@ static int td_v6(struct td_reader *r, struct tracedat_file *f,
 				if (td_num(r, 4, &cpus) < 0)
 					goto truncated;
 				continue;
-			} else if ((id == TD_OPT_TSC2NSEC || id == TD_OPT_GUEST ||
-				    id == TD_OPT_TIME_SHIFT) && len >= 12 &&
-				   len <= TD_OPTIONS_MAX) {
+			} else if (((id == TD_OPT_TSC2NSEC || id == TD_OPT_GUEST ||
+				     id == TD_OPT_TIME_SHIFT) && len >= 12 &&
+				    len <= TD_OPTIONS_MAX) ||
+				   (id == TD_OPT_UNAME && len <= 1024)) {
 				unsigned char *buf = malloc(len);
 
 				if (!buf)
@@ -471,6 +496,7 @@ static int td_clock_option(void *arg, unsigned id, unsigned char *p,
 	case TD_OPT_TSC2NSEC:
 	case TD_OPT_TIME_SHIFT:
 	case TD_OPT_GUEST:
+	case TD_OPT_UNAME:
 		td_host_option(w->f, id, p, len, w->r->big);
 		break;
 	}
@@ -782,6 +808,8 @@ void tracedat_file_free(struct tracedat_file *f)
 {
 	free(f->clock);
 	f->clock = NULL;
+	free(f->hostname);
+	f->hostname = NULL;
 	tracedat_shift_free(f->shift);
 	f->shift = NULL;
 	while (f->nguests) {

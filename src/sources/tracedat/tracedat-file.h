@@ -64,6 +64,7 @@ struct tracedat_file {
 	bool date;		/* DATE (trace-cmd record --date): libtracecmd
 				 * adds its offset: wall-clock times */
 	uint32_t tsc2nsec_mult, tsc2nsec_shift;
+	char *hostname;		/* owned: UNAME's node name; NULL: none */
 	struct tracedat_shift *shift;	/* owned: TIME_SHIFT; NULL: none */
 	struct tracedat_guest *guests;	/* owned: GUEST options, in file order */
 	size_t nguests;

@@ -1,0 +1,1 @@
+$KTF --exits --stats tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --exits=tsv tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --host=h1 -c 1000 tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,1 @@
+$KTF --exits=jsonl -c 1000 tests/fixtures/sinks/exits.kvmtrace

@@ -1,0 +1,2 @@
+# a TSC timeline without -c has no nanoseconds
+$KTF --exits tests/fixtures/sinks/exits.kvmtrace

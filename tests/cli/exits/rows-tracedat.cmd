@@ -1,0 +1,2 @@
+# requires: tracecmd
+$KTF --exits=csv tests/fixtures/exits/host-exits-anon.dat
