@@ -104,15 +104,17 @@ static int64_t ql_days(int64_t y, unsigned m, unsigned d)
 
 /*
  * The stamp at the start of s: its length (the name follows), with *ts
- * and *tid; 0 when there is none.
+ * and *tid; 0 when there is none. *wrap: its ns since 1970 do not fit
+ * 64 bits (past 2554-07-21T23:34:33Z); *ts is then of no use.
  */
 static size_t ql_stamp(const char *s, size_t len, uint64_t *ts,
-		       uint64_t *tid, bool *has_tid)
+		       uint64_t *tid, bool *has_tid, bool *wrap)
 {
-	uint64_t y, mo, d, h, mi, sec, frac = 0, usec;
+	uint64_t y, mo, d, h, mi, sec, frac = 0, usec, v;
 	size_t i = 0, f;
 
 	*has_tid = false;
+	*wrap = false;
 	/* TID@SEC.USEC: */
 	while (i < len && ql_digit((unsigned char)s[i]))
 		i++;
@@ -127,7 +129,8 @@ static size_t ql_stamp(const char *s, size_t len, uint64_t *ts,
 		    len - b < 8 || s[b + 7] != ':' ||
 		    !ql_num(s + a, b - a, &sec) || !ql_num(s + b + 1, 6, &usec))
 			return 0;
-		*ts = sec * 1000000000u + usec * 1000u;
+		*wrap = __builtin_mul_overflow(sec, 1000000000u, ts) ||
+			__builtin_add_overflow(*ts, usec * 1000u, ts);
 		*has_tid = true;
 		return b + 8;
 	}
@@ -151,9 +154,11 @@ static size_t ql_stamp(const char *s, size_t len, uint64_t *ts,
 	}
 	if (len - i < 2 || s[i] != 'Z' || s[i + 1] != ' ' || y < 1970)
 		return 0;
-	*ts = ((uint64_t)ql_days((int64_t)y, (unsigned)mo, (unsigned)d) *
-		       86400u + h * 3600u + mi * 60u + sec) *
-		      1000000000u + frac;
+	/* seconds fit (year 9999 at most); their ns may not */
+	v = (uint64_t)ql_days((int64_t)y, (unsigned)mo, (unsigned)d) * 86400u +
+	    h * 3600u + mi * 60u + sec;
+	*wrap = __builtin_mul_overflow(v, 1000000000u, ts) ||
+		__builtin_add_overflow(*ts, frac, ts);
 	return i + 2;
 }
 
@@ -161,8 +166,8 @@ bool source_qemu_log_probe(const unsigned char *head, size_t len)
 {
 	const char *s = (const char *)head;
 	uint64_t ts, tid;
-	bool has_tid;
-	size_t n = ql_stamp(s, len, &ts, &tid, &has_tid);
+	bool has_tid, wrap;
+	size_t n = ql_stamp(s, len, &ts, &tid, &has_tid, &wrap);
 
 	return n && n < len && ql_word(head[n]);
 }
@@ -300,14 +305,14 @@ static int ql_first_stamped(struct source *src, struct qlog *q,
 	const char *line;
 	size_t len, pos = q->in.pos;
 	uint64_t ts, tid;
-	bool has_tid;
+	bool has_tid, wrap;
 	int ret = ql_line(src, q, &line, &len, d);
 
 	if (ret <= 0)
 		return ret;
 	q->in.pos = pos;	/* read again by ql_next(): the buffer kept it */
 	q->lineno--;
-	return ql_stamp(line, len, &ts, &tid, &has_tid) != 0;
+	return ql_stamp(line, len, &ts, &tid, &has_tid, &wrap) != 0;
 }
 
 static int ql_compile(struct ql_type *t)
@@ -350,7 +355,7 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 	uint64_t ts = 0, tid = 0;
 	const char *line, *s;
 	size_t len, n, rest;
-	bool has_tid;
+	bool has_tid, wrap;
 	int ret;
 
 	ret = ql_line(src, q, &line, &len, d);
@@ -368,7 +373,15 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 	}
 	r->line = line;
 	r->line_len = len;
-	n = ql_stamp(line, len, &ts, &tid, &has_tid);
+	n = ql_stamp(line, len, &ts, &tid, &has_tid, &wrap);
+	if (wrap) {
+		/* as --tsc-mhz says it: bad data, not a time that wrapped */
+		diag_set(d, "%s:%" PRIu64 ": the stamp %.*s is more nanoseconds since 1970 than 64 bits hold (it is past 2554-07-21T23:34:33Z); this input stops here",
+			 src->name, q->lineno, (int)(n > 1 ? n - 1 : n), line);
+		q->in.pos = q->in.len;
+		q->in.eof = true;
+		return -EIO;
+	}
 	ev->has_ts = n != 0;
 	if (!n)
 		ts = q->last_ts;
