@@ -643,7 +643,9 @@ static size_t qs_delta(char *p, bool neg, uint64_t ns)
 }
 
 /*
- * As QEMU's scripts/simpletrace.py prints a record:
+ * As QEMU's scripts/simpletrace.py prints a record (its Formatter2, QEMU
+ * 8.2 on: f'{name} {delta} {pid=} ' + ' '.join(fields), so an event
+ * without arguments ends in a blank):
  *
  *   NAME DELTA_US pid=PID ARG=0xHEX STR=b'bytes' ...
  */
@@ -672,10 +674,12 @@ static int qs_render_default(struct source *src, const struct event *ev,
 	memcpy(p, " pid=", 5);
 	p += 5;
 	p += qs_dec(p, r->pid);
+	*p++ = ' ';
 	for (i = r->first; i < qe->nargs; i++) {
 		const struct qemu_arg *a = &qe->args[i];
 
-		*p++ = ' ';
+		if (i > r->first)
+			*p++ = ' ';
 		nlen = strlen(a->name);
 		memcpy(p, a->name, nlen);
 		p += nlen;
