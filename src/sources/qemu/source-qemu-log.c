@@ -16,6 +16,7 @@
  * epoch); a log without stamps has no time.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,101 @@ bool source_qemu_log_probe(const unsigned char *head, size_t len)
 	size_t n = ql_stamp(s, len, &ts, &tid, &has_tid, &wrap);
 
 	return n && n < len && ql_word(head[n]);
+}
+
+/* Bytes of a named file a log without stamps is recognised by. */
+#define QL_SNIFF	4096
+
+static int ql_args(struct qlog *q, struct ql_rec *r);
+
+/*
+ * Does the first line of s (len bytes; complete when a new line ends it)
+ * begin with an event of dict, and read back through its format? A line
+ * cut by the end of what was read, or of an event whose format cannot be
+ * read back, needs only the name and no "%(" (a rule's template).
+ */
+static bool ql_sniff_line(const struct qemu_events *dict, const char *s,
+			  size_t len)
+{
+	const char *nl = memchr(s, '\n', len);
+	size_t n = 0, ll = nl ? (size_t)(nl - s) : len;
+	const struct qemu_event *qe;
+	struct ql_type t = { 0 };
+	struct ql_rec r = { 0 };
+	int ret;
+
+	while (n < ll && ql_word((unsigned char)s[n]))
+		n++;
+	if (!n || (n < ll && s[n] != ' '))
+		return false;
+	qe = qemu_events_find(dict, s, n);
+	if (!qe || memmem(s, ll, "%(", 2))
+		return false;
+	if (!nl)
+		return true;
+	t.q.qe = qe;
+	r.t = &t;
+	r.info = s + n + (n < ll);
+	r.info_len = ll - n - (n < ll);
+	ret = ql_args(NULL, &r);
+	if (ret >= 0 && !ret && t.fmt && !t.fmt->ok)
+		ret = 1;	/* a format that cannot be read back says nothing */
+	if (t.fmt)
+		qemu_fmt_free(t.fmt);
+	if (t.fmt72)
+		qemu_fmt_free(t.fmt72);
+	free(t.fmt);
+	free(t.fmt72);
+	return ret > 0;
+}
+
+bool source_qemu_log_unstamped(const char *path, const unsigned char *head,
+			       size_t len, const char *events)
+{
+	char buf[QL_SNIFF];
+	const char *s = (const char *)head;
+	struct qemu_events *dict;
+	struct diag d;
+	struct stat st;
+	size_t n = 0;
+	bool ret;
+	int fd;
+
+	if (path && strcmp(path, "-") &&
+	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0) {
+		ssize_t got = -1;
+
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+			got = pread(fd, buf, sizeof(buf), 0);
+		close(fd);
+		if (got >= 0) {
+			s = buf;
+			len = (size_t)got;
+		}
+	}
+	if (!s)
+		return false;
+	/* blank lines before the first (a rule file's # comment is none) */
+	while (n < len && (s[n] == '\n' || s[n] == '\r'))
+		n++;
+	if (n == len || !ql_word((unsigned char)s[n]))
+		return false;
+	/* a word and a blank or the end first: only then the dictionary */
+	{
+		size_t w = n;
+
+		while (w < len && ql_word((unsigned char)s[w]))
+			w++;
+		if (w < len && s[w] != ' ' && s[w] != '\n')
+			return false;
+	}
+	diag_init(&d);
+	dict = qemu_events_load(events ? events : QEMU_EVENTS_DEFAULT, &d);
+	if (!dict)
+		return false;
+	ret = ql_sniff_line(dict, s + n, len - n);
+	qemu_events_free(dict);
+	return ret;
 }
 
 static bool ql_probe(const char *path, const unsigned char *head, size_t len,
@@ -364,9 +460,12 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 		if (ret == 0 && q->unreadable && !q->reported) {
 			q->reported = true;
 			free(src->note);
-			if (asprintf(&src->note, "line %" PRIu64 " and %" PRIu64 " more lines cannot be read back through the formats of %s; their text is the key info",
-				     q->first_unreadable, q->unreadable - 1,
-				     q->dict->path) < 0)
+			if ((q->unreadable == 1 ?
+				     asprintf(&src->note, "line %" PRIu64 " cannot be read back through the formats of %s; its text is the key info",
+					      q->first_unreadable, q->dict->path) :
+				     asprintf(&src->note, "line %" PRIu64 " and %" PRIu64 " more lines cannot be read back through the formats of %s; their text is the key info",
+					      q->first_unreadable, q->unreadable - 1,
+					      q->dict->path)) < 0)
 				src->note = NULL;
 		}
 		return ret;
@@ -422,7 +521,9 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 	ev->seq = q->seq++;
 	ev->cpu = 0;
 	ev->pid = (int64_t)tid;
-	ev->has_vcpu = r->args_ok && r->t->q.qe->cpu_arg >= (int)r->first;
+	/* cpu_index -1 (DMA, MSI outside a vCPU) names none */
+	ev->has_vcpu = r->args_ok && r->t->q.qe->cpu_arg >= (int)r->first &&
+		       r->v.u[r->t->q.qe->cpu_arg] <= INT32_MAX;
 	ev->vcpu = ev->has_vcpu ? (uint32_t)r->v.u[r->t->q.qe->cpu_arg] : 0;
 	ev->type = &r->t->q.t;
 	ev->src = src;

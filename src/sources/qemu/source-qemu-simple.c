@@ -576,7 +576,9 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 	ev->seq = q->seq++;
 	ev->cpu = 0;
 	ev->pid = r->pid;
-	ev->has_vcpu = t->qe->cpu_arg >= (int)r->first;
+	/* cpu_index -1 (DMA, MSI outside a vCPU) names none */
+	ev->has_vcpu = t->qe->cpu_arg >= (int)r->first &&
+		       r->v.u[t->qe->cpu_arg] <= INT32_MAX;
 	ev->vcpu = ev->has_vcpu ? (uint32_t)r->v.u[t->qe->cpu_arg] : 0;
 	ev->type = &t->t;
 	ev->src = src;
