@@ -65,10 +65,13 @@ static void drain(const char *path, const struct source_ops *ops,
 		return;
 	src->qemu_events = dict;
 	src->lone = true;
-	if (source_open(src, &d) < 0)
+	/* only QEMU's readers (a trace.dat would cost the guard's fork) */
+	if (!ops && source_probe(src, &d) < 0)
 		goto end;
 	if (src->ops != &source_qemu_simple_ops &&
 	    src->ops != &source_qemu_log_ops)
+		goto end;
+	if (source_open(src, &d) < 0)
 		goto end;
 	fd = open("/dev/null", O_WRONLY);
 	out = outbuf_create(fd);

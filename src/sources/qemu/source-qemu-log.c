@@ -231,12 +231,12 @@ bool source_qemu_log_unstamped(const char *path, const unsigned char *head,
 	bool ret;
 	int fd;
 
-	if (path && strcmp(path, "-") &&
+	/* a regular file only: a FIFO opened and closed would lose data */
+	if (path && strcmp(path, "-") && stat(path, &st) == 0 &&
+	    S_ISREG(st.st_mode) &&
 	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0) {
-		ssize_t got = -1;
+		ssize_t got = pread(fd, buf, sizeof(buf), 0);
 
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-			got = pread(fd, buf, sizeof(buf), 0);
 		close(fd);
 		if (got >= 0) {
 			s = buf;
