@@ -19,9 +19,15 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "counters.h"
 #include "diag.h"
@@ -71,7 +77,38 @@ static bool counters_count(const char *s, size_t n, double *out)
 	if (!k || !(isdigit((unsigned char)buf[0]) || buf[0] == '.'))
 		return false;
 	*out = strtod(buf, &end);
-	return *end == '\0';
+	/* 1e400 is no count perf prints: it would be inf */
+	return *end == '\0' && isfinite(*out);
+}
+
+/*
+ * A name's slot: FNV-1a over its bytes from a seed of this run, every bit
+ * mixed (murmur3's finalizer). Names were found by a scan of all before
+ * them: 80 000 names took 40 s.
+ */
+static size_t counters_slot(const struct counters *c, const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ c->seed;
+
+	while (n--) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ull;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (size_t)h & (c->nslots - 1);
+}
+
+static void counters_slot_put(struct counters *c, size_t i)
+{
+	size_t k = counters_slot(c, c->names[i], strlen(c->names[i]));
+
+	while (c->slots[k])
+		k = (k + 1) & (c->nslots - 1);
+	c->slots[k] = (uint32_t)i + 1;
 }
 
 static int counters_series(struct counters *c, const char *name, size_t n,
@@ -80,18 +117,41 @@ static int counters_series(struct counters *c, const char *name, size_t n,
 	char **names;
 	size_t i;
 
-	for (i = 0; i < c->nnames; i++)
-		if (strlen(c->names[i]) == n && !memcmp(c->names[i], name, n)) {
-			*idx = (uint32_t)i;
-			return 0;
+	if (c->nslots) {
+		for (i = counters_slot(c, name, n); c->slots[i];
+		     i = (i + 1) & (c->nslots - 1)) {
+			const char *s = c->names[c->slots[i] - 1];
+
+			if (!strncmp(s, name, n) && !s[n]) {
+				*idx = c->slots[i] - 1;
+				return 0;
+			}
 		}
-	names = realloc(c->names, (c->nnames + 1) * sizeof(*names));
-	if (!names)
+	}
+	if ((c->nnames + 1) * 2 > c->nslots) {
+		size_t cap = c->nslots ? c->nslots * 2 : 64;
+		uint32_t *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		free(c->slots);
+		c->slots = v;
+		c->nslots = cap;
+		for (i = 0; i < c->nnames; i++)
+			counters_slot_put(c, i);
+	}
+	if (!(c->nnames & (c->nnames - 1))) {
+		/* 1, 2, 4 … names: room doubled */
+		names = realloc(c->names, (c->nnames ? 2 * c->nnames : 1) *
+						  sizeof(*names));
+		if (!names)
+			return -ENOMEM;
+		c->names = names;
+	}
+	c->names[c->nnames] = strndup(name, n);
+	if (!c->names[c->nnames])
 		return -ENOMEM;
-	c->names = names;
-	names[c->nnames] = strndup(name, n);
-	if (!names[c->nnames])
-		return -ENOMEM;
+	counters_slot_put(c, c->nnames);
 	*idx = (uint32_t)c->nnames++;
 	return 0;
 }
@@ -232,55 +292,122 @@ bad_count:
 	return -EINVAL;
 }
 
+/* One line (n bytes, its new line dropped); 0 or -errno with d set. */
+static int counters_text(struct counters *c, const char *s, size_t n,
+			 unsigned lineno, struct diag *d)
+{
+	const char *nul = memchr(s, '\0', n);
+
+	if (nul) {
+		diag_set(d, "%s:%u:%zu: a NUL byte in a line of perf stat output: the file is damaged",
+			 c->path, lineno, (size_t)(nul - s) + 1);
+		return -EINVAL;
+	}
+	while (n && s[n - 1] == '\r')
+		n--;
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	if (!n || *s == '#')
+		return 0;
+	if (lineno == 1 && n > 6 && !memcmp(s, "rdtsc ", 6)) {
+		char buf[32], *end;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)(n - 6 < 31 ? n - 6 : 31),
+			 s + 6);
+		c->rdtsc = strtoull(buf, &end, 0);
+		c->has_rdtsc = true;
+		return 0;
+	}
+	return counters_line(c, s, n, lineno, d);
+}
+
+/* The file's lines, each at most COUNTERS_LINE_MAX bytes. */
+static int counters_lines(struct counters *c, int fd, struct diag *d)
+{
+	size_t cap = 2 * COUNTERS_LINE_MAX, len = 0, pos = 0;
+	char *buf = malloc(cap);
+	unsigned lineno = 0;
+	bool eof = false;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (!ret) {
+		char *nl = memchr(buf + pos, '\n', len - pos);
+		ssize_t got;
+
+		if (nl || (eof && pos < len)) {
+			size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+
+			if (++lineno == 0)
+				lineno--;
+			ret = counters_text(c, buf + pos, n, lineno, d);
+			pos += n + (nl != NULL);
+			continue;
+		}
+		if (eof)
+			break;
+		if (len - pos > COUNTERS_LINE_MAX) {
+			diag_set(d, "%s:%u: a line longer than %u bytes: not perf stat output",
+				 c->path, lineno + 1, COUNTERS_LINE_MAX);
+			ret = -EINVAL;
+			break;
+		}
+		memmove(buf, buf + pos, len - pos);
+		len -= pos;
+		pos = 0;
+		do
+			got = read(fd, buf + len, cap - len);
+		while (got < 0 && errno == EINTR);
+		if (got < 0) {
+			diag_set(d, "--counters: %s: cannot read: %s", c->path,
+				 strerror(errno));
+			ret = -EINVAL;
+		}
+		eof = got == 0;
+		len += got > 0 ? (size_t)got : 0;
+	}
+	free(buf);
+	return ret;
+}
+
 int counters_load(struct counters *c, const char *path, struct diag *d)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	unsigned lineno = 0;
-	ssize_t n;
-	FILE *f;
-	int ret = 0;
+	struct stat st;
+	int fd, ret;
 
 	c->path = strdup(path);
 	if (!c->path)
 		return -ENOMEM;
-	f = fopen(path, "re");
-	if (!f) {
+	if (getrandom(&c->seed, sizeof(c->seed), GRND_NONBLOCK) !=
+	    (ssize_t)sizeof(c->seed))
+		c->seed = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)c;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
 		diag_set(d, "--counters: %s: cannot open: %s", path,
 			 strerror(errno));
 		return -ENOENT;
 	}
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		const char *s = line;
-		size_t len = (size_t)n;
-
-		lineno++;
-		while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
-			len--;
-		while (len && isspace((unsigned char)*s)) {
-			s++;
-			len--;
-		}
-		if (!len || *s == '#')
-			continue;
-		if (lineno == 1 && len > 6 && !memcmp(s, "rdtsc ", 6)) {
-			char *end;
-
-			c->rdtsc = strtoull(s + 6, &end, 0);
-			c->has_rdtsc = true;
-			continue;
-		}
-		ret = counters_line(c, s, len, lineno, d);
-		if (ret < 0)
-			break;
-	}
-	if (!ret && ferror(f)) {
+	/* a device (/dev/zero) or a socket would be read for ever */
+	if (fstat(fd, &st) < 0) {
 		diag_set(d, "--counters: %s: cannot read: %s", path,
 			 strerror(errno));
-		ret = -EINVAL;
+		close(fd);
+		return -ENOENT;
 	}
-	free(line);
-	fclose(f);
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		diag_set(d, "--counters: %s: %s, not a file of perf stat -I output (a regular file or a pipe)",
+			 path, S_ISCHR(st.st_mode) ? "a character device" :
+			 S_ISBLK(st.st_mode) ? "a block device" :
+			 S_ISDIR(st.st_mode) ? "a directory" :
+			 S_ISSOCK(st.st_mode) ? "a socket" : "not a regular file");
+		close(fd);
+		return -ENOENT;
+	}
+	ret = counters_lines(c, fd, d);
+	close(fd);
 	if (!ret && !c->npoints) {
 		diag_set(d, "%s: no perf stat -I counts in it", path);
 		ret = -EINVAL;
@@ -295,7 +422,36 @@ void counters_fini(struct counters *c)
 	for (i = 0; i < c->nnames; i++)
 		free(c->names[i]);
 	free(c->names);
+	free(c->slots);
 	free(c->points);
 	free(c->path);
 	memset(c, 0, sizeof(*c));
+}
+
+size_t counters_overflows(const struct counters *c, struct diag *d)
+{
+	double *sum = calloc(c->nnames ? c->nnames : 1, sizeof(*sum));
+	size_t i, n = 0;
+
+	if (!sum)
+		return 0;
+	for (i = 0; i < c->npoints; i++)
+		if (c->points[i].counted)
+			sum[c->points[i].series] += c->points[i].value;
+	for (i = 0; i < c->nnames; i++) {
+		if (isfinite(sum[i]))
+			continue;
+		if (!n++)
+			diag_set(d, "%s: the total of '%s'", c->path,
+				 c->names[i]);
+		else if (n <= 4)
+			diag_add(d, ", '%s'", c->names[i]);
+	}
+	if (n > 4)
+		diag_add(d, " and %zu more", n - 4);
+	if (n)
+		diag_add(d, " is past the range of a double (%g): shown as none (null in JSON)",
+			 1.7976931348623157e308);
+	free(sum);
+	return n;
 }

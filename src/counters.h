@@ -29,6 +29,10 @@ struct counters {
 	char *path;			/* owned */
 	char **names;			/* owned, each owned: counters by name */
 	size_t nnames;
+	uint32_t *slots;		/* owned: names by hash, index + 1 */
+	size_t nslots;			/* a power of two, or 0 */
+	uint64_t seed;			/* of the hash (names cannot be
+					 * chosen to collide) */
 	struct counters_point *points;	/* owned, in file order */
 	size_t npoints, cap;
 	bool has_rdtsc;			/* an "rdtsc N" first line */
@@ -41,10 +45,19 @@ struct counters {
 
 /*
  * Read path into c (zeroed by the caller). Returns 0, -ENOMEM, -ENOENT
- * (cannot open it) or -EINVAL with d filled ("FILE:LINE: …") for a line
- * that is no perf stat -I output.
+ * (cannot open it, or it is neither a regular file nor a pipe: a device
+ * would be read for ever) or -EINVAL with d filled ("FILE:LINE: …") for a
+ * line that is no perf stat -I output (longer than COUNTERS_LINE_MAX, a
+ * NUL byte in it, a count that is no finite number).
  */
+#define COUNTERS_LINE_MAX	65536
 int counters_load(struct counters *c, const char *path, struct diag *d);
 void counters_fini(struct counters *c);
+/*
+ * The counters of c whose total (or an interval scaled up by the share it
+ * ran) is past a double's range, named in d; how many. Their total shows
+ * as none (null in JSON) in --stats.
+ */
+size_t counters_overflows(const struct counters *c, struct diag *d);
 
 #endif

@@ -158,7 +158,9 @@ static int load_counters(struct run *r)
 			error(ret == -ENOMEM ? "out of memory" : d.msg);
 			return ret == -ENOENT ? EXIT_USAGE : EXIT_DATA;
 		}
-		if (r->opt.have_counters_start) {
+		if (counters_overflows(c, &d))
+			say("warning: %s", d.msg);
+		if (r->opt.have_counters_start || !r->nsrcs) {
 			c->start = r->opt.counters_start;
 			c->has_start = true;
 		} else if (c->has_rdtsc) {
@@ -598,8 +600,10 @@ static int run(struct run *r)
 		r->srcs = calloc(inputs_count(&r->opt), sizeof(*r->srcs));
 		if (!r->srcs)
 			goto nomem;
-		ret = inputs_open(&r->opt, r->syms, r->srcs, &r->nsrcs, warn,
-				  NULL, &d);
+		/* --counters without a trace: the counters alone, not stdin */
+		ret = r->opt.ncounters && !r->opt.ninputs ? 0 :
+			inputs_open(&r->opt, r->syms, r->srcs, &r->nsrcs, warn,
+				    NULL, &d);
 		if (ret == -ENOMEM)
 			goto nomem;
 		if (ret < 0) {
@@ -616,6 +620,8 @@ static int run(struct run *r)
 	ret = source_qemu_clocks(r->srcs, r->nsrcs, &d);
 	if (ret == 0)
 		ret = clock_timeline(r->clock, r->srcs, r->nsrcs, &d);
+	if (!r->nsrcs)
+		r->clock->timeline = CLOCK_NS;	/* perf stat's own seconds */
 	if (ret < 0) {
 		error(d.msg);
 		return EXIT_USAGE;

@@ -655,6 +655,22 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 	for (; optind < argc; optind++)		/* after "--" */
 		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)
 			goto nomem;
+	/*
+	 * a first positional taken for FORMATS that is an input after all:
+	 * a QEMU log without stamps (known by the dictionary, which
+	 * --qemu-events may name after it)
+	 */
+	if (o->rules_path && !have_f && !is_dir(o->rules_path) &&
+	    source_qemu_log_unstamped(o->rules_path, NULL, 0, o->qemu_events)) {
+		if (add_input(o, o->rules_path, DOMAIN_HOST) < 0)
+			goto nomem;
+		memmove(o->inputs + 1, o->inputs,
+			(o->ninputs - 1) * sizeof(*o->inputs));
+		o->inputs[0].path = o->rules_path;
+		o->inputs[0].domain = DOMAIN_HOST;
+		o->inputs[0].qemu_log = false;
+		o->rules_path = NULL;
+	}
 	if (o->rules_path && !have_f &&
 	    (c = missing_positional(o->rules_path, d)) < 0)
 		return c == -ENOMEM ? -ENOMEM : -EINVAL;

@@ -265,6 +265,13 @@ static int source_pick(struct source *src, bool is_dir, struct diag *d)
 	/* kvmtrace has no magic word: the signature of something else */
 	sig = src->ops == &source_kvmtrace_ops ?
 		      signature_find(src->head, src->head_len) : NULL;
+	/* text: a QEMU log without stamps, by its first event's name */
+	if (sig && !strcmp(sig->what, "text") &&
+	    source_qemu_log_unstamped(src->path, src->head, src->head_len,
+				      src->qemu_events)) {
+		src->ops = &source_qemu_log_ops;
+		sig = NULL;
+	}
 	if (sig && !strcmp(sig->what, "text"))
 		diag_set(d, "%s: this looks like a rule file (text), not a trace; put it first or give it with -f",
 			 src->name);
@@ -352,6 +359,10 @@ int source_probe(struct source *src, struct diag *d)
 	err = source_pick(src, false, d);
 	if (err < 0)
 		return err;
+	/* a file of 0 bytes: said, not taken for anything it holds */
+	if (!n && !stdin_ && S_ISREG(st.st_mode) && !src->note &&
+	    !(src->note = strdup("empty (0 bytes): no events")))
+		goto nomem;
 	if (S_ISREG(st.st_mode)) {
 		/* standard input: the reader reads on from where it is */
 		src->head_len = 0;

@@ -259,6 +259,14 @@ bool source_qemu_simple_magic(const unsigned char *head, size_t len);
 /* A log line with a stamp of -msg timestamp=on starts head. */
 bool source_qemu_log_probe(const unsigned char *head, size_t len);
 /*
+ * A log without stamps (-D FILE alone, every qemu-user log): its first
+ * line begins with an event of the dictionary events (NULL: QEMU's
+ * default) and reads back through its format. path: a regular file whose
+ * first 4 KiB are read (else, or NULL, head is all there is).
+ */
+bool source_qemu_log_unstamped(const char *path, const unsigned char *head,
+			       size_t len, const char *events);
+/*
  * QEMU inputs' clocks (CLOCK_MONOTONIC, the wall clock) against the other
  * nanosecond inputs': 0, or -EINVAL with d naming the inputs and the way
  * out. Call after every input is open and its clock declared.

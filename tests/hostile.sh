@@ -677,6 +677,50 @@ else
 	done
 fi
 
+# ------------------------------------------------- QEMU and --counters, round 3
+# (issue 34, 8 to 15) inputs made by tests/gen/gen-qemu-hostile.py and
+# gen-perfstat-hostile.py. Each run under 20 s of CPU (ulimit -t: a healthy
+# run takes well under a second, under valgrind a few; the old code took
+# 45 s and more) and, where the build allows it (not under a sanitizer or
+# valgrind), 1 GiB of address space.
+qb="ulimit -t 20;"
+if (ulimit -v 1048576; $KTF --version) >/dev/null 2>&1; then
+	qb="$qb ulimit -v 1048576;"
+fi
+qe=--qemu-events=tests/fixtures/qemu/trace-events
+python3 tests/gen/gen-qemu-hostile.py collide "$T/q-collide.bin"
+printf 'kvm_run_exit 0.000 pid=7 cpu_index=0x0 reason=0x2\nkvm_run_exit 1.000 pid=7 cpu_index=0x0 reason=0x2\n' \
+	>"$T/q-collide.ref"
+row "QEMU simple: 200 000 mapping ids chosen to share a hash slot" 0 - \
+	"$T/q-collide.ref" "$qb"' $KTF '"$qe"' "$T/q-collide.bin"'
+python3 tests/gen/gen-qemu-hostile.py split "$T/q-split.qlog"
+row "QEMU log: four 1 MB lines that \"%s,%s;x\" cannot read back" 0 - \
+	"$T/q-split.qlog" "$qb"' $KTF --qemu-events="$T/q-split.qlog.trace-events" --qemu-log "$T/q-split.qlog" 2>"$T/q-split.err"; rc=$?; grep -q "q-split.qlog: line 1 and 3 more lines cannot be read back" "$T/q-split.err" || exit 99; exit $rc'
+python3 tests/gen/gen-qemu-hostile.py dropped "$T/q-dropped.bin"
+printf 'kvm_run_exit 0.000 pid=7 cpu_index=0x1 reason=0x2\nkvm_run_exit 1.000 pid=7 cpu_index=0x1 reason=0x2\n' \
+	>"$T/q-dropped.ref"
+row "QEMU simple: a dropped-events record of 16 bytes" 1 \
+	'q-dropped.bin: offset 0x68: a dropped-events record \(id 0xfffffffffffffffe\) with 16 bytes of arguments, not the 8 of its count' \
+	"$T/q-dropped.ref" '$KTF '"$qe"' "$T/q-dropped.bin"'
+for k in stamp stamp72; do
+	python3 tests/gen/gen-qemu-hostile.py "$k" "$T/q-$k.qlog"
+	head -n 1 "$T/q-$k.qlog" >"$T/q-$k.ref"
+done
+row "QEMU log: a stamp of the year 2600 (past 2^64 ns)" 1 \
+	'q-stamp.qlog:2: the stamp 2600-01-01T00:00:00.000001Z is more nanoseconds since 1970 than 64 bits hold' \
+	"$T/q-stamp.ref" '$KTF '"$qe"' "$T/q-stamp.qlog"'
+row "QEMU log: a 7.2 stamp of 2*10^10 s (past 2^64 ns)" 1 \
+	'q-stamp72.qlog:2: the stamp 4242@20000000000.000001 is more nanoseconds since 1970 than 64 bits hold' \
+	"$T/q-stamp72.ref" '$KTF '"$qe"' "$T/q-stamp72.qlog"'
+python3 tests/gen/gen-perfstat-hostile.py names "$T/c-names.txt"
+row "--counters: 80 000 names" 0 - - "$qb"' n=$($KTF --stats=csv --counters="$T/c-names.txt" | grep -c "c-names.txt,counter0"); [ "$n" = 80000 ] || { echo "kvmtrace_format: $n rows" >&2; exit 99; }'
+row "--counters: a pipe of 100 MB of NUL bytes" 1 \
+	'/dev/stdin:1: a line longer than 65536 bytes: not perf stat output' - \
+	"$qb"' head -c 100000000 /dev/zero | $KTF --stats --counters=/dev/stdin'
+row "--counters: /dev/zero" 2 \
+	'--counters: /dev/zero: a character device, not a file of perf stat -I output' - \
+	"$qb"' $KTF --stats --counters=/dev/zero'
+
 # ------------------------------------------------------------ trust, round 2
 # (issue 26) -o naming a file the run reads, whatever way the run finds it
 printf 'ffffffff81000000 T default_idle\nffffffff81000100 T native_safe_halt\n' \

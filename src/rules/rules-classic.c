@@ -104,6 +104,13 @@ int rules_parse_classic(const char *name, const char *buf, size_t len,
 		if (ret < 0)
 			goto error;
 	}
+	if (r->n == 0 && !len) {
+		/* an empty input given first is taken for the rule file */
+		diag_set(d, "%s: empty (0 bytes): no rules (a rule is a line 'ID TEMPLATE'), nor events if it was meant as an input",
+			 name);
+		ret = -EINVAL;
+		goto error;
+	}
 	if (r->n == 0) {
 		diag_set(d, "%s: no rules: a rule is a line 'ID TEMPLATE'",
 			 name);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "counters.h"
 #include "stats.h"
@@ -23,10 +24,30 @@ struct stats_crow {
 	bool integral;		/* every count a whole number */
 };
 
-static void stats_num(struct stats_cell *cell, double v, bool integral)
+/*
+ * A count as the cell shows it: whole numbers in digits, others with
+ * three decimals, up to 10^15; beyond, the shortest %g that reads back
+ * as the same double (1e308 was 255 digits cut from 309). Not finite
+ * (a total that overflows): none, as an interval without a count.
+ */
+static void stats_num(struct stats_cell *cell, double v, bool integral,
+		      const char *none)
 {
-	int n = snprintf(cell->s, STATS_CELL, integral ? "%.0f" : "%.3f", v);
+	int n = 0, prec;
 
+	if (!isfinite(v)) {
+		stats_str(cell, none);
+		return;
+	}
+	if (fabs(v) < 1e15) {
+		n = snprintf(cell->s, STATS_CELL, integral ? "%.0f" : "%.3f", v);
+	} else {
+		for (prec = 15; prec <= 17; prec++) {
+			n = snprintf(cell->s, STATS_CELL, "%.*g", prec, v);
+			if (strtod(cell->s, NULL) == v)
+				break;
+		}
+	}
 	cell->len = n < 0 ? 0 : (size_t)n < STATS_CELL ? (size_t)n
 							: STATS_CELL - 1;
 }
@@ -49,14 +70,14 @@ static void stats_counter_row(const struct sink_stats *c, size_t i,
 		stats_str(&cells[7], none);
 		return;
 	}
-	stats_num(&cells[4], r->total, r->integral);
+	stats_num(&cells[4], r->total, r->integral, none);
 	if (r->last_ns)
 		stats_num(&cells[5], r->total / ((double)r->last_ns / 1e9),
-			  false);
+			  false, none);
 	else
 		stats_str(&cells[5], none);
-	stats_num(&cells[6], r->min, r->integral);
-	stats_num(&cells[7], r->max, r->integral);
+	stats_num(&cells[6], r->min, r->integral, none);
+	stats_num(&cells[7], r->max, r->integral, none);
 }
 
 int stats_counters_report(struct sink_stats *c)
@@ -99,7 +120,8 @@ int stats_counters_report(struct sink_stats *c)
 			r->intervals++;
 			if (pt->t_ns > r->last_ns)
 				r->last_ns = pt->t_ns;
-			if (!pt->counted || !isfinite(pt->value)) {
+			/* a value past a double's range makes the total none */
+			if (!pt->counted) {
 				r->not_counted++;
 				continue;
 			}

@@ -290,6 +290,9 @@ int stats_report(struct sink_stats *c)
 	bool json = c->mode == STATS_JSON;
 	int ret = 0;
 
+	/* --counters without an input: their table is the run (text, CSV) */
+	if (!c->nsrcs && c->sink.ncounters && !json)
+		return stats_counters_report(c);
 	if (json) {
 		ret = stats_printf(c->sink.out,
 				   "{\"version\":1,\"generator\":\"kvmtrace_format " PACKAGE_VERSION "\",\n"

@@ -232,7 +232,10 @@ static int stats_line_csv(struct outbuf *o, const struct stats_table *t,
 	return ret ? ret : stats_put(o, "\n", 1);
 }
 
-/* Is cell a JSON number as written (digits, one optional fraction)? */
+/*
+ * Is cell a JSON number as written (digits, one optional fraction, an
+ * optional exponent: 1e+308)?
+ */
 static bool stats_json_number(const struct stats_cell *cell)
 {
 	size_t i = 0, digits = 0;
@@ -244,6 +247,16 @@ static bool stats_json_number(const struct stats_cell *cell)
 	if (i < cell->len && cell->s[i] == '.') {
 		for (i++, digits = 0; i < cell->len && cell->s[i] >= '0' &&
 				      cell->s[i] <= '9'; i++)
+			digits++;
+		if (!digits)
+			return false;
+	}
+	if (i < cell->len && (cell->s[i] == 'e' || cell->s[i] == 'E')) {
+		i++;
+		if (i < cell->len && (cell->s[i] == '+' || cell->s[i] == '-'))
+			i++;
+		for (digits = 0; i < cell->len && cell->s[i] >= '0' &&
+				 cell->s[i] <= '9'; i++)
 			digits++;
 		if (!digits)
 			return false;

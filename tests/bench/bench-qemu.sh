@@ -10,7 +10,8 @@
 #   QEMU_SRC=~/src/qemu sh tests/bench/bench-qemu.sh
 #
 # QEMU_SRC is a QEMU source tree (for scripts/simpletrace.py and its
-# tracetool); without it only our side runs. Run from the build directory
+# tracetool), or SIMPLETRACE the path of a simpletrace.py with tracetool/
+# beside it; without either only our side runs. Run from the build directory
 # (or set KTF_SRCDIR/KTF_BUILDDIR). N records (default 500000), RUNS.
 set -eu
 N=${N:-500000}
@@ -49,13 +50,14 @@ fields='* %(ts)d %(pid)d %(name)s %(cpu_index)d'
 printf '%s\n' "$fields" > "$tmp/rules"
 fw=$(best "$ktf" --qemu-events="$events" -f "$tmp/rules" "$tmp/trace")
 row "kvmtrace_format -f rules FILE (4 keys)" "$fw"
-if [ -n "${QEMU_SRC:-}" ] && [ -f "$QEMU_SRC/scripts/simpletrace.py" ]; then
-	sw=$(RUNS=1 best python3 "$QEMU_SRC/scripts/simpletrace.py" "$events" "$tmp/trace")
+st=${SIMPLETRACE:-${QEMU_SRC:+$QEMU_SRC/scripts/simpletrace.py}}
+if [ -n "$st" ] && [ -f "$st" ]; then
+	sw=$(RUNS=1 best python3 "$st" "$events" "$tmp/trace")
 	row "simpletrace.py EV FILE" "$sw"
 	awk -v a="$kw" -v b="$sw" 'BEGIN {
 		printf "ratio: kvmtrace_format is %.1fx as fast as simpletrace.py\n", b / a }'
 	"$ktf" --qemu-events="$events" "$tmp/trace" > "$tmp/ours"
-	python3 "$QEMU_SRC/scripts/simpletrace.py" "$events" "$tmp/trace" > "$tmp/theirs"
+	python3 "$st" "$events" "$tmp/trace" > "$tmp/theirs"
 	if cmp -s "$tmp/ours" "$tmp/theirs"; then
 		echo "check: the same $(wc -l < "$tmp/ours") lines as simpletrace.py"
 	else
@@ -63,7 +65,7 @@ if [ -n "${QEMU_SRC:-}" ] && [ -f "$QEMU_SRC/scripts/simpletrace.py" ]; then
 		exit 1
 	fi
 else
-	echo "simpletrace.py: not run (set QEMU_SRC to a QEMU source tree)"
+	echo "simpletrace.py: not run (set QEMU_SRC to a QEMU source tree, or SIMPLETRACE to its simpletrace.py)"
 fi
 for f in trace trace4; do
 	/usr/bin/time -o "$tmp/time" -f '%M' "$ktf" --qemu-events="$events" \

@@ -26,8 +26,9 @@
 #   qemu       a QEMU simple trace of QEMU_N records (default 200 000,
 #              tests/bench/gen-big-qemu-simple.py), default text
 #                                              vs QEMU's simpletrace.py
-#              only with QEMU_SRC= a QEMU source tree (as bench-qemu.sh);
-#              skipped without it
+#              only with QEMU_SRC= a QEMU source tree or SIMPLETRACE=
+#              its simpletrace.py (as bench-qemu.sh); skipped without
+#              either
 #
 # The trace.dat inputs come from the recorded fixture host-kvm-v6.dat
 # (tests/bench/gen-big-tracedat.py repeats its pages, then `trace-cmd
@@ -244,17 +245,17 @@ if want exits; then
 		"--stats=json" ">= 10 M rows/s"
 fi
 if want qemu; then
-	if [ -n "${QEMU_SRC:-}" ] && [ -f "$QEMU_SRC/scripts/simpletrace.py" ] &&
-	   have python3; then
+	st=${SIMPLETRACE:-${QEMU_SRC:+$QEMU_SRC/scripts/simpletrace.py}}
+	if [ -n "$st" ] && [ -f "$st" ] && have python3; then
 		python3 "$top/tests/bench/gen-big-qemu-simple.py" "$QEMU_N" "$tmp/qemu.trace"
 		qev=$top/tests/fixtures/qemu/trace-events
 		ours=("$ktf" --qemu-events="$qev" "$tmp/qemu.trace")
-		theirs=(python3 "$QEMU_SRC/scripts/simpletrace.py" "$qev" "$tmp/qemu.trace")
+		theirs=(python3 "$st" "$qev" "$tmp/qemu.trace")
 		measure "$RUNS" ktf-qemu simpletrace
 		rm -f "$tmp/qemu.trace"
 		row qemu "$QEMU_N" ktf-qemu simpletrace "simpletrace.py" "<= 0.05"
 	else
-		echo "bench-table: the qemu row needs QEMU_SRC= a QEMU source tree (its scripts/simpletrace.py); skipped" >&2
+		echo "bench-table: the qemu row needs QEMU_SRC= a QEMU source tree or SIMPLETRACE= its scripts/simpletrace.py; skipped" >&2
 	fi
 fi
 

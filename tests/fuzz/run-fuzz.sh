@@ -5,7 +5,7 @@
 #
 #   tests/fuzz/run-fuzz.sh TARGET SECONDS
 #
-# TARGET: kvmtrace, classic, yaml, render, uftrace or tdformat
+# TARGET: kvmtrace, classic, yaml, render, uftrace, tdformat or qemu
 # (tests/fuzz/fuzz-TARGET.c).
 # Needs clang with libFuzzer (Debian: clang-14, libclang-rt-14-dev).
 # Environment: BUILD_DIR (default /tmp/build-fuzz) holds config.h (configured
@@ -23,7 +23,7 @@ usage() {
 [ $# -eq 2 ] || usage
 target=$1
 seconds=$2
-case $target in kvmtrace|classic|yaml|render|uftrace|tdformat) ;; *) usage ;; esac
+case $target in kvmtrace|classic|yaml|render|uftrace|tdformat|qemu) ;; *) usage ;; esac
 case $seconds in ''|*[!0-9]*) usage ;; esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,7 +50,7 @@ if [ "$target" = yaml ] && ! grep -q '^#define HAVE_YAML 1' "$build/config.h"; t
 fi
 
 srcs=
-for f in "$top"/src/*.c "$top"/src/*/*.c; do
+for f in "$top"/src/*.c "$top"/src/*/*.c "$top"/src/*/*/*.c; do
 	case $f in
 	*/main.c | */default-rules.c) ;;
 	*/source-tracecmd.c | */tracecmd-*.c | */tracedat-*.c)
@@ -93,7 +93,7 @@ bin=$build/fuzz/fuzz-$target
 # built again only when a source is newer than it
 # shellcheck disable=SC2086
 if [ -x "$bin" ] && [ -z "$(find $srcs "$here/fuzz-$target.c" "$here/fuzz-source.h" \
-	"$top"/src/*.h "$top"/src/*/*.h -newer "$bin" 2>/dev/null)" ]; then
+	"$top"/src/*.h "$top"/src/*/*.h "$top"/src/*/*/*.h -newer "$bin" 2>/dev/null)" ]; then
 	echo "$0: $bin is up to date"
 else
 	echo "$0: building $bin"
@@ -191,6 +191,25 @@ uftrace)
 tdformat)
 	# the event formats of the fixtures, with records (fuzz-tdformat.c)
 	python3 "$here/seed-tdformat.py" "$seeds" "$fix"/tracedat/*.dat ;;
+qemu)
+	# mode byte, trace-events, separator, trace (fuzz-qemu.c): the test
+	# dictionary and, for the logs, the lines of QEMU's own it names
+	for f in "$fix"/qemu/*.bin "$fix"/qemu/*.qlog "$fix"/qemu-log/*.qlog; do
+		for b in 000 001 002 077; do
+			n=$((n + 1))
+			{
+				printf "\\$b"
+				cat "$fix/qemu/trace-events"
+				case $f in *.qlog)
+					[ -f /usr/share/qemu/trace-events-all ] &&
+					sed -n 's/^[^ ]*[ @:.0-9TZ-]*\([a-z_0-9]*\) .*/^\1(/p' "$f" |
+						sort -u | grep -f - /usr/share/qemu/trace-events-all || true ;;
+				esac
+				printf '\n==KTF-FILE==\n'
+				head -n 40 "$f"
+			} >"$seeds/q$n"
+		done
+	done ;;
 esac
 
 crashes=$here/crashes/$target
@@ -198,6 +217,9 @@ mkdir -p "$crashes"
 runs=${FUZZ_RUNS:--1}
 case $runs in -1|[1-9]*) ;; *) usage ;; esac
 echo "$0: running $bin for ${seconds}s ($(ls "$seeds" | wc -l) seeds, runs $runs)"
-"$bin" -max_len=65536 -max_total_time="$seconds" -runs="$runs" -timeout=10 \
+# (qemu: a dictionary and a trace of 8 KiB read back line by line)
+maxlen=65536
+[ "$target" = qemu ] && maxlen=8192
+"$bin" -max_len="$maxlen" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
 	-print_final_stats=1 -artifact_prefix="$crashes/" \
 	"$corpus" "$seeds"

@@ -19,6 +19,9 @@ writes, for tests/fixtures/qemu/trace-events:
                       tests/fixtures/qemu/host-mono.dat (tests/gen/gen-qemu-mono.sh)
   simple-extremes.bin time stamps 0 .. 2^64 - 1 (deltas beyond 2^53 ns,
                       where simpletrace.py's float shows), all-ones values
+  plain.qlog           a log-backend file without stamps (-D FILE alone,
+                      as every qemu-user log), cpu_index -1 (DMA, MSI
+                      outside a vCPU) among the vCPUs, another message
   mixed.qlog           a log-backend file (7.2 stamps) with lines that
                       cannot be read back: another message, an event the
                       dictionary lacks, a reading that is not unique, a
@@ -238,6 +241,18 @@ MIXED_LOG = """\
 4243@1700000000.000009:dma_blk_io dbs=0x1 bs=(nil) offset=-4096 to_dev=1
 """
 
+PLAIN_LOG = """\
+kvm_vcpu_ioctl cpu_index 0, type 0xae80, arg (nil)
+kvm_run_exit cpu_index 0, reason 2
+memory_region_ops_read cpu -1 mr 0x55d0c0a8e000 addr 0xfed00000 value 0x0 size 4 name 'hpet'
+kvm_vcpu_ioctl cpu_index 1, type 0xae80, arg (nil)
+kvm_run_exit cpu_index 1, reason 17
+kvm_io_window_exit 
+kvm_run_exit cpu_index -1, reason 2
+qemu-system-x86_64: terminating on signal 15
+dma_blk_io dbs=0x1 bs=(nil) offset=-4096 to_dev=1
+"""
+
 
 def main():
     outdir = sys.argv[1]
@@ -252,6 +267,7 @@ def main():
         "simple-mono.bin": mono(rng),
     }
     files["mixed.qlog"] = MIXED_LOG.encode()
+    files["plain.qlog"] = PLAIN_LOG.encode()
     files["simple-extremes.bin"] = extremes()
     for name, b in files.items():
         with open(os.path.join(outdir, name), "wb") as f:

@@ -409,7 +409,9 @@ const struct qemu_event *qemu_events_find(const struct qemu_events *e,
 	while (e->hash[h]) {
 		const struct qemu_event *ev = &e->v[e->hash[h] - 1];
 
-		if (!strncmp(ev->name, name, len) && !ev->name[len])
+		/* name may hold a NUL (a simple trace's mapping record) */
+		if (strnlen(ev->name, len + 1) == len &&
+		    !memcmp(ev->name, name, len))
 			return ev;
 		h = (h + 1) & e->hmask;
 	}

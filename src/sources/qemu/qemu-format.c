@@ -8,13 +8,22 @@
  * read.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "qemu.h"
 
-/* Steps a match may take before it gives up (nested %s, long lines). */
-#define QF_STEPS	20000
+/*
+ * The work a match may do before it gives up (nested %s, long lines):
+ * steps, and bytes looked at, QF_WORK_PER_BYTE per byte of the line (a
+ * 1 MiB line through "%s,%s;x" looked at every split of the first %s and
+ * scanned the rest for ";x" each time: 10 to 15 s a line). A line that
+ * needs more is not read back: it stays a line of text.
+ */
+#define QF_STEPS		20000
+#define QF_WORK_PER_BYTE	16
+#define QF_WORK_MIN		65536
 
 static void qf_lit(struct qemu_fmt *f, const char *s, size_t len)
 {
@@ -200,7 +209,7 @@ static bool qf_digit(char c, int base, bool upper)
  * when none. Leading blanks (a width) are taken.
  */
 static size_t qf_number(const struct qemu_piece *p, const char *s,
-			size_t len)
+			size_t len, size_t *seen)
 {
 	size_t i = 0, d;
 	int base = 10;
@@ -208,6 +217,7 @@ static size_t qf_number(const struct qemu_piece *p, const char *s,
 
 	while (i < len && s[i] == ' ')
 		i++;
+	*seen = i + 1;
 	if (p->conv == 'c')
 		return i < len ? i + 1 : 0;
 	if (p->conv == 'p') {
@@ -230,6 +240,7 @@ static size_t qf_number(const struct qemu_piece *p, const char *s,
 	}
 	for (d = i; i < len && qf_digit(s[i], base, upper); i++)
 		;
+	*seen = i + 1;
 	return i > d ? i : 0;
 }
 
@@ -241,14 +252,48 @@ struct qf_state {
 	size_t first[QEMU_MAX_PIECES + 1];	/* of the first reading */
 	unsigned found;
 	unsigned steps;
+	bool gave_up;
+	uint64_t work, budget;	/* bytes looked at, and the most */
+	/* the last search for each literal: from, and where it was found */
+	size_t from[QEMU_MAX_PIECES], hit[QEMU_MAX_PIECES];
 };
+
+static bool qf_spent(struct qf_state *st, size_t bytes)
+{
+	st->work += bytes;
+	if (st->work > st->budget || st->steps > QF_STEPS)
+		st->gave_up = true;
+	return st->gave_up;
+}
+
+/*
+ * Where piece k (a literal) is next found at or after e; st->len when it
+ * is not. The last search is kept: what lies between its start and its
+ * hit is not looked at again.
+ */
+static size_t qf_find(struct qf_state *st, uint32_t k, size_t e)
+{
+	const struct qemu_piece *q = &st->f->v[k];
+	const char *hit;
+
+	if (st->from[k] <= e && e <= st->hit[k])
+		return st->hit[k];
+	hit = memmem(st->s + e, st->len - e, q->lit, q->len);
+	st->from[k] = e;
+	st->hit[k] = hit ? (size_t)(hit - st->s) : st->len;
+	qf_spent(st, (hit ? (size_t)(hit - st->s) + q->len : st->len) - e);
+	return st->hit[k];
+}
 
 static void qf_match(struct qf_state *st, uint32_t k, size_t at)
 {
 	const struct qemu_piece *p;
-	size_t e, n;
+	size_t e, n, seen;
 
-	if (st->found > 1 || ++st->steps > QF_STEPS)
+	if (st->found > 1 || st->gave_up)
+		return;
+	st->steps++;
+	if (qf_spent(st, 1))
 		return;
 	if (k == st->f->n) {
 		if (at != st->len)
@@ -262,13 +307,14 @@ static void qf_match(struct qf_state *st, uint32_t k, size_t at)
 	p = &st->f->v[k];
 	st->pos[k] = at;
 	if (!p->conv) {
-		if (st->len - at >= p->len && !memcmp(st->s + at, p->lit, p->len))
+		if (st->len - at >= p->len && !qf_spent(st, p->len) &&
+		    !memcmp(st->s + at, p->lit, p->len))
 			qf_match(st, k + 1, at + p->len);
 		return;
 	}
 	if (p->conv != 's') {
-		n = qf_number(p, st->s + at, st->len - at);
-		if (n)
+		n = qf_number(p, st->s + at, st->len - at, &seen);
+		if (!qf_spent(st, seen) && n)
 			qf_match(st, k + 1, at + n);
 		return;
 	}
@@ -277,17 +323,13 @@ static void qf_match(struct qf_state *st, uint32_t k, size_t at)
 		qf_match(st, k + 1, st->len);
 		return;
 	}
-	for (e = at; e <= st->len && st->found < 2 && st->steps <= QF_STEPS;
-	     e++) {
-		const struct qemu_piece *q = &st->f->v[k + 1];
-
-		if (!q->conv) {
-			const char *hit = memmem(st->s + e, st->len - e, q->lit,
-						 q->len);
-
-			if (!hit)
+	for (e = at; e <= st->len && st->found < 2 && !st->gave_up; e++) {
+		if (!st->f->v[k + 1].conv) {
+			e = qf_find(st, k + 1, e);
+			if (e == st->len)
 				break;
-			e = (size_t)(hit - st->s);
+		} else if (qf_spent(st, 1)) {
+			break;
 		}
 		qf_match(st, k + 1, e);
 	}
@@ -339,7 +381,13 @@ int qemu_fmt_read(const struct qemu_fmt *f, const struct qemu_event *qe,
 
 	if (!f->ok || f->nconv != qe->nargs - first)
 		return -EINVAL;
+	st.budget = (uint64_t)len * QF_WORK_PER_BYTE + QF_WORK_MIN;
+	for (k = 0; k < f->n; k++)
+		st.from[k] = SIZE_MAX;
 	qf_match(&st, 0, 0);
+	/* given up: whether a reading is the only one is not known */
+	if (st.gave_up)
+		return -EINVAL;
 	if (st.found != 1)
 		return st.found ? -EAGAIN : -EINVAL;
 	for (k = 0; k < f->n; k++) {

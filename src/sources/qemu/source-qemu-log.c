@@ -16,6 +16,7 @@
  * epoch); a log without stamps has no time.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,15 +105,17 @@ static int64_t ql_days(int64_t y, unsigned m, unsigned d)
 
 /*
  * The stamp at the start of s: its length (the name follows), with *ts
- * and *tid; 0 when there is none.
+ * and *tid; 0 when there is none. *wrap: its ns since 1970 do not fit
+ * 64 bits (past 2554-07-21T23:34:33Z); *ts is then of no use.
  */
 static size_t ql_stamp(const char *s, size_t len, uint64_t *ts,
-		       uint64_t *tid, bool *has_tid)
+		       uint64_t *tid, bool *has_tid, bool *wrap)
 {
-	uint64_t y, mo, d, h, mi, sec, frac = 0, usec;
+	uint64_t y, mo, d, h, mi, sec, frac = 0, usec, v;
 	size_t i = 0, f;
 
 	*has_tid = false;
+	*wrap = false;
 	/* TID@SEC.USEC: */
 	while (i < len && ql_digit((unsigned char)s[i]))
 		i++;
@@ -127,7 +130,8 @@ static size_t ql_stamp(const char *s, size_t len, uint64_t *ts,
 		    len - b < 8 || s[b + 7] != ':' ||
 		    !ql_num(s + a, b - a, &sec) || !ql_num(s + b + 1, 6, &usec))
 			return 0;
-		*ts = sec * 1000000000u + usec * 1000u;
+		*wrap = __builtin_mul_overflow(sec, 1000000000u, ts) ||
+			__builtin_add_overflow(*ts, usec * 1000u, ts);
 		*has_tid = true;
 		return b + 8;
 	}
@@ -151,9 +155,11 @@ static size_t ql_stamp(const char *s, size_t len, uint64_t *ts,
 	}
 	if (len - i < 2 || s[i] != 'Z' || s[i + 1] != ' ' || y < 1970)
 		return 0;
-	*ts = ((uint64_t)ql_days((int64_t)y, (unsigned)mo, (unsigned)d) *
-		       86400u + h * 3600u + mi * 60u + sec) *
-		      1000000000u + frac;
+	/* seconds fit (year 9999 at most); their ns may not */
+	v = (uint64_t)ql_days((int64_t)y, (unsigned)mo, (unsigned)d) * 86400u +
+	    h * 3600u + mi * 60u + sec;
+	*wrap = __builtin_mul_overflow(v, 1000000000u, ts) ||
+		__builtin_add_overflow(*ts, frac, ts);
 	return i + 2;
 }
 
@@ -161,10 +167,105 @@ bool source_qemu_log_probe(const unsigned char *head, size_t len)
 {
 	const char *s = (const char *)head;
 	uint64_t ts, tid;
-	bool has_tid;
-	size_t n = ql_stamp(s, len, &ts, &tid, &has_tid);
+	bool has_tid, wrap;
+	size_t n = ql_stamp(s, len, &ts, &tid, &has_tid, &wrap);
 
 	return n && n < len && ql_word(head[n]);
+}
+
+/* Bytes of a named file a log without stamps is recognised by. */
+#define QL_SNIFF	4096
+
+static int ql_args(struct qlog *q, struct ql_rec *r);
+
+/*
+ * Does the first line of s (len bytes; complete when a new line ends it)
+ * begin with an event of dict, and read back through its format? A line
+ * cut by the end of what was read, or of an event whose format cannot be
+ * read back, needs only the name and no "%(" (a rule's template).
+ */
+static bool ql_sniff_line(const struct qemu_events *dict, const char *s,
+			  size_t len)
+{
+	const char *nl = memchr(s, '\n', len);
+	size_t n = 0, ll = nl ? (size_t)(nl - s) : len;
+	const struct qemu_event *qe;
+	struct ql_type t = { 0 };
+	struct ql_rec r = { 0 };
+	int ret;
+
+	while (n < ll && ql_word((unsigned char)s[n]))
+		n++;
+	if (!n || (n < ll && s[n] != ' '))
+		return false;
+	qe = qemu_events_find(dict, s, n);
+	if (!qe || memmem(s, ll, "%(", 2))
+		return false;
+	if (!nl)
+		return true;
+	t.q.qe = qe;
+	r.t = &t;
+	r.info = s + n + (n < ll);
+	r.info_len = ll - n - (n < ll);
+	ret = ql_args(NULL, &r);
+	if (ret >= 0 && !ret && t.fmt && !t.fmt->ok)
+		ret = 1;	/* a format that cannot be read back says nothing */
+	if (t.fmt)
+		qemu_fmt_free(t.fmt);
+	if (t.fmt72)
+		qemu_fmt_free(t.fmt72);
+	free(t.fmt);
+	free(t.fmt72);
+	return ret > 0;
+}
+
+bool source_qemu_log_unstamped(const char *path, const unsigned char *head,
+			       size_t len, const char *events)
+{
+	char buf[QL_SNIFF];
+	const char *s = (const char *)head;
+	struct qemu_events *dict;
+	struct diag d;
+	struct stat st;
+	size_t n = 0;
+	bool ret;
+	int fd;
+
+	/* a regular file only: a FIFO opened and closed would lose data */
+	if (path && strcmp(path, "-") && stat(path, &st) == 0 &&
+	    S_ISREG(st.st_mode) &&
+	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0) {
+		ssize_t got = pread(fd, buf, sizeof(buf), 0);
+
+		close(fd);
+		if (got >= 0) {
+			s = buf;
+			len = (size_t)got;
+		}
+	}
+	if (!s)
+		return false;
+	/* blank lines before the first (a rule file's # comment is none) */
+	while (n < len && (s[n] == '\n' || s[n] == '\r'))
+		n++;
+	if (n == len || !ql_word((unsigned char)s[n]))
+		return false;
+	/* a word and a blank or the end first: only then the dictionary */
+	{
+		size_t w = n;
+
+		while (w < len && ql_word((unsigned char)s[w]))
+			w++;
+		if (w < len && s[w] != ' ' && s[w] != '\n')
+			return false;
+	}
+	diag_init(&d);
+	dict = qemu_events_load(events ? events : QEMU_EVENTS_DEFAULT, &d);
+	if (!dict)
+		return false;
+	ret = ql_sniff_line(dict, s + n, len - n);
+	qemu_events_free(dict);
+	return ret;
 }
 
 static bool ql_probe(const char *path, const unsigned char *head, size_t len,
@@ -300,14 +401,14 @@ static int ql_first_stamped(struct source *src, struct qlog *q,
 	const char *line;
 	size_t len, pos = q->in.pos;
 	uint64_t ts, tid;
-	bool has_tid;
+	bool has_tid, wrap;
 	int ret = ql_line(src, q, &line, &len, d);
 
 	if (ret <= 0)
 		return ret;
 	q->in.pos = pos;	/* read again by ql_next(): the buffer kept it */
 	q->lineno--;
-	return ql_stamp(line, len, &ts, &tid, &has_tid) != 0;
+	return ql_stamp(line, len, &ts, &tid, &has_tid, &wrap) != 0;
 }
 
 static int ql_compile(struct ql_type *t)
@@ -350,7 +451,7 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 	uint64_t ts = 0, tid = 0;
 	const char *line, *s;
 	size_t len, n, rest;
-	bool has_tid;
+	bool has_tid, wrap;
 	int ret;
 
 	ret = ql_line(src, q, &line, &len, d);
@@ -359,16 +460,27 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 		if (ret == 0 && q->unreadable && !q->reported) {
 			q->reported = true;
 			free(src->note);
-			if (asprintf(&src->note, "line %" PRIu64 " and %" PRIu64 " more lines cannot be read back through the formats of %s; their text is the key info",
-				     q->first_unreadable, q->unreadable - 1,
-				     q->dict->path) < 0)
+			if ((q->unreadable == 1 ?
+				     asprintf(&src->note, "line %" PRIu64 " cannot be read back through the formats of %s; its text is the key info",
+					      q->first_unreadable, q->dict->path) :
+				     asprintf(&src->note, "line %" PRIu64 " and %" PRIu64 " more lines cannot be read back through the formats of %s; their text is the key info",
+					      q->first_unreadable, q->unreadable - 1,
+					      q->dict->path)) < 0)
 				src->note = NULL;
 		}
 		return ret;
 	}
 	r->line = line;
 	r->line_len = len;
-	n = ql_stamp(line, len, &ts, &tid, &has_tid);
+	n = ql_stamp(line, len, &ts, &tid, &has_tid, &wrap);
+	if (wrap) {
+		/* as --tsc-mhz says it: bad data, not a time that wrapped */
+		diag_set(d, "%s:%" PRIu64 ": the stamp %.*s is more nanoseconds since 1970 than 64 bits hold (it is past 2554-07-21T23:34:33Z); this input stops here",
+			 src->name, q->lineno, (int)(n > 1 ? n - 1 : n), line);
+		q->in.pos = q->in.len;
+		q->in.eof = true;
+		return -EIO;
+	}
 	ev->has_ts = n != 0;
 	if (!n)
 		ts = q->last_ts;
@@ -409,7 +521,9 @@ static int ql_next(struct source *src, struct event *ev, struct diag *d)
 	ev->seq = q->seq++;
 	ev->cpu = 0;
 	ev->pid = (int64_t)tid;
-	ev->has_vcpu = r->args_ok && r->t->q.qe->cpu_arg >= (int)r->first;
+	/* cpu_index -1 (DMA, MSI outside a vCPU) names none */
+	ev->has_vcpu = r->args_ok && r->t->q.qe->cpu_arg >= (int)r->first &&
+		       r->v.u[r->t->q.qe->cpu_arg] <= INT32_MAX;
 	ev->vcpu = ev->has_vcpu ? (uint32_t)r->v.u[r->t->q.qe->cpu_arg] : 0;
 	ev->type = &r->t->q.t;
 	ev->src = src;

@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -46,7 +48,6 @@
 /* An id the file mapped to a name. */
 struct qs_map {
 	uint64_t id;
-	bool used;
 	struct qemu_type *type;	/* NULL: the name is not in the dictionary */
 	char *name;		/* owned, when type is NULL */
 	uint64_t skipped;	/* records of that unknown name */
@@ -66,8 +67,11 @@ struct qsimple {
 	struct qemu_in in;
 	bool reported;
 	struct qemu_events *dict;	/* owned */
-	struct qs_map *map;	/* owned: open addressing by id */
+	struct qs_map *map;	/* owned: in the order of the file */
 	size_t mapcap, nmap;
+	uint32_t *slots;	/* owned: open addressing by id, index + 1 */
+	size_t nslots;		/* a power of two, or 0 */
+	uint64_t seed;		/* of the hash: ids cannot be chosen to collide */
 	struct qemu_type *types;	/* owned: per dictionary event */
 	struct qemu_type dropped;
 	struct qemu_event dropped_qe;
@@ -172,9 +176,10 @@ static void qs_close(struct source *src)
 	if (!q)
 		return;
 	qemu_in_close(&q->in);
-	for (i = 0; i < q->mapcap; i++)
+	for (i = 0; i < q->nmap; i++)
 		free(q->map[i].name);
 	free(q->map);
+	free(q->slots);
 	free(q->types);
 	for (i = 0; i < q->nproblems && i < QS_PROBLEMS; i++)
 		free(q->problems[i]);
@@ -220,6 +225,9 @@ static int qs_open(struct source *src, const char *path, struct diag *d)
 		return -ENOMEM;
 	}
 	src->priv = q;
+	if (getrandom(&q->seed, sizeof(q->seed), GRND_NONBLOCK) !=
+	    (ssize_t)sizeof(q->seed))
+		q->seed = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)q;
 	ret = qemu_in_open(&q->in, src, path, QS_BUF_MIN, d);
 	if (ret < 0)
 		goto error;
@@ -256,45 +264,75 @@ error:
 	return ret;
 }
 
+/*
+ * The slot of an id: every bit of it mixed (murmur3's finalizer) with a
+ * seed of this run, so that no set of ids chosen in a file shares a slot
+ * (a multiplicative hash kept only some bits: multiples of its inverse
+ * all landed in one, 200 000 mappings took 80 s).
+ */
 static size_t qs_slot(const struct qsimple *q, uint64_t id)
 {
-	uint64_t h = id * 0x9e3779b97f4a7c15ull;
+	uint64_t k = id ^ q->seed;
 
-	return (size_t)(h >> 32) & (q->mapcap - 1);
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ull;
+	k ^= k >> 33;
+	return (size_t)k & (q->nslots - 1);
 }
 
 static struct qs_map *qs_map_find(const struct qsimple *q, uint64_t id)
 {
 	size_t i;
 
-	if (!q->mapcap)
+	if (!q->nslots)
 		return NULL;
-	for (i = qs_slot(q, id); q->map[i].used; i = (i + 1) & (q->mapcap - 1))
-		if (q->map[i].id == id)
-			return &q->map[i];
+	for (i = qs_slot(q, id); q->slots[i]; i = (i + 1) & (q->nslots - 1))
+		if (q->map[q->slots[i] - 1].id == id)
+			return &q->map[q->slots[i] - 1];
 	return NULL;
 }
 
+static void qs_slot_put(struct qsimple *q, size_t index)
+{
+	size_t k;
+
+	for (k = qs_slot(q, q->map[index].id); q->slots[k];
+	     k = (k + 1) & (q->nslots - 1))
+		;
+	q->slots[k] = (uint32_t)index + 1;
+}
+
+/* Room for one more mapping: the list and a table at most half full. */
 static int qs_map_grow(struct qsimple *q)
 {
-	size_t cap = q->mapcap ? q->mapcap * 2 : 256, i, j;
-	struct qs_map *m = calloc(cap, sizeof(*m)), *old = q->map;
+	size_t i;
 
-	if (!m)
-		return -ENOMEM;
-	q->map = m;
-	j = q->mapcap;
-	q->mapcap = cap;
-	for (i = 0; i < j; i++) {
-		size_t k;
+	if (q->nmap == q->mapcap) {
+		size_t cap = q->mapcap ? q->mapcap * 2 : 256;
+		struct qs_map *m;
 
-		if (!old[i].used)
-			continue;
-		for (k = qs_slot(q, old[i].id); m[k].used; k = (k + 1) & (cap - 1))
-			;
-		m[k] = old[i];
+		if (cap > UINT32_MAX - 1)
+			return -ENOMEM;
+		m = realloc(q->map, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		q->map = m;
+		q->mapcap = cap;
 	}
-	free(old);
+	if ((q->nmap + 1) * 2 > q->nslots) {
+		size_t cap = q->nslots ? q->nslots * 2 : 512;
+		uint32_t *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		free(q->slots);
+		q->slots = v;
+		q->nslots = cap;
+		for (i = 0; i < q->nmap; i++)
+			qs_slot_put(q, i);
+	}
 	return 0;
 }
 
@@ -310,17 +348,12 @@ static int qs_mapping(struct source *src, struct qsimple *q, uint64_t id,
 	if (qe)
 		t = &q->types[qe - q->dict->v];
 	if (!m) {
-		size_t i;
-
-		if ((q->nmap + 1) * 2 > q->mapcap && qs_map_grow(q) < 0)
+		if (qs_map_grow(q) < 0)
 			return -ENOMEM;
-		for (i = qs_slot(q, id); q->map[i].used;
-		     i = (i + 1) & (q->mapcap - 1))
-			;
-		m = &q->map[i];
-		m->used = true;
+		m = &q->map[q->nmap];
+		memset(m, 0, sizeof(*m));
 		m->id = id;
-		q->nmap++;
+		qs_slot_put(q, q->nmap++);
 	}
 	if (m->name && m->skipped)
 		qs_problem(q, "%s: %" PRIu64 " records of '%s' (id %" PRIu64 ") are left out: the event is not in %s",
@@ -403,10 +436,10 @@ static int qs_end(struct source *src, struct qsimple *q, size_t need,
 		q->left_out++;
 		q->in.pos = q->in.len;
 	}
-	for (i = 0; i < q->mapcap; i++) {
+	for (i = 0; i < q->nmap; i++) {
 		struct qs_map *m = &q->map[i];
 
-		if (m->used && m->name && m->skipped) {
+		if (m->name && m->skipped) {
 			qs_problem(q, "%s: %" PRIu64 " records of '%s' (id %" PRIu64 ") are left out: the event is not in %s",
 				   src->name, m->skipped, m->name, m->id,
 				   q->dict->path);
@@ -513,11 +546,15 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 		if (!qs_args(r, t->qe, r->first, p + 32, len - QS_REC_HEAD) &&
 		    !(r->first && qs_args(r, t->qe, r->first = 0, p + 32,
 					  len - QS_REC_HEAD))) {
-			qs_problem(q, "%s: offset 0x%" PRIx64 ": a record of %s (id %" PRIu64 ") with %" PRIu32 " bytes of arguments, which do not fit its declaration (%s:%u); the record is left out",
-				   src->name, q->in.off + q->in.pos,
-				   t->qe->name, id, len - QS_REC_HEAD,
-				   q->dict->path,
-				   t->qe->lineno);
+			if (t == &q->dropped)
+				qs_problem(q, "%s: offset 0x%" PRIx64 ": a dropped-events record (id 0x%" PRIx64 ") with %" PRIu32 " bytes of arguments, not the 8 of its count of lost events; the record is left out",
+					   src->name, q->in.off + q->in.pos,
+					   id, len - QS_REC_HEAD);
+			else
+				qs_problem(q, "%s: offset 0x%" PRIx64 ": a record of %s (id %" PRIu64 ") with %" PRIu32 " bytes of arguments, which do not fit its declaration (%s:%u); the record is left out",
+					   src->name, q->in.off + q->in.pos,
+					   t->qe->name, id, len - QS_REC_HEAD,
+					   q->dict->path, t->qe->lineno);
 			q->left_out++;
 			q->in.pos += 8 + (size_t)len;
 			continue;
@@ -539,7 +576,9 @@ static int qs_next(struct source *src, struct event *ev, struct diag *d)
 	ev->seq = q->seq++;
 	ev->cpu = 0;
 	ev->pid = r->pid;
-	ev->has_vcpu = t->qe->cpu_arg >= (int)r->first;
+	/* cpu_index -1 (DMA, MSI outside a vCPU) names none */
+	ev->has_vcpu = t->qe->cpu_arg >= (int)r->first &&
+		       r->v.u[t->qe->cpu_arg] <= INT32_MAX;
 	ev->vcpu = ev->has_vcpu ? (uint32_t)r->v.u[t->qe->cpu_arg] : 0;
 	ev->type = &t->t;
 	ev->src = src;
@@ -606,7 +645,9 @@ static size_t qs_delta(char *p, bool neg, uint64_t ns)
 }
 
 /*
- * As QEMU's scripts/simpletrace.py prints a record:
+ * As QEMU's scripts/simpletrace.py prints a record (its Formatter2, QEMU
+ * 8.2 on: f'{name} {delta} {pid=} ' + ' '.join(fields), so an event
+ * without arguments ends in a blank):
  *
  *   NAME DELTA_US pid=PID ARG=0xHEX STR=b'bytes' ...
  */
@@ -635,10 +676,12 @@ static int qs_render_default(struct source *src, const struct event *ev,
 	memcpy(p, " pid=", 5);
 	p += 5;
 	p += qs_dec(p, r->pid);
+	*p++ = ' ';
 	for (i = r->first; i < qe->nargs; i++) {
 		const struct qemu_arg *a = &qe->args[i];
 
-		*p++ = ' ';
+		if (i > r->first)
+			*p++ = ' ';
 		nlen = strlen(a->name);
 		memcpy(p, a->name, nlen);
 		p += nlen;
