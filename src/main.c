@@ -391,6 +391,11 @@ static int run(struct run *r)
 	int fd = STDOUT_FILENO, ret, status;
 
 	diag_init(&d);
+	/* binary on a terminal: the user meant a file */
+	if (r->opt.perfetto && !r->opt.output && isatty(STDOUT_FILENO)) {
+		error("--perfetto writes a binary protobuf trace, not for a terminal: give -o FILE (then open FILE at https://ui.perfetto.dev, \"Open trace file\")");
+		return EXIT_USAGE;
+	}
 	if (r->opt.rules_path &&
 	    formats_path_find(r->opt.rules_path, &r->rules_file) < 0)
 		goto nomem;
@@ -489,7 +494,8 @@ static int run(struct run *r)
 	if (!r->out)
 		goto nomem;
 	if (r->opt.chrome)
-		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
+		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz,
+					     r->opt.perfetto);
 	else if (r->opt.stats)
 		r->sink = sink_stats_create(r->out, r->render,
 					    r->opt.stats_format, r->opt.mhz,
@@ -502,6 +508,7 @@ static int run(struct run *r)
 		goto nomem;
 	r->sink->counters = r->counters;
 	r->sink->ncounters = r->ncounters;
+	r->sink->warn = warn;
 	ret = r->sink->ops->begin(r->sink, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
 		error(d.msg);

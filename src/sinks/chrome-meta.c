@@ -16,37 +16,6 @@
 #include "pyfmt.h"
 #include "render.h"
 
-/* A metadata event: {"name":what,"ph":"M","pid":P,"tid":T,"args":{…}}. */
-int chrome_meta(struct sink_chrome *c, const char *what,
-		uint32_t pid, uint32_t tid, const char *key,
-		const char *s, size_t slen, int64_t num)
-{
-	size_t n = strlen(what) + strlen(key) + SINK_JSON_BOUND(slen) +
-		   CHROME_SLACK;
-	char *p = chrome_reserve(c, n), *start = p;
-
-	if (!p)
-		return -ENOMEM;
-	p = chrome_sep(c, p);
-	p = CHROME_LIT(p, "{\"name\":\"");
-	p = chrome_lit(p, what, strlen(what));
-	p = CHROME_LIT(p, "\",\"ph\":\"M\"");
-	p = chrome_pid_tid(p, pid, tid);
-	p = CHROME_LIT(p, ",\"args\":{\"");
-	p = chrome_lit(p, key, strlen(key));
-	p = CHROME_LIT(p, "\":");
-	if (s) {
-		p += sink_json_str(p, s, slen);
-	} else {
-		if (num < 0)
-			*p++ = '-';
-		p = chrome_dec(p, num < 0 ? -(uint64_t)num : (uint64_t)num);
-	}
-	p = CHROME_LIT(p, "}}");
-	chrome_commit(c, start, p);
-	return 0;
-}
-
 /* A VM's process, announced on its first thread. */
 static int chrome_vm_process(struct sink_chrome *c, uint32_t vm, uint32_t pid)
 {
@@ -55,10 +24,7 @@ static int chrome_vm_process(struct sink_chrome *c, uint32_t vm, uint32_t pid)
 	if (sink_map_find(&c->vm_pids, pid) != SINK_MAP_EMPTY)
 		return 0;
 	if (sink_map_add(&c->vm_pids, pid, pid) < 0 ||
-	    chrome_meta(c, "process_name", pid, 0, "name", name, strlen(name),
-			0) < 0 ||
-	    chrome_meta(c, "process_sort_index", pid, 0, "sort_index", NULL, 0,
-			pid) < 0)
+	    chrome_process_meta(c, pid, name, strlen(name), pid) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -180,9 +146,7 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 		if (chrome_process(c, (enum domain)(pid - 1)) < 0)
 			return -ENOMEM;
 	}
-	if (chrome_meta(c, "thread_name", pid, *tid, "name", name, nlen, 0) < 0 ||
-	    chrome_meta(c, "thread_sort_index", pid, *tid, "sort_index", NULL,
-			0, order) < 0)
+	if (c->enc->ops->thread(c->enc, pid, *tid, name, nlen, order) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -260,11 +224,8 @@ int chrome_process(struct sink_chrome *c, enum domain dom)
 			continue;
 		p += sprintf(p, "%s %s", n++ ? "," : "", c->srcs[i]->name);
 	}
-	ret = chrome_meta(c, "process_name", (uint32_t)dom + 1, 0, "name", name,
-			  (size_t)(p - name), 0);
-	if (ret == 0)
-		ret = chrome_meta(c, "process_sort_index", (uint32_t)dom + 1, 0,
-				  "sort_index", NULL, 0, dom);
+	ret = chrome_process_meta(c, (uint32_t)dom + 1, name,
+				  (size_t)(p - name), dom);
 	free(name);
 	return ret;
 }

@@ -187,7 +187,7 @@ static int run_open_syms(struct run *r, int kind, const struct symtab *syms)
 	if (!r->render || !r->out)
 		return -1;
 	r->render->timeline = CLOCK_NS;
-	r->sink = kind ? sink_chrome_create(r->out, r->render, 0)
+	r->sink = kind ? sink_chrome_create(r->out, r->render, 0, false)
 		       : sink_stats_create(r->out, r->render, "csv", 0, syms, 0,
 					  NULL);
 	if (!r->sink)
