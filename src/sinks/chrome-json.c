@@ -154,9 +154,11 @@ static char *json_name_cat(char *p, const struct tl_event *ev)
 static int json_event(struct tl_enc *e, const struct tl_event *ev)
 {
 	struct tl_json *j = container_of(e, struct tl_json, enc);
-	char *p = outbuf_reserve(e->out, json_need(ev)), *start = p;
-	char num[40];
+	char *p, *start, num[40];
 
+	if (ev->ph == TL_OPEN)
+		return 0;	/* the "X" at its end says it all */
+	p = start = outbuf_reserve(e->out, json_need(ev));
 	if (!p)
 		return -ENOMEM;
 	p = json_sep(j, p);
@@ -183,6 +185,8 @@ static int json_event(struct tl_enc *e, const struct tl_event *ev)
 	case TL_END:
 		p = JSON_LIT(p, "{\"ph\":\"E\",\"ts\":");
 		p = json_ts(e->time, p, ev->ts);
+		break;
+	case TL_OPEN:
 		break;
 	case TL_COUNTER:
 		p = json_name_cat(p, ev);

@@ -16,17 +16,60 @@
 #include "pyfmt.h"
 #include "render.h"
 
-/* A VM's process, announced on its first thread. */
+/*
+ * The guest input of a VM that the host's GUEST option left without a
+ * name (the reader names it by its trace id, "0x" and 16 digits); NULL.
+ */
+static const struct source *chrome_vm_input(const struct sink_chrome *c,
+					    const char *name)
+{
+	size_t i;
+
+	if (strlen(name) != 18 || strncmp(name, "0x", 2) ||
+	    strspn(name + 2, "0123456789abcdef") != 16)
+		return NULL;
+	for (i = 0; i < c->nsrcs; i++)
+		if (c->srcs[i]->domain == DOMAIN_GUEST && c->srcs[i]->align.vm &&
+		    !strcmp(c->srcs[i]->align.vm, name))
+			return c->srcs[i];
+	return NULL;
+}
+
+/*
+ * A VM's process, announced on its first thread: the VM's name, or for a
+ * VM known by its trace id only, its guest file's (trace-cmd record -A
+ * NAME writes trace-NAME.dat).
+ */
 static int chrome_vm_process(struct sink_chrome *c, uint32_t vm, uint32_t pid)
 {
 	const char *name = c->pairs.vms.names[vm];
+	const struct source *g = chrome_vm_input(c, name);
+	const char *base, *stem;
+	char *made = NULL;
+	size_t len;
+	int ret;
 
 	if (sink_map_find(&c->vm_pids, pid) != SINK_MAP_EMPTY)
 		return 0;
-	if (sink_map_add(&c->vm_pids, pid, pid) < 0 ||
-	    chrome_process_meta(c, pid, name, strlen(name), pid) < 0)
+	if (sink_map_add(&c->vm_pids, pid, pid) < 0)
 		return -ENOMEM;
-	return 0;
+	if (g) {
+		base = strrchr(g->name, '/') ? strrchr(g->name, '/') + 1
+					     : g->name;
+		stem = strncmp(base, "trace-", 6) || !base[6] ? base : base + 6;
+		len = strlen(stem);
+		if (len > 4 && !strcmp(stem + len - 4, ".dat"))
+			len -= 4;
+		made = malloc(len + strlen(g->name) + 64);
+		if (!made)
+			return -ENOMEM;
+		sprintf(made, "%.*s (guest %s, trace id %s)", (int)len, stem,
+			g->name, name);
+		name = made;
+	}
+	ret = chrome_process_meta(c, pid, name, strlen(name), pid);
+	free(made);
+	return ret;
 }
 
 /* The name, order and process of a vCPU's thread. */
@@ -115,6 +158,13 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 			return -ENOMEM;
 		break;
 	case SINK_TASK:
+		/* a task of a VM the host names: in the VM's process */
+		if (num >> CHROME_VMTASK) {
+			pid = CHROME_VM_PID + (uint32_t)(num >> CHROME_VMTASK) - 1;
+			num &= (1ull << CHROME_VMTASK) - 1;
+			if (chrome_vm_process(c, pid - CHROME_VM_PID, pid) < 0)
+				return -ENOMEM;
+		}
 		order = 200000 + (num < (1u << 30) ? (int64_t)num : (1 << 30));
 		/* the running task's name: common fields, not the event's own */
 		if (st->comm != SINK_NOSLOT && (uint64_t)ev->pid == num &&
@@ -175,6 +225,15 @@ int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 		}
 		if (sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
 			return -ENOMEM;
+		/* a task's event: on the task's track in the VM's process */
+		if (ev->pid > 0 && vm != SINK_VM_OVER &&
+		    c->pairs.vms.named[vm]) {
+			*key = sink_thread_key(dom, SINK_TASK,
+					       (uint64_t)(vm + 1) << CHROME_VMTASK |
+					       ((uint64_t)ev->pid &
+						((1ull << CHROME_VMTASK) - 1)));
+			return 0;
+		}
 	} else if (dom == DOMAIN_GUEST && has_vcpu) {
 		/* a guest's own exits pair by VM (its pid): one track */
 		if (sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)

@@ -14,10 +14,18 @@
  *    ThreadDescriptor (pid P, tid T, the same numbers as the JSON); a
  *    counter a track with a CounterDescriptor in its process. Each is
  *    described before its first event.
- *  - A slice ("X") is a TYPE_SLICE_BEGIN and a TYPE_SLICE_END, written
- *    when the slice ends; "B" and "E" each one packet; an instant
+ *  - A slice ("X") is a TYPE_SLICE_BEGIN and a TYPE_SLICE_END: both
+ *    when the slice ends, or the BEGIN when it opens (TL_OPEN: the CPU
+ *    tracks, where a handler nests in the task) and the END, with the
+ *    args, when it ends; "B" and "E" each one packet; an instant
  *    TYPE_INSTANT; a counter sample TYPE_COUNTER (double_counter_value).
  *    Args are debug annotations: numbers as numbers, strings as strings.
+ *  - Perfetto pairs BEGIN and END per track in time order, then file
+ *    order. Slices open in file order but for a call whose entry came
+ *    before the trace (outer), written when it ends: it begins at the
+ *    trace's first stamp, and if a slice written before it began there
+ *    too, it begins 1 ns before (and the next such 1 ns before that), so
+ *    that it encloses them.
  *  - Time stamps are ns (ts of the JSON times 1000, on the same rounding).
  */
 #include <errno.h>
@@ -42,8 +50,17 @@ enum pf_kind {
 	PF_KEY,
 };
 
+/* What was written on one track: its earliest BEGINs. */
+struct pf_track {
+	bool any;
+	uint64_t first;		/* the earliest BEGIN's time, as the JSON's */
+	uint64_t first_written;	/* the earliest time written (outer: less) */
+};
+
 struct tl_pf {
 	struct tl_enc enc;
+	struct pf_track *tracks;	/* owned: by thread (tid) */
+	uint32_t ntracks;
 	struct sink_map iids;		/* hash of (kind, string) -> iid */
 	uint32_t niids[3];		/* iids given, per kind */
 	struct sink_map procs;		/* processes described */
@@ -249,26 +266,54 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	return 0;
 }
 
+/*
+ * The time a BEGIN at a on ev's track is written at: a, or before what
+ * began at a already for an outer slice. -ENOMEM.
+ */
+static int pf_begin_at(struct tl_pf *f, const struct tl_event *ev,
+		       uint64_t a, uint64_t *at)
+{
+	struct pf_track *t;
+	void *grown = f->tracks;
+
+	if (sink_grow(&grown, &f->ntracks, ev->tid, sizeof(*f->tracks)) < 0)
+		return -ENOMEM;
+	f->tracks = grown;
+	t = &f->tracks[ev->tid];
+	*at = a;
+	if (t->any && ev->outer && a <= t->first && a >= t->first_written)
+		*at = t->first_written ? t->first_written - 1 : 0;
+	if (!t->any || a < t->first)
+		t->first = a;
+	if (!t->any || *at < t->first_written)
+		t->first_written = *at;
+	t->any = true;
+	return 0;
+}
+
 static int pf_event(struct tl_enc *e, const struct tl_event *ev)
 {
 	struct tl_pf *f = container_of(e, struct tl_pf, enc);
 	uint64_t a = pf_ns(e, ev->ts), b, track = ev->tid;
+	struct tl_event end;
 
 	switch (ev->ph) {
 	case TL_SLICE:
 		b = pf_ns(e, ev->end);
 		if (b < a)
 			b = a;
-		if (pf_packet(f, ev, PF_TYPE_BEGIN, a, track, true) < 0)
-			return -ENOMEM;
-		/* its args went with the BEGIN */
-		{
-			struct tl_event end = *ev;
-
-			end.nargs = 0;
-			return pf_packet(f, &end, PF_TYPE_END, b, track, false);
+		end = *ev;
+		if (!ev->opened) {
+			if (pf_begin_at(f, ev, a, &a) < 0 ||
+			    pf_packet(f, ev, PF_TYPE_BEGIN, a, track, true) < 0)
+				return -ENOMEM;
+			end.nargs = 0;	/* they went with the BEGIN */
 		}
+		return pf_packet(f, &end, PF_TYPE_END, b, track, false);
+	case TL_OPEN:
 	case TL_BEGIN:
+		if (pf_begin_at(f, ev, a, &a) < 0)
+			return -ENOMEM;
 		return pf_packet(f, ev, PF_TYPE_BEGIN, a, track, true);
 	case TL_END:
 		return pf_packet(f, ev, PF_TYPE_END, a, track, false);
@@ -396,6 +441,7 @@ static void pf_destroy(struct tl_enc *e)
 {
 	struct tl_pf *f = container_of(e, struct tl_pf, enc);
 
+	free(f->tracks);
 	sink_map_fini(&f->iids);
 	sink_map_fini(&f->procs);
 	sink_map_fini(&f->counters);

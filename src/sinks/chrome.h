@@ -205,6 +205,8 @@ static inline char *chrome_dec(char *p, uint64_t v)
 #define CHROME_VM_PID	3
 /* A guest thread's vCPU key without a VM */
 #define CHROME_NOVM	SINK_MAXKEYS
+/* A guest task's key: (VM index + 1) << CHROME_VMTASK | tid */
+#define CHROME_VMTASK	40
 /* The thread of every key beyond SINK_MAXKEYS */
 #define CHROME_OTHER_KEY	UINT64_MAX
 

@@ -339,6 +339,7 @@ static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 		/* its entry came before the trace: from the first stamp */
 		c->calls_no_entry++;
 		te.ph = TL_SLICE;
+		te.outer = true;
 		te.ts = c->first_ts;
 		te.end = ev->ts;
 		tl_arg_str(&arg, TL_KEY("repaired"),

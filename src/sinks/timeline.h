@@ -25,6 +25,7 @@ struct sink_time;
 /* What an event is (the letters are Chrome's "ph"). */
 enum tl_ph {
 	TL_SLICE = 'X',		/* from ts to end, written when it ends */
+	TL_OPEN = 'o',		/* a TL_SLICE to come (opened) starts */
 	TL_BEGIN = 'B',		/* a slice opens on the track */
 	TL_END = 'E',		/* the innermost open slice of the track ends */
 	TL_INSTANT = 'i',
@@ -43,6 +44,13 @@ struct tl_arg {
 struct tl_event {
 	char ph;		/* enum tl_ph */
 	bool args_always;	/* JSON: "args":{} even without args */
+	bool opened;		/* TL_SLICE: its start was a TL_OPEN */
+	/*
+	 * TL_SLICE: it encloses every slice of its track written before it
+	 * that starts at or after ts (a call whose entry came before the
+	 * trace): at an equal ts it must open first.
+	 */
+	bool outer;
 	uint32_t pid, tid;	/* the track: Chrome's process and thread */
 	uint64_t ts;
 	uint64_t end;		/* TL_SLICE */
