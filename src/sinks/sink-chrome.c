@@ -367,7 +367,7 @@ static int sink_chrome_event(struct sink *s, const struct event *ev,
 	    !c->perfetto) {
 		c->big_said = true;
 		if (s->warn)
-			s->warn(s->warn_arg, "--chrome: the JSON is past 256 MiB, near where Chrome's trace viewer stops loading; --perfetto -o FILE holds the same timeline in Perfetto's protobuf, about a third of the size");
+			s->warn(s->warn_arg, "--chrome: the JSON is past 256 MiB, near where Chrome's trace viewer stops loading; --perfetto -o FILE holds the same timeline in Perfetto's protobuf, in less than half the bytes");
 	}
 	return ret;
 }
