@@ -43,6 +43,7 @@
 #define PF_COUNTER	(2ull << 40)	/* uuid of counter track N: + N */
 #define PF_SEQ		1
 #define PF_MAXCOUNTERS	4096
+#define PF_CACHE	1024		/* iids of kept strings, by address */
 
 enum pf_kind {
 	PF_CAT = 0,
@@ -57,8 +58,17 @@ struct pf_track {
 	uint64_t first_written;	/* the earliest time written (outer: less) */
 };
 
+/* The iid of a string that stays at its address (keys, most names). */
+struct pf_cached {
+	const char *s;		/* borrowed */
+	uint32_t len;
+	uint32_t iid;
+	uint8_t kind;
+};
+
 struct tl_pf {
 	struct tl_enc enc;
+	struct pf_cached cache[PF_CACHE];
 	struct pf_track *tracks;	/* owned: by thread (tid) */
 	uint32_t ntracks;
 	struct sink_map iids;		/* hash of (kind, string) -> iid */
@@ -76,16 +86,23 @@ struct pf_new {
 	size_t len;
 };
 
+/* A 64-bit hash of (kind, s), eight bytes at a time. */
 static uint64_t pf_hash(unsigned kind, const char *s, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull ^ (kind * 0x9e3779b97f4a7c15ull);
-	size_t i;
+	uint64_t h = (kind + 1) * 0x9e3779b97f4a7c15ull ^ len, w;
 
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
 	}
-	return h ^ len;
+	if (len) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+		h ^= h >> 32;
+	}
+	return h * 0x9e3779b97f4a7c15ull;
 }
 
 /*
@@ -93,8 +110,9 @@ static uint64_t pf_hash(unsigned kind, const char *s, size_t len)
  * interned (past PF_MAXIIDS), write it out. -ENOMEM.
  * Strings are told apart by a 64-bit hash.
  */
-static int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
-		  size_t len, struct pf_new *nw, size_t *nnew, uint32_t *iid)
+static int pf_iid_slow(struct tl_pf *f, enum pf_kind kind, const char *s,
+		       size_t len, struct pf_new *nw, size_t *nnew,
+		       uint32_t *iid)
 {
 	uint64_t h = pf_hash(kind, s, len);
 	uint32_t i = sink_map_find(&f->iids, h);
@@ -116,6 +134,32 @@ static int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
 	(*nnew)++;
 	*iid = i;
 	return 0;
+}
+
+/*
+ * pf_iid_slow(), first through the cache when s stays at its address
+ * (kept) and is interned.
+ */
+static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
+			 size_t len, bool kept, struct pf_new *nw,
+			 size_t *nnew, uint32_t *iid)
+{
+	uintptr_t a = (uintptr_t)s;
+	struct pf_cached *c = &f->cache[(a ^ a >> 10 ^ kind) & (PF_CACHE - 1)];
+	int ret;
+
+	if (kept && c->s == s && c->len == len && c->kind == kind) {
+		*iid = c->iid;
+		return 0;
+	}
+	ret = pf_iid_slow(f, kind, s, len, nw, nnew, iid);
+	if (ret == 0 && kept && *iid && len <= UINT32_MAX) {
+		c->s = s;
+		c->len = (uint32_t)len;
+		c->kind = (uint8_t)kind;
+		c->iid = *iid;
+	}
+	return ret;
 }
 
 /* A string field, as valid UTF-8. */
@@ -213,13 +257,14 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	if (nargs > CHROME_MAXFIELDS + 2)
 		nargs = CHROME_MAXFIELDS + 2;
 	if (with_name && type != PF_TYPE_COUNTER &&
-	    (pf_iid(f, PF_NAME, ev->name, ev->namelen, nw, &nnew,
-		    &name_iid) < 0 ||
-	     pf_iid(f, PF_CAT, ev->cat, ev->catlen, nw, &nnew, &cat_iid) < 0))
+	    (pf_iid(f, PF_NAME, ev->name, ev->namelen, ev->name_kept, nw,
+		    &nnew, &name_iid) < 0 ||
+	     pf_iid(f, PF_CAT, ev->cat, ev->catlen, true, nw, &nnew,
+		    &cat_iid) < 0))
 		return -ENOMEM;
 	for (i = 0; i < nargs; i++)
-		if (pf_iid(f, PF_KEY, ev->args[i].key, ev->args[i].keylen, nw,
-			   &nnew, &key_iid[i]) < 0)
+		if (pf_iid(f, PF_KEY, ev->args[i].key, ev->args[i].keylen, true,
+			   nw, &nnew, &key_iid[i]) < 0)
 			return -ENOMEM;
 	needs = name_iid || cat_iid;
 	for (i = 0; i < nargs && !needs; i++)

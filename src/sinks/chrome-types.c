@@ -192,6 +192,7 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		te->jheadlen = ct->headlen;
 		te->name = ct->name;
 		te->namelen = ct->namelen;
+		te->name_kept = true;
 		return;
 	}
 	h = &c->idheads[(id ^ (id >> 7)) & (CHROME_IDCACHE - 1)];

@@ -107,6 +107,7 @@ static void chrome_reason_name(const struct sink_chrome *c,
 	if (r && r->name) {
 		te->name = r->name;
 		te->namelen = r->len;
+		te->name_kept = true;
 	} else {
 		te->name = buf;
 		te->namelen = sink_reason_default(buf, v->reason);
@@ -152,6 +153,24 @@ static int chrome_exit_args(struct sink_chrome *c, const struct chrome_type *ct,
 	return 0;
 }
 
+/* "0x" and v in lower-case hex: its length. */
+static size_t chrome_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	p[0] = '0';
+	p[1] = 'x';
+	for (i = 0; i < n; i++)
+		p[2 + i] = tmp[n - 1 - i];
+	return n + 2;
+}
+
 /* reason, rip, symbol and info of v's exit; rip: room for its text. */
 static size_t chrome_exit_argv(const struct sink_chrome *c,
 			       struct tl_arg *a, const struct sink_vcpu *v,
@@ -164,8 +183,7 @@ static size_t chrome_exit_argv(const struct sink_chrome *c,
 
 	tl_arg_u64(&a[n++], TL_KEY("reason"), v->reason);
 	if (v->has_rip)
-		tl_arg_str(&a[n++], TL_KEY("rip"), rip,
-			   (size_t)sprintf(rip, "0x%" PRIx64, v->rip));
+		tl_arg_str(&a[n++], TL_KEY("rip"), rip, chrome_hex(rip, v->rip));
 	if (x && x->symlen)
 		tl_arg_str(&a[n++], TL_KEY("symbol"), x->sym, x->symlen);
 	if (x && x->infolen)

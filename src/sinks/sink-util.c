@@ -468,13 +468,16 @@ int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
 		named = true;
 	} else {
 		key = (uint64_t)ev->pid & ((1ull << 63) - 1);
-		len = (size_t)snprintf(buf, sizeof(buf), "pid %" PRId64, ev->pid);
-		s = buf;
+		s = NULL;
 	}
 	i = sink_map_find(&vms->map, key);
 	if (i != SINK_MAP_EMPTY) {
 		*out = i;
 		return 0;
+	}
+	if (!s) {	/* named on first sight only */
+		len = (size_t)snprintf(buf, sizeof(buf), "pid %" PRId64, ev->pid);
+		s = buf;
 	}
 	if (vms->n >= SINK_MAXKEYS) {
 		*out = SINK_VM_OVER;
@@ -685,7 +688,16 @@ size_t sink_utf8_clean(char *p, const char *s, size_t len)
 	const unsigned char *u = (const unsigned char *)s;
 	char *start = p;
 	size_t i = 0;
+	uint64_t w;
 
+	/* ASCII, eight bytes at a time */
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (w & 0x8080808080808080ull)
+			break;
+		memcpy(p, &w, 8);
+		p += 8;
+	}
 	while (i < len) {
 		int n;
 

@@ -34,7 +34,7 @@ enum tl_ph {
 
 /* One arg: a key and a value (INT, FLOAT, STR; NONE is null). */
 struct tl_arg {
-	const char *key;	/* borrowed */
+	const char *key;	/* borrowed: unchanged until the run ends */
 	const char *jkey;	/* borrowed: "key": quoted for JSON, or NULL */
 	uint32_t keylen;
 	uint32_t jkeylen;
@@ -57,7 +57,8 @@ struct tl_event {
 	double value;		/* TL_COUNTER */
 	const char *name;	/* borrowed; NULL for TL_END */
 	size_t namelen;
-	const char *cat;	/* borrowed */
+	bool name_kept;		/* name stays, unchanged, until the run ends */
+	const char *cat;	/* borrowed: unchanged until the run ends */
 	size_t catlen;
 	/* JSON only: {"name":…,"cat":…,"ph":"i","s":"t","ts": cached */
 	const char *jhead;	/* borrowed, or NULL */
