@@ -12,6 +12,11 @@
  *   M  process_name, process_sort_index, thread_name, thread_sort_index
  *
  * "args" is left out when there are none (but for instants).
+ *
+ * A double holds µs with three decimals exactly up to 2^53 ns (104 days):
+ * a timeline past 2^52 ns at its first time stamp (the wall clock) is
+ * written from a base, that stamp's whole second, which the metadata
+ * keeps (ts_base_ns); stamps before it are negative.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -42,18 +47,33 @@ static char *json_s64(char *p, int64_t v)
 	return json_dec(p, v < 0 ? -(uint64_t)v : (uint64_t)v);
 }
 
-/* A time stamp: µs with three decimals, or ticks. */
-static char *json_ts(const struct sink_time *t, char *p, uint64_t ts)
+/* ns from the base: µs with three decimals, maybe negative. */
+static char *json_us(struct tl_enc *e, char *p, uint64_t ns)
 {
-	if (t->ns)
-		return p + sink_put_us(p, sink_time_ns(t, ts));
+	if (!e->base_set) {
+		e->base_set = true;
+		if (ns >= 1ull << 52)
+			e->ts_base = ns - ns % 1000000000u;
+	}
+	if (ns < e->ts_base) {
+		*p++ = '-';
+		return p + sink_put_us(p, e->ts_base - ns);
+	}
+	return p + sink_put_us(p, ns - e->ts_base);
+}
+
+/* A time stamp: µs with three decimals, or ticks. */
+static char *json_ts(struct tl_enc *e, char *p, uint64_t ts)
+{
+	if (e->time->ns)
+		return json_us(e, p, sink_time_ns(e->time, ts));
 	return json_dec(p, ts);
 }
 
 /* "ts":from,"dur":to-from, both ends rounded alike so that slices nest. */
-static char *json_span(const struct sink_time *t, char *p, uint64_t from,
-		       uint64_t to)
+static char *json_span(struct tl_enc *e, char *p, uint64_t from, uint64_t to)
 {
+	const struct sink_time *t = e->time;
 	uint64_t a = from, b = to;
 
 	if (t->ns) {
@@ -63,7 +83,7 @@ static char *json_span(const struct sink_time *t, char *p, uint64_t from,
 	if (b < a)
 		b = a;
 	p = JSON_LIT(p, "\"ts\":");
-	p = t->ns ? p + sink_put_us(p, a) : json_dec(p, a);
+	p = t->ns ? json_us(e, p, a) : json_dec(p, a);
 	p = JSON_LIT(p, ",\"dur\":");
 	return t->ns ? p + sink_put_us(p, b - a) : json_dec(p, b - a);
 }
@@ -166,7 +186,7 @@ static int json_event(struct tl_enc *e, const struct tl_event *ev)
 	case TL_SLICE:
 		p = json_name_cat(p, ev);
 		p = JSON_LIT(p, ",\"ph\":\"X\",");
-		p = json_span(e->time, p, ev->ts, ev->end);
+		p = json_span(e, p, ev->ts, ev->end);
 		break;
 	case TL_INSTANT:
 		if (ev->jhead) {
@@ -175,23 +195,23 @@ static int json_event(struct tl_enc *e, const struct tl_event *ev)
 			p = json_name_cat(p, ev);
 			p = JSON_LIT(p, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
 		}
-		p = json_ts(e->time, p, ev->ts);
+		p = json_ts(e, p, ev->ts);
 		break;
 	case TL_BEGIN:
 		p = json_name_cat(p, ev);
 		p = JSON_LIT(p, ",\"ph\":\"B\",\"ts\":");
-		p = json_ts(e->time, p, ev->ts);
+		p = json_ts(e, p, ev->ts);
 		break;
 	case TL_END:
 		p = JSON_LIT(p, "{\"ph\":\"E\",\"ts\":");
-		p = json_ts(e->time, p, ev->ts);
+		p = json_ts(e, p, ev->ts);
 		break;
 	case TL_OPEN:
 		break;
 	case TL_COUNTER:
 		p = json_name_cat(p, ev);
 		p = JSON_LIT(p, ",\"ph\":\"C\",\"ts\":");
-		p = json_ts(e->time, p, ev->ts);
+		p = json_ts(e, p, ev->ts);
 		p = JSON_LIT(p, ",\"pid\":");
 		p = json_dec(p, ev->pid);
 		p = JSON_LIT(p, ",\"args\":{");

@@ -292,11 +292,13 @@ int chrome_process(struct sink_chrome *c, enum domain dom)
 static const char *chrome_clock_note(const struct sink_chrome *c, char *buf,
 				     size_t len)
 {
+	const char *after = c->enc->ts_base ? " after ts_base_ns" : "";
+
 	if (c->time.ns && c->time.timeline == CLOCK_TSC)
-		snprintf(buf, len, "us, from TSC ticks at %.17g MHz (-c)",
-			 c->time.mhz);
+		snprintf(buf, len, "us%s, from TSC ticks at %.17g MHz (-c)",
+			 after, c->time.mhz);
 	else if (c->time.ns)
-		snprintf(buf, len, "us, from nanoseconds");
+		snprintf(buf, len, "us%s, from nanoseconds", after);
 	else if (c->time.timeline == CLOCK_TSC)
 		snprintf(buf, len, "ticks, unknown frequency: pass -c MHZ");
 	else
@@ -316,9 +318,15 @@ int chrome_footer(struct sink_chrome *c)
 	p = start = outbuf_reserve(o, need);
 	if (!p)
 		return -ENOMEM;
-	p = CHROME_LIT(p, "\n],\"displayTimeUnit\":\"ns\",\"metadata\":{\"generator\":\"kvmtrace_format " PACKAGE_VERSION "\",\"clock\":");
+	p = CHROME_LIT(p, "\n],\"metadata\":{\"generator\":\"kvmtrace_format " PACKAGE_VERSION "\",\"clock\":");
 	chrome_clock_note(c, note, sizeof(note));
 	p += sink_json_str(p, note, strlen(note));
+	if (c->enc->ts_base) {
+		/* a string: JSON readers hold numbers in doubles */
+		p = CHROME_LIT(p, ",\"ts_base_ns\":\"");
+		p = chrome_dec(p, c->enc->ts_base);
+		*p++ = '"';
+	}
 	p = CHROME_LIT(p, ",\"inputs\":[");
 	for (i = 0; i < c->nsrcs; i++) {
 		const struct source *src = c->srcs[i];

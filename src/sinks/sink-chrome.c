@@ -6,7 +6,7 @@
  *   {"name":"process_name","ph":"M","pid":1,...},
  *   {"name":"VMEXIT",...,"ph":"X","ts":1.234,"dur":0.5,"pid":1,"tid":1,...},
  *   ...
- *   ],"displayTimeUnit":"ns","metadata":{...}}
+ *   ],"metadata":{...}}
  *
  * Streamed: one event in, at most a few JSON objects out; nothing is held
  * but one entry per vCPU, thread and exit reason.

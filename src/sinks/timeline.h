@@ -89,6 +89,13 @@ struct tl_enc {
 	struct outbuf *out;		/* borrowed */
 	const struct sink_time *time;	/* borrowed */
 	uint64_t bytes;			/* written so far */
+	/*
+	 * JSON: ns taken off every time stamp, so that µs with three
+	 * decimals fit a double (a wall-clock timeline); 0: none. Set at
+	 * the first time stamp written.
+	 */
+	uint64_t ts_base;
+	bool base_set;
 };
 
 /* Chrome JSON (chrome-json.c), Perfetto protobuf (chrome-pf.c). */

@@ -258,11 +258,13 @@ def perfetto_timeline(tracks, events, pb):
     return slices, instants, counters
 
 
-def us_to_ns(us):
-    return int(round(us * 1000))
-
-
 def chrome_timeline(doc, pb):
+    # µs after the metadata's ts_base_ns (a wall-clock timeline)
+    base = int(doc.get('metadata', {}).get('ts_base_ns', 0))
+
+    def us_to_ns(us):
+        return int(round(us * 1000)) + base
+
     slices, instants, counters = [], [], []
     threads, procs = {}, {}
     open_ = collections.defaultdict(list)
@@ -280,7 +282,7 @@ def chrome_timeline(doc, pb):
                 procs[e['pid']] = args['name']
         elif ph == 'X':
             slices.append((where, e['name'], e['cat'], us_to_ns(e['ts']),
-                           us_to_ns(e['dur']), args))
+                           int(round(e['dur'] * 1000)), args))
         elif ph == 'B':
             open_[where].append((e, dict(args)))
         elif ph == 'E':
