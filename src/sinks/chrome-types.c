@@ -30,20 +30,80 @@ void chrome_type_fini(struct chrome_type *ct)
 	free(ct->cat);
 }
 
+static bool chrome_listed(const char **names, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * Is x (listed) the event's own field, which hides the common key of that
+ * name (sched_wakeup's comm and pid, irq_handler_entry's name)? It is
+ * when the source also has common_x, bound elsewhere.
+ */
+static bool chrome_own(struct source *src, const struct event_type *t,
+		       const char **names, size_t n, const char *x)
+{
+	char common[32];
+	int a, b;
+
+	snprintf(common, sizeof(common), "common_%s", x);
+	if (!chrome_listed(names, n, common))
+		return false;
+	a = src->ops->bind(src, t, x);
+	b = src->ops->bind(src, t, common);
+	return a >= 0 && b >= 0 && a != b;
+}
+
 /*
  * Fields that are not args: what the event's name, category, process and
- * thread say already, and libtraceevent's text (a print per event).
+ * thread say already, and libtraceevent's text (a print per event). An
+ * event's own field of such a name stays, and so does the common key it
+ * hides, as common_NAME (as rules name it). A program's (QEMU's) fields
+ * are its event's arguments, but for the log's text (info).
  */
-static bool chrome_skip_field(const char *name)
+static bool chrome_skip_field(struct source *src, const struct event_type *t,
+			      const char **names, size_t n, const char *name)
 {
 	static const char *const skip[] = { "info", "id", "system", "name",
 					    "comm" };
 	size_t i;
 
+	if (src->ops->program)
+		return !strcmp(name, "info");
 	if (!strncmp(name, "common_", 7))
-		return true;
+		return !((!strcmp(name + 7, "comm") || !strcmp(name + 7, "pid") ||
+			  !strcmp(name + 7, "name")) &&
+			 chrome_listed(names, n, name + 7) &&
+			 chrome_own(src, t, names, n, name + 7));
+	if ((!strcmp(name, "comm") || !strcmp(name, "name")) &&
+	    chrome_own(src, t, names, n, name))
+		return false;
 	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
 		if (!strcmp(name, skip[i]))
+			return true;
+	return false;
+}
+
+/*
+ * An address, written as a hex string (JSON readers hold numbers in
+ * doubles): addr, address, ip, rip, ptr, call_site, caller, gpa, gva,
+ * hpa, hva, and names ending in _ and one of these.
+ */
+static bool chrome_is_address(const char *name)
+{
+	static const char *const addr[] = { "addr", "address", "ip", "rip",
+					    "ptr", "call_site", "caller", "gpa",
+					    "gva", "hpa", "hva" };
+	const char *tail = strrchr(name, '_');
+	size_t i;
+
+	for (i = 0; i < sizeof(addr) / sizeof(addr[0]); i++)
+		if (!strcmp(name, addr[i]) || (tail && !strcmp(tail + 1, addr[i])))
 			return true;
 	return false;
 }
@@ -126,7 +186,7 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 
 		if (!strcmp(names[i], "common_cpu"))
 			ct->add_cpu = true;
-		if (chrome_skip_field(names[i]))
+		if (chrome_skip_field(src, t, names, n, names[i]))
 			continue;
 		idx = src->ops->bind(src, t, names[i]);
 		if (idx < 0)
@@ -135,6 +195,10 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 			ct->add_pid = false;
 		f->slot = idx;
 		f->word = t->has_id && chrome_is_word(names[i]);
+		f->hex = chrome_is_address(names[i]);
+		/* the event's own cpu: the record's is common_cpu */
+		if (!strcmp(names[i], "cpu"))
+			ct->cpu_own = true;
 		f->key = malloc(SINK_JSON_BOUND(strlen(names[i])) + 2);
 		f->name = strdup(names[i]);
 		if (!f->key || !f->name) {
@@ -234,6 +298,7 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct value *name, struct diag *d)
 {
 	struct tl_arg args[CHROME_MAXFIELDS + 2];
+	char hex[CHROME_MAXFIELDS][20];
 	char scratch[SINK_JSON_BOUND(CHROME_LABELMAX) + CHROME_HEADMAX +
 		     CHROME_LABELMAX];
 	size_t i, n = ct->nfields;
@@ -271,6 +336,9 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		a->jkeylen = f->keylen;
 		if (ev->src->ops->field(ev->src, ev, f->slot, &a->v) < 0)
 			a->v.kind = VALUE_NONE;
+		else if (f->hex && a->v.kind == VALUE_INT && !a->v.neg)
+			value_set_str(&a->v, hex[i],
+				      chrome_hex(hex[i], a->v.u));
 	}
 	/* kvmtrace: data words that are 0 at the end are not written */
 	while (n && ct->fields[n - 1].word && args[n - 1].v.kind == VALUE_INT &&
@@ -283,7 +351,13 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		args[n].jkey = "\"pid\":";
 		args[n++].jkeylen = 6;
 	}
-	if (ct->add_cpu) {
+	if (ct->add_cpu && ct->cpu_own) {
+		value_set_u64(&args[n].v, ev->cpu);
+		args[n].key = "common_cpu";
+		args[n].keylen = 10;
+		args[n].jkey = "\"common_cpu\":";
+		args[n++].jkeylen = 13;
+	} else if (ct->add_cpu) {
 		value_set_u64(&args[n].v, ev->cpu);
 		args[n].key = "cpu";
 		args[n].keylen = 3;

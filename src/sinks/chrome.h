@@ -35,6 +35,7 @@ struct chrome_field {
 	uint32_t namelen;
 	uint32_t keylen;
 	bool word;		/* a kvmtrace data word: left out if 0 at the end */
+	bool hex;		/* an address: a hex string */
 };
 
 /* What the sink knows about one event type of one source. */
@@ -53,6 +54,7 @@ struct chrome_type {
 	size_t nfields;
 	bool add_pid;		/* no field holds the pid: add "pid" */
 	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
+	bool cpu_own;		/* the event has a cpu: add "common_cpu" */
 	int8_t named;		/* exits: reasons have names (-1: not known) */
 	uint8_t cpu_role;	/* enum chrome_cpu_role: drawn on a CPU */
 	int32_t slot_a;		/* CPU roles: next_comm, irq, vec */
@@ -253,6 +255,24 @@ int chrome_process(struct sink_chrome *c, enum domain dom);
 int chrome_footer(struct sink_chrome *c);
 /* --counters: their "C" events (chrome-counters.c). 0 or -ENOMEM. */
 int chrome_counters(struct sink_chrome *c);
+
+/* "0x" and v in lower-case hex (at most 18 bytes): its length. */
+static inline size_t chrome_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	p[0] = '0';
+	p[1] = 'x';
+	for (i = 0; i < n; i++)
+		p[2 + i] = tmp[n - 1 - i];
+	return n + 2;
+}
 
 /* ------------------------------------ chrome-types.c: types, instants */
 

@@ -153,24 +153,6 @@ static int chrome_exit_args(struct sink_chrome *c, const struct chrome_type *ct,
 	return 0;
 }
 
-/* "0x" and v in lower-case hex: its length. */
-static size_t chrome_hex(char *p, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	p[0] = '0';
-	p[1] = 'x';
-	for (i = 0; i < n; i++)
-		p[2 + i] = tmp[n - 1 - i];
-	return n + 2;
-}
-
 /* reason, rip, symbol and info of v's exit; rip: room for its text. */
 static size_t chrome_exit_argv(const struct sink_chrome *c,
 			       struct tl_arg *a, const struct sink_vcpu *v,
