@@ -306,7 +306,7 @@ static const struct option long_options[] = {
 
 int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 {
-	bool have_f = false, first = true;
+	bool have_f = false, first = true, json = false;
 	int c;
 
 	opterr = 0;
@@ -389,6 +389,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 		}
 		case OPT_CHROME:
 			o->chrome = true;
+			json = true;
 			break;
 		case OPT_PERFETTO:
 			/* the Chrome sink's timeline, Perfetto's encoding */
@@ -496,6 +497,10 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 	if (o->rules_path && !have_f &&
 	    (c = missing_positional(o->rules_path, d)) < 0)
 		return c == -ENOMEM ? -ENOMEM : -EINVAL;
+	if (json && o->perfetto) {
+		diag_set(d, "--chrome and --perfetto are two outputs; choose one");
+		return -EINVAL;
+	}
 	if (o->chrome && o->stats) {
 		diag_set(d, "%s and --stats are two outputs; choose one",
 			 o->perfetto ? "--perfetto" : "--chrome");
