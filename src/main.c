@@ -137,7 +137,7 @@ static int load_counters(struct run *r)
 	if (!r->opt.ncounters)
 		return 0;
 	if (!r->opt.chrome && !r->opt.stats) {
-		error("--counters: give --chrome (counter tracks) or --stats (a table)");
+		error("--counters: give --chrome or --perfetto (counter tracks) or --stats (a table)");
 		return EXIT_USAGE;
 	}
 	r->counters = calloc(r->opt.ncounters, sizeof(*r->counters));

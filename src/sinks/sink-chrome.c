@@ -433,7 +433,8 @@ static int sink_chrome_begin(struct sink *s, struct source **srcs, size_t n,
 	 * on a nanosecond timeline already; nothing else records it.
 	 */
 	if (c->time.timeline == CLOCK_TSC && !c->time.ns) {
-		diag_set(d, "--chrome: the timeline is the TSC and no input records its frequency; pass -c MHZ (the TSC rate, e.g. -c 2400) or --tsc-mhz MHZ");
+		diag_set(d, "%s: the timeline is the TSC and no input records its frequency; pass -c MHZ (the TSC rate, e.g. -c 2400) or --tsc-mhz MHZ",
+			 c->perfetto ? "--perfetto" : "--chrome");
 		return -EINVAL;
 	}
 	/* exits' functions without symbols of their own: a guest input's */
