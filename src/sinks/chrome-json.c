@@ -104,8 +104,32 @@ static char *json_sep(struct tl_json *j, char *p)
 	return p;
 }
 
-static char *json_value(char *p, const struct value *v)
+/* "0x" and v in lower-case hex (at most 18 bytes): its length. */
+static size_t json_hex(char *p, uint64_t v)
 {
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	p[0] = '0';
+	p[1] = 'x';
+	for (i = 0; i < n; i++)
+		p[2 + i] = tmp[n - 1 - i];
+	return n + 2;
+}
+
+static char *json_value(char *p, const struct value *v, bool hex)
+{
+	if (hex && v->kind == VALUE_INT && !v->neg) {
+		*p++ = '"';
+		p += json_hex(p, v->u);
+		*p++ = '"';
+		return p;
+	}
 	switch (v->kind) {
 	case VALUE_INT:
 		if (v->neg && v->u)
@@ -157,7 +181,7 @@ static char *json_args(char *p, const struct tl_event *ev)
 			p += sink_json_str(p, a->key, a->keylen);
 			*p++ = ':';
 		}
-		p = json_value(p, &a->v);
+		p = json_value(p, &a->v, a->hex);
 	}
 	*p++ = '}';
 	return p;

@@ -19,7 +19,8 @@
  *    tracks, where a handler nests in the task) and the END, with the
  *    args, when it ends; "B" and "E" each one packet; an instant
  *    TYPE_INSTANT; a counter sample TYPE_COUNTER (double_counter_value).
- *    Args are debug annotations: numbers as numbers, strings as strings.
+ *    Args are debug annotations: numbers as numbers, strings as strings,
+ *    addresses as pointer values (the JSON's "0x…" strings).
  *  - Perfetto pairs BEGIN and END per track in time order, then file
  *    order. Slices open in file order but for a call whose entry came
  *    before the trace (outer), written when it ends: it begins at the
@@ -216,8 +217,10 @@ static size_t pf_need(const struct tl_event *ev)
 	return n;
 }
 
-static uint8_t *pf_value(uint8_t *p, const struct value *v)
+static uint8_t *pf_value(uint8_t *p, const struct value *v, bool hex)
 {
+	if (hex && v->kind == VALUE_INT && !v->neg)
+		return pf_uint(p, PF_DA_POINTER, v->u);
 	switch (v->kind) {
 	case VALUE_INT:
 		if (v->neg && v->u)
@@ -301,7 +304,7 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 			p = pf_uint(p, PF_DA_NAME_IID, key_iid[i]);
 		else
 			p = pf_str(p, PF_DA_NAME, a->key, a->keylen);
-		p = pf_value(p, &a->v);
+		p = pf_value(p, &a->v, a->hex);
 		p = pf_close(da, p);
 	}
 	p = pf_close(te, p);

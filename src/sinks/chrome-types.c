@@ -103,7 +103,8 @@ static bool chrome_is_address(const char *name)
 	size_t i;
 
 	for (i = 0; i < sizeof(addr) / sizeof(addr[0]); i++)
-		if (!strcmp(name, addr[i]) || (tail && !strcmp(tail + 1, addr[i])))
+		if (!strcmp(name, addr[i]) ||
+		    (tail && !strcmp(tail + 1, addr[i])))
 			return true;
 	return false;
 }
@@ -298,7 +299,6 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct value *name, struct diag *d)
 {
 	struct tl_arg args[CHROME_MAXFIELDS + 2];
-	char hex[CHROME_MAXFIELDS][20];
 	char scratch[SINK_JSON_BOUND(CHROME_LABELMAX) + CHROME_HEADMAX +
 		     CHROME_LABELMAX];
 	size_t i, n = ct->nfields;
@@ -336,21 +336,22 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		a->jkeylen = f->keylen;
 		if (ev->src->ops->field(ev->src, ev, f->slot, &a->v) < 0)
 			a->v.kind = VALUE_NONE;
-		else if (f->hex && a->v.kind == VALUE_INT && !a->v.neg)
-			value_set_str(&a->v, hex[i],
-				      chrome_hex(hex[i], a->v.u));
+		a->hex = f->hex;
 	}
 	/* kvmtrace: data words that are 0 at the end are not written */
 	while (n && ct->fields[n - 1].word && args[n - 1].v.kind == VALUE_INT &&
 	       args[n - 1].v.u == 0)
 		n--;
 	if (ct->add_pid) {
+		args[n].hex = false;
 		value_set_s64(&args[n].v, ev->pid);
 		args[n].key = "pid";
 		args[n].keylen = 3;
 		args[n].jkey = "\"pid\":";
 		args[n++].jkeylen = 6;
 	}
+	if (ct->add_cpu)
+		args[n].hex = false;
 	if (ct->add_cpu && ct->cpu_own) {
 		value_set_u64(&args[n].v, ev->cpu);
 		args[n].key = "common_cpu";

@@ -256,24 +256,6 @@ int chrome_footer(struct sink_chrome *c);
 /* --counters: their "C" events (chrome-counters.c). 0 or -ENOMEM. */
 int chrome_counters(struct sink_chrome *c);
 
-/* "0x" and v in lower-case hex (at most 18 bytes): its length. */
-static inline size_t chrome_hex(char *p, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	p[0] = '0';
-	p[1] = 'x';
-	for (i = 0; i < n; i++)
-		p[2 + i] = tmp[n - 1 - i];
-	return n + 2;
-}
-
 /* ------------------------------------ chrome-types.c: types, instants */
 
 void chrome_type_fini(struct chrome_type *ct);

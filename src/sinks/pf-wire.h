@@ -51,6 +51,7 @@ enum pf_wire {
 #define PF_DA_INT			4
 #define PF_DA_DOUBLE			5
 #define PF_DA_STRING			6
+#define PF_DA_POINTER			7
 #define PF_DA_NAME			10
 /* InternedData: EventCategory, EventName, DebugAnnotationName lists */
 #define PF_ID_CATEGORIES		1

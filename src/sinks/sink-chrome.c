@@ -153,10 +153,9 @@ static int chrome_exit_args(struct sink_chrome *c, const struct chrome_type *ct,
 	return 0;
 }
 
-/* reason, rip, symbol and info of v's exit; rip: room for its text. */
+/* reason, rip, symbol and info of v's exit. */
 static size_t chrome_exit_argv(const struct sink_chrome *c,
-			       struct tl_arg *a, const struct sink_vcpu *v,
-			       char *rip)
+			       struct tl_arg *a, const struct sink_vcpu *v)
 {
 	uint32_t idx = (uint32_t)(v - c->pairs.v);
 	const struct chrome_exitargs *x = idx < c->nxargs ? &c->xargs[idx]
@@ -164,8 +163,10 @@ static size_t chrome_exit_argv(const struct sink_chrome *c,
 	size_t n = 0;
 
 	tl_arg_u64(&a[n++], TL_KEY("reason"), v->reason);
-	if (v->has_rip)
-		tl_arg_str(&a[n++], TL_KEY("rip"), rip, chrome_hex(rip, v->rip));
+	if (v->has_rip) {
+		tl_arg_u64(&a[n], TL_KEY("rip"), v->rip);
+		a[n++].hex = true;
+	}
 	if (x && x->symlen)
 		tl_arg_str(&a[n++], TL_KEY("symbol"), x->sym, x->symlen);
 	if (x && x->infolen)
@@ -179,7 +180,7 @@ static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 			     const char *note)
 {
 	struct tl_arg a[5];
-	char name[32], rip[24];
+	char name[32];
 	struct tl_event te = {
 		.ph = key && !strcmp(key, "unpaired") ? TL_INSTANT : TL_SLICE,
 		.pid = chrome_tid_pid(c, tid),
@@ -192,7 +193,7 @@ static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 	};
 
 	chrome_reason_name(c, &te, v, name);
-	te.nargs = chrome_exit_argv(c, a, v, rip);
+	te.nargs = chrome_exit_argv(c, a, v);
 	if (note)
 		tl_arg_str(&a[te.nargs++], key, (uint32_t)strlen(key), note,
 			   strlen(note));

@@ -38,6 +38,8 @@ struct tl_arg {
 	const char *jkey;	/* borrowed: "key": quoted for JSON, or NULL */
 	uint32_t keylen;
 	uint32_t jkeylen;
+	bool hex;		/* an address (v: INT): JSON "0x…", Perfetto a
+				 * pointer value (JSON readers hold doubles) */
 	struct value v;		/* strings borrowed */
 };
 
@@ -115,6 +117,7 @@ static inline void tl_arg_str(struct tl_arg *a, const char *key,
 	a->keylen = keylen;
 	a->jkey = NULL;
 	a->jkeylen = 0;
+	a->hex = false;
 	value_set_str(&a->v, s, len);
 }
 
@@ -125,6 +128,7 @@ static inline void tl_arg_u64(struct tl_arg *a, const char *key,
 	a->keylen = keylen;
 	a->jkey = NULL;
 	a->jkeylen = 0;
+	a->hex = false;
 	value_set_u64(&a->v, u);
 }
 

@@ -131,6 +131,8 @@ def annotation_value(da):
     for k in ('uint_value', 'int_value', 'double_value', 'string_value'):
         if k in da:
             return da[k][0]
+    if 'pointer_value' in da:   # an address: the JSON's hex string
+        return '0x%x' % da['pointer_value'][0]
     return None
 
 
