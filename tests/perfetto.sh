@@ -98,6 +98,10 @@ same qemu-log-iso none tests/fixtures/qemu-log/kvm-iso.qlog
 same qemu-merge tracecmd --qemu-events=tests/fixtures/qemu/trace-events \
 	tests/fixtures/qemu/host-mono.dat tests/fixtures/qemu/simple-mono.bin
 same empty none -c 1000 /dev/null
+# random bytes as a kvmtrace stream: past the caps (4096 tracks), stamps
+# near 2^64 ns
+python3 -c "import random, sys; r = random.Random(1); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(300000)))" > "$tmp/random.bin"
+same random none -c 1000 "$tmp/random.bin"
 
 # standard output a pipe: the trace goes there
 "$KTF" --perfetto -c 1000 tests/fixtures/sinks/exits.kvmtrace | cat > "$tmp/pipe.pb"

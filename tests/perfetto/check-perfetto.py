@@ -36,6 +36,7 @@ Prints one line of counts and exits 0, or the problems and exits 1.
 """
 import argparse
 import collections
+import decimal
 import json
 import math
 import subprocess
@@ -268,8 +269,12 @@ def chrome_timeline(doc, pb):
     # µs after the metadata's ts_base_ns (a wall-clock timeline)
     base = int(doc.get('metadata', {}).get('ts_base_ns', 0))
 
-    def us_to_ns(us):
-        return int(round(us * 1000)) + base
+    def us_to_ns(us):   # exact: the JSON's numbers are read as decimals
+        return int((decimal.Decimal(us) * 1000).to_integral_value()) + base
+
+    def floats(args):
+        return {k: float(v) if isinstance(v, decimal.Decimal) else v
+                for k, v in args.items()}
 
     slices, instants, counters = [], [], []
     threads, procs = {}, {}
@@ -280,7 +285,7 @@ def chrome_timeline(doc, pb):
         e = evs[k]
         ph = e['ph']
         where = (e.get('pid'), e.get('tid'))
-        args = e.get('args', {})
+        args = floats(e.get('args', {}))
         if ph == 'M':
             if e['name'] == 'thread_name':
                 threads[where] = args['name']
@@ -288,7 +293,7 @@ def chrome_timeline(doc, pb):
                 procs[e['pid']] = args['name']
         elif ph == 'X':
             slices.append((where, e['name'], e['cat'], us_to_ns(e['ts']),
-                           int(round(e['dur'] * 1000)), args))
+                           us_to_ns(e['dur']) - base, args))
         elif ph == 'B':
             open_[where].append((e, dict(args)))
         elif ph == 'E':
@@ -304,7 +309,7 @@ def chrome_timeline(doc, pb):
                              args))
         elif ph == 'C':
             for name, v in args.items():
-                counters.append((name, e['pid'], us_to_ns(e['ts']), v))
+                counters.append((name, e['pid'], us_to_ns(e['ts']), float(v)))
     return threads, procs, slices, instants, counters
 
 
@@ -399,7 +404,7 @@ def main():
         len(counters))
     if a.chrome:
         with open(a.chrome) as f:
-            doc = json.load(f)
+            doc = json.load(f, parse_float=decimal.Decimal)
         threads, procs, cs, ci, cc = chrome_timeline(doc, pb)
         pthreads = {(t['pid'], t['tid']): t['name'] for t in tracks.values()
                     if t['kind'] == 'thread'}
