@@ -4,12 +4,13 @@
 # perfetto.sh — --perfetto against --chrome, on every kind of input (TAP).
 # For each case, the same command line runs once with --chrome and once
 # with --perfetto -o FILE; FILE is decoded by `protoc --decode` with our
-# own minimal .proto (tests/perfetto/ktf-perfetto.proto) and
-# tests/perfetto/check-perfetto.py checks its structure (tracks described
-# before use, interned ids defined before use, sequence flags, slices
-# balanced and nested per track) and that it holds the JSON's timeline:
-# the same processes, tracks, slices, instants, counter samples and args,
-# times within 1 µs. Then what --perfetto refuses: a terminal without -o.
+# own minimal .proto (tests/perfetto-check/ktf-perfetto.proto) and
+# tests/perfetto-check/check-perfetto.py checks its structure (tracks
+# described before use, interned ids defined before use, sequence flags,
+# slices balanced and nested per track) and that it holds the JSON's
+# timeline: the same processes, tracks, slices, instants, counter samples
+# and args, times within 10 ns. Then what --perfetto refuses: a terminal
+# without -o.
 #
 # Needs protoc (Debian's protobuf-compiler) and python3: skipped without.
 set -u
@@ -19,8 +20,8 @@ command -v python3 > /dev/null || { echo "1..0 # SKIP python3 not found"; exit 7
 cd "$KTF_SRCDIR" || exit 99
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-perfetto.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
-proto=tests/perfetto/ktf-perfetto.proto
-check=tests/perfetto/check-perfetto.py
+proto=tests/perfetto-check/ktf-perfetto.proto
+check=tests/perfetto-check/check-perfetto.py
 n=0
 fail=0
 
