@@ -140,7 +140,7 @@ static int load_counters(struct run *r)
 	if (!r->opt.ncounters)
 		return 0;
 	if (!r->opt.chrome && !r->opt.stats) {
-		error("--counters: give --chrome (counter tracks) or --stats (a table)");
+		error("--counters: give --chrome or --perfetto (counter tracks) or --stats (a table)");
 		return EXIT_USAGE;
 	}
 	r->counters = calloc(r->opt.ncounters, sizeof(*r->counters));
@@ -554,6 +554,11 @@ static int run(struct run *r)
 	int fd = STDOUT_FILENO, ret, status;
 
 	diag_init(&d);
+	/* binary on a terminal: the user meant a file */
+	if (r->opt.perfetto && !r->opt.output && isatty(STDOUT_FILENO)) {
+		error("--perfetto writes a binary protobuf trace, not for a terminal: give -o FILE (then open FILE at https://ui.perfetto.dev, \"Open trace file\")");
+		return EXIT_USAGE;
+	}
 	if (r->opt.rules_path &&
 	    formats_path_find(r->opt.rules_path, &r->rules_file) < 0)
 		goto nomem;
@@ -667,7 +672,8 @@ static int run(struct run *r)
 	if (!r->out)
 		goto nomem;
 	if (r->opt.chrome)
-		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz);
+		r->sink = sink_chrome_create(r->out, r->render, r->opt.mhz,
+					     r->opt.perfetto);
 	else if (r->opt.stats && r->opt.live)
 		r->sink = sink_live_stats_create(
 			r->out, r->render, r->opt.stats_format, r->opt.mhz,
@@ -689,6 +695,7 @@ static int run(struct run *r)
 		goto nomem;
 	r->sink->counters = r->counters;
 	r->sink->ncounters = r->ncounters;
+	r->sink->warn = warn;
 	ret = r->sink->ops->begin(r->sink, r->srcs, r->nsrcs, &d);
 	if (ret < 0) {
 		error(d.msg);

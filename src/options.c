@@ -50,6 +50,8 @@ void options_usage(FILE *f)
 	      "      --clock=INPUT=tsc|ns|mono|wall  declare the clock of an input\n"
 	      "      --tsc-mhz=MHZ      put TSC inputs on a nanosecond timeline\n"
 	      "      --chrome           Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+	      "      --perfetto         the same timeline as Perfetto's protobuf trace\n"
+	      "                         (smaller; needs -o FILE on a terminal)\n"
 	      "      --stats[=FORMAT]   a summary: events, exits by reason, VM, vCPU,\n"
 	      "                         kind, guest function; inputs. FORMAT: table,\n"
 	      "                         hist (and log2 histograms), csv, json\n"
@@ -381,6 +383,7 @@ enum {
 	OPT_FILTER_PID,
 	OPT_FILTER_TIME,
 	OPT_CHROME,
+	OPT_PERFETTO,
 	OPT_STATS,
 	OPT_DEMANGLE,
 	OPT_GUEST_SYMS,
@@ -408,6 +411,7 @@ static const struct option long_options[] = {
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "tsc-mhz", required_argument, NULL, OPT_TSC_MHZ },
 	{ "chrome", no_argument, NULL, OPT_CHROME },
+	{ "perfetto", no_argument, NULL, OPT_PERFETTO },
 	{ "stats", optional_argument, NULL, OPT_STATS },
 	{ "stats-top", required_argument, NULL, OPT_STATS_TOP },
 	{ "stats-sort", required_argument, NULL, OPT_STATS_SORT },
@@ -436,7 +440,7 @@ static const struct option long_options[] = {
 int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 {
 	static const char shorts[] = "-:f:c:o:hV";
-	bool have_f = false, first = true;
+	bool have_f = false, first = true, json = false;
 	int c;
 
 	if (options_names_canon(long_options, shorts, argc, argv, &o->names) < 0)
@@ -522,6 +526,12 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 		}
 		case OPT_CHROME:
 			o->chrome = true;
+			json = true;
+			break;
+		case OPT_PERFETTO:
+			/* the Chrome sink's timeline, Perfetto's encoding */
+			o->chrome = true;
+			o->perfetto = true;
 			break;
 		case OPT_STATS:
 			o->stats = true;
@@ -674,13 +684,18 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 	if (o->rules_path && !have_f &&
 	    (c = missing_positional(o->rules_path, d)) < 0)
 		return c == -ENOMEM ? -ENOMEM : -EINVAL;
+	if (json && o->perfetto) {
+		diag_set(d, "--chrome and --perfetto are two outputs; choose one");
+		return -EINVAL;
+	}
 	if (o->chrome && o->stats) {
-		diag_set(d, "--chrome and --stats are two outputs; choose one");
+		diag_set(d, "%s and --stats are two outputs; choose one",
+			 o->perfetto ? "--perfetto" : "--chrome");
 		return -EINVAL;
 	}
 	if (o->exits && (o->chrome || o->stats)) {
 		diag_set(d, "--exits and --%s are two outputs; choose one",
-			 o->chrome ? "chrome" : "stats");
+			 o->perfetto ? "perfetto" : o->chrome ? "chrome" : "stats");
 		return -EINVAL;
 	}
 	if (o->host && !o->exits) {

@@ -39,7 +39,8 @@ struct options {
 	const char *rules_path;	/* NULL: the built-in rules */
 	double mhz;
 	const char *output;
-	bool chrome;
+	bool chrome;		/* also set by --perfetto */
+	bool perfetto;		/* --perfetto: protobuf, not JSON */
 	bool stats;
 	const char *stats_format;
 	unsigned stats_top;	/* --stats-top: rows per exit table; 0: default */

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "chrome.h"
 #include "counters.h"
@@ -38,8 +39,15 @@ int chrome_counters(struct sink_chrome *c)
 		for (k = 0; k < cs->npoints; k++) {
 			const struct counters_point *pt = &cs->points[k];
 			const char *name = cs->names[pt->series];
-			char label[512], num[40], *p, *start;
-			size_t len;
+			char label[512];
+			struct tl_event te = {
+				.ph = TL_COUNTER,
+				.pid = 1,
+				.cat = "counters",
+				.catlen = 8,
+				.name = label,
+				.value = pt->value,
+			};
 
 			if (!pt->counted || !isfinite(pt->value))
 				continue;
@@ -48,24 +56,10 @@ int chrome_counters(struct sink_chrome *c)
 					 cs->path);
 			else
 				snprintf(label, sizeof(label), "%s", name);
-			len = strlen(label);
-			snprintf(num, sizeof(num), "%.15g", pt->value);
-			p = start = chrome_reserve(c, 2 * SINK_JSON_BOUND(len) +
-							      strlen(num) + 128);
-			if (!p)
+			te.namelen = strlen(label);
+			te.ts = chrome_counter_ts(c, cs->start, pt->t_ns);
+			if (chrome_emit(c, &te) < 0)
 				return -ENOMEM;
-			p = chrome_sep(c, p);
-			p = CHROME_LIT(p, "{\"name\":");
-			p += sink_json_str(p, label, len);
-			p = CHROME_LIT(p, ",\"cat\":\"counters\",\"ph\":\"C\",\"ts\":");
-			p = chrome_ts(c, p, chrome_counter_ts(c, cs->start,
-							      pt->t_ns));
-			p = CHROME_LIT(p, ",\"pid\":1,\"args\":{");
-			p += sink_json_str(p, label, len);
-			*p++ = ':';
-			p = chrome_lit(p, num, strlen(num));
-			p = CHROME_LIT(p, "}}");
-			chrome_commit(c, start, p);
 		}
 	}
 	return 0;

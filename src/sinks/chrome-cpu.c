@@ -8,10 +8,12 @@
  *  - irq:irq_handler_entry to irq_handler_exit, a slice "irq N NAME";
  *  - irq:softirq_entry to softirq_exit, a slice "softirq NAME".
  *
- * A slice is written when it ends (its "X" carries its duration); what
- * runs or is open at the end ends at the last time stamp. An exit whose
- * entry came before the trace, or that does not match the handler open,
- * stays an instant.
+ * A slice opens (TL_OPEN) when it starts and is written when it ends (its
+ * "X" carries its duration); what runs or is open at the end ends at the
+ * last time stamp. Handlers still open when the CPU switches tasks lost
+ * their exit (a task does not switch inside a handler): they end there,
+ * so that a CPU's slices always nest. An exit whose entry came before
+ * the trace, or that does not match the handler open, stays an instant.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -113,34 +115,51 @@ static struct chrome_cpu *chrome_cpu_of(struct sink_chrome *c, uint64_t key)
 	return cpu;
 }
 
-/* The slice s on thread tid, ending at end, with args (or NULL). */
+/* The slice s opens on thread tid. */
+static int chrome_cpu_open(struct sink_chrome *c, uint32_t tid,
+			   const struct chrome_cpu_slice *s, const char *cat)
+{
+	struct tl_event te = {
+		.ph = TL_OPEN,
+		.pid = chrome_tid_pid(c, tid),
+		.tid = tid,
+		.ts = s->since,
+		.name = s->name,
+		.namelen = s->len,
+		.cat = cat,
+		.catlen = strlen(cat),
+	};
+
+	return chrome_emit(c, &te);
+}
+
+static const char *chrome_cpu_cat(const struct chrome_cpu_slice *s)
+{
+	return s->kind == CHROME_CPU_IRQ_ENTRY ? "irq" : "softirq";
+}
+
+/* The slice s on thread tid, ending at end, with n args. */
 static int chrome_cpu_slice(struct sink_chrome *c, uint32_t tid,
 			    const struct chrome_cpu_slice *s, uint64_t end,
-			    const char *cat, const char *args)
+			    const char *cat, const struct tl_arg *args,
+			    size_t n)
 {
-	char *p = chrome_reserve(c, SINK_JSON_BOUND(CHROME_CPUNAME) +
-					    (args ? strlen(args) : 0) +
-					    CHROME_SLACK),
-	     *start = p;
+	struct tl_event te = {
+		.ph = TL_SLICE,
+		.opened = true,
+		.pid = chrome_tid_pid(c, tid),
+		.tid = tid,
+		.ts = s->since,
+		.end = end,
+		.name = s->name,
+		.namelen = s->len,
+		.cat = cat,
+		.catlen = strlen(cat),
+		.args = args,
+		.nargs = n,
+	};
 
-	if (!p)
-		return -ENOMEM;
-	p = chrome_sep(c, p);
-	p = CHROME_LIT(p, "{\"name\":");
-	p += sink_json_str(p, s->name, s->len);
-	p = CHROME_LIT(p, ",\"cat\":\"");
-	p = chrome_lit(p, cat, strlen(cat));
-	p = CHROME_LIT(p, "\",\"ph\":\"X\",");
-	p = chrome_span(c, p, s->since, end);
-	p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
-	if (args) {
-		p = CHROME_LIT(p, ",\"args\":{");
-		p = chrome_lit(p, args, strlen(args));
-		*p++ = '}';
-	}
-	*p++ = '}';
-	chrome_commit(c, start, p);
-	return 0;
+	return chrome_emit(c, &te);
 }
 
 static const char *const chrome_softirqs[] = {
@@ -165,16 +184,28 @@ static int chrome_cpu_switch(struct sink_chrome *c,
 {
 	struct value comm = { .kind = VALUE_NONE };
 	uint64_t pid = 0, state = 0;
-	char args[64];
+	struct tl_arg args[2];
 
 	if (sink_field_u64(ev, ct->slot_b, &pid) < 0)
 		return 1;
+	/* handlers open lost their exits: they end here */
+	tl_arg_str(&args[0], TL_KEY("repaired"),
+		   TL_KEY("no exit before the next task switch"));
+	while (cpu->depth) {
+		if (cpu->depth-- > CHROME_IRQDEPTH)
+			continue;
+		if (chrome_cpu_slice(c, tid, &cpu->irq[cpu->depth], ev->ts,
+				     chrome_cpu_cat(&cpu->irq[cpu->depth]),
+				     args, 1) < 0)
+			return -ENOMEM;
+	}
 	if (cpu->running) {
-		snprintf(args, sizeof(args), "\"tid\":%" PRIu64 ",\"end_state\":%" PRIu64,
-			 cpu->task.num,
-			 sink_field_u64(ev, ct->slot_c, &state) == 0 ? state : 0);
-		if (chrome_cpu_slice(c, tid, &cpu->task, ev->ts, "sched",
-				     args) < 0)
+		tl_arg_u64(&args[0], TL_KEY("tid"), cpu->task.num);
+		tl_arg_u64(&args[1], TL_KEY("end_state"),
+			   sink_field_u64(ev, ct->slot_c, &state) == 0 ? state
+								       : 0);
+		if (chrome_cpu_slice(c, tid, &cpu->task, ev->ts, "sched", args,
+				     2) < 0)
 			return -ENOMEM;
 	}
 	cpu->running = pid != 0;	/* idle is not drawn */
@@ -196,12 +227,14 @@ static int chrome_cpu_switch(struct sink_chrome *c,
 		cpu->task.len = chrome_cpu_len(snprintf(cpu->task.name,
 						  sizeof(cpu->task.name),
 						  "tid %" PRIu64, pid));
-	return 0;
+	return chrome_cpu_open(c, tid, &cpu->task, "sched");
 }
 
 /* An irq or softirq entry: a handler opens. */
-static int chrome_cpu_enter(const struct chrome_type *ct,
-			    const struct event *ev, struct chrome_cpu *cpu)
+static int chrome_cpu_enter(struct sink_chrome *c,
+			    const struct chrome_type *ct,
+			    const struct event *ev, struct chrome_cpu *cpu,
+			    uint32_t tid)
 {
 	struct value name = { .kind = VALUE_NONE };
 	struct chrome_cpu_slice *s;
@@ -233,7 +266,7 @@ static int chrome_cpu_enter(const struct chrome_type *ct,
 		s->len = chrome_cpu_len(snprintf(s->name, sizeof(s->name),
 						 "softirq %" PRIu64, num));
 	}
-	return 0;
+	return chrome_cpu_open(c, tid, s, chrome_cpu_cat(s));
 }
 
 /* An irq or softirq exit: the handler open on top ends. 1: none was. */
@@ -260,7 +293,7 @@ static int chrome_cpu_leave(struct sink_chrome *c,
 	cpu->depth--;
 	return chrome_cpu_slice(c, tid, s, ev->ts,
 				entry == CHROME_CPU_IRQ_ENTRY ? "irq" : "softirq",
-				NULL) < 0 ? -ENOMEM : 0;
+				NULL, 0) < 0 ? -ENOMEM : 0;
 }
 
 int chrome_cpu_event(struct sink_chrome *c, const struct chrome_type *ct,
@@ -284,7 +317,7 @@ int chrome_cpu_event(struct sink_chrome *c, const struct chrome_type *ct,
 		break;
 	case CHROME_CPU_IRQ_ENTRY:
 	case CHROME_CPU_SOFTIRQ_ENTRY:
-		ret = chrome_cpu_enter(ct, ev, cpu);
+		ret = chrome_cpu_enter(c, ct, ev, cpu, tid);
 		break;
 	default:
 		ret = chrome_cpu_leave(c, ct, ev, cpu, tid);
@@ -303,10 +336,12 @@ int chrome_cpu_close(struct sink_chrome *c)
 	for (i = 0; i < c->ncpus; i++) {
 		struct chrome_cpu *cpu = &c->cpus[i];
 		uint32_t t = sink_map_find(&c->thread_map, cpu->key);
-		char args[48];
+		struct tl_arg arg;
 
 		if (t == SINK_MAP_EMPTY)
 			continue;
+		tl_arg_str(&arg, TL_KEY("repaired"),
+			   TL_KEY("exit after the trace end"));
 		while (cpu->depth) {
 			if (cpu->depth-- > CHROME_IRQDEPTH)
 				continue;
@@ -315,15 +350,15 @@ int chrome_cpu_close(struct sink_chrome *c)
 					     cpu->irq[cpu->depth].kind ==
 							     CHROME_CPU_IRQ_ENTRY
 						     ? "irq" : "softirq",
-					     "\"repaired\":\"exit after the trace end\"") < 0)
+					     &arg, 1) < 0)
 				return -ENOMEM;
 		}
 		if (!cpu->running)
 			continue;
 		cpu->running = false;
-		snprintf(args, sizeof(args), "\"tid\":%" PRIu64, cpu->task.num);
+		tl_arg_u64(&arg, TL_KEY("tid"), cpu->task.num);
 		if (chrome_cpu_slice(c, t + 1, &cpu->task, c->last_ts, "sched",
-				     args) < 0)
+				     &arg, 1) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -16,51 +16,60 @@
 #include "pyfmt.h"
 #include "render.h"
 
-/* A metadata event: {"name":what,"ph":"M","pid":P,"tid":T,"args":{…}}. */
-int chrome_meta(struct sink_chrome *c, const char *what,
-		uint32_t pid, uint32_t tid, const char *key,
-		const char *s, size_t slen, int64_t num)
+/*
+ * The guest input of a VM that the host's GUEST option left without a
+ * name (the reader names it by its trace id, "0x" and 16 digits); NULL.
+ */
+static const struct source *chrome_vm_input(const struct sink_chrome *c,
+					    const char *name)
 {
-	size_t n = strlen(what) + strlen(key) + SINK_JSON_BOUND(slen) +
-		   CHROME_SLACK;
-	char *p = chrome_reserve(c, n), *start = p;
+	size_t i;
 
-	if (!p)
-		return -ENOMEM;
-	p = chrome_sep(c, p);
-	p = CHROME_LIT(p, "{\"name\":\"");
-	p = chrome_lit(p, what, strlen(what));
-	p = CHROME_LIT(p, "\",\"ph\":\"M\"");
-	p = chrome_pid_tid(p, pid, tid);
-	p = CHROME_LIT(p, ",\"args\":{\"");
-	p = chrome_lit(p, key, strlen(key));
-	p = CHROME_LIT(p, "\":");
-	if (s) {
-		p += sink_json_str(p, s, slen);
-	} else {
-		if (num < 0)
-			*p++ = '-';
-		p = chrome_dec(p, num < 0 ? -(uint64_t)num : (uint64_t)num);
-	}
-	p = CHROME_LIT(p, "}}");
-	chrome_commit(c, start, p);
-	return 0;
+	if (strlen(name) != 18 || strncmp(name, "0x", 2) ||
+	    strspn(name + 2, "0123456789abcdef") != 16)
+		return NULL;
+	for (i = 0; i < c->nsrcs; i++)
+		if (c->srcs[i]->domain == DOMAIN_GUEST && c->srcs[i]->align.vm &&
+		    !strcmp(c->srcs[i]->align.vm, name))
+			return c->srcs[i];
+	return NULL;
 }
 
-/* A VM's process, announced on its first thread. */
+/*
+ * A VM's process, announced on its first thread: the VM's name, or for a
+ * VM known by its trace id only, its guest file's (trace-cmd record -A
+ * NAME writes trace-NAME.dat).
+ */
 static int chrome_vm_process(struct sink_chrome *c, uint32_t vm, uint32_t pid)
 {
 	const char *name = c->pairs.vms.names[vm];
+	const struct source *g = chrome_vm_input(c, name);
+	const char *base, *stem;
+	char *made = NULL;
+	size_t len;
+	int ret;
 
 	if (sink_map_find(&c->vm_pids, pid) != SINK_MAP_EMPTY)
 		return 0;
-	if (sink_map_add(&c->vm_pids, pid, pid) < 0 ||
-	    chrome_meta(c, "process_name", pid, 0, "name", name, strlen(name),
-			0) < 0 ||
-	    chrome_meta(c, "process_sort_index", pid, 0, "sort_index", NULL, 0,
-			pid) < 0)
+	if (sink_map_add(&c->vm_pids, pid, pid) < 0)
 		return -ENOMEM;
-	return 0;
+	if (g) {
+		base = strrchr(g->name, '/') ? strrchr(g->name, '/') + 1
+					     : g->name;
+		stem = strncmp(base, "trace-", 6) || !base[6] ? base : base + 6;
+		len = strlen(stem);
+		if (len > 4 && !strcmp(stem + len - 4, ".dat"))
+			len -= 4;
+		made = malloc(len + strlen(g->name) + 64);
+		if (!made)
+			return -ENOMEM;
+		sprintf(made, "%.*s (guest %s, trace id %s)", (int)len, stem,
+			g->name, name);
+		name = made;
+	}
+	ret = chrome_process_meta(c, pid, name, strlen(name), pid);
+	free(made);
+	return ret;
 }
 
 /* The name, order and process of a vCPU's thread. */
@@ -149,6 +158,13 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 			return -ENOMEM;
 		break;
 	case SINK_TASK:
+		/* a task of a VM the host names: in the VM's process */
+		if (num >> CHROME_VMTASK) {
+			pid = CHROME_VM_PID + (uint32_t)(num >> CHROME_VMTASK) - 1;
+			num &= (1ull << CHROME_VMTASK) - 1;
+			if (chrome_vm_process(c, pid - CHROME_VM_PID, pid) < 0)
+				return -ENOMEM;
+		}
 		order = 200000 + (num < (1u << 30) ? (int64_t)num : (1 << 30));
 		/* the running task's name: common fields, not the event's own */
 		if (st->comm != SINK_NOSLOT && (uint64_t)ev->pid == num &&
@@ -180,9 +196,7 @@ int chrome_thread(struct sink_chrome *c, uint64_t key,
 		if (chrome_process(c, (enum domain)(pid - 1)) < 0)
 			return -ENOMEM;
 	}
-	if (chrome_meta(c, "thread_name", pid, *tid, "name", name, nlen, 0) < 0 ||
-	    chrome_meta(c, "thread_sort_index", pid, *tid, "sort_index", NULL,
-			0, order) < 0)
+	if (c->enc->ops->thread(c->enc, pid, *tid, name, nlen, order) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -211,6 +225,15 @@ int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 		}
 		if (sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
 			return -ENOMEM;
+		/* a task's event: on the task's track in the VM's process */
+		if (ev->pid > 0 && vm != SINK_VM_OVER &&
+		    c->pairs.vms.named[vm]) {
+			*key = sink_thread_key(dom, SINK_TASK,
+					       (uint64_t)(vm + 1) << CHROME_VMTASK |
+					       ((uint64_t)ev->pid &
+						((1ull << CHROME_VMTASK) - 1)));
+			return 0;
+		}
 	} else if (dom == DOMAIN_GUEST && has_vcpu) {
 		/* a guest's own exits pair by VM (its pid): one track */
 		if (sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
@@ -260,11 +283,8 @@ int chrome_process(struct sink_chrome *c, enum domain dom)
 			continue;
 		p += sprintf(p, "%s %s", n++ ? "," : "", c->srcs[i]->name);
 	}
-	ret = chrome_meta(c, "process_name", (uint32_t)dom + 1, 0, "name", name,
-			  (size_t)(p - name), 0);
-	if (ret == 0)
-		ret = chrome_meta(c, "process_sort_index", (uint32_t)dom + 1, 0,
-				  "sort_index", NULL, 0, dom);
+	ret = chrome_process_meta(c, (uint32_t)dom + 1, name,
+				  (size_t)(p - name), dom);
 	free(name);
 	return ret;
 }
@@ -272,11 +292,13 @@ int chrome_process(struct sink_chrome *c, enum domain dom)
 static const char *chrome_clock_note(const struct sink_chrome *c, char *buf,
 				     size_t len)
 {
+	const char *after = c->enc->ts_base ? " after ts_base_ns" : "";
+
 	if (c->time.ns && c->time.timeline == CLOCK_TSC)
-		snprintf(buf, len, "us, from TSC ticks at %.17g MHz (-c)",
-			 c->time.mhz);
+		snprintf(buf, len, "us%s, from TSC ticks at %.17g MHz (-c)",
+			 after, c->time.mhz);
 	else if (c->time.ns)
-		snprintf(buf, len, "us, from nanoseconds");
+		snprintf(buf, len, "us%s, from nanoseconds", after);
 	else if (c->time.timeline == CLOCK_TSC)
 		snprintf(buf, len, "ticks, unknown frequency: pass -c MHZ");
 	else
@@ -296,9 +318,15 @@ int chrome_footer(struct sink_chrome *c)
 	p = start = outbuf_reserve(o, need);
 	if (!p)
 		return -ENOMEM;
-	p = CHROME_LIT(p, "\n],\"displayTimeUnit\":\"ns\",\"metadata\":{\"generator\":\"kvmtrace_format " PACKAGE_VERSION "\",\"clock\":");
+	p = CHROME_LIT(p, "\n],\"metadata\":{\"generator\":\"kvmtrace_format " PACKAGE_VERSION "\",\"clock\":");
 	chrome_clock_note(c, note, sizeof(note));
 	p += sink_json_str(p, note, strlen(note));
+	if (c->enc->ts_base) {
+		/* a string: JSON readers hold numbers in doubles */
+		p = CHROME_LIT(p, ",\"ts_base_ns\":\"");
+		p = chrome_dec(p, c->enc->ts_base);
+		*p++ = '"';
+	}
 	p = CHROME_LIT(p, ",\"inputs\":[");
 	for (i = 0; i < c->nsrcs; i++) {
 		const struct source *src = c->srcs[i];

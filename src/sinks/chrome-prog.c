@@ -92,11 +92,8 @@ static int chrome_prog_process(struct sink_chrome *c, uint32_t i,
 			     pr->src->name);
 	else
 		n = snprintf(name, len, "%s: %s", prog, pr->src->name);
-	ret = chrome_meta(c, "process_name", pid, 0, "name", name,
-			  (size_t)n < len ? (size_t)n : len - 1, 0);
-	if (ret == 0)
-		ret = chrome_meta(c, "process_sort_index", pid, 0,
-				  "sort_index", NULL, 0, pid);
+	ret = chrome_process_meta(c, pid, name,
+				  (size_t)n < len ? (size_t)n : len - 1, pid);
 	free(name);
 	return ret;
 }

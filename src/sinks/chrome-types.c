@@ -20,27 +20,91 @@ void chrome_type_fini(struct chrome_type *ct)
 {
 	size_t i;
 
-	for (i = 0; i < ct->nfields; i++)
+	for (i = 0; i < ct->nfields; i++) {
 		free(ct->fields[i].key);
+		free(ct->fields[i].name);
+	}
 	free(ct->fields);
 	free(ct->head);
+	free(ct->name);
 	free(ct->cat);
+}
+
+static bool chrome_listed(const char **names, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * Is x (listed) the event's own field, which hides the common key of that
+ * name (sched_wakeup's comm and pid, irq_handler_entry's name)? It is
+ * when the source also has common_x, bound elsewhere.
+ */
+static bool chrome_own(struct source *src, const struct event_type *t,
+		       const char **names, size_t n, const char *x)
+{
+	char common[32];
+	int a, b;
+
+	snprintf(common, sizeof(common), "common_%s", x);
+	if (!chrome_listed(names, n, common))
+		return false;
+	a = src->ops->bind(src, t, x);
+	b = src->ops->bind(src, t, common);
+	return a >= 0 && b >= 0 && a != b;
 }
 
 /*
  * Fields that are not args: what the event's name, category, process and
- * thread say already, and libtraceevent's text (a print per event).
+ * thread say already, and libtraceevent's text (a print per event). An
+ * event's own field of such a name stays, and so does the common key it
+ * hides, as common_NAME (as rules name it). A program's (QEMU's) fields
+ * are its event's arguments, but for the log's text (info).
  */
-static bool chrome_skip_field(const char *name)
+static bool chrome_skip_field(struct source *src, const struct event_type *t,
+			      const char **names, size_t n, const char *name)
 {
 	static const char *const skip[] = { "info", "id", "system", "name",
 					    "comm" };
 	size_t i;
 
+	if (src->ops->program)
+		return !strcmp(name, "info");
 	if (!strncmp(name, "common_", 7))
-		return true;
+		return !((!strcmp(name + 7, "comm") || !strcmp(name + 7, "pid") ||
+			  !strcmp(name + 7, "name")) &&
+			 chrome_listed(names, n, name + 7) &&
+			 chrome_own(src, t, names, n, name + 7));
+	if ((!strcmp(name, "comm") || !strcmp(name, "name")) &&
+	    chrome_own(src, t, names, n, name))
+		return false;
 	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
 		if (!strcmp(name, skip[i]))
+			return true;
+	return false;
+}
+
+/*
+ * An address, written as a hex string (JSON readers hold numbers in
+ * doubles): addr, address, ip, rip, ptr, call_site, caller, gpa, gva,
+ * hpa, hva, and names ending in _ and one of these.
+ */
+static bool chrome_is_address(const char *name)
+{
+	static const char *const addr[] = { "addr", "address", "ip", "rip",
+					    "ptr", "call_site", "caller", "gpa",
+					    "gva", "hpa", "hva" };
+	const char *tail = strrchr(name, '_');
+	size_t i;
+
+	for (i = 0; i < sizeof(addr) / sizeof(addr[0]); i++)
+		if (!strcmp(name, addr[i]) ||
+		    (tail && !strcmp(tail + 1, addr[i])))
 			return true;
 	return false;
 }
@@ -86,6 +150,8 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 
 		ct->sym = idx < 0 ? SINK_NOSLOT : idx;
 	}
+	ct->rawcat = cat;
+	ct->rawcatlen = strlen(cat);
 	ct->cat = malloc(SINK_JSON_BOUND(strlen(cat)) + 8);
 	if (!ct->cat)
 		return -ENOMEM;
@@ -102,6 +168,10 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 		if (!ct->head)
 			return -ENOMEM;
 		ct->headlen = chrome_make_head(ct, ct->head, name, strlen(name));
+		ct->name = strdup(name);
+		if (!ct->name)
+			return -ENOMEM;
+		ct->namelen = strlen(name);
 	}
 	if (src->ops->fields)
 		n = src->ops->fields(src, t, names, CHROME_MAXFIELDS);
@@ -117,7 +187,7 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 
 		if (!strcmp(names[i], "common_cpu"))
 			ct->add_cpu = true;
-		if (chrome_skip_field(names[i]))
+		if (chrome_skip_field(src, t, names, n, names[i]))
 			continue;
 		idx = src->ops->bind(src, t, names[i]);
 		if (idx < 0)
@@ -126,15 +196,21 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 			ct->add_pid = false;
 		f->slot = idx;
 		f->word = t->has_id && chrome_is_word(names[i]);
+		f->hex = chrome_is_address(names[i]);
+		/* the event's own cpu: the record's is common_cpu */
+		if (!strcmp(names[i], "cpu"))
+			ct->cpu_own = true;
 		f->key = malloc(SINK_JSON_BOUND(strlen(names[i])) + 2);
-		if (!f->key)
+		f->name = strdup(names[i]);
+		if (!f->key || !f->name) {
+			free(f->key);
+			free(f->name);
 			return -ENOMEM;
-		k = 0;
-		if (ct->nfields)
-			f->key[k++] = ',';
-		k += sink_json_str(f->key + k, names[i], strlen(names[i]));
+		}
+		f->namelen = (uint32_t)strlen(names[i]);
+		k = sink_json_str(f->key, names[i], strlen(names[i]));
 		f->key[k++] = ':';
-		f->keylen = k;
+		f->keylen = (uint32_t)k;
 		ct->nfields++;
 	}
 	ct->init = true;
@@ -162,11 +238,13 @@ nomem:
 	return NULL;
 }
 
-/* The head of an instant of ev: per type, or per id (kvmtrace). */
-static const char *chrome_head(struct sink_chrome *c,
-			       const struct chrome_type *ct,
-			       const struct event *ev, size_t *len,
-			       char *scratch)
+/*
+ * The name of an instant of ev and its JSON head: per type, or per id
+ * (kvmtrace); scratch holds both when they are not kept.
+ */
+static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
+			const struct event *ev, struct tl_event *te,
+			char *scratch)
 {
 	uint64_t id = ev->type->id;
 	struct chrome_idhead *h;
@@ -175,14 +253,16 @@ static const char *chrome_head(struct sink_chrome *c,
 	size_t nlen;
 
 	if (!ev->type->has_id) {
-		*len = ct->headlen;
-		return ct->head;
+		te->jhead = ct->head;
+		te->jheadlen = ct->headlen;
+		te->name = ct->name;
+		te->namelen = ct->namelen;
+		te->name_kept = true;
+		return;
 	}
 	h = &c->idheads[(id ^ (id >> 7)) & (CHROME_IDCACHE - 1)];
-	if (h->valid && h->id == id && h->src == ev->src->index) {
-		*len = h->len;
-		return h->head;
-	}
+	if (h->valid && h->id == id && h->src == ev->src->index)
+		goto cached;
 	name = sink_event_name(c->sink.render, ev);
 	if (!name) {
 		snprintf(idname, sizeof(idname), "0x%08" PRIx64, id);
@@ -193,34 +273,24 @@ static const char *chrome_head(struct sink_chrome *c,
 		/* a long label: not cached, and cut to what scratch holds */
 		if (nlen > CHROME_LABELMAX)
 			nlen = CHROME_LABELMAX;
-		*len = chrome_make_head(ct, scratch, name, nlen);
-		return scratch;
+		te->jheadlen = chrome_make_head(ct, scratch, name, nlen);
+		te->jhead = scratch;
+		memcpy(scratch + te->jheadlen, name, nlen);
+		te->name = scratch + te->jheadlen;
+		te->namelen = nlen;
+		return;
 	}
 	h->len = (uint8_t)chrome_make_head(ct, h->head, name, nlen);
+	memcpy(h->name, name, nlen);
+	h->namelen = (uint8_t)nlen;
 	h->id = id;
 	h->src = ev->src->index;
 	h->valid = true;
-	*len = h->len;
-	return h->head;
-}
-
-static char *chrome_value(char *p, const struct value *v)
-{
-	switch (v->kind) {
-	case VALUE_INT:
-		if (v->neg && v->u)
-			*p++ = '-';
-		return chrome_dec(p, v->u);
-	case VALUE_FLOAT:
-		if (v->f != v->f || v->f - v->f != 0)	/* nan, inf */
-			return CHROME_LIT(p, "null");
-		return p + snprintf(p, 32, "%.17g", v->f);
-	case VALUE_STR:
-		return p + sink_json_str(p, v->s, v->len);
-	case VALUE_NONE:
-		break;
-	}
-	return CHROME_LIT(p, "null");
+cached:
+	te->jhead = h->head;
+	te->jheadlen = h->len;
+	te->name = h->name;
+	te->namelen = h->namelen;
 }
 
 /* An instant of ev on thread key, named after its type or after name. */
@@ -228,63 +298,73 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct event *ev, uint64_t key,
 		   const struct value *name, struct diag *d)
 {
-	struct value vals[CHROME_MAXFIELDS];
-	char scratch[SINK_JSON_BOUND(CHROME_LABELMAX) + CHROME_HEADMAX];
-	const char *head;
-	size_t headlen, i, n = ct->nfields, need;
+	struct tl_arg args[CHROME_MAXFIELDS + 2];
+	char scratch[SINK_JSON_BOUND(CHROME_LABELMAX) + CHROME_HEADMAX +
+		     CHROME_LABELMAX];
+	size_t i, n = ct->nfields;
 	uint32_t tid;
-	char *p, *start;
+	struct tl_event te = {
+		.ph = TL_INSTANT,
+		.args_always = true,
+		.ts = ev->ts,
+		.cat = ct->rawcat,
+		.catlen = ct->rawcatlen,
+		.args = args,
+	};
 
 	if (chrome_thread(c, key, ev, &ct->st, &tid) < 0)
 		return chrome_nomem(d);
+	te.pid = chrome_tid_pid(c, tid);
+	te.tid = tid;
 	if (name) {
-		headlen = chrome_make_head(ct, scratch, name->s,
-					   name->len < CHROME_LABELMAX ? name->len
-								       : CHROME_LABELMAX);
-		head = scratch;
+		te.name = name->s;
+		te.namelen = name->len < CHROME_LABELMAX ? name->len
+							 : CHROME_LABELMAX;
+		te.jheadlen = chrome_make_head(ct, scratch, te.name,
+					       te.namelen);
+		te.jhead = scratch;
 	} else {
-		head = chrome_head(c, ct, ev, &headlen, scratch);
+		chrome_head(c, ct, ev, &te, scratch);
 	}
-	need = headlen + CHROME_SLACK;
 	for (i = 0; i < n; i++) {
 		const struct chrome_field *f = &ct->fields[i];
+		struct tl_arg *a = &args[i];
 
-		if (ev->src->ops->field(ev->src, ev, f->slot, &vals[i]) < 0)
-			vals[i].kind = VALUE_NONE;
-		need += f->keylen + 48;
-		if (vals[i].kind == VALUE_STR)
-			need += SINK_JSON_BOUND(vals[i].len);
+		a->key = f->name;
+		a->keylen = f->namelen;
+		a->jkey = f->key;
+		a->jkeylen = f->keylen;
+		if (ev->src->ops->field(ev->src, ev, f->slot, &a->v) < 0)
+			a->v.kind = VALUE_NONE;
+		a->hex = f->hex;
 	}
 	/* kvmtrace: data words that are 0 at the end are not written */
-	while (n && ct->fields[n - 1].word && vals[n - 1].kind == VALUE_INT &&
-	       vals[n - 1].u == 0)
+	while (n && ct->fields[n - 1].word && args[n - 1].v.kind == VALUE_INT &&
+	       args[n - 1].v.u == 0)
 		n--;
-	p = start = chrome_reserve(c, need);
-	if (!p)
-		return chrome_nomem(d);
-	p = chrome_sep(c, p);
-	p = chrome_lit(p, head, headlen);
-	p = chrome_ts(c, p, ev->ts);
-	p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
-	p = CHROME_LIT(p, ",\"args\":{");
-	for (i = 0; i < n; i++) {
-		p = chrome_lit(p, ct->fields[i].key, ct->fields[i].keylen);
-		p = chrome_value(p, &vals[i]);
-	}
 	if (ct->add_pid) {
-		if (n)
-			*p++ = ',';
-		p = CHROME_LIT(p, "\"pid\":");
-		if (ev->pid < 0)
-			*p++ = '-';
-		p = chrome_dec(p, ev->pid < 0 ? -(uint64_t)ev->pid
-					      : (uint64_t)ev->pid);
+		args[n].hex = false;
+		value_set_s64(&args[n].v, ev->pid);
+		args[n].key = "pid";
+		args[n].keylen = 3;
+		args[n].jkey = "\"pid\":";
+		args[n++].jkeylen = 6;
 	}
-	if (ct->add_cpu) {
-		p = CHROME_LIT(p, ",\"cpu\":");
-		p = chrome_dec(p, ev->cpu);
+	if (ct->add_cpu)
+		args[n].hex = false;
+	if (ct->add_cpu && ct->cpu_own) {
+		value_set_u64(&args[n].v, ev->cpu);
+		args[n].key = "common_cpu";
+		args[n].keylen = 10;
+		args[n].jkey = "\"common_cpu\":";
+		args[n++].jkeylen = 13;
+	} else if (ct->add_cpu) {
+		value_set_u64(&args[n].v, ev->cpu);
+		args[n].key = "cpu";
+		args[n].keylen = 3;
+		args[n].jkey = "\"cpu\":";
+		args[n++].jkeylen = 6;
 	}
-	p = CHROME_LIT(p, "}}");
-	chrome_commit(c, start, p);
-	return 0;
+	te.nargs = n;
+	return chrome_emit(c, &te) < 0 ? chrome_nomem(d) : 0;
 }

@@ -18,6 +18,7 @@
 #include "pyfmt.h"
 #include "sink-util.h"
 #include "sink.h"
+#include "timeline.h"
 
 #define CHROME_MAXFIELDS	256
 #define CHROME_IDCACHE		256
@@ -29,9 +30,12 @@
 
 struct chrome_field {
 	int32_t slot;
-	char *key;		/* owned: ,"name": (the first without ,) */
-	size_t keylen;
+	char *name;		/* owned: the field's name */
+	char *key;		/* owned: "name": */
+	uint32_t namelen;
+	uint32_t keylen;
 	bool word;		/* a kvmtrace data word: left out if 0 at the end */
+	bool hex;		/* an address: a hex string */
 };
 
 /* What the sink knows about one event type of one source. */
@@ -40,12 +44,17 @@ struct chrome_type {
 	struct sink_type st;
 	char *head;		/* owned: {"name":…,"cat":…,"ph":"i","s":"t","ts": */
 	size_t headlen;
+	char *name;		/* owned: the instants' name (no id) */
+	size_t namelen;
 	char *cat;		/* owned: "cat":"…" */
 	size_t catlen;
+	const char *rawcat;	/* borrowed: the category itself */
+	size_t rawcatlen;
 	struct chrome_field *fields;	/* owned */
 	size_t nfields;
 	bool add_pid;		/* no field holds the pid: add "pid" */
 	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
+	bool cpu_own;		/* the event has a cpu: add "common_cpu" */
 	int8_t named;		/* exits: reasons have names (-1: not known) */
 	uint8_t cpu_role;	/* enum chrome_cpu_role: drawn on a CPU */
 	int32_t slot_a;		/* CPU roles: next_comm, irq, vec */
@@ -111,7 +120,9 @@ struct chrome_idhead {
 	uint32_t src;
 	bool valid;
 	uint8_t len;
+	uint8_t namelen;
 	char head[CHROME_HEADMAX];
+	char name[CHROME_HEADMAX];	/* the name itself */
 };
 
 struct chrome_thread {
@@ -122,7 +133,7 @@ struct chrome_thread {
 };
 
 struct chrome_reason {
-	char *name;		/* owned: the JSON string, quoted; NULL: none */
+	char *name;		/* owned; NULL: none */
 	size_t len;
 };
 
@@ -135,6 +146,9 @@ struct chrome_prog {
 
 struct sink_chrome {
 	struct sink sink;
+	struct tl_enc *enc;		/* owned: JSON or Perfetto */
+	bool perfetto;			/* enc writes Perfetto's protobuf */
+	bool big_said;			/* the JSON passed CHROME_BIG */
 	double mhz;
 	struct sink_time time;
 	struct source **srcs;		/* borrowed (begin) */
@@ -164,7 +178,6 @@ struct sink_chrome {
 	bool announced[2];		/* the host and guest processes */
 	bool any;			/* an event was seen */
 	uint64_t first_ts, last_ts;
-	uint64_t events;
 	uint64_t exits_unpaired;	/* another exit came first */
 	uint64_t exits_open;		/* no entry before the end */
 	uint64_t calls_no_entry;	/* exits whose entry came before */
@@ -173,17 +186,6 @@ struct sink_chrome {
 };
 
 /* ------------------------------------------------------------ writing */
-
-static inline char *chrome_reserve(struct sink_chrome *c, size_t n)
-{
-	return outbuf_reserve(c->sink.out, n);
-}
-
-static inline void chrome_commit(struct sink_chrome *c, const char *start,
-				 const char *end)
-{
-	outbuf_commit(c->sink.out, (size_t)(end - start));
-}
 
 static inline char *chrome_lit(char *p, const char *s, size_t n)
 {
@@ -198,33 +200,6 @@ static inline char *chrome_dec(char *p, uint64_t v)
 	return p + pyfmt_u64_dec(p, v);
 }
 
-/* A time stamp: µs with three decimals, or ticks. */
-static inline char *chrome_ts(const struct sink_chrome *c, char *p,
-			      uint64_t ts)
-{
-	if (c->time.ns)
-		return p + sink_put_us(p, sink_time_ns(&c->time, ts));
-	return chrome_dec(p, ts);
-}
-
-/* "ts":from,"dur":to-from, both ends rounded alike so that slices nest. */
-static inline char *chrome_span(const struct sink_chrome *c, char *p,
-				uint64_t from, uint64_t to)
-{
-	uint64_t a = from, b = to;
-
-	if (c->time.ns) {
-		a = sink_time_ns(&c->time, from);
-		b = sink_time_ns(&c->time, to);
-	}
-	if (b < a)
-		b = a;
-	p = CHROME_LIT(p, "\"ts\":");
-	p = c->time.ns ? p + sink_put_us(p, a) : chrome_dec(p, a);
-	p = CHROME_LIT(p, ",\"dur\":");
-	return c->time.ns ? p + sink_put_us(p, b - a) : chrome_dec(p, b - a);
-}
-
 /*
  * Chrome processes: 1 the host, 2 the guest, CHROME_VM_PID + VM index a VM
  * that an input names (one process per VM).
@@ -232,24 +207,18 @@ static inline char *chrome_span(const struct sink_chrome *c, char *p,
 #define CHROME_VM_PID	3
 /* A guest thread's vCPU key without a VM */
 #define CHROME_NOVM	SINK_MAXKEYS
+/* A guest task's key: (VM index + 1) << CHROME_VMTASK | tid */
+#define CHROME_VMTASK	40
 /* The thread of every key beyond SINK_MAXKEYS */
 #define CHROME_OTHER_KEY	UINT64_MAX
 
-static inline char *chrome_pid_tid(char *p, uint32_t pid, uint32_t tid)
-{
-	p = CHROME_LIT(p, ",\"pid\":");
-	p = chrome_dec(p, pid);
-	p = CHROME_LIT(p, ",\"tid\":");
-	return chrome_dec(p, tid);
-}
+/* Chrome's viewer gives up near this much JSON. */
+#define CHROME_BIG	(256ull << 20)
 
-/* Separate this object from the one before. */
-static inline char *chrome_sep(struct sink_chrome *c, char *p)
+static inline int chrome_emit(struct sink_chrome *c,
+			      const struct tl_event *te)
 {
-	if (c->events++)
-		*p++ = ',';
-	*p++ = '\n';
-	return p;
+	return c->enc->ops->event(c->enc, te);
 }
 
 static inline int chrome_nomem(struct diag *d)
@@ -260,10 +229,13 @@ static inline int chrome_nomem(struct diag *d)
 
 /* ------------------------------------ chrome-meta.c: metadata, threads */
 
-/* A metadata event: {"name":what,"ph":"M","pid":P,"tid":T,"args":{…}}. */
-int chrome_meta(struct sink_chrome *c, const char *what, uint32_t pid,
-		uint32_t tid, const char *key, const char *s, size_t slen,
-		int64_t num);
+/* A process of the timeline (before its first thread). */
+static inline int chrome_process_meta(struct sink_chrome *c, uint32_t pid,
+				      const char *name, size_t len,
+				      int64_t sort)
+{
+	return c->enc->ops->process(c->enc, pid, name, len, sort);
+}
 /* The Chrome pid of thread tid. */
 static inline uint32_t chrome_tid_pid(const struct sink_chrome *c,
 				      uint32_t tid)

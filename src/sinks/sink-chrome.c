@@ -6,7 +6,7 @@
  *   {"name":"process_name","ph":"M","pid":1,...},
  *   {"name":"VMEXIT",...,"ph":"X","ts":1.234,"dur":0.5,"pid":1,"tid":1,...},
  *   ...
- *   ],"displayTimeUnit":"ns","metadata":{...}}
+ *   ],"metadata":{...}}
  *
  * Streamed: one event in, at most a few JSON objects out; nothing is held
  * but one entry per vCPU, thread and exit reason.
@@ -81,10 +81,10 @@ static int chrome_reason(struct sink_chrome *c, const struct chrome_type *ct,
 	r->len = 0;
 	if (sink_reason_name(c->sink.render, ev, &ct->st, reason, name,
 			     sizeof(name))) {
-		r->name = malloc(SINK_JSON_BOUND(strlen(name)));
+		r->name = strdup(name);
 		if (!r->name)
 			return -ENOMEM;
-		r->len = sink_json_str(r->name, name, strlen(name));
+		r->len = strlen(name);
 	}
 	i = (uint32_t)c->nreasons;
 	if (sink_map_add(&c->reason_map, key, i) < 0) {
@@ -96,19 +96,22 @@ static int chrome_reason(struct sink_chrome *c, const struct chrome_type *ct,
 	return 0;
 }
 
-/* The quoted name of the reason of v's exit. */
-static char *chrome_reason_name(const struct sink_chrome *c, char *p,
-				const struct sink_vcpu *v)
+/* The name of the reason of v's exit (buf: room for its number). */
+static void chrome_reason_name(const struct sink_chrome *c,
+			       struct tl_event *te, const struct sink_vcpu *v,
+			       char *buf)
 {
 	const struct chrome_reason *r =
 		v->ref != CHROME_NOREF ? &c->reasons[v->ref] : NULL;
 
-	if (r && r->name)
-		return chrome_lit(p, r->name, r->len);
-	*p++ = '"';
-	p += sink_reason_default(p, v->reason);
-	*p++ = '"';
-	return p;
+	if (r && r->name) {
+		te->name = r->name;
+		te->namelen = r->len;
+		te->name_kept = true;
+	} else {
+		te->name = buf;
+		te->namelen = sink_reason_default(buf, v->reason);
+	}
 }
 
 /* The args an exit's slice will carry: its RIP, function and text. */
@@ -150,81 +153,66 @@ static int chrome_exit_args(struct sink_chrome *c, const struct chrome_type *ct,
 	return 0;
 }
 
-/* ,"rip":"0x…","symbol":"…","info":"…" of v's exit. */
-static char *chrome_exit_argv(const struct sink_chrome *c, char *p,
-			      const struct sink_vcpu *v)
+/* reason, rip, symbol and info of v's exit. */
+static size_t chrome_exit_argv(const struct sink_chrome *c,
+			       struct tl_arg *a, const struct sink_vcpu *v)
 {
 	uint32_t idx = (uint32_t)(v - c->pairs.v);
 	const struct chrome_exitargs *x = idx < c->nxargs ? &c->xargs[idx]
 							  : NULL;
+	size_t n = 0;
 
-	if (v->has_rip)
-		p += sprintf(p, ",\"rip\":\"0x%" PRIx64 "\"", v->rip);
-	if (x && x->symlen) {
-		p = CHROME_LIT(p, ",\"symbol\":");
-		p += sink_json_str(p, x->sym, x->symlen);
+	tl_arg_u64(&a[n++], TL_KEY("reason"), v->reason);
+	if (v->has_rip) {
+		tl_arg_u64(&a[n], TL_KEY("rip"), v->rip);
+		a[n++].hex = true;
 	}
-	if (x && x->infolen) {
-		p = CHROME_LIT(p, ",\"info\":");
-		p += sink_json_str(p, x->info, x->infolen);
-	}
-	return p;
+	if (x && x->symlen)
+		tl_arg_str(&a[n++], TL_KEY("symbol"), x->sym, x->symlen);
+	if (x && x->infolen)
+		tl_arg_str(&a[n++], TL_KEY("info"), x->info, x->infolen);
+	return n;
 }
 
-#define CHROME_XARGS	(SINK_JSON_BOUND(CHROME_SYMMAX) + \
-			 SINK_JSON_BOUND(CHROME_INFOMAX) + 64)
+/* The slice of an exit, or an instant at the exit (unpaired). */
+static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
+			     uint32_t tid, uint64_t end, const char *key,
+			     const char *note)
+{
+	struct tl_arg a[5];
+	char name[32];
+	struct tl_event te = {
+		.ph = key && !strcmp(key, "unpaired") ? TL_INSTANT : TL_SLICE,
+		.pid = chrome_tid_pid(c, tid),
+		.tid = tid,
+		.ts = v->exit_ts,
+		.end = end,
+		.cat = "kvm",
+		.catlen = 3,
+		.args = a,
+	};
 
-/* The slice of an exit: {"name":REASON,"cat":"kvm","ph":"X",…}. */
+	chrome_reason_name(c, &te, v, name);
+	te.nargs = chrome_exit_argv(c, a, v);
+	if (note)
+		tl_arg_str(&a[te.nargs++], key, (uint32_t)strlen(key), note,
+			   strlen(note));
+	return chrome_emit(c, &te);
+}
+
+/* The slice of an exit: named after the exit reason, cat "kvm". */
 static int chrome_exit_slice(struct sink_chrome *c, const struct sink_vcpu *v,
 			     uint32_t tid, uint64_t end, const char *note)
 {
-	size_t len = v->ref != CHROME_NOREF ? c->reasons[v->ref].len : 0;
-	char *p = chrome_reserve(c, len + CHROME_XARGS + CHROME_SLACK),
-	     *start = p;
-
-	if (!p)
-		return -ENOMEM;
-	p = chrome_sep(c, p);
-	p = CHROME_LIT(p, "{\"name\":");
-	p = chrome_reason_name(c, p, v);
-	p = CHROME_LIT(p, ",\"cat\":\"kvm\",\"ph\":\"X\",");
-	p = chrome_span(c, p, v->exit_ts, end);
-	p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
-	p = CHROME_LIT(p, ",\"args\":{\"reason\":");
-	p = chrome_dec(p, v->reason);
-	p = chrome_exit_argv(c, p, v);
-	if (note) {
-		p = CHROME_LIT(p, ",\"repaired\":\"");
-		p = chrome_lit(p, note, strlen(note));
-		*p++ = '"';
-	}
-	p = CHROME_LIT(p, "}}");
-	chrome_commit(c, start, p);
-	return 0;
+	return chrome_exit_write(c, v, tid, end, "repaired", note);
 }
 
 /* An exit whose entry never came: an instant at the exit. */
 static int chrome_exit_unpaired(struct sink_chrome *c,
 				const struct sink_vcpu *v, uint32_t tid)
 {
-	size_t len = v->ref != CHROME_NOREF ? c->reasons[v->ref].len : 0;
-	char *p = chrome_reserve(c, len + CHROME_XARGS + CHROME_SLACK),
-	     *start = p;
-
-	if (!p)
-		return -ENOMEM;
-	p = chrome_sep(c, p);
-	p = CHROME_LIT(p, "{\"name\":");
-	p = chrome_reason_name(c, p, v);
-	p = CHROME_LIT(p, ",\"cat\":\"kvm\",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
-	p = chrome_ts(c, p, v->exit_ts);
-	p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
-	p = CHROME_LIT(p, ",\"args\":{\"reason\":");
-	p = chrome_dec(p, v->reason);
-	p = chrome_exit_argv(c, p, v);
-	p = CHROME_LIT(p, ",\"unpaired\":\"another exit came before its entry\"}}");
-	chrome_commit(c, start, p);
-	return 0;
+	return chrome_exit_write(c, v, tid, v->exit_ts, "unpaired",
+				 "another exit came before its entry");
 }
 
 static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
@@ -293,9 +281,10 @@ static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 	int dir = sink_call_dir(&ct->st, ev);
 	uint64_t key;
 	struct chrome_thread *th;
+	struct tl_event te = { .ph = TL_END };
+	struct tl_arg arg;
 	struct value sym;
 	uint32_t tid;
-	char *p, *start;
 
 	if (chrome_thread_key(c, &ct->st, ev, SINK_CALL, &key) < 0)
 		return chrome_nomem(d);
@@ -332,46 +321,61 @@ static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 	if (chrome_thread(c, key, ev, &ct->st, &tid) < 0)
 		return chrome_nomem(d);
 	th = &c->threads[tid - 1];
-	p = start = chrome_reserve(c, SINK_JSON_BOUND(sym.len) + ct->catlen +
-					      CHROME_SLACK);
-	if (!p)
-		return chrome_nomem(d);
-	p = chrome_sep(c, p);
+	te.pid = chrome_tid_pid(c, tid);
+	te.tid = tid;
+	te.ts = ev->ts;
 	if (dir < 0 && th->open) {
 		th->open--;
-		p = CHROME_LIT(p, "{\"ph\":\"E\",\"ts\":");
-		p = chrome_ts(c, p, ev->ts);
-		p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
-		*p++ = '}';
-		chrome_commit(c, start, p);
-		return 0;
+		te.ph = TL_END;
+		return chrome_emit(c, &te) < 0 ? chrome_nomem(d) : 0;
 	}
-	p = CHROME_LIT(p, "{\"name\":");
-	p += sink_json_str(p, sym.s, sym.len);
-	*p++ = ',';
-	p = chrome_lit(p, ct->cat, ct->catlen);
+	te.name = sym.s;
+	te.namelen = sym.len;
+	te.cat = ct->rawcat;
+	te.catlen = ct->rawcatlen;
 	if (dir > 0) {
 		th->open++;
-		p = CHROME_LIT(p, ",\"ph\":\"B\",\"ts\":");
-		p = chrome_ts(c, p, ev->ts);
-		p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
-		*p++ = '}';
+		te.ph = TL_BEGIN;
 	} else {
 		/* its entry came before the trace: from the first stamp */
 		c->calls_no_entry++;
-		p = CHROME_LIT(p, ",\"ph\":\"X\",");
-		p = chrome_span(c, p, c->first_ts, ev->ts);
-		p = chrome_pid_tid(p, chrome_tid_pid(c, tid), tid);
-		p = CHROME_LIT(p, ",\"args\":{\"repaired\":\"entry before the trace start\"}}");
+		te.ph = TL_SLICE;
+		te.outer = true;
+		te.ts = c->first_ts;
+		te.end = ev->ts;
+		tl_arg_str(&arg, TL_KEY("repaired"),
+			   TL_KEY("entry before the trace start"));
+		te.args = &arg;
+		te.nargs = 1;
 	}
-	chrome_commit(c, start, p);
-	return 0;
+	return chrome_emit(c, &te) < 0 ? chrome_nomem(d) : 0;
 }
 
+static int chrome_event(struct sink_chrome *c, const struct event *ev,
+			struct diag *d);
+
+/*
+ * Chrome's viewer stops near 256 MiB of JSON: said once, when the output
+ * passes it (the run goes on).
+ */
 static int sink_chrome_event(struct sink *s, const struct event *ev,
 			     struct diag *d)
 {
 	struct sink_chrome *c = container_of(s, struct sink_chrome, sink);
+	int ret = chrome_event(c, ev, d);
+
+	if (__builtin_expect(c->enc->bytes > CHROME_BIG, 0) && !c->big_said &&
+	    !c->perfetto) {
+		c->big_said = true;
+		if (s->warn)
+			s->warn(s->warn_arg, "--chrome: the JSON is past 256 MiB, near where Chrome's trace viewer stops loading; --perfetto -o FILE holds the same timeline in Perfetto's protobuf, in less than half the bytes");
+	}
+	return ret;
+}
+
+static int chrome_event(struct sink_chrome *c, const struct event *ev,
+			struct diag *d)
+{
 	struct chrome_type *ct = chrome_type(c, ev, d);
 	enum sink_role role;
 	uint64_t key;
@@ -430,14 +434,15 @@ static int sink_chrome_begin(struct sink *s, struct source **srcs, size_t n,
 	 * on a nanosecond timeline already; nothing else records it.
 	 */
 	if (c->time.timeline == CLOCK_TSC && !c->time.ns) {
-		diag_set(d, "--chrome: the timeline is the TSC and no input records its frequency; pass -c MHZ (the TSC rate, e.g. -c 2400) or --tsc-mhz MHZ");
+		diag_set(d, "%s: the timeline is the TSC and no input records its frequency; pass -c MHZ (the TSC rate, e.g. -c 2400) or --tsc-mhz MHZ",
+			 c->perfetto ? "--perfetto" : "--chrome");
 		return -EINVAL;
 	}
 	/* exits' functions without symbols of their own: a guest input's */
 	for (size_t i = 0; !c->sym_src && i < n; i++)
 		if (srcs[i]->domain == DOMAIN_GUEST && srcs[i]->ops->func_at)
 			c->sym_src = srcs[i];
-	if (outbuf_put(s->out, "{\"traceEvents\":[", 16) < 0)
+	if (c->enc->ops->begin(c->enc) < 0)
 		return chrome_nomem(d);
 	return 0;
 }
@@ -462,16 +467,20 @@ static int chrome_close_all(struct sink_chrome *c)
 	}
 	for (i = 0; i < c->nthreads; i++) {
 		for (j = 0; j < c->threads[i].open; j++) {
-			char *p = chrome_reserve(c, CHROME_SLACK), *start = p;
+			struct tl_arg arg;
+			struct tl_event te = {
+				.ph = TL_END,
+				.pid = c->threads[i].pid,
+				.tid = (uint32_t)i + 1,
+				.ts = c->last_ts,
+				.args = &arg,
+				.nargs = 1,
+			};
 
-			if (!p)
+			tl_arg_str(&arg, TL_KEY("repaired"),
+				   TL_KEY("exit after the trace end"));
+			if (chrome_emit(c, &te) < 0)
 				return -ENOMEM;
-			p = chrome_sep(c, p);
-			p = CHROME_LIT(p, "{\"ph\":\"E\",\"ts\":");
-			p = chrome_ts(c, p, c->last_ts);
-			p = chrome_pid_tid(p, c->threads[i].pid, (uint32_t)i + 1);
-			p = CHROME_LIT(p, ",\"args\":{\"repaired\":\"exit after the trace end\"}}");
-			chrome_commit(c, start, p);
 		}
 		c->calls_no_exit += c->threads[i].open;
 		c->threads[i].open = 0;
@@ -487,8 +496,7 @@ static int sink_chrome_end(struct sink *s, struct diag *d)
 		return 0;
 	c->ended = true;
 	if (chrome_close_all(c) < 0 || chrome_cpu_close(c) < 0 ||
-	    chrome_counters(c) < 0 ||
-	    chrome_footer(c) < 0)
+	    chrome_counters(c) < 0 || (!c->perfetto && chrome_footer(c) < 0))
 		return chrome_nomem(d);
 	return 0;
 }
@@ -519,6 +527,7 @@ static void sink_chrome_destroy(struct sink *s)
 	for (i = 0; i < c->nreasons; i++)
 		free(c->reasons[i].name);
 	free(c->reasons);
+	tl_enc_destroy(c->enc);
 	free(c);
 }
 
@@ -531,12 +540,19 @@ static const struct sink_ops sink_chrome_ops = {
 };
 
 struct sink *sink_chrome_create(struct outbuf *out, struct render *render,
-				double mhz)
+				double mhz, bool perfetto)
 {
 	struct sink_chrome *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
+	c->perfetto = perfetto;
+	c->enc = perfetto ? tl_pf_create(out, &c->time)
+			  : tl_json_create(out, &c->time);
+	if (!c->enc) {
+		free(c);
+		return NULL;
+	}
 	c->sink.ops = &sink_chrome_ops;
 	c->sink.out = out;
 	c->sink.render = render;

@@ -687,6 +687,42 @@ size_t sink_json_str(char *p, const char *s, size_t len)
 	return (size_t)(p - start);
 }
 
+size_t sink_utf8_clean(char *p, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	char *start = p;
+	size_t i = 0;
+	uint64_t w;
+
+	/* ASCII, eight bytes at a time */
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (w & 0x8080808080808080ull)
+			break;
+		memcpy(p, &w, 8);
+		p += 8;
+	}
+	while (i < len) {
+		int n;
+
+		if (u[i] < 0x80) {
+			*p++ = (char)u[i++];
+			continue;
+		}
+		n = sink_utf8(u + i, len - i);
+		if (n > 0) {
+			memcpy(p, u + i, (size_t)n);
+			p += n;
+			i += (size_t)n;
+		} else {
+			memcpy(p, "\xef\xbf\xbd", 3);
+			p += 3;
+			i += (size_t)-n;
+		}
+	}
+	return (size_t)(p - start);
+}
+
 int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size)
 {
 	uint32_t cap = *n ? *n : 16;

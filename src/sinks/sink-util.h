@@ -357,6 +357,13 @@ struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 size_t sink_json_str(char *p, const char *s, size_t len);
 
 /*
+ * s as valid UTF-8, for Perfetto's protobuf strings: what sink_json_str()
+ * writes as \ufffd is U+FFFD here, the rest is copied. Writes at most
+ * 3 * len bytes.
+ */
+size_t sink_utf8_clean(char *p, const char *s, size_t len);
+
+/*
  * Make (*v)[idx] exist in an array of n elements of size bytes, growing it
  * by doubling and zeroing the new elements. 0 or -ENOMEM.
  */

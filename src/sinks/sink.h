@@ -42,12 +42,18 @@ struct sink {
 	/* --counters (counters.h), for the Chrome and stats sinks at end() */
 	struct counters *counters;	/* borrowed */
 	size_t ncounters;
+	/* a note for standard error while the run goes on, or NULL */
+	void (*warn)(void *arg, const char *msg);
+	void *warn_arg;
 };
 
 struct sink *sink_text_create(struct outbuf *out, struct render *render);
-/* Chrome trace-event JSON (sink-chrome.c); mhz: -c, 0 for none. */
+/*
+ * Chrome trace-event JSON, or with perfetto Perfetto's protobuf trace of
+ * the same timeline (sink-chrome.c); mhz: -c, 0 for none.
+ */
 struct sink *sink_chrome_create(struct outbuf *out, struct render *render,
-				double mhz);
+				double mhz, bool perfetto);
 struct symtab;
 /*
  * A summary (sink-stats.c): mode NULL or "table" aligned tables, "csv"

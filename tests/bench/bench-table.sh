@@ -17,6 +17,10 @@
 #   merge      8 inputs x 1 M kvmtrace records merged
 #                                              vs the 8 rendered one by one
 #   kvmtrace   2 M records, formats/kvmtrace   vs a C printf loop
+#   perfetto   the same 2 M records, --perfetto -c 2400
+#                                              vs --chrome -c 2400
+#              and a line with the bytes per record of both (issue 33:
+#              at most 45 %, no slower, at most 32 MiB)
 #   perf       perf.data, 1 M kvm tracepoint samples (tests/gen/
 #              gen-perfdata.py), default text  vs perf script -F trace:...
 #              (the text bench-perf.sh compares)
@@ -46,7 +50,7 @@ set -eu
 RUNS=${RUNS:-3}
 BIG=${BIG:-19500000}
 QEMU_N=${QEMU_N:-200000}
-ROWS=${ROWS:-td-fields td-info td-small td-big uftrace merge kvmtrace perf exits qemu}
+ROWS=${ROWS:-td-fields td-info td-small td-big uftrace merge kvmtrace perfetto perf exits qemu}
 top=${KTF_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${KTF_BUILDDIR:-$(pwd)}
 ktf=$build/kvmtrace_format
@@ -219,6 +223,19 @@ if want kvmtrace; then
 	theirs=(sh -c '"$0" < "$1"' "$tmp/printf-loop" "$tmp/trace.bin")
 	measure "$RUNS" ktf-kt printf-loop
 	row kvmtrace 2000000 ktf-kt printf-loop "C printf loop" "<= 0.25"
+fi
+
+if want perfetto; then
+	[ -f "$tmp/trace.bin" ] || "$gen" -n 2000000 -s 7 -r > "$tmp/trace.bin"
+	ours=("$ktf" --perfetto -c 2400 "$tmp/trace.bin")
+	theirs=("$ktf" --chrome -c 2400 "$tmp/trace.bin")
+	measure "$RUNS" ktf-perfetto ktf-chrome
+	row perfetto 2000000 ktf-perfetto ktf-chrome "--chrome" "<= 1, 32 MiB"
+	pb=$("${ours[@]}" | wc -c)
+	js=$("${theirs[@]}" 2> /dev/null | wc -c)
+	awk -v p="$pb" -v j="$js" 'BEGIN {
+		printf "%-10s bytes/record: --perfetto %.1f, --chrome %.1f: %.1f %% (target <= 45 %%)\n",
+		       "", p / 2e6, j / 2e6, 100 * p / j }' >> "$tmp/table"
 fi
 
 if want perf; then

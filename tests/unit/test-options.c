@@ -58,7 +58,7 @@ int main(void)
 	struct diag d;
 	int ret;
 
-	tap_plan(32);
+	tap_plan(34);
 
 	/* --tsc-offset: decimal or 0x, never octal */
 	ret = parse(&o, &d, false, ARGS("--tsc-offset", "010"));
@@ -110,6 +110,8 @@ int main(void)
 	options_fini(&o);
 	refused(&t, ARGS("--", "-", "-"), false, "is given 2 times");
 	refused(&t, ARGS("--chrome", "--stats"), false, "choose one");
+	refused(&t, ARGS("--perfetto", "--stats"), false, "choose one");
+	refused(&t, ARGS("--perfetto", "--chrome"), false, "choose one");
 	refused(&t, ARGS("--stats=xml"), false, "none of table, hist, csv, json");
 	refused(&t, ARGS("--vcpu=x"), false, "vcpu");
 

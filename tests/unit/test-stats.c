@@ -187,7 +187,7 @@ static int run_open_syms(struct run *r, int kind, const struct symtab *syms)
 	if (!r->render || !r->out)
 		return -1;
 	r->render->timeline = CLOCK_NS;
-	r->sink = kind ? sink_chrome_create(r->out, r->render, 0)
+	r->sink = kind ? sink_chrome_create(r->out, r->render, 0, false)
 		       : sink_stats_create(r->out, r->render, "csv", 0, syms, 0,
 					  NULL);
 	if (!r->sink)
@@ -588,10 +588,10 @@ static void test_vms(struct tap *t)
 	out = two_vms(1, true);
 	tap_ok(t, out && strstr(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":3,\"tid\":0,\"args\":{\"name\":\"vm-a\"}}") &&
 		       strstr(out, "\"pid\":3,\"tid\":1,\"args\":{\"name\":\"vCPU 0 (host tid 100)\"}") &&
-		       strstr(out, "\"pid\":3,\"tid\":3,\"args\":{\"name\":\"guest vCPU 0\"}") &&
-		       strstr(out, "\"pid\":3,\"tid\":3,\"args\":{\"sort_index\":1}") &&
+		       strstr(out, "\"pid\":3,\"tid\":3,\"args\":{\"name\":\"guest task 7\"}") &&
+		       strstr(out, "\"pid\":3,\"tid\":3,\"args\":{\"sort_index\":200007}") &&
 		       strstr(out, "{\"name\":\"EPT_VIOLATION\",\"cat\":\"kvm\",\"ph\":\"X\",\"ts\":1.000,\"dur\":0.500,\"pid\":3,\"tid\":1,"),
-	       "chrome: a process per VM, host and guest tracks of a vCPU side by side");
+	       "chrome: a process per VM, its vCPU's track and its guest task's");
 	if (out && t->failed)
 		tap_diag("%s", out);
 	free(out);

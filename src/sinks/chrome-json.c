@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The timeline (timeline.h) as Chrome trace-event JSON objects, one per
+ * line after {"traceEvents":[ (the document's end, with its metadata, is
+ * chrome_footer()'s):
+ *
+ *   X  {"name":N,"cat":C,"ph":"X","ts":µs,"dur":µs,"pid":P,"tid":T,"args":{…}}
+ *   i  {"name":N,"cat":C,"ph":"i","s":"t","ts":µs,"pid":P,"tid":T,"args":{…}}
+ *   B  {"name":N,"cat":C,"ph":"B","ts":µs,"pid":P,"tid":T}
+ *   E  {"ph":"E","ts":µs,"pid":P,"tid":T}
+ *   C  {"name":N,"cat":C,"ph":"C","ts":µs,"pid":P,"args":{N:value}}
+ *   M  process_name, process_sort_index, thread_name, thread_sort_index
+ *
+ * "args" is left out when there are none (but for instants).
+ *
+ * A double holds µs with three decimals exactly up to 2^53 ns (104 days):
+ * a timeline past 2^52 ns at its first time stamp (the wall clock) is
+ * written from a base, that stamp's whole second, which the metadata
+ * keeps (ts_base_ns); stamps before it are negative.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chrome.h"
+#include "outbuf.h"
+#include "timeline.h"
+
+struct tl_json {
+	struct tl_enc enc;
+	uint64_t objects;	/* written: the next one needs a comma */
+};
+
+#define JSON_LIT(p, s) chrome_lit(p, s, sizeof(s) - 1)
+
+static char *json_dec(char *p, uint64_t v)
+{
+	return p + pyfmt_u64_dec(p, v);
+}
+
+static char *json_s64(char *p, int64_t v)
+{
+	if (v < 0)
+		*p++ = '-';
+	return json_dec(p, v < 0 ? -(uint64_t)v : (uint64_t)v);
+}
+
+/* ns from the base: µs with three decimals, maybe negative. */
+static char *json_us(struct tl_enc *e, char *p, uint64_t ns)
+{
+	if (!e->base_set) {
+		e->base_set = true;
+		if (ns >= 1ull << 52)
+			e->ts_base = ns - ns % 1000000000u;
+	}
+	if (ns < e->ts_base) {
+		*p++ = '-';
+		return p + sink_put_us(p, e->ts_base - ns);
+	}
+	return p + sink_put_us(p, ns - e->ts_base);
+}
+
+/* A time stamp: µs with three decimals, or ticks. */
+static char *json_ts(struct tl_enc *e, char *p, uint64_t ts)
+{
+	if (e->time->ns)
+		return json_us(e, p, sink_time_ns(e->time, ts));
+	return json_dec(p, ts);
+}
+
+/* "ts":from,"dur":to-from, both ends rounded alike so that slices nest. */
+static char *json_span(struct tl_enc *e, char *p, uint64_t from, uint64_t to)
+{
+	const struct sink_time *t = e->time;
+	uint64_t a = from, b = to;
+
+	if (t->ns) {
+		a = sink_time_ns(t, from);
+		b = sink_time_ns(t, to);
+	}
+	if (b < a)
+		b = a;
+	p = JSON_LIT(p, "\"ts\":");
+	p = t->ns ? json_us(e, p, a) : json_dec(p, a);
+	p = JSON_LIT(p, ",\"dur\":");
+	return t->ns ? p + sink_put_us(p, b - a) : json_dec(p, b - a);
+}
+
+static char *json_pid_tid(char *p, uint32_t pid, uint32_t tid)
+{
+	p = JSON_LIT(p, ",\"pid\":");
+	p = json_dec(p, pid);
+	p = JSON_LIT(p, ",\"tid\":");
+	return json_dec(p, tid);
+}
+
+static char *json_sep(struct tl_json *j, char *p)
+{
+	if (j->objects++)
+		*p++ = ',';
+	*p++ = '\n';
+	return p;
+}
+
+/* "0x" and v in lower-case hex (at most 18 bytes): its length. */
+static size_t json_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	p[0] = '0';
+	p[1] = 'x';
+	for (i = 0; i < n; i++)
+		p[2 + i] = tmp[n - 1 - i];
+	return n + 2;
+}
+
+static char *json_value(char *p, const struct value *v, bool hex)
+{
+	if (hex && v->kind == VALUE_INT && !v->neg) {
+		*p++ = '"';
+		p += json_hex(p, v->u);
+		*p++ = '"';
+		return p;
+	}
+	switch (v->kind) {
+	case VALUE_INT:
+		if (v->neg && v->u)
+			*p++ = '-';
+		return json_dec(p, v->u);
+	case VALUE_FLOAT:
+		if (v->f != v->f || v->f - v->f != 0)	/* nan, inf */
+			return JSON_LIT(p, "null");
+		return p + snprintf(p, 32, "%.17g", v->f);
+	case VALUE_STR:
+		return p + sink_json_str(p, v->s, v->len);
+	case VALUE_NONE:
+		break;
+	}
+	return JSON_LIT(p, "null");
+}
+
+/* The bytes an event may take. */
+static size_t json_need(const struct tl_event *ev)
+{
+	size_t i, n = CHROME_SLACK + SINK_JSON_BOUND(ev->namelen) +
+		      SINK_JSON_BOUND(ev->catlen) + ev->jheadlen;
+
+	for (i = 0; i < ev->nargs; i++) {
+		const struct tl_arg *a = &ev->args[i];
+
+		n += (a->jkey ? a->jkeylen : SINK_JSON_BOUND(a->keylen)) + 48;
+		if (a->v.kind == VALUE_STR)
+			n += SINK_JSON_BOUND(a->v.len);
+	}
+	return n;
+}
+
+static char *json_args(char *p, const struct tl_event *ev)
+{
+	size_t i;
+
+	if (!ev->nargs && !ev->args_always)
+		return p;
+	p = JSON_LIT(p, ",\"args\":{");
+	for (i = 0; i < ev->nargs; i++) {
+		const struct tl_arg *a = &ev->args[i];
+
+		if (i)
+			*p++ = ',';
+		if (a->jkey) {
+			p = chrome_lit(p, a->jkey, a->jkeylen);
+		} else {
+			p += sink_json_str(p, a->key, a->keylen);
+			*p++ = ':';
+		}
+		p = json_value(p, &a->v, a->hex);
+	}
+	*p++ = '}';
+	return p;
+}
+
+static char *json_name_cat(char *p, const struct tl_event *ev)
+{
+	p = JSON_LIT(p, "{\"name\":");
+	p += sink_json_str(p, ev->name, ev->namelen);
+	p = JSON_LIT(p, ",\"cat\":");
+	return p + sink_json_str(p, ev->cat, ev->catlen);
+}
+
+static int json_event(struct tl_enc *e, const struct tl_event *ev)
+{
+	struct tl_json *j = container_of(e, struct tl_json, enc);
+	char *p, *start, num[40];
+
+	if (ev->ph == TL_OPEN)
+		return 0;	/* the "X" at its end says it all */
+	p = start = outbuf_reserve(e->out, json_need(ev));
+	if (!p)
+		return -ENOMEM;
+	p = json_sep(j, p);
+	switch (ev->ph) {
+	case TL_SLICE:
+		p = json_name_cat(p, ev);
+		p = JSON_LIT(p, ",\"ph\":\"X\",");
+		p = json_span(e, p, ev->ts, ev->end);
+		break;
+	case TL_INSTANT:
+		if (ev->jhead) {
+			p = chrome_lit(p, ev->jhead, ev->jheadlen);
+		} else {
+			p = json_name_cat(p, ev);
+			p = JSON_LIT(p, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
+		}
+		p = json_ts(e, p, ev->ts);
+		break;
+	case TL_BEGIN:
+		p = json_name_cat(p, ev);
+		p = JSON_LIT(p, ",\"ph\":\"B\",\"ts\":");
+		p = json_ts(e, p, ev->ts);
+		break;
+	case TL_END:
+		p = JSON_LIT(p, "{\"ph\":\"E\",\"ts\":");
+		p = json_ts(e, p, ev->ts);
+		break;
+	case TL_OPEN:
+		break;
+	case TL_COUNTER:
+		p = json_name_cat(p, ev);
+		p = JSON_LIT(p, ",\"ph\":\"C\",\"ts\":");
+		p = json_ts(e, p, ev->ts);
+		p = JSON_LIT(p, ",\"pid\":");
+		p = json_dec(p, ev->pid);
+		p = JSON_LIT(p, ",\"args\":{");
+		p += sink_json_str(p, ev->name, ev->namelen);
+		*p++ = ':';
+		snprintf(num, sizeof(num), "%.15g", ev->value);
+		p = chrome_lit(p, num, strlen(num));
+		p = JSON_LIT(p, "}}");
+		goto done;
+	}
+	p = json_pid_tid(p, ev->pid, ev->tid);
+	p = json_args(p, ev);
+	*p++ = '}';
+done:
+	outbuf_commit(e->out, (size_t)(p - start));
+	e->bytes += (uint64_t)(p - start);
+	return 0;
+}
+
+/* A metadata event: {"name":what,"ph":"M","pid":P,"tid":T,"args":{…}}. */
+static int json_meta(struct tl_enc *e, const char *what, uint32_t pid,
+		     uint32_t tid, const char *key, const char *s, size_t slen,
+		     int64_t num)
+{
+	struct tl_json *j = container_of(e, struct tl_json, enc);
+	size_t n = strlen(what) + strlen(key) + SINK_JSON_BOUND(slen) +
+		   CHROME_SLACK;
+	char *p = outbuf_reserve(e->out, n), *start = p;
+
+	if (!p)
+		return -ENOMEM;
+	p = json_sep(j, p);
+	p = JSON_LIT(p, "{\"name\":\"");
+	p = chrome_lit(p, what, strlen(what));
+	p = JSON_LIT(p, "\",\"ph\":\"M\"");
+	p = json_pid_tid(p, pid, tid);
+	p = JSON_LIT(p, ",\"args\":{\"");
+	p = chrome_lit(p, key, strlen(key));
+	p = JSON_LIT(p, "\":");
+	p = s ? p + sink_json_str(p, s, slen) : json_s64(p, num);
+	p = JSON_LIT(p, "}}");
+	outbuf_commit(e->out, (size_t)(p - start));
+	e->bytes += (uint64_t)(p - start);
+	return 0;
+}
+
+static int json_process(struct tl_enc *e, uint32_t pid, const char *name,
+			size_t len, int64_t sort)
+{
+	if (json_meta(e, "process_name", pid, 0, "name", name, len, 0) < 0 ||
+	    json_meta(e, "process_sort_index", pid, 0, "sort_index", NULL, 0,
+		      sort) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int json_thread(struct tl_enc *e, uint32_t pid, uint32_t tid,
+		       const char *name, size_t len, int64_t sort)
+{
+	if (json_meta(e, "thread_name", pid, tid, "name", name, len, 0) < 0 ||
+	    json_meta(e, "thread_sort_index", pid, tid, "sort_index", NULL, 0,
+		      sort) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int json_begin(struct tl_enc *e)
+{
+	e->bytes += 16;
+	return outbuf_put(e->out, "{\"traceEvents\":[", 16) < 0 ? -ENOMEM : 0;
+}
+
+static void json_destroy(struct tl_enc *e)
+{
+	free(container_of(e, struct tl_json, enc));
+}
+
+static const struct tl_enc_ops tl_json_ops = {
+	.name = "chrome",
+	.begin = json_begin,
+	.process = json_process,
+	.thread = json_thread,
+	.event = json_event,
+	.destroy = json_destroy,
+};
+
+struct tl_enc *tl_json_create(struct outbuf *out, const struct sink_time *t)
+{
+	struct tl_json *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	j->enc.ops = &tl_json_ops;
+	j->enc.out = out;
+	j->enc.time = t;
+	return &j->enc;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The protobuf wire format, as Perfetto's trace files use it: varints,
+ * tags, length-delimited fields. A nested message is opened with a one
+ * byte length and closed with its real length, moved over when it is 128
+ * bytes or longer (rare: our messages are short).
+ *
+ * The field numbers used here are those of Perfetto's protos/perfetto/
+ * trace/ (trace_packet, track_event, track_descriptor, debug_annotation,
+ * interned_data, process/thread/counter descriptors).
+ */
+#ifndef KTF_PF_WIRE_H
+#define KTF_PF_WIRE_H
+
+#include <stdint.h>
+#include <string.h>
+
+enum pf_wire {
+	PF_VARINT = 0,
+	PF_I64 = 1,
+	PF_LEN = 2,
+};
+
+/* Trace */
+#define PF_TRACE_PACKET			1
+/* TracePacket */
+#define PF_PKT_TIMESTAMP		8
+#define PF_PKT_SEQ_ID			10	/* trusted_packet_sequence_id */
+#define PF_PKT_TRACK_EVENT		11
+#define PF_PKT_INTERNED			12
+#define PF_PKT_SEQ_FLAGS		13
+#define PF_PKT_TRACK_DESC		60
+#define PF_SEQ_CLEARED			1	/* SEQ_INCREMENTAL_STATE_CLEARED */
+#define PF_SEQ_NEEDS			2	/* SEQ_NEEDS_INCREMENTAL_STATE */
+/* TrackEvent */
+#define PF_TE_CATEGORY_IIDS		3
+#define PF_TE_ANNOTATIONS		4
+#define PF_TE_TYPE			9
+#define PF_TE_NAME_IID			10
+#define PF_TE_TRACK_UUID		11
+#define PF_TE_CATEGORIES		22
+#define PF_TE_NAME			23
+#define PF_TE_DOUBLE_COUNTER		44
+#define PF_TYPE_BEGIN			1
+#define PF_TYPE_END			2
+#define PF_TYPE_INSTANT			3
+#define PF_TYPE_COUNTER			4
+/* DebugAnnotation */
+#define PF_DA_NAME_IID			1
+#define PF_DA_UINT			3
+#define PF_DA_INT			4
+#define PF_DA_DOUBLE			5
+#define PF_DA_STRING			6
+#define PF_DA_POINTER			7
+#define PF_DA_NAME			10
+/* InternedData: EventCategory, EventName, DebugAnnotationName lists */
+#define PF_ID_CATEGORIES		1
+#define PF_ID_NAMES			2
+#define PF_ID_ANNOTATION_NAMES		3
+#define PF_ID_IID			1	/* in each entry */
+#define PF_ID_NAME			2
+/* TrackDescriptor, ProcessDescriptor, ThreadDescriptor, CounterDescriptor */
+#define PF_TD_UUID			1
+#define PF_TD_NAME			2
+#define PF_TD_PROCESS			3
+#define PF_TD_THREAD			4
+#define PF_TD_PARENT			5
+#define PF_TD_COUNTER			8
+#define PF_PD_PID			1
+#define PF_PD_NAME			6
+#define PF_THD_PID			1
+#define PF_THD_TID			2
+#define PF_THD_NAME			5
+#define PF_CD_CATEGORIES		2
+
+static inline uint8_t *pf_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static inline uint8_t *pf_tag(uint8_t *p, unsigned field, enum pf_wire w)
+{
+	return pf_varint(p, (uint64_t)field << 3 | w);
+}
+
+static inline uint8_t *pf_uint(uint8_t *p, unsigned field, uint64_t v)
+{
+	return pf_varint(pf_tag(p, field, PF_VARINT), v);
+}
+
+static inline uint8_t *pf_double(uint8_t *p, unsigned field, double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	p = pf_tag(p, field, PF_I64);
+	for (int i = 0; i < 8; i++)
+		*p++ = (uint8_t)(u >> (8 * i));
+	return p;
+}
+
+/* Bytes as they are (the caller knows they are valid UTF-8). */
+static inline uint8_t *pf_bytes(uint8_t *p, unsigned field, const void *s,
+				size_t len)
+{
+	p = pf_varint(pf_tag(p, field, PF_LEN), len);
+	memcpy(p, s, len);
+	return p + len;
+}
+
+/* Open a nested message: its tag and a one byte length, filled by close. */
+static inline uint8_t *pf_open(uint8_t **p, unsigned field)
+{
+	uint8_t *mark = pf_tag(*p, field, PF_LEN);
+
+	*p = mark + 1;
+	return mark;
+}
+
+/* Close the message opened at mark, p its end; the new end. */
+static inline uint8_t *pf_close(uint8_t *mark, uint8_t *p)
+{
+	size_t len = (size_t)(p - mark - 1), n = 1;
+	uint8_t tmp[10];
+
+	if (len < 0x80) {
+		*mark = (uint8_t)len;
+		return p;
+	}
+	n = (size_t)(pf_varint(tmp, len) - tmp);
+	memmove(mark + n, mark + 1, len);
+	memcpy(mark, tmp, n);
+	return p + n - 1;
+}
+
+/* Room a nested message may need beyond its content. */
+#define PF_NEST		12
+
+#endif

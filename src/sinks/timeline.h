@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One model of the timeline, several encoders. The Chrome sink decides
+ * what the timeline holds (sink-chrome.c, chrome-*.c): processes, tracks
+ * (threads), slices, instants, counter samples and their args; an encoder
+ * decides how it is written: Chrome trace-event JSON (chrome-json.c) or
+ * Perfetto's protobuf TracePackets (chrome-pf.c). Both see the same calls
+ * in the same order, so the two files hold the same timeline.
+ *
+ * Time stamps are on the sink's timeline (struct sink_time): an encoder
+ * converts them (JSON: µs with three decimals; Perfetto: ns).
+ */
+#ifndef KTF_TIMELINE_H
+#define KTF_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+struct outbuf;
+struct sink_time;
+
+/* What an event is (the letters are Chrome's "ph"). */
+enum tl_ph {
+	TL_SLICE = 'X',		/* from ts to end, written when it ends */
+	TL_OPEN = 'o',		/* a TL_SLICE to come (opened) starts */
+	TL_BEGIN = 'B',		/* a slice opens on the track */
+	TL_END = 'E',		/* the innermost open slice of the track ends */
+	TL_INSTANT = 'i',
+	TL_COUNTER = 'C',	/* a sample of the counter named name */
+};
+
+/* One arg: a key and a value (INT, FLOAT, STR; NONE is null). */
+struct tl_arg {
+	const char *key;	/* borrowed: unchanged until the run ends */
+	const char *jkey;	/* borrowed: "key": quoted for JSON, or NULL */
+	uint32_t keylen;
+	uint32_t jkeylen;
+	bool hex;		/* an address (v: INT): JSON "0x…", Perfetto a
+				 * pointer value (JSON readers hold doubles) */
+	struct value v;		/* strings borrowed */
+};
+
+struct tl_event {
+	char ph;		/* enum tl_ph */
+	bool args_always;	/* JSON: "args":{} even without args */
+	bool opened;		/* TL_SLICE: its start was a TL_OPEN */
+	/*
+	 * TL_SLICE: it encloses every slice of its track written before it
+	 * that starts at or after ts (a call whose entry came before the
+	 * trace): at an equal ts it must open first.
+	 */
+	bool outer;
+	uint32_t pid, tid;	/* the track: Chrome's process and thread */
+	uint64_t ts;
+	uint64_t end;		/* TL_SLICE */
+	double value;		/* TL_COUNTER */
+	const char *name;	/* borrowed; NULL for TL_END */
+	size_t namelen;
+	bool name_kept;		/* name stays, unchanged, until the run ends */
+	const char *cat;	/* borrowed: unchanged until the run ends */
+	size_t catlen;
+	/* JSON only: {"name":…,"cat":…,"ph":"i","s":"t","ts": cached */
+	const char *jhead;	/* borrowed, or NULL */
+	size_t jheadlen;
+	const struct tl_arg *args;	/* borrowed */
+	size_t nargs;
+};
+
+struct tl_enc;
+
+struct tl_enc_ops {
+	const char *name;
+	/* The start of the file. */
+	int (*begin)(struct tl_enc *e);
+	/* A process, before its first track. */
+	int (*process)(struct tl_enc *e, uint32_t pid, const char *name,
+		       size_t len, int64_t sort);
+	/* A track (a thread of process pid), before its first event. */
+	int (*thread)(struct tl_enc *e, uint32_t pid, uint32_t tid,
+		      const char *name, size_t len, int64_t sort);
+	int (*event)(struct tl_enc *e, const struct tl_event *ev);
+	void (*destroy)(struct tl_enc *e);
+};
+
+/* The state every encoder embeds first. */
+struct tl_enc {
+	const struct tl_enc_ops *ops;	/* borrowed, static */
+	struct outbuf *out;		/* borrowed */
+	const struct sink_time *time;	/* borrowed */
+	uint64_t bytes;			/* written so far */
+	/*
+	 * JSON: ns taken off every time stamp, so that µs with three
+	 * decimals fit a double (a wall-clock timeline); 0: none. Set at
+	 * the first time stamp written.
+	 */
+	uint64_t ts_base;
+	bool base_set;
+};
+
+/* Chrome JSON (chrome-json.c), Perfetto protobuf (chrome-pf.c). */
+struct tl_enc *tl_json_create(struct outbuf *out, const struct sink_time *t);
+struct tl_enc *tl_pf_create(struct outbuf *out, const struct sink_time *t);
+
+static inline void tl_enc_destroy(struct tl_enc *e)
+{
+	if (e)
+		e->ops->destroy(e);
+}
+
+static inline void tl_arg_str(struct tl_arg *a, const char *key,
+			      uint32_t keylen, const char *s, size_t len)
+{
+	a->key = key;
+	a->keylen = keylen;
+	a->jkey = NULL;
+	a->jkeylen = 0;
+	a->hex = false;
+	value_set_str(&a->v, s, len);
+}
+
+static inline void tl_arg_u64(struct tl_arg *a, const char *key,
+			      uint32_t keylen, uint64_t u)
+{
+	a->key = key;
+	a->keylen = keylen;
+	a->jkey = NULL;
+	a->jkeylen = 0;
+	a->hex = false;
+	value_set_u64(&a->v, u);
+}
+
+#define TL_KEY(s) s, (uint32_t)(sizeof(s) - 1)
+
+#endif

@@ -1,0 +1,2 @@
+# requires: tracecmd
+$KTF --chrome tests/fixtures/perfetto/cpu-nest.dat
