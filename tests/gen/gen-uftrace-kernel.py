@@ -15,8 +15,10 @@ type_len 30 is a time extend, its delta's upper bits in the next u32):
   kernel-cpu0.dat  two pages: the first opens with a time extend (dump
                    prints "[time ] extend" before the first record), then
                    do_syscall_64 > ksys_write of task 4242; the second has
-                   the missed-events flags with a stored count (3) and a
-                   vfs_write of task 4243 (a module symbol)
+                   the missed-events flags with a stored count (3), a
+                   vfs_write of task 4243 (a module symbol) and two
+                   sched:sched_process_fork events (record -k -E): one of
+                   task 4243, one of pid 7777 whose pid field names 4243
   kernel-cpu1.dat  empty (dump skips it)
   kernel-cpu3.dat  kernel-cpu2.dat is missing: dump calls it kernel-cpu2;
                    missed events without a count (-1); within emit() of
@@ -55,6 +57,14 @@ EXIT = ("name: funcgraph_exit\nID: 10\nformat:\n" + COMMON +
         'print fmt: "<-- %ps (%d) (start: %llx  end: %llx) over: %d", '
         "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
         "REC->depth\n")
+FORK = ("name: sched_process_fork\nID: 300\nformat:\n" + COMMON +
+        "\tfield:char parent_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+        "\tfield:pid_t parent_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+        "\tfield:char child_comm[16];\toffset:28;\tsize:16;\tsigned:1;\n"
+        "\tfield:pid_t child_pid;\toffset:44;\tsize:4;\tsigned:1;\n\n"
+        'print fmt: "comm=%s pid=%d child_comm=%s child_pid=%d", '
+        "REC->parent_comm, REC->parent_pid, REC->child_comm, "
+        "REC->child_pid\n")
 PAGE = ("\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
         "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
         "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
@@ -65,7 +75,8 @@ def header():
     out = "PAGE_SIZE: 4096\nLONG_SIZE: 8\nENDIAN: LE\n"
     for name, text in (("events/header_page", PAGE),
                        ("events/ftrace/funcgraph_entry/format", ENTRY),
-                       ("events/ftrace/funcgraph_exit/format", EXIT)):
+                       ("events/ftrace/funcgraph_exit/format", EXIT),
+                       ("events/sched/sched_process_fork/format", FORK)):
         out += "TRACEFS: %s: %d\n%s" % (name, len(text), text)
     return out
 
@@ -109,6 +120,12 @@ def exit_(delta, tid, func, depth, call, ret):
                                     call, ret, depth))
 
 
+def fork(delta, tid, parent, child):
+    # sched:sched_process_fork (record -k -E): 48 bytes (type_len 12)
+    return event(delta, struct.pack("<HBBi16si16si", 300, 0, 0, tid,
+                                    b"synth", parent, b"synth", child))
+
+
 def page(ts, events, flags=0, stored=None):
     data = b"".join(events)
     body = struct.pack("<QQ", ts, len(data) | flags) + data
@@ -126,7 +143,8 @@ def cpu0(t0):
           exit_(20, 4242, sc, 0, t + 100, t + 370)]
     t1 = t0 + ext + 1000
     vw = SYMS["vfs_write"]
-    p2 = [entry(10, 4243, vw, 0), exit_(300, 4243, vw, 0, t1 + 10, t1 + 310)]
+    p2 = [entry(10, 4243, vw, 0), exit_(300, 4243, vw, 0, t1 + 10, t1 + 310),
+          fork(40, 4243, 4243, 4244), fork(10, 7777, 7777, 4243)]
     return page(t0, p1) + page(t1, p2, MISSED | STORED, 3)
 
 

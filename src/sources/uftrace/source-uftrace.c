@@ -421,7 +421,7 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	c->resolved = false;
 	c->comm = sess ? sess->comm : NULL;
 	c->symbol = c->buf;
-	switch (c->kern ? UFT_NTYPES : r.type) {
+	switch (c->kern && r.type != UFT_EVENT ? UFT_NTYPES : r.type) {
 	case UFT_NTYPES:	/* a kernel function: kallsyms */
 		sym = uft_kernel_sym(uf, r.addr, &c->rec.addr);
 		if (sym) {
@@ -446,8 +446,10 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 		}
 		break;
 	case UFT_EVENT:
-		c->symbol = uft_event_name(uf, r.addr, c->buf,
-					   sizeof(c->buf));
+		c->symbol = c->kern ? uft_kernel_event_name(uf, r.addr, c->buf,
+							    sizeof(c->buf))
+				    : uft_event_name(uf, r.addr, c->buf,
+						     sizeof(c->buf));
 		c->symlen = strlen(c->symbol);
 		c->resolved = true;
 		break;
@@ -554,8 +556,18 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 		return -ENOENT;
 	if (index > UF_ARG0 && index <= UF_ARG0 + UFT_MAX_VALUES)
 		return uft_arg_value(uf, c, (size_t)(index - UF_ARG0), out);
-	if (index >= UF_EV0 && index < UF_EV0 + UFT_NEVKEYS)
+	if (index >= UF_EV0 && index < UF_EV0 + UFT_NEVKEYS) {
+		/* a kernel event's data: the text of its print fmt */
+		if (c->kern && c->rec.type == UFT_EVENT) {
+			if (index == UF_EV0 + UFT_EV_DATA)
+				value_set_str(out, (const char *)c->pay,
+					      c->paylen);
+			else
+				value_set_str(out, "", 0);
+			return 0;
+		}
 		return uft_event_field(uf, c, index - UF_EV0, out);
+	}
 	switch (index) {
 	case UF_PPID:
 		value_set_s64(out, c->perf ? c->prec.ppid : 0);

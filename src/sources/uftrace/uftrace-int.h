@@ -583,6 +583,8 @@ void uft_kernel_close(struct uftrace *uf);
 int uft_kernel_advance(struct uftrace *uf, struct uft_task *t);
 const char *uft_kernel_name(const struct uftrace *uf, size_t i);
 bool uft_kernel_ready(const struct uftrace *uf);
+const char *uft_kernel_event_name(const struct uftrace *uf, uint64_t id,
+				  char *buf, size_t len);
 struct uft_sym *uft_kernel_sym(struct uftrace *uf, uint64_t addr,
 			       uint64_t *full);
 

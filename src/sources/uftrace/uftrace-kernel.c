@@ -24,8 +24,10 @@
  * or through rules, as uftrace report counts them, those of tasks that
  * the recording does not list (tid 0) are left out.
  *
- * Records of other kernel events (record -k -E) are counted and left out,
- * as the note says; the dump prints them.
+ * Records of other kernel events (record -k -E) are events of their task
+ * (common_pid, else a next_pid or pid field that names a task, as
+ * read_kernel_cpu_data() finds it) whose text is the info of their print
+ * fmt; it travels as the record's payload (t->pay).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +50,13 @@
 #define UFT_KMAX_CPUS		4096
 #define UFT_KPAGE_MAX		(1u << 16)	/* Linux pages: 64 KiB at most */
 #define UFT_KSLACK		64	/* zeros after a page: fields read past its end */
+/*
+ * An event printed through its print fmt is copied first into zeros that
+ * any offset it can hold stays within: fields end by 64 KiB, and a
+ * __data_loc or __rel_loc adds a 16-bit offset and a 16-bit length.
+ */
+#define UFT_KFIELD_END		65536
+#define UFT_KSCRATCH		(4 * 65536 + UFT_KSLACK)
 
 struct uft_kfield {
 	int off;
@@ -68,7 +77,12 @@ struct uft_kernel {
 	struct uft_kfield e_func, e_depth, x_func, x_depth, x_call, x_ret;
 	uint64_t kbase;		/* kernel base of the first session's map */
 	struct uft_symtab *ksyms;	/* owned: kallsyms */
-	uint64_t nother;	/* records of other events, left out */
+#ifdef HAVE_TRACECMD
+	struct trace_seq seq;	/* the text of an event */
+	bool seq_init;
+	unsigned char *scratch;	/* owned: an event's copy, for its print fmt */
+	size_t scratch_used;
+#endif
 };
 
 static long uft_kcpu_num(const char *name)
@@ -209,6 +223,9 @@ void uft_kernel_close(struct uftrace *uf)
 	if (k->ksyms)
 		uft_free_symtab(k->ksyms);
 #ifdef HAVE_TRACECMD
+	if (k->seq_init)
+		trace_seq_destroy(&k->seq);
+	free(k->scratch);
 	if (k->tep)
 		tep_free(k->tep);
 #endif
@@ -376,6 +393,8 @@ int uft_kernel_setup(struct uftrace *uf)
 	k->tep = tep_alloc();
 	if (!k->tep)
 		return -ENOMEM;
+	trace_seq_init(&k->seq);
+	k->seq_init = true;
 	if (uft_kernel_header(uf, k) < 0)
 		return 0;	/* noted: the records are left out */
 	k->ready = true;
@@ -482,6 +501,114 @@ static uint64_t uft_kval(const struct uft_kernel *k, const unsigned char *d,
 	return tep_read_number(k->tep, d + f->off, f->size);
 }
 
+/* Whether every field of ev ends within UFT_KFIELD_END bytes. */
+static bool uft_kfields_ok(struct tep_event *ev)
+{
+	struct tep_format_field *f;
+
+	for (f = ev->format.common_fields; f; f = f->next)
+		if (f->offset < 0 || f->size < 0 ||
+		    f->offset > UFT_KFIELD_END - f->size)
+			return false;
+	for (f = ev->format.fields; f; f = f->next)
+		if (f->offset < 0 || f->size < 0 ||
+		    f->offset > UFT_KFIELD_END - f->size)
+			return false;
+	return true;
+}
+
+/* The tid of an event, as read_kernel_cpu_data() finds it. */
+static int64_t uft_kevent_tid(struct uftrace *uf, struct tep_event *ev,
+			      struct tep_record *rec)
+{
+	static const char *const alt[] = { "next_pid", "pid" };
+	int64_t tid = tep_data_pid(uf->kernel->tep, rec);
+	unsigned long long v;
+	size_t i;
+
+	for (i = 0; i < 2 && !uft_task_of(uf, tid); i++) {
+		struct tep_format_field *f = tep_find_field(ev, alt[i]);
+
+		if (f && f->offset >= 0 && f->size > 0 &&
+		    f->offset + f->size <= rec->size &&
+		    tep_read_number_field(f, rec->data, &v) == 0 &&
+		    uft_task_of(uf, (int32_t)v))
+			return (int32_t)v;
+	}
+	return tid;
+}
+
+/*
+ * A record of another kernel event into t: 1, 0 to skip it (merged: no
+ * task of its), -1 without memory.
+ */
+static int uft_kernel_event(struct uftrace *uf, struct uft_task *t,
+			    struct tep_record *rec, int type)
+{
+	struct uft_kernel *k = uf->kernel;
+	struct tep_event *ev = tep_find_event(k->tep, type);
+	size_t len;
+
+	t->prec.tid = uft_kevent_tid(uf, ev, rec);
+	if (!uf->lone && !uft_task_of(uf, t->prec.tid))
+		return 0;
+	if (!uft_kfields_ok(ev)) {
+		uft_problem(uf, "%s: offset 0x%" PRIx64 ": a field of %s:%s ends past 64 KiB; the rest of the file is skipped",
+			    t->path,
+			    t->koff - k->pagesize +
+				    (uint64_t)kbuffer_curr_offset(t->kbuf),
+			    ev->system, ev->name);
+		return -1;
+	}
+	if (!k->scratch) {
+		k->scratch = calloc(1, UFT_KSCRATCH);
+		if (!k->scratch) {
+			uf->nomem = true;
+			return -1;
+		}
+	}
+	memset(k->scratch, 0, k->scratch_used);
+	k->scratch_used = (size_t)rec->size;
+	memcpy(k->scratch, rec->data, (size_t)rec->size);
+	rec->data = k->scratch;
+	trace_seq_reset(&k->seq);
+	tep_print_event(k->tep, &k->seq, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&k->seq);
+	len = k->seq.len > 0 ? (size_t)k->seq.len : 0;
+	if (len > t->paycap) {
+		unsigned char *p = realloc(t->pay, len);
+
+		if (!p) {
+			uf->nomem = true;
+			return -1;
+		}
+		t->pay = p;
+		t->paycap = len;
+	}
+	if (len)
+		memcpy(t->pay, k->seq.buffer, len);
+	t->paylen = t->arglen = (uint32_t)len;
+	t->pay_av = NULL;
+	t->prec.kdur = 0;
+	t->rec = (struct uft_rec){ .ts = rec->ts, .raw_ts = rec->ts,
+				   .addr = (uint64_t)type, .type = UFT_EVENT };
+	return 1;
+}
+
+/* "system:name" of a kernel event id, in buf. */
+const char *uft_kernel_event_name(const struct uftrace *uf, uint64_t id,
+				  char *buf, size_t len)
+{
+	struct tep_event *ev = uf->kernel && uf->kernel->tep ?
+		tep_find_event(uf->kernel->tep, (int)id) : NULL;
+
+	if (ev)
+		snprintf(buf, len, "%s:%s", ev->system, ev->name);
+	else
+		snprintf(buf, len, "kernel_event:%" PRIu64, id);
+	return buf;
+}
+
 int uft_kernel_advance(struct uftrace *uf, struct uft_task *t)
 {
 	struct uft_kernel *k = uf->kernel;
@@ -534,10 +661,18 @@ int uft_kernel_advance(struct uftrace *uf, struct uft_task *t)
 			goto done;
 		}
 		if (!entry && type != k->exit_id) {
-			k->nother++;
+			ret = uft_kernel_event(uf, t, &rec, type);
 			kbuffer_next_event(t->kbuf, NULL);
-			continue;
+			if (ret < 0)
+				goto done;
+			if (!ret)
+				continue;
+			t->prec.klost = lost;
+			t->prec.has_kext = false;
+			t->kstarted = true;
+			return 1;
 		}
+		t->paylen = t->arglen = 0;
 		ff = entry ? &k->e_func : &k->x_func;
 		fd = entry ? &k->e_depth : &k->x_depth;
 		if (!ff->size || !fd->size || ff->off + ff->size > size ||
@@ -600,6 +735,13 @@ done:
 }
 
 #else /* !HAVE_TRACECMD: the kernel records are left out, as the note says */
+
+const char *uft_kernel_event_name(const struct uftrace *uf, uint64_t id,
+				  char *buf, size_t len)
+{
+	snprintf(buf, len, "kernel_event:%" PRIu64, id);
+	return buf;
+}
 
 int uft_kernel_setup(struct uftrace *uf)
 {

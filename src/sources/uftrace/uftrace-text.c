@@ -175,6 +175,20 @@ int uft_render_default(struct source *src, const struct event *ev,
 		*p++ = '>';
 	}
 	*p++ = '(';
+	if (c->kern && c->rec.type == UFT_EVENT) {
+		/* dump_raw_kernel_event(): the id in decimal, the info text */
+		p += uft_dec(p, c->rec.addr);
+		*p++ = ')';
+		*p++ = ' ';
+		outbuf_commit(o, (size_t)(p - start));
+		if (c->paylen) {
+			int ret = outbuf_put(o, (const char *)c->pay, c->paylen);
+
+			if (ret)
+				return ret;
+		}
+		return outbuf_put(o, "\n", 1);
+	}
 	if (c->perf) {
 		/* dump_raw_perf_event(): the id in decimal, no depth */
 		p += uft_dec(p, c->rec.addr);
