@@ -25,8 +25,13 @@ type_len 30 is a time extend, its delta's upper bits in the next u32):
                    task 4242, a function past the last symbol (printed
                    <ADDR>); a record of task 5555, which has no TID.dat
 
-The reference is uftrace 0.13's dump of it:
+OUTDIR/kernel32 holds a 32-bit kernel's data (LONG_SIZE 4: 12-byte page
+headers, a u32 commit, 4-byte func fields; no kallsyms): one page with a
+stored missed count (2) and a call of task 4242.
+
+The references are uftrace 0.13's dumps of them:
     uftrace dump -d OUTDIR/kernel > tests/fixtures/uftrace-gen/kernel.dump
+    uftrace dump -d OUTDIR/kernel32 > tests/fixtures/uftrace-gen/kernel32.dump
 """
 import importlib.util
 import os
@@ -156,11 +161,50 @@ def cpu3(t0):
                      exit_(30, 5555, sc, 0, t0 + 45, t0 + 95)], MISSED)
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.stderr.write(__doc__)
-        return 2
-    d = os.path.join(sys.argv[1], "kernel")
+# kernel32/: a 32-bit kernel's data (LONG_SIZE 4: a 12-byte page header,
+# a u32 commit, 4-byte func fields), one page of kernel-cpu0.dat
+COMMON32 = COMMON
+ENTRY32 = ("name: funcgraph_entry\nID: 11\nformat:\n" + COMMON32 +
+           "\tfield:unsigned long func;\toffset:8;\tsize:4;\tsigned:0;\n"
+           "\tfield:int depth;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+           'print fmt: "--> %ps (%d)", (void *)REC->func, REC->depth\n')
+EXIT32 = ("name: funcgraph_exit\nID: 10\nformat:\n" + COMMON32 +
+          "\tfield:unsigned long func;\toffset:8;\tsize:4;\tsigned:0;\n"
+          "\tfield:unsigned long long calltime;\toffset:16;\tsize:8;\tsigned:0;\n"
+          "\tfield:unsigned long long rettime;\toffset:24;\tsize:8;\tsigned:0;\n"
+          "\tfield:unsigned long overrun;\toffset:12;\tsize:4;\tsigned:0;\n"
+          "\tfield:int depth;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+          'print fmt: "<-- %ps (%d) (start: %llx  end: %llx) over: %d", '
+          "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
+          "REC->depth\n")
+PAGE32 = ("\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+          "\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+          "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+          "\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n")
+
+
+def header32():
+    out = "PAGE_SIZE: 4096\nLONG_SIZE: 4\nENDIAN: LE\n"
+    for name, text in (("events/header_page", PAGE32),
+                       ("events/ftrace/funcgraph_entry/format", ENTRY32),
+                       ("events/ftrace/funcgraph_exit/format", EXIT32)):
+        out += "TRACEFS: %s: %d\n%s" % (name, len(text), text)
+    return out
+
+
+def cpu0_32(t0):
+    f = 0xc1000100
+    ev = [event(7, struct.pack("<HBBiIi", 11, 0, 0, 4242, f, 0)),
+          event(93, struct.pack("<HBBiIIQQi", 10, 0, 0, 4242, f, 0,
+                                t0 + 7, t0 + 100, 0))]
+    data = b"".join(ev)
+    body = struct.pack("<QI", t0, len(data) | MISSED | STORED) + data
+    body += struct.pack("<I", 2)
+    return body + b"\0" * (4096 - len(body))
+
+
+def kernel_dir(out, name):
+    d = os.path.join(out, name)
     if os.path.exists(d):
         shutil.rmtree(d)
     g.write_synth(d)
@@ -169,11 +213,22 @@ def main():
     feat = struct.unpack_from("<Q", info, 16)[0] | 4
     struct.pack_into("<Q", info, 16, feat)
     g.write(os.path.join(d, "info"), bytes(info))
+    return d
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.stderr.write(__doc__)
+        return 2
+    d = kernel_dir(sys.argv[1], "kernel")
     g.write(os.path.join(d, "kernel_header"), header())
     g.write(os.path.join(d, "kallsyms"), KALLSYMS)
     g.write(os.path.join(d, "kernel-cpu0.dat"), cpu0(g.SYNTH_NS + 30))
     g.write(os.path.join(d, "kernel-cpu1.dat"), b"")
     g.write(os.path.join(d, "kernel-cpu3.dat"), cpu3(g.SYNTH_NS + 1000))
+    d = kernel_dir(sys.argv[1], "kernel32")
+    g.write(os.path.join(d, "kernel_header"), header32())
+    g.write(os.path.join(d, "kernel-cpu0.dat"), cpu0_32(g.SYNTH_NS + 1500))
     return 0
 
 

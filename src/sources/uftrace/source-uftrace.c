@@ -423,6 +423,7 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	c->symbol = c->buf;
 	switch (c->kern && r.type != UFT_EVENT ? UFT_NTYPES : r.type) {
 	case UFT_NTYPES:	/* a kernel function: kallsyms */
+		c->kraw = r.addr;
 		sym = uft_kernel_sym(uf, r.addr, &c->rec.addr);
 		if (sym) {
 			c->symbol = sym->name;

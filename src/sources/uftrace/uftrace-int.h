@@ -327,6 +327,7 @@ struct uft_cur {
 	bool perf;			/* a perf event: prec */
 	bool kern;			/* a kernel function record: prec */
 	struct uft_perfrec prec;
+	uint64_t kraw;			/* kern: the address as recorded (48 bits) */
 	char ktid_text[24];		/* kern: the tid as the dump prints it */
 	uint8_t ktid_len;
 	struct uft_rec rec;

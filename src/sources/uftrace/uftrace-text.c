@@ -198,7 +198,7 @@ int uft_render_default(struct source *src, const struct event *ev,
 		return 0;
 	}
 	/* a kernel record keeps 48 bits of the address (uftrace_record) */
-	p += uft_hex(p, c->kern ? c->rec.addr & UFT_ADDR_MASK : c->rec.addr);
+	p += uft_hex(p, c->kern ? c->kraw : c->rec.addr);
 	memcpy(p, ") depth: ", 9);
 	p += 9;
 	if (c->rec.depth < 10) {
