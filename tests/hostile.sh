@@ -306,6 +306,66 @@ open(p, "wb").write(bytes(d))' "$T/ud"/[0-9]*.dat
 row "uftrace: event data shorter than its kind's" 0 '' - \
 	'$KTF "$T/ud" | grep -A1 "length = 23" | grep -qx "  read:proc/statm"'
 
+# uftrace record -k: kernel-cpuN.dat pages and kernel_header (through
+# libtraceevent's kbuffer); a damaged file stops there, the others go on
+if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
+	kcopy() { rm -rf "$T/uk" && cp -R "$fix/uftrace-gen/kernel" "$T/uk"; }
+	kpatch() {	# FILE OFFSET STRUCT-FORMAT VALUE
+		python3 -c 'import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into(sys.argv[3], d, int(sys.argv[2], 0), int(sys.argv[4], 0))
+open(sys.argv[1], "wb").write(bytes(d))' "$@"
+	}
+	kcopy
+	kpatch "$T/uk/kernel-cpu0.dat" 8 "<Q" 0xffff
+	row "uftrace -k: a page that commits more than it holds" 1 \
+		'uk/kernel-cpu0.dat: offset 0x8: ring-buffer page commits 65535 bytes' - \
+		'$KTF "$T/uk"'
+	kcopy
+	kpatch "$T/uk/kernel-cpu0.dat" 0x1c "<H" 77
+	row "uftrace -k: an event type kernel_header does not define" 1 \
+		'uk/kernel-cpu0.dat: offset 0x18: kernel event of type 77' - \
+		'$KTF "$T/uk"'
+	kcopy
+	sed -i 's/^PAGE_SIZE: 4096$/PAGE_SIZE: 3/' "$T/uk/kernel_header"
+	row "uftrace -k: PAGE_SIZE 3" 1 'uk/kernel_header: offset 0x0: PAGE_SIZE 3' - \
+		'$KTF "$T/uk"'
+	kcopy
+	sed -i 's/^\(TRACEFS: events\/header_page:\) .*/\1 99999/' "$T/uk/kernel_header"
+	row "uftrace -k: a TRACEFS length past the end" 1 \
+		'uk/kernel_header: offset 0x[0-9a-f]+: not a "TRACEFS' - '$KTF "$T/uk"'
+	kcopy
+	rm "$T/uk/kernel_header"
+	row "uftrace -k: no kernel_header" 1 'uk/kernel_header: cannot read' - \
+		'$KTF "$T/uk"'
+	kfmt() {	# OLD NEW: in funcgraph_entry's format, its length kept right
+		python3 -c 'import sys
+p = sys.argv[1]
+s = open(p).read()
+a = s.index("TRACEFS: events/ftrace/funcgraph_entry/format: ")
+n = int(s[a:].split("\n", 1)[0].rsplit(" ", 1)[1])
+b = s.index("\n", a) + 1
+fmt = s[b:b + n].replace(sys.argv[2], sys.argv[3])
+s = s[:a] + "TRACEFS: events/ftrace/funcgraph_entry/format: %d\n" % len(fmt) + fmt + s[b + n:]
+open(p, "w").write(s)' "$T/uk/kernel_header" "$@"
+	}
+	kcopy
+	kfmt "$(printf 'func;\toffset:8;')" "$(printf 'func;\toffset:800;')"
+	row "uftrace -k: a func field past the end of its event" 1 \
+		'uk/kernel-cpu0.dat: offset 0x18: funcgraph_entry record of 24 bytes lacks' - \
+		'$KTF "$T/uk"'
+	kcopy
+	kfmt "$(printf 'common_pid;\toffset:4;')" "$(printf 'common_pid;\toffset:60000;')"
+	row "uftrace -k: common_pid past the event header" 1 \
+		'uk/kernel_header: offset 0x[0-9a-f]+: the common_type or common_pid field of events/ftrace/funcgraph_entry/format' - \
+		'$KTF "$T/uk"'
+	# a last page cut short reads as a whole one, as uftrace's mmap does
+	kcopy
+	head -c 5000 "$fix/uftrace-gen/kernel/kernel-cpu0.dat" >"$T/uk/kernel-cpu0.dat"
+	row "uftrace -k: a kernel-cpu0.dat of 5000 bytes" 0 '' \
+		"$fix/uftrace-gen/kernel.dump" '$KTF "$T/uk"'
+fi
+
 # ------------------------------------------------------------ trace.dat
 if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
 	for f in host-kvm-v7-zstd host-kvm-v6 host-kvm-v7; do

@@ -13,9 +13,12 @@
 # The dump lists the tasks one after the other ("reading TID.dat"); ours is
 # one time order, so both sides are sorted by tid, stably. The argument,
 # return value and event data lines of the dump, and its perf-cpu*.dat
-# sections (perf sched events, which this reader does not read), are left
-# out. A function without a symbol is "<ADDR>" in the dump and "0xADDR" in
-# our symbol field. Lost-records records are stamped 0 by libmcount and
+# and kernel-cpu* sections (perf sched events; the kernel records of
+# record -k, which tests/cli/uftrace/kernel-* compare), are left out, and
+# so are those on our side (ids 200000-200009; kernel function addresses
+# from 0xffff000000000000; kernel events of record -k -E are not told
+# apart). A function without a symbol is "<ADDR>" in the dump and
+# "0xADDR" in our symbol field. Lost-records records are stamped 0 by libmcount and
 # with the time of the record before them by us: their times are not
 # compared.
 #
@@ -70,6 +73,11 @@ norm_dump() {
 
 norm_ours() {
 	awk -v nodepth="${NODEPTH:-}" '{
+		if (($3 == "entry" || $3 == "exit") && length($5) == 16 &&
+		    substr($5, 1, 4) == "ffff")
+			next	# a kernel function (record -k)
+		if ($3 == "event" && $0 ~ / 30d4[0-9] -?[0-9]+ -?[0-9]+$/)
+			next	# a perf event (linux:sched-in, ...)
 		if ($4 == "0x" $5) $4 = "<" $5 ">"
 		if ($3 == "lost") $2 = "-"
 		if (nodepth)

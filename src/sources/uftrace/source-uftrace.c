@@ -138,25 +138,36 @@ static int uft_open(struct source *src, const char *path, struct diag *d)
 		if (!ntids && uft_scan_tids(uf, &tids, &ntids) < 0)
 			goto nomem;
 	}
+	nkernel = uf->writer == UFT_WRITER_UFTRACE ? uft_kernel_count(uf) : 0;
 	ret = uft_setup_tasks(uf, tids, ntids, tinfo, ntinfo,
 			      uf->writer == UFT_WRITER_UFTRACE ? uft_perf_count(uf)
-							       : 0);
+							       : 0,
+			      nkernel);
+	if (ret == 0)
+		ret = uft_kernel_setup(uf);
 	if (ret < 0)
 		goto nomem;
 	/* rftrace stamps the guest's raw TSC; the others nanoseconds */
 	src->clock = uf->writer == UFT_WRITER_RFTRACE ? CLOCK_TSC : CLOCK_NS;
-	/* uftrace record -k: kernel records this reader leaves out, said */
-	nkernel = uft_kernel_files(uf, &kfirst);
-	if (nkernel && asprintf(&src->note, "%zu kernel-cpuN.dat file%s (%s%s: uftrace record -k) hold%s kernel function records, which kvmtrace_format does not read: they are left out (uftrace dump prints them)",
+	/* uftrace record -k without libtraceevent: the records left out, said */
+	nkernel = uft_kernel_ready(uf) || !(uf->hdr.feat & 4) /* KERNEL */
+			  ? 0 : uft_kernel_files(uf, &kfirst);
+	if (nkernel && asprintf(&src->note, "%zu kernel-cpuN.dat file%s (%s%s: uftrace record -k) hold%s kernel function records, which kvmtrace_format %s: they are left out (uftrace dump prints them)",
 				nkernel, nkernel == 1 ? "" : "s",
 				kfirst ? kfirst : "kernel-cpuN.dat",
 				nkernel > 1 ? ", ..." : "",
-				nkernel == 1 ? "s" : "") < 0)
+				nkernel == 1 ? "s" : "",
+#ifdef HAVE_TRACECMD
+				"cannot read: their kernel_header is missing or damaged"
+#else
+				"reads with libtraceevent only (built without it)"
+#endif
+				) < 0)
 		src->note = NULL;
 	free(kfirst);
 
 	/* the first record of every task, then of every perf-cpuN.dat */
-	for (i = 0; !uf->lone && i < uf->ntasks + uf->nperf; i++)
+	for (i = 0; !uf->lone && i < uf->ntasks + uf->nperf + uf->nkern; i++)
 		if (uft_task_advance(uf, &uf->tasks[i]))
 			uf->heap[uf->nheap++] = (uint32_t)i;
 	for (i = uf->nheap / 2; i-- > 0;)
@@ -182,7 +193,8 @@ static void uft_close(struct source *src)
 
 	if (!uf)
 		return;
-	for (i = 0; i < uf->ntasks + uf->nperf; i++) {
+	uft_kernel_close(uf);	/* before the tasks: its kbuffers are theirs */
+	for (i = 0; i < uf->ntasks + uf->nperf + uf->nkern; i++) {
 		struct uft_task *t = &uf->tasks[i];
 
 		if (t->fd >= 0)
@@ -378,15 +390,29 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	 */
 	r = t->rec;
 	/* a perf event belongs to the task it names (uft_perf_advance) */
-	c->task = t->perf ? uft_task_of(uf, t->prec.tid) : t;
-	c->tid = c->task->tid;
+	c->task = t->perf || t->kern ? uft_task_of(uf, t->prec.tid) : t;
+	c->kern = t->kern;
+	if (t->kern && !c->task)
+		c->task = t;	/* a task without TID.dat: no session */
+	c->tid = t->kern ? t->prec.tid : c->task->tid;
 	c->is_text = false;
 	c->perf = t->perf;
-	if (t->perf)
+	if (t->perf || t->kern)
 		c->prec = t->prec;
 	c->rec = r;
-	sess = uft_task_session(uf, c->task, r.ts);
-	if (uft_track_fast(uf, t, sess, &r, c) < 0) {
+	sess = c->task != t || !t->kern ? uft_task_session(uf, c->task, r.ts)
+					: NULL;
+	if (t->kern) {
+		/*
+		 * under the task's user frames, as uftrace replays them; an
+		 * exit's duration is its rettime less its calltime
+		 */
+		c->depth = (c->task != t ? c->task->depth : 0) + r.depth;
+		c->duration = t->prec.kdur;
+		c->ktid_len = (uint8_t)snprintf(c->ktid_text,
+						sizeof(c->ktid_text), "%5d",
+						(int)t->prec.tid);
+	} else if (uft_track_fast(uf, t, sess, &r, c) < 0) {
 		diag_set(d, "%s: out of memory", src->name);
 		return -ENOMEM;
 	}
@@ -395,7 +421,19 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 	c->resolved = false;
 	c->comm = sess ? sess->comm : NULL;
 	c->symbol = c->buf;
-	switch (r.type) {
+	switch (c->kern && r.type != UFT_EVENT ? UFT_NTYPES : r.type) {
+	case UFT_NTYPES:	/* a kernel function: kallsyms */
+		c->kraw = r.addr;
+		sym = uft_kernel_sym(uf, r.addr, &c->rec.addr);
+		if (sym) {
+			c->symbol = sym->name;
+			c->symlen = sym->namelen;
+			c->resolved = true;
+		} else {
+			c->symlen = (size_t)snprintf(c->buf, sizeof(c->buf),
+						     "0x%" PRIx64, c->rec.addr);
+		}
+		break;
 	case UFT_ENTRY:
 	case UFT_EXIT:
 		sym = uft_resolve_sess(uf, sess, r.ts, r.addr, &mod);
@@ -409,8 +447,10 @@ static int uft_next(struct source *src, struct event *ev, struct diag *d)
 		}
 		break;
 	case UFT_EVENT:
-		c->symbol = uft_event_name(uf, r.addr, c->buf,
-					   sizeof(c->buf));
+		c->symbol = c->kern ? uft_kernel_event_name(uf, r.addr, c->buf,
+							    sizeof(c->buf))
+				    : uft_event_name(uf, r.addr, c->buf,
+						     sizeof(c->buf));
 		c->symlen = strlen(c->symbol);
 		c->resolved = true;
 		break;
@@ -517,8 +557,18 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 		return -ENOENT;
 	if (index > UF_ARG0 && index <= UF_ARG0 + UFT_MAX_VALUES)
 		return uft_arg_value(uf, c, (size_t)(index - UF_ARG0), out);
-	if (index >= UF_EV0 && index < UF_EV0 + UFT_NEVKEYS)
+	if (index >= UF_EV0 && index < UF_EV0 + UFT_NEVKEYS) {
+		/* a kernel event's data: the text of its print fmt */
+		if (c->kern && c->rec.type == UFT_EVENT) {
+			if (index == UF_EV0 + UFT_EV_DATA)
+				value_set_str(out, (const char *)c->pay,
+					      c->paylen);
+			else
+				value_set_str(out, "", 0);
+			return 0;
+		}
 		return uft_event_field(uf, c, index - UF_EV0, out);
+	}
 	switch (index) {
 	case UF_PPID:
 		value_set_s64(out, c->perf ? c->prec.ppid : 0);

@@ -734,7 +734,8 @@ static bool uft_qemu_cpu(const struct uft_session *s, int64_t tid,
 }
 
 int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
-		    const struct uft_tinfo *ti, size_t nti, size_t nperf)
+		    const struct uft_tinfo *ti, size_t nti, size_t nperf,
+		    size_t nkern)
 {
 	const struct uft_tinfo *tinfo;
 	size_t i, n = 0;
@@ -750,8 +751,8 @@ int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
 	}
 	if (ntids)	/* tids may be NULL: qsort() wants a valid pointer */
 		qsort(tids, ntids, sizeof(*tids), uft_tid_cmp);
-	uf->tasks = calloc(ntids + nperf + 1, sizeof(*uf->tasks));
-	uf->heap = calloc(ntids + nperf + 1, sizeof(*uf->heap));
+	uf->tasks = calloc(ntids + nperf + nkern + 1, sizeof(*uf->tasks));
+	uf->heap = calloc(ntids + nperf + nkern + 1, sizeof(*uf->heap));
 	if (!uf->tasks || !uf->heap)
 		return -ENOMEM;
 	for (i = 0; i < ntids; i++) {

@@ -3,8 +3,11 @@
  * A lone uftrace directory (source.lone) is printed as `uftrace dump`
  * prints it (cmds/dump.c of uftrace 0.13, its raw output): the file
  * header, then every task's records in the order of the info file's tid
- * list, each task after a "reading TID.dat" line, then the perf-cpuN.dat
- * files, each after "reading perf-cpuN.dat" (an empty line before cpu 0's).
+ * list, each task after a "reading TID.dat" line, then (uftrace record -k)
+ * an empty line and the kernel-cpuN.dat files that hold bytes, each after
+ * "reading kernel-cpuN.dat" (N: its place among those files), then the
+ * perf-cpuN.dat files, each after "reading perf-cpuN.dat" (an empty line
+ * before cpu 0's).
  *
  * The reader then keeps one file on its heap at a time. The lines dump
  * prints between records travel as events of their own type (UFT_TEXT),
@@ -121,7 +124,7 @@ static bool uft_lone_perf_empty(const struct uft_task *t)
  */
 int uft_lone_next(struct uftrace *uf)
 {
-	size_t nfiles = uf->norder + uf->nperf;
+	size_t nfiles = uf->norder + uf->nkern + uf->nperf;
 	bool nomem = false;
 
 	uf->lone_len = 0;
@@ -140,7 +143,17 @@ int uft_lone_next(struct uftrace *uf)
 			/* a tid listed twice was read the first time */
 			if (!t || t->done)
 				continue;
+		} else if (k < uf->norder + uf->nkern) {
+			/* dump_raw_kernel_start(), dump_raw_cpu_start() */
+			if (k == uf->norder)
+				uft_lone_add(uf, &nomem, "\n");
+			t = &uf->tasks[uf->ntasks + uf->nperf + (k - uf->norder)];
+			if (!t->fsize)
+				continue;
+			uft_lone_add(uf, &nomem, "reading kernel-cpu%zu.dat\n",
+				     k - uf->norder);
 		} else {
+			k -= uf->nkern;
 			t = &uf->tasks[uf->ntasks + (k - uf->norder)];
 			if (uft_lone_perf_empty(t))
 				continue;

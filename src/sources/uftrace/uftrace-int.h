@@ -13,6 +13,7 @@
  *   uftrace-dump.c    a lone input in `uftrace dump`'s order and words
  *   uftrace-names.c   C++ names as uftrace's demangler spells them
  *   uftrace-opts.c    default.opts (the time filter)
+ *   uftrace-kernel.c  kernel-cpuN.dat of uftrace record -k (libtraceevent)
  *
  * The layout of the data directory is described in source-uftrace.c.
  */
@@ -32,6 +33,8 @@
 #include "source.h"
 
 struct diag;
+struct kbuffer;
+struct uft_kernel;
 
 #define UFT_MAGIC		"Ftrace!"
 #define UFT_HDR_MIN		32	/* v3 headers end after the info mask */
@@ -190,6 +193,7 @@ struct uft_symtab {
 	size_t n;
 	char *pool;		/* owned: the .sym file, names point into it */
 	bool loaded;
+	bool bare;		/* the file is NAME, not NAME.sym (kallsyms) */
 	struct uft_auto *dbg;	/* owned: A:/R: lines of NAME.dbg */
 	size_t ndbg;
 	struct uft_enums enums;	/* owned: E: lines of NAME.dbg */
@@ -249,6 +253,11 @@ struct uft_perfrec {
 	int64_t ppid;		/* task-new, task-exit */
 	bool exec;		/* task-name: by exec() */
 	char comm[17];		/* task-name */
+	/* kernel function records (uftrace-kernel.c) */
+	uint64_t kdur;		/* exit: rettime - calltime */
+	uint64_t kext;		/* the page's leading time extend (dump prints it) */
+	int32_t klost;		/* missed events the page header counts */
+	bool has_kext;
 };
 
 struct uft_task {
@@ -288,6 +297,12 @@ struct uft_task {
 	bool has_vcpu;
 	bool nofile;			/* no TID.dat */
 	bool perf;			/* a perf-cpuN.dat (cpu), not a task */
+	bool kern;			/* a kernel-cpuN.dat (its kernel records) */
+	struct kbuffer *kbuf;		/* kern: owned */
+	unsigned char *kpage;		/* kern: owned, the page kbuf reads */
+	uint64_t koff;			/* kern: file offset of the next page */
+	const void *kfirst;		/* kern: first event of the first page */
+	bool kstarted;			/* kern: a record was given */
 	struct uft_perfrec prec;	/* perf: the next record's data */
 	char tid_text[24];		/* the tid as the dump prints it: "%5d" */
 	uint8_t tid_len;
@@ -310,7 +325,11 @@ struct uft_cur {
 	struct uft_task *task;		/* borrowed: the task (of a perf event too) */
 	bool is_text;			/* dump's own lines: uf->lone_text */
 	bool perf;			/* a perf event: prec */
+	bool kern;			/* a kernel function record: prec */
 	struct uft_perfrec prec;
+	uint64_t kraw;			/* kern: the address as recorded (48 bits) */
+	char ktid_text[24];		/* kern: the tid as the dump prints it */
+	uint8_t ktid_len;
 	struct uft_rec rec;
 	uint64_t depth;
 	uint64_t duration;
@@ -378,6 +397,8 @@ struct uftrace {
 	size_t nperf;
 	char **perf_names;		/* owned, each owned: perf-cpu*.dat */
 	size_t nperf_names;
+	struct uft_kernel *kernel;	/* owned: record -k data, or NULL */
+	size_t nkern;			/* kernel-cpu*.dat after the perf files */
 	uint32_t *heap;			/* owned: task indices */
 	struct uft_task *top;		/* &tasks[heap[0]] while nheap */
 	size_t nheap;
@@ -453,7 +474,8 @@ int uft_read_events(struct uftrace *uf);
 void uft_read_opts(struct uftrace *uf);
 int uft_scan_tids(struct uftrace *uf, int64_t **tids, size_t *ntids);
 int uft_setup_tasks(struct uftrace *uf, int64_t *tids, size_t ntids,
-		    const struct uft_tinfo *ti, size_t nti, size_t nperf);
+		    const struct uft_tinfo *ti, size_t nti, size_t nperf,
+		    size_t nkern);
 
 /* uftrace-index.c: look-up tables */
 int uft_grow(void *v, size_t n, size_t size);
@@ -485,6 +507,8 @@ struct uft_sym *uft_resolve(struct uftrace *uf, struct uft_task *t,
 struct uft_sym *uft_resolve_in(struct uftrace *uf,
 			       const struct uft_session *s, uint64_t ts,
 			       uint64_t addr, struct uft_symtab **modp);
+struct uft_sym *uft_find_sym(struct uftrace *uf, struct uft_symtab *st,
+			     uint64_t addr);
 
 /* uftrace-names.c: names as uftrace's demangler spells them */
 char *uft_dump_spelling(const char *raw, const char *d);
@@ -552,6 +576,18 @@ int uft_perf_setup(struct uftrace *uf, struct uft_task *t, uint32_t cpu);
 int uft_perf_advance(struct uftrace *uf, struct uft_task *t);
 struct uft_task *uft_task_of(struct uftrace *uf, int64_t tid);
 const char *uft_perf_name(unsigned id);
+
+/* uftrace-kernel.c: kernel-cpuN.dat (uftrace record -k) */
+size_t uft_kernel_count(struct uftrace *uf);
+int uft_kernel_setup(struct uftrace *uf);
+void uft_kernel_close(struct uftrace *uf);
+int uft_kernel_advance(struct uftrace *uf, struct uft_task *t);
+const char *uft_kernel_name(const struct uftrace *uf, size_t i);
+bool uft_kernel_ready(const struct uftrace *uf);
+const char *uft_kernel_event_name(const struct uftrace *uf, uint64_t id,
+				  char *buf, size_t len);
+struct uft_sym *uft_kernel_sym(struct uftrace *uf, uint64_t addr,
+			       uint64_t *full);
 
 /* uftrace-text.c: a record as `uftrace dump` prints it */
 struct event;
@@ -637,7 +673,8 @@ static inline int uft_task_advance_fast(struct uftrace *uf,
 	const unsigned char *p = t->buf + t->pos;
 	uint64_t ts, w;
 
-	if (t->len - t->pos < UFT_REC_SIZE || uf->swap || t->done || t->perf)
+	if (t->len - t->pos < UFT_REC_SIZE || uf->swap || t->done || t->perf ||
+	    t->kern)
 		return uft_task_advance(uf, t);
 	memcpy(&ts, p, 8);
 	memcpy(&w, p + 8, 8);

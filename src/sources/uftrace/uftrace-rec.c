@@ -257,6 +257,8 @@ int uft_task_advance(struct uftrace *uf, struct uft_task *t)
 		return 0;
 	if (t->perf)
 		return uft_perf_advance(uf, t);
+	if (t->kern)
+		return uft_kernel_advance(uf, t);
 	if (t->astray) {
 		/* the record before was kept; no record came after its values */
 		t->astray = false;

@@ -307,7 +307,7 @@ static void uft_load_symtab(struct uftrace *uf, struct uft_symtab *st)
 	int ret;
 
 	st->loaded = true;
-	path = uft_pathf(uf, "%s.sym", st->name);
+	path = uft_pathf(uf, st->bare ? "%s" : "%s.sym", st->name);
 	if (!path)
 		return;
 	ret = uft_read_file(path, &st->pool, &len);
@@ -396,8 +396,8 @@ static void uft_load_symtab(struct uftrace *uf, struct uft_symtab *st)
 	free(path);
 }
 
-static struct uft_sym *uft_find_sym(struct uftrace *uf, struct uft_symtab *st,
-				    uint64_t addr)
+struct uft_sym *uft_find_sym(struct uftrace *uf, struct uft_symtab *st,
+			     uint64_t addr)
 {
 	size_t lo = 0, hi;
 

@@ -4,7 +4,9 @@
  * render_default, the text of events that no rule matches.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "outbuf.h"
@@ -52,6 +54,41 @@ static size_t uft_hex(char *p, uint64_t v)
 }
 
 /*
+ * The lines dump prints before a kernel record: the lost events the page
+ * header counts (dump_raw_kernel_lost), and the time extend that opens a
+ * file's first page (dump_raw_kernel_rstack), at the record's time less
+ * the extend.
+ */
+static int uft_kernel_lines(const struct event *ev, const struct uft_cur *c,
+			    struct outbuf *o)
+{
+	char line[160];
+	uint64_t ts;
+	int n, ret;
+
+	if (c->prec.klost) {
+		n = snprintf(line, sizeof(line),
+			     "%" PRIu64 ".%09" PRIu64 "  %.*s: [lost ]: %d events\n",
+			     ev->ts / 1000000000u, ev->ts % 1000000000u,
+			     (int)c->ktid_len, c->ktid_text, (int)c->prec.klost);
+		ret = outbuf_put(o, line, (size_t)n);
+		if (ret)
+			return ret;
+	}
+	if (c->prec.has_kext) {
+		ts = ev->ts - c->prec.kext;
+		n = snprintf(line, sizeof(line),
+			     "%" PRIu64 ".%09" PRIu64 "  %.*s: [time ] extend (+%" PRIu64 " nsec)\n",
+			     ts / 1000000000u, ts % 1000000000u,
+			     (int)c->ktid_len, c->ktid_text, c->prec.kext);
+		ret = outbuf_put(o, line, (size_t)n);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * As `uftrace dump` prints a record (cmds/dump.c, without the hex dump
  * and the argument lines):
  *
@@ -89,6 +126,12 @@ int uft_render_default(struct source *src, const struct event *ev,
 		if (ret)
 			return ret;
 	}
+	if (c->kern && (c->prec.klost || c->prec.has_kext)) {
+		int ret = uft_kernel_lines(ev, c, o);
+
+		if (ret)
+			return ret;
+	}
 	/* 40 bytes of slack for the fixed-size copies of numbers */
 	p = outbuf_reserve(o, 96 + c->symlen + 40 + 40);
 	if (!p)
@@ -110,8 +153,13 @@ int uft_render_default(struct source *src, const struct event *ev,
 	timelen = (size_t)(p - start);
 	if (c->rec.more)
 		memcpy(time, start, timelen < sizeof(time) ? timelen : sizeof(time));
-	uft_copy_name(p, t->tid_text, t->tid_len);	/* "%5d" */
-	p += t->tid_len;
+	if (c->kern) {
+		uft_copy_name(p, c->ktid_text, c->ktid_len);
+		p += c->ktid_len;
+	} else {
+		uft_copy_name(p, t->tid_text, t->tid_len);	/* "%5d" */
+		p += t->tid_len;
+	}
 	memcpy(p, ": [", 3);
 	p += 3;
 	memcpy(p, tag[c->rec.type], 5);
@@ -127,6 +175,20 @@ int uft_render_default(struct source *src, const struct event *ev,
 		*p++ = '>';
 	}
 	*p++ = '(';
+	if (c->kern && c->rec.type == UFT_EVENT) {
+		/* dump_raw_kernel_event(): the id in decimal, the info text */
+		p += uft_dec(p, c->rec.addr);
+		*p++ = ')';
+		*p++ = ' ';
+		outbuf_commit(o, (size_t)(p - start));
+		if (c->paylen) {
+			int ret = outbuf_put(o, (const char *)c->pay, c->paylen);
+
+			if (ret)
+				return ret;
+		}
+		return outbuf_put(o, "\n", 1);
+	}
 	if (c->perf) {
 		/* dump_raw_perf_event(): the id in decimal, no depth */
 		p += uft_dec(p, c->rec.addr);
@@ -135,7 +197,8 @@ int uft_render_default(struct source *src, const struct event *ev,
 		outbuf_commit(o, (size_t)(p - start));
 		return 0;
 	}
-	p += uft_hex(p, c->rec.addr);
+	/* a kernel record keeps 48 bits of the address (uftrace_record) */
+	p += uft_hex(p, c->kern ? c->kraw : c->rec.addr);
 	memcpy(p, ") depth: ", 9);
 	p += 9;
 	if (c->rec.depth < 10) {
