@@ -468,13 +468,18 @@ int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
 		named = true;
 	} else {
 		key = (uint64_t)ev->pid & ((1ull << 63) - 1);
-		len = (size_t)snprintf(buf, sizeof(buf), "pid %" PRId64, ev->pid);
-		s = buf;
+		s = NULL;
+		len = 0;
 	}
 	i = sink_map_find(&vms->map, key);
 	if (i != SINK_MAP_EMPTY) {
 		*out = i;
 		return 0;
+	}
+	if (!named) {
+		/* the name of a pid's VM, written once: not per event */
+		len = (size_t)snprintf(buf, sizeof(buf), "pid %" PRId64, ev->pid);
+		s = buf;
 	}
 	if (vms->n >= SINK_MAXKEYS) {
 		*out = SINK_VM_OVER;
