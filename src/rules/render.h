@@ -94,7 +94,9 @@ struct fetch {
  */
 enum render_step {
 	RSTEP_GENERIC = 0,
-	RSTEP_NONE,		/* a literal alone (the template's last) */
+	RSTEP_NONE,		/* a literal alone (a chunk of a long one) */
+	RSTEP_END,		/* the last literal, then the newline: every
+				 * binding's steps end with one */
 	RSTEP_U32_HEX8,		/* %08x of a record word (FETCH_REC_U32) */
 	RSTEP_U32_HEX8_UP,	/* %08X of one */
 	RSTEP_TS_DEC,		/* %d, no width, of the time stamp in ticks */
@@ -115,12 +117,13 @@ enum render_step {
  * waits for the one before it: ro, then the value, then its bytes).
  */
 struct render_op {
-	uint32_t lit_off;	/* the literal: tmpl text [lit_off, +lit_len) */
-	uint32_t lit_len;
+	const char *lit;	/* the literal, in the tmpl's text: borrowed */
+	uint32_t lit_len;	/* at most 32 (render_ops() cuts longer ones) */
 	uint32_t conv;		/* the conversion: index of its tmpl_op */
 	uint32_t off;		/* its fetch's off and off2 */
 	uint32_t off2;
-	uint8_t step;		/* enum render_step; RSTEP_NONE: no conversion */
+	uint8_t step;		/* enum render_step; RSTEP_NONE, RSTEP_END:
+				 * no conversion */
 	uint8_t fetch;		/* enum fetch_kind */
 	uint16_t width;		/* RSTEP_RELTS_DEC: the width, 0 for none */
 	const char *str;	/* FETCH_CONST_STR: its fetch's str and len;
