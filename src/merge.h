@@ -33,17 +33,19 @@ struct merge_key {
 
 struct merge_slot {
 	struct source *src;	/* borrowed */
-	struct event ev;
+	struct event *ev;	/* one of evs: its event */
 	/*
 	 * An input whose events stay whole while the next one is read
 	 * (source_ops.two_events) is read one event ahead: the tree then
 	 * replays a key already at hand, and the read that follows it is
-	 * off the path to the next event.
+	 * off the path to the next event. The two take turns in evs (the
+	 * pointers swap; the events are not copied).
 	 */
 	bool look;
 	bool have_ahead;	/* ahead_ret and ahead hold the next read */
 	int ahead_ret;		/* what next() returned for it */
-	struct event ahead;
+	struct event *ahead;	/* the other of evs */
+	struct event evs[2];
 	struct diag *ahead_d;	/* owned, with look: its message */
 	uint64_t last_ts;	/* host time of its previous event */
 	bool stepped_back;	/* reported already */
