@@ -287,9 +287,17 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 			return RSTEP_TS_DEC;
 		break;
 	case FETCH_RELTS:
-		/* the classic formats' (+%(relts)12d) */
-		if (op->fast == TMPL_DEC && sp->flags == 0 && sp->width <= 16)
-			return RSTEP_RELTS_DEC;
+	case FETCH_CPU:
+	case FETCH_PID:
+		/*
+		 * the classic formats' (+%(relts)12d), trace-cmd's
+		 * [%(cpu)03d] and -%(pid)d: right-aligned, spaces or zeros
+		 */
+		if (op->fast == TMPL_DEC && (sp->flags & ~PYFMT_ZERO) == 0 &&
+		    sp->width <= 16)
+			return fetch[op->key].kind == FETCH_RELTS ? RSTEP_RELTS_DEC :
+			       fetch[op->key].kind == FETCH_CPU ? RSTEP_CPU_DEC :
+								 RSTEP_PID_DEC;
 		break;
 	case FETCH_REC_U64:
 	case FETCH_REC_S64:
@@ -377,9 +385,13 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		cur->off2 = fetch[op->key].off2;
 		cur->str = fetch[op->key].str;
 		cur->len = fetch[op->key].len;
-		if (cur->step == RSTEP_RELTS_DEC)
+		if (cur->step == RSTEP_RELTS_DEC || cur->step == RSTEP_CPU_DEC ||
+		    cur->step == RSTEP_PID_DEC) {
 			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
 							 : 0;
+			cur->fill = 0x0101010101010101ull *
+				    (op->spec.flags & PYFMT_ZERO ? '0' : ' ');
+		}
 		if (cur->step == RSTEP_U64_HEX || cur->step == RSTEP_U64_HEX_UP) {
 			/* the prefix: two bytes copied, len of them kept */
 			cur->str = cur->step == RSTEP_U64_HEX ? "0x" : "0X";

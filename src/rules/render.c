@@ -233,6 +233,20 @@ RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 	return end;
 }
 
+/* x right-aligned in ro->width (<= 16) of ro->fill: RSTEP_*_DEC */
+RENDER_INLINE char *render_dec_w(char *p, const struct render_op *ro,
+				 uint64_t x)
+{
+	size_t n = pyfmt_dec_len(x);
+
+	memcpy(p, &ro->fill, 8);
+	memcpy(p + 8, &ro->fill, 8);
+	if (n < ro->width)
+		p += ro->width - n;
+	pyfmt_dec_back(p + n, x);
+	return p + n;
+}
+
 /*
  * len bytes of s to p. Most strings are a few bytes: they go as two
  * loads that may overlap, all within s, and two stores (a call of
@@ -383,6 +397,8 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		[RSTEP_U64_DEC] = &&u64_dec,
 		[RSTEP_S64_DEC] = &&s64_dec,
 		[RSTEP_RELTS_DEC] = &&relts_dec,
+		[RSTEP_CPU_DEC] = &&cpu_dec,
+		[RSTEP_PID_DEC] = &&pid_dec,
 		[RSTEP_U64_HEX] = &&u64_hex,
 		[RSTEP_U64_HEX_UP] = &&u64_hex_up,
 	};
@@ -470,13 +486,15 @@ u64_dec:
 relts_dec:
 	if (ev->relts_neg)
 		goto generic;	/* the sign: the general path */
-	n = (ssize_t)pyfmt_dec_len(ev->relts);
-	/* right-aligned in ro->width (<= 16) spaces */
-	render_fill(p, ' ', 16);
-	if (n < ro->width)
-		p += ro->width - n;
-	pyfmt_dec_back(p + n, ev->relts);
-	p += n;
+	p = render_dec_w(p, ro, ev->relts);
+	RENDER_NEXT();
+cpu_dec:
+	p = render_dec_w(p, ro, ev->cpu);
+	RENDER_NEXT();
+pid_dec:
+	if (ev->pid < 0)
+		goto generic;	/* the sign: the general path */
+	p = render_dec_w(p, ro, (uint64_t)ev->pid);
 	RENDER_NEXT();
 u64_hex:
 	memcpy(&x, (const char *)ev->rec + ro->off, 8);

@@ -105,8 +105,12 @@ enum render_step {
 	RSTEP_U64_DEC,		/* %d, no width, of a FETCH_REC_U64 */
 	RSTEP_S64_DEC,		/* the same of a FETCH_REC_S64 (>= 0; else
 				 * the general path) */
-	RSTEP_RELTS_DEC,	/* %d or %Nd (N <= 16: ro->width) of relts
-				 * (>= 0; else the general path) */
+	RSTEP_RELTS_DEC,	/* %d, %Nd or %0Nd (N <= 16: ro->width, the
+				 * padding ro->fill) of relts (>= 0; else the
+				 * general path) */
+	RSTEP_CPU_DEC,		/* the same of ev->cpu */
+	RSTEP_PID_DEC,		/* the same of ev->pid (>= 0; else the
+				 * general path) */
 	RSTEP_U64_HEX,		/* %x or %#x, no width, of a FETCH_REC_U64 */
 	RSTEP_U64_HEX_UP,	/* %X or %#X of one */
 };
@@ -125,7 +129,9 @@ struct render_op {
 	uint8_t step;		/* enum render_step; RSTEP_NONE, RSTEP_END:
 				 * no conversion */
 	uint8_t fetch;		/* enum fetch_kind */
-	uint16_t width;		/* RSTEP_RELTS_DEC: the width, 0 for none */
+	uint16_t width;		/* RSTEP_*_DEC: the width, 0 for none */
+	uint64_t fill;		/* RSTEP_*_DEC: 8 bytes of the padding,
+				 * ' ', or '0' for %0Nd */
 	const char *str;	/* FETCH_CONST_STR: its fetch's str and len;
 				 * RSTEP_U64_HEX(_UP): "0x" ("0X"), and 2
 				 * with '#', else 0 */
