@@ -260,10 +260,11 @@ static __attribute__((noinline)) int merge_next_tree(struct merge *m,
 }
 
 /*
- * One input, once primed, goes straight out; a call of its own, so that
- * its few instructions save no registers for the tree's many.
+ * One input, once primed (merge_next() takes the events of one that needs
+ * no mapping itself), goes straight out; a call of its own, so that its
+ * few instructions save no registers for the tree's many.
  */
-int merge_next(struct merge *m, struct event **out, struct diag *d)
+int merge_next_many(struct merge *m, struct event **out, struct diag *d)
 {
 	if (m->n == 1 && m->nfill == 1)
 		return merge_single(m, out, d);
