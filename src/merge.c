@@ -26,6 +26,8 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	}
 	for (i = 0; i < n; i++) {
 		m->slots[i].src = srcs[i];
+		m->slots[i].ev = &m->slots[i].evs[0];
+		m->slots[i].ahead = &m->slots[i].evs[1];
 		/* one input goes straight out (merge_single) */
 		m->slots[i].look = n > 1 && srcs[i]->ops->two_events;
 		if (m->slots[i].look) {
@@ -153,25 +155,28 @@ merge_fill(struct merge *m, uint32_t i, struct diag *d)
 
 	if (s->have_ahead) {
 		ret = s->ahead_ret;
-		if (ret > 0)
+		if (ret > 0) {
+			struct event *e = s->ev;
+
 			s->ev = s->ahead;
-		else if (ret < 0)
+			s->ahead = e;
+		} else if (ret < 0)
 			*d = *s->ahead_d;
 	} else {
-		ret = merge_read(m, s, &s->ev, d);
+		ret = merge_read(m, s, s->ev, d);
 	}
 	if (ret <= 0) {
 		s->done = true;
-		s->ev.ts = UINT64_MAX;
+		s->ev->ts = UINT64_MAX;
 	}
-	m->key[i].hi = s->ev.ts;
+	m->key[i].hi = s->ev->ts;
 	m->key[i].lo = (uint64_t)s->done << 32 | i;
 	if (m->built)
 		merge_replay(m, i);
 	/* the event after this one: s->ev stays whole meanwhile */
 	s->have_ahead = s->look && ret > 0;
 	if (s->have_ahead)
-		s->ahead_ret = merge_read(m, s, &s->ahead, s->ahead_d);
+		s->ahead_ret = merge_read(m, s, s->ahead, s->ahead_d);
 	return ret;
 }
 
@@ -207,12 +212,12 @@ static __attribute__((noinline)) int merge_single(struct merge *m,
 
 	if (s->done)
 		return MERGE_END;
-	ret = merge_read(m, s, &s->ev, d);
+	ret = merge_read(m, s, s->ev, d);
 	if (ret <= 0) {
 		s->done = true;
 		return ret;
 	}
-	*out = &s->ev;
+	*out = s->ev;
 	return MERGE_EVENT;
 }
 
@@ -242,23 +247,24 @@ static __attribute__((noinline)) int merge_next_tree(struct merge *m,
 		return MERGE_END;
 	/* one input takes its next event in merge_single() */
 	m->pending = m->n > 1 ? (long)i : -1;
-	*out = &s->ev;
+	*out = s->ev;
 	ret = MERGE_EVENT;
-	if (__builtin_expect(s->ev.ts < s->last_ts, 0) && !s->stepped_back) {
+	if (__builtin_expect(s->ev->ts < s->last_ts, 0) && !s->stepped_back) {
 		s->stepped_back = true;
 		diag_set(d, "%s: event %" PRIu64 ": time stepped backward (%" PRIu64 " after %" PRIu64 "); its events stay in their own order",
-			 s->src->name, s->ev.seq, s->ev.ts, s->last_ts);
+			 s->src->name, s->ev->seq, s->ev->ts, s->last_ts);
 		ret = MERGE_WARN;
 	}
-	s->last_ts = s->ev.ts;
+	s->last_ts = s->ev->ts;
 	return ret;
 }
 
 /*
- * One input, once primed, goes straight out; a call of its own, so that
- * its few instructions save no registers for the tree's many.
+ * One input, once primed (merge_next() takes the events of one that needs
+ * no mapping itself), goes straight out; a call of its own, so that its
+ * few instructions save no registers for the tree's many.
  */
-int merge_next(struct merge *m, struct event **out, struct diag *d)
+int merge_next_many(struct merge *m, struct event **out, struct diag *d)
 {
 	if (m->n == 1 && m->nfill == 1)
 		return merge_single(m, out, d);

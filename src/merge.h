@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "source.h"
 
 struct clock;
 struct diag;
@@ -33,17 +34,19 @@ struct merge_key {
 
 struct merge_slot {
 	struct source *src;	/* borrowed */
-	struct event ev;
+	struct event *ev;	/* one of evs: its event */
 	/*
 	 * An input whose events stay whole while the next one is read
 	 * (source_ops.two_events) is read one event ahead: the tree then
 	 * replays a key already at hand, and the read that follows it is
-	 * off the path to the next event.
+	 * off the path to the next event. The two take turns in evs (the
+	 * pointers swap; the events are not copied).
 	 */
 	bool look;
 	bool have_ahead;	/* ahead_ret and ahead hold the next read */
 	int ahead_ret;		/* what next() returned for it */
-	struct event ahead;
+	struct event *ahead;	/* the other of evs */
+	struct event evs[2];
 	struct diag *ahead_d;	/* owned, with look: its message */
 	uint64_t last_ts;	/* host time of its previous event */
 	bool stepped_back;	/* reported already */
@@ -80,11 +83,35 @@ struct merge *merge_create(struct source **srcs, size_t n,
 			   const struct clock *clock);
 void merge_destroy(struct merge *m);
 
+/* merge_next() but for one input on the timeline's clock, once primed */
+int merge_next_many(struct merge *m, struct event **ev, struct diag *d);
+
 /*
  * The next event in time order. Returns MERGE_EVENT or MERGE_WARN with
  * *ev, MERGE_END, or a negative errno with diag filled when an input
  * failed: that input is dropped, the others go on; call again.
+ *
+ * One input whose time needs no mapping, once primed, goes straight out,
+ * inline in the caller's loop: no tree, no ordering to keep, no call but
+ * the reader's.
  */
-int merge_next(struct merge *m, struct event **ev, struct diag *d);
+static inline int merge_next(struct merge *m, struct event **ev,
+			     struct diag *d)
+{
+	struct merge_slot *s = m->slots;
+	int ret;
+
+	if (!(m->n == 1 && m->nfill == 1 && !m->map))
+		return merge_next_many(m, ev, d);
+	if (s->done)
+		return MERGE_END;
+	ret = s->src->ops->next(s->src, s->ev, d);
+	if (ret <= 0) {
+		s->done = true;
+		return ret;
+	}
+	*ev = s->ev;
+	return MERGE_EVENT;
+}
 
 #endif

@@ -287,9 +287,17 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 			return RSTEP_TS_DEC;
 		break;
 	case FETCH_RELTS:
-		/* the classic formats' (+%(relts)12d) */
-		if (op->fast == TMPL_DEC && sp->flags == 0 && sp->width <= 16)
-			return RSTEP_RELTS_DEC;
+	case FETCH_CPU:
+	case FETCH_PID:
+		/*
+		 * the classic formats' (+%(relts)12d), trace-cmd's
+		 * [%(cpu)03d] and -%(pid)d: right-aligned, spaces or zeros
+		 */
+		if (op->fast == TMPL_DEC && (sp->flags & ~PYFMT_ZERO) == 0 &&
+		    sp->width <= 16)
+			return fetch[op->key].kind == FETCH_RELTS ? RSTEP_RELTS_DEC :
+			       fetch[op->key].kind == FETCH_CPU ? RSTEP_CPU_DEC :
+								 RSTEP_PID_DEC;
 		break;
 	case FETCH_REC_U64:
 	case FETCH_REC_S64:
@@ -318,13 +326,22 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 
 /*
  * The steps of tm for a binding: each conversion with the literal before
- * it (two literals not next to each other in the text take two steps).
+ * it (two literals not next to each other in the text take two steps),
+ * then RSTEP_END with the literal after the last conversion.
+ * A literal longer than RENDER_LIT_CHUNK bytes is cut into steps of that
+ * many with no conversion, so that render_event() copies every literal
+ * as its two 16-byte chunks and has no loop (nor test) for long ones.
  */
+#define RENDER_LIT_CHUNK 32
+
 static struct render_op *render_ops(const struct tmpl *tm,
 				    const struct fetch *fetch, size_t *n)
 {
-	struct render_op *v = calloc(tm->nops ? tm->nops : 1, sizeof(*v));
+	/* room for every op, one step per chunk of the text, and the end */
+	size_t cap = tm->nops + tm->len / RENDER_LIT_CHUNK + 2;
+	struct render_op *v = calloc(cap, sizeof(*v));
 	struct render_op *cur = NULL;
+	uint32_t lit_off = 0;
 	size_t i;
 
 	*n = 0;
@@ -336,15 +353,29 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		if (!cur) {
 			cur = &v[(*n)++];
 			cur->step = RSTEP_NONE;
+			cur->lit = tm->text;
 		}
 		if (op->kind == TMPL_LIT) {
-			if (cur->lit_len && cur->lit_off + cur->lit_len != op->off) {
+			if (cur->lit_len && lit_off + cur->lit_len != op->off) {
 				cur = &v[(*n)++];
 				cur->step = RSTEP_NONE;
 			}
-			if (!cur->lit_len)
-				cur->lit_off = op->off;
+			if (!cur->lit_len) {
+				lit_off = op->off;
+				cur->lit = tm->text + op->off;
+			}
 			cur->lit_len += op->len;
+			while (cur->lit_len > RENDER_LIT_CHUNK) {
+				/* the first chunk alone; the rest goes on */
+				struct render_op *rest = &v[(*n)++];
+
+				rest->step = RSTEP_NONE;
+				rest->lit = cur->lit + RENDER_LIT_CHUNK;
+				rest->lit_len = cur->lit_len - RENDER_LIT_CHUNK;
+				cur->lit_len = RENDER_LIT_CHUNK;
+				lit_off += RENDER_LIT_CHUNK;
+				cur = rest;
+			}
 			continue;
 		}
 		cur->conv = (uint32_t)i;
@@ -354,9 +385,13 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		cur->off2 = fetch[op->key].off2;
 		cur->str = fetch[op->key].str;
 		cur->len = fetch[op->key].len;
-		if (cur->step == RSTEP_RELTS_DEC)
+		if (cur->step == RSTEP_RELTS_DEC || cur->step == RSTEP_CPU_DEC ||
+		    cur->step == RSTEP_PID_DEC) {
 			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
 							 : 0;
+			cur->fill = 0x0101010101010101ull *
+				    (op->spec.flags & PYFMT_ZERO ? '0' : ' ');
+		}
 		if (cur->step == RSTEP_U64_HEX || cur->step == RSTEP_U64_HEX_UP) {
 			/* the prefix: two bytes copied, len of them kept */
 			cur->str = cur->step == RSTEP_U64_HEX ? "0x" : "0X";
@@ -364,6 +399,13 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		}
 		cur = NULL;
 	}
+	/* the last step ends the line: the literal after the last
+	 * conversion, or a step of its own */
+	if (!cur) {
+		cur = &v[(*n)++];
+		cur->lit = tm->text;
+	}
+	cur->step = RSTEP_END;
 	return v;
 }
 

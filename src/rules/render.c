@@ -233,6 +233,20 @@ RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 	return end;
 }
 
+/* x right-aligned in ro->width (<= 16) of ro->fill: RSTEP_*_DEC */
+RENDER_INLINE char *render_dec_w(char *p, const struct render_op *ro,
+				 uint64_t x)
+{
+	size_t n = pyfmt_dec_len(x);
+
+	memcpy(p, &ro->fill, 8);
+	memcpy(p + 8, &ro->fill, 8);
+	if (n < ro->width)
+		p += ro->width - n;
+	pyfmt_dec_back(p + n, x);
+	return p + n;
+}
+
 /*
  * len bytes of s to p. Most strings are a few bytes: they go as two
  * loads that may overlap, all within s, and two stores (a call of
@@ -344,12 +358,61 @@ static int render_typeerror(const struct render *r, const struct binding *b,
 	return ev->src->ops->render_args(ev->src, ev, r->mhz, o);
 }
 
+/*
+ * The next op's literal, then a jump straight to its step (one indirect
+ * jump per step, at the end of the step before it: each has its own
+ * history in the predictor, where one switch at the top of a loop had
+ * one for all). A literal is at most 32 bytes (render_ops() cuts longer
+ * ones into steps): two whole 16-byte chunks, the text and the output
+ * having TMPL_SLACK (32) bytes of slack.
+ */
+#define RENDER_DISPATCH()                                                     \
+	do {                                                                  \
+		memcpy(p, ro->lit, 16);                                       \
+		memcpy(p + 16, ro->lit + 16, 16);                             \
+		p += ro->lit_len;                                             \
+		goto *go[ro->step];                                           \
+	} while (0)
+
+/* no test for the end: the last step is RSTEP_END's */
+#define RENDER_NEXT()                                                         \
+	do {                                                                  \
+		ro++;                                                         \
+		RENDER_DISPATCH();                                            \
+	} while (0)
+
 int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		 struct diag *d)
 {
+	/* where each enum render_step is written */
+	static const void *const go[] = {
+		[RSTEP_GENERIC] = &&generic,
+		[RSTEP_NONE] = &&none,
+		[RSTEP_END] = &&done,
+		[RSTEP_U32_HEX8] = &&u32_hex8,
+		[RSTEP_U32_HEX8_UP] = &&u32_hex8_up,
+		[RSTEP_TS_DEC] = &&ts_dec,
+		[RSTEP_STR] = &&str,
+		[RSTEP_CONST_STR] = &&const_str,
+		[RSTEP_U64_DEC] = &&u64_dec,
+		[RSTEP_S64_DEC] = &&s64_dec,
+		[RSTEP_RELTS_DEC] = &&relts_dec,
+		[RSTEP_CPU_DEC] = &&cpu_dec,
+		[RSTEP_PID_DEC] = &&pid_dec,
+		[RSTEP_U64_HEX] = &&u64_hex,
+		[RSTEP_U64_HEX_UP] = &&u64_hex_up,
+	};
 	const struct binding *b;
-	const struct render_op *ro, *rend;
+	const struct render_op *ro;
 	const struct render_tcache *tc;
+	const struct tmpl_op *op;
+	const char *s;
+	struct value v;
+	int32_t slot;
+	uint32_t w;
+	uint64_t x;
+	size_t len;
+	ssize_t n;
 	char *p;
 	int ret;
 
@@ -386,195 +449,177 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	p = outbuf_reserve(o, b->need);
 	if (!p)
 		goto nomem;
-	for (ro = b->rops, rend = ro + b->nrops; ro < rend; ro++) {
-		const struct tmpl_op *op;
-		const char *lit;
-		struct value v;
-		int32_t slot;
-		ssize_t n;
-		uint64_t x;
-		uint32_t w;
-
-		/*
-		 * Whole 16-byte chunks, two of them for the literals most
-		 * templates have: the text and the output have TMPL_SLACK
-		 * (32) bytes of slack.
-		 */
-		lit = b->text + ro->lit_off;
-		memcpy(p, lit, 16);
-		memcpy(p + 16, lit + 16, 16);
-		if (__builtin_expect(ro->lit_len > 32, 0))
-			for (size_t k = 32; k < ro->lit_len; k += 16)
-				memcpy(p + k, lit + k, 16);
-		p += ro->lit_len;
-		switch (ro->step) {
-		case RSTEP_NONE:
-			continue;
-		case RSTEP_U32_HEX8:
-		case RSTEP_U32_HEX8_UP:
+	ro = b->rops;
+	RENDER_DISPATCH();
+none:
+	RENDER_NEXT();
+u32_hex8:
+	memcpy(&w, (const char *)ev->rec + ro->off, 4);
+	pyfmt_hex8_pairs(p, w, false);
+	p += 8;
+	RENDER_NEXT();
+u32_hex8_up:
+	memcpy(&w, (const char *)ev->rec + ro->off, 4);
+	pyfmt_hex8_pairs(p, w, true);
+	p += 8;
+	RENDER_NEXT();
+ts_dec:
+	x = ev->has_ts ? ev->ts : 0;
+	n = (ssize_t)pyfmt_dec_len(x);
+	pyfmt_dec_back(p + n, x);
+	p += n;
+	RENDER_NEXT();
+s64_dec:
+	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	if ((int64_t)x < 0)
+		goto generic;	/* the sign: the general path */
+	n = (ssize_t)pyfmt_dec_len(x);
+	pyfmt_dec_back(p + n, x);
+	p += n;
+	RENDER_NEXT();
+u64_dec:
+	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	n = (ssize_t)pyfmt_dec_len(x);
+	pyfmt_dec_back(p + n, x);
+	p += n;
+	RENDER_NEXT();
+relts_dec:
+	if (ev->relts_neg)
+		goto generic;	/* the sign: the general path */
+	p = render_dec_w(p, ro, ev->relts);
+	RENDER_NEXT();
+cpu_dec:
+	p = render_dec_w(p, ro, ev->cpu);
+	RENDER_NEXT();
+pid_dec:
+	if (ev->pid < 0)
+		goto generic;	/* the sign: the general path */
+	p = render_dec_w(p, ro, (uint64_t)ev->pid);
+	RENDER_NEXT();
+u64_hex:
+	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(p, ro->str, 2);
+	p += ro->len;
+	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
+	pyfmt_put_hex(p, x, (size_t)n, 'a' - '0' - 10);
+	p += n;
+	RENDER_NEXT();
+u64_hex_up:
+	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(p, ro->str, 2);
+	p += ro->len;
+	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
+	pyfmt_put_hex(p, x, (size_t)n, 'A' - '0' - 10);
+	p += n;
+	RENDER_NEXT();
+const_str:
+	p = render_put_str(o, p, ro->str, ro->len, b->need);
+	if (!p)
+		goto nomem;
+	RENDER_NEXT();
+str:
+	memcpy(&s, (const char *)ev->rec + ro->off, sizeof(s));
+	memcpy(&len, (const char *)ev->rec + ro->off2, sizeof(len));
+	p = render_put_str(o, p, s, len, b->need);
+	if (!p)
+		goto nomem;
+	RENDER_NEXT();
+generic:
+	op = &b->ops[ro->conv];
+	if (tmpl_fast_int(op)) {
+		switch (ro->fetch) {
+		case FETCH_REC_U32:
 			memcpy(&w, (const char *)ev->rec + ro->off, 4);
-			x = pyfmt_hex8(w, ro->step == RSTEP_U32_HEX8
-						  ? 'a' - '0' - 10 : 'A' - '0' - 10);
-			memcpy(p, &x, 8);
-			p += 8;
-			continue;
-		case RSTEP_TS_DEC:
-			x = ev->has_ts ? ev->ts : 0;
-			n = (ssize_t)pyfmt_dec_len(x);
-			pyfmt_dec_back(p + n, x);
-			p += n;
-			continue;
-		case RSTEP_S64_DEC:
-		case RSTEP_U64_DEC:
-			memcpy(&x, (const char *)ev->rec + ro->off, 8);
-			if (ro->step == RSTEP_S64_DEC && (int64_t)x < 0)
-				break;	/* the sign: the general path */
-			n = (ssize_t)pyfmt_dec_len(x);
-			pyfmt_dec_back(p + n, x);
-			p += n;
-			continue;
-		case RSTEP_RELTS_DEC: {
-			char *at = p;
-
+			p = render_fast(p, op, w);
+			RENDER_NEXT();
+		case FETCH_TS_INT:
+			p = render_fast(p, op, ev->has_ts ? ev->ts : 0);
+			RENDER_NEXT();
+		case FETCH_RELTS:
 			if (ev->relts_neg)
-				break;	/* the sign: the general path */
-			n = (ssize_t)pyfmt_dec_len(ev->relts);
-			/* right-aligned in ro->width (<= 16) spaces */
-			render_fill(p, ' ', 16);
-			if (n < ro->width)
-				at += ro->width - n;
-			pyfmt_dec_back(at + n, ev->relts);
-			p = at + n;
-			continue;
-		}
-		case RSTEP_U64_HEX:
-		case RSTEP_U64_HEX_UP:
-			memcpy(&x, (const char *)ev->rec + ro->off, 8);
-			memcpy(p, ro->str, 2);
-			p += ro->len;
-			n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
-			pyfmt_put_hex(p, x, (size_t)n,
-				      ro->step == RSTEP_U64_HEX ? 'a' - '0' - 10
-								: 'A' - '0' - 10);
-			p += n;
-			continue;
-		case RSTEP_STR:
-		case RSTEP_CONST_STR: {
-			const char *s;
-			size_t len;
-
-			if (ro->step == RSTEP_CONST_STR) {
-				s = ro->str;
-				len = ro->len;
-			} else {
-				memcpy(&s, (const char *)ev->rec + ro->off,
-				       sizeof(s));
-				memcpy(&len, (const char *)ev->rec + ro->off2,
-				       sizeof(len));
-			}
-			p = render_put_str(o, p, s, len, b->need);
-			if (!p)
-				goto nomem;
-			continue;
-		}
-		}
-		op = &b->ops[ro->conv];
-		if (tmpl_fast_int(op)) {
-			uint32_t u32;
-
-			switch (ro->fetch) {
-			case FETCH_REC_U32:
-				memcpy(&u32, (const char *)ev->rec + ro->off, 4);
-				p = render_fast(p, op, u32);
-				continue;
-			case FETCH_TS_INT:
-				p = render_fast(p, op, ev->has_ts ? ev->ts : 0);
-				continue;
-			case FETCH_RELTS:
-				if (ev->relts_neg)
-					break;
-				p = render_fast(p, op, ev->relts);
-				continue;
-			case FETCH_REC_U64:
-				memcpy(&x, (const char *)ev->rec + ro->off, 8);
-				p = render_fast(p, op, x);
-				continue;
-			case FETCH_REC_S64:
-				memcpy(&x, (const char *)ev->rec + ro->off, 8);
-				if ((int64_t)x < 0)
-					break;	/* the sign: the general path */
-				p = render_fast(p, op, x);
-				continue;
-			case FETCH_CPU:
-				p = render_fast(p, op, ev->cpu);
-				continue;
-			case FETCH_PID:
-				if (ev->pid < 0)
-					break;
-				p = render_fast(p, op, (uint64_t)ev->pid);
-				continue;
-			case FETCH_CONST_STR:
-			case FETCH_REC_STR:
-			case FETCH_SLOT:
 				break;
-			}
+			p = render_fast(p, op, ev->relts);
+			RENDER_NEXT();
+		case FETCH_REC_U64:
+			memcpy(&x, (const char *)ev->rec + ro->off, 8);
+			p = render_fast(p, op, x);
+			RENDER_NEXT();
+		case FETCH_REC_S64:
+			memcpy(&x, (const char *)ev->rec + ro->off, 8);
+			if ((int64_t)x < 0)
+				break;	/* the sign: the general path */
+			p = render_fast(p, op, x);
+			RENDER_NEXT();
+		case FETCH_CPU:
+			p = render_fast(p, op, ev->cpu);
+			RENDER_NEXT();
+		case FETCH_PID:
+			if (ev->pid < 0)
+				break;
+			p = render_fast(p, op, (uint64_t)ev->pid);
+			RENDER_NEXT();
+		case FETCH_CONST_STR:
+		case FETCH_REC_STR:
+		case FETCH_SLOT:
+			break;
 		}
-		slot = b->slots[op->key];
-		ret = render_value_inline(r, b, ev, slot, &v);
-		if (__builtin_expect(ret < 0, 0)) {
-			/* no value: the width's blanks, counted */
-			outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-			if (render_missing_add(r, b, op->key, ev) < 0)
-				goto nomem;
-			p = outbuf_reserve(o, b->need);
-			if (!p)
-				goto nomem;
-			p = render_missing_put(p, &op->spec);
-			continue;
-		}
-		if (render_slot_is_enum(slot))
-			render_enum(b, slot, op->spec.conv, &v);
-		else if (b->symbolic && b->symbolic[op->key])
-			render_symbol(ev, slot, op->spec.conv, &v);
-		if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg) {
-			p = render_fast(p, op, v.u);
-			continue;
-		}
-		if (op->fast == TMPL_FLT && v.kind == VALUE_FLOAT) {
-			n = pyfmt_fixed(p, v.f, op->spec.prec < 0 ? 6 :
-						(unsigned)op->spec.prec);
-			if (n >= 0) {
-				p += n;
-				continue;
-			}
-		}
-		if (v.kind == VALUE_STR && op->fast == TMPL_STR) {
-			/* plain %s: the bytes */
-			p = render_put_str(o, p, v.s, v.len, b->need);
-			if (!p)
-				goto nomem;
-			continue;
-		}
-		if (v.kind == VALUE_STR) {
-			/* strings have no fixed bound: make room */
-			outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-			p = outbuf_reserve(o, pyfmt_bound(&op->spec, v.len) +
-						      b->need);
-			if (!p)
-				goto nomem;
-		}
-		n = render_conv(p, &op->spec, &v);
-		if (n < 0) {
-			diag_at(d, r->rules->file, b->rule->line,
-				b->rule->col + op->col - 1, b->rule->line_text,
-				b->rule->line_len,
-				n == -ERANGE ? "%%c of a value outside 0..0x10ffff (record %" PRIu64 " of %s)"
-					     : "the value cannot be formatted this way (record %" PRIu64 " of %s)",
-				ev->seq, ev->src->name);
-			return n == -ERANGE ? -ERANGE : -EINVAL;
-		}
-		p += n;
 	}
+	slot = b->slots[op->key];
+	ret = render_value_inline(r, b, ev, slot, &v);
+	if (__builtin_expect(ret < 0, 0)) {
+		/* no value: the width's blanks, counted */
+		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+		if (render_missing_add(r, b, op->key, ev) < 0)
+			goto nomem;
+		p = outbuf_reserve(o, b->need);
+		if (!p)
+			goto nomem;
+		p = render_missing_put(p, &op->spec);
+		RENDER_NEXT();
+	}
+	if (render_slot_is_enum(slot))
+		render_enum(b, slot, op->spec.conv, &v);
+	else if (b->symbolic && b->symbolic[op->key])
+		render_symbol(ev, slot, op->spec.conv, &v);
+	if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg) {
+		p = render_fast(p, op, v.u);
+		RENDER_NEXT();
+	}
+	if (op->fast == TMPL_FLT && v.kind == VALUE_FLOAT) {
+		n = pyfmt_fixed(p, v.f, op->spec.prec < 0 ? 6 :
+					(unsigned)op->spec.prec);
+		if (n >= 0) {
+			p += n;
+			RENDER_NEXT();
+		}
+	}
+	if (v.kind == VALUE_STR && op->fast == TMPL_STR) {
+		/* plain %s: the bytes */
+		p = render_put_str(o, p, v.s, v.len, b->need);
+		if (!p)
+			goto nomem;
+		RENDER_NEXT();
+	}
+	if (v.kind == VALUE_STR) {
+		/* strings have no fixed bound: make room */
+		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+		p = outbuf_reserve(o, pyfmt_bound(&op->spec, v.len) + b->need);
+		if (!p)
+			goto nomem;
+	}
+	n = render_conv(p, &op->spec, &v);
+	if (n < 0) {
+		diag_at(d, r->rules->file, b->rule->line,
+			b->rule->col + op->col - 1, b->rule->line_text,
+			b->rule->line_len,
+			n == -ERANGE ? "%%c of a value outside 0..0x10ffff (record %" PRIu64 " of %s)"
+				     : "the value cannot be formatted this way (record %" PRIu64 " of %s)",
+			ev->seq, ev->src->name);
+		return n == -ERANGE ? -ERANGE : -EINVAL;
+	}
+	p += n;
+	RENDER_NEXT();
+done:
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
 	return 1;

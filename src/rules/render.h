@@ -94,7 +94,9 @@ struct fetch {
  */
 enum render_step {
 	RSTEP_GENERIC = 0,
-	RSTEP_NONE,		/* a literal alone (the template's last) */
+	RSTEP_NONE,		/* a literal alone (a chunk of a long one) */
+	RSTEP_END,		/* the last literal, then the newline: every
+				 * binding's steps end with one */
 	RSTEP_U32_HEX8,		/* %08x of a record word (FETCH_REC_U32) */
 	RSTEP_U32_HEX8_UP,	/* %08X of one */
 	RSTEP_TS_DEC,		/* %d, no width, of the time stamp in ticks */
@@ -103,8 +105,12 @@ enum render_step {
 	RSTEP_U64_DEC,		/* %d, no width, of a FETCH_REC_U64 */
 	RSTEP_S64_DEC,		/* the same of a FETCH_REC_S64 (>= 0; else
 				 * the general path) */
-	RSTEP_RELTS_DEC,	/* %d or %Nd (N <= 16: ro->width) of relts
-				 * (>= 0; else the general path) */
+	RSTEP_RELTS_DEC,	/* %d, %Nd or %0Nd (N <= 16: ro->width, the
+				 * padding ro->fill) of relts (>= 0; else the
+				 * general path) */
+	RSTEP_CPU_DEC,		/* the same of ev->cpu */
+	RSTEP_PID_DEC,		/* the same of ev->pid (>= 0; else the
+				 * general path) */
 	RSTEP_U64_HEX,		/* %x or %#x, no width, of a FETCH_REC_U64 */
 	RSTEP_U64_HEX_UP,	/* %X or %#X of one */
 };
@@ -115,14 +121,17 @@ enum render_step {
  * waits for the one before it: ro, then the value, then its bytes).
  */
 struct render_op {
-	uint32_t lit_off;	/* the literal: tmpl text [lit_off, +lit_len) */
-	uint32_t lit_len;
+	const char *lit;	/* the literal, in the tmpl's text: borrowed */
+	uint32_t lit_len;	/* at most 32 (render_ops() cuts longer ones) */
 	uint32_t conv;		/* the conversion: index of its tmpl_op */
 	uint32_t off;		/* its fetch's off and off2 */
 	uint32_t off2;
-	uint8_t step;		/* enum render_step; RSTEP_NONE: no conversion */
+	uint8_t step;		/* enum render_step; RSTEP_NONE, RSTEP_END:
+				 * no conversion */
 	uint8_t fetch;		/* enum fetch_kind */
-	uint16_t width;		/* RSTEP_RELTS_DEC: the width, 0 for none */
+	uint16_t width;		/* RSTEP_*_DEC: the width, 0 for none */
+	uint64_t fill;		/* RSTEP_*_DEC: 8 bytes of the padding,
+				 * ' ', or '0' for %0Nd */
 	const char *str;	/* FETCH_CONST_STR: its fetch's str and len;
 				 * RSTEP_U64_HEX(_UP): "0x" ("0X"), and 2
 				 * with '#', else 0 */

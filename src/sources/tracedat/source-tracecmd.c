@@ -319,7 +319,7 @@ void tc_need_kallsyms(struct tc *tc)
 		return;
 	}
 	if (text)
-		tep_parse_kallsyms(tc->tep, text);
+		tc_parse_kallsyms(tc->tep, text);
 	free(text);
 }
 

@@ -248,6 +248,13 @@ void tc_vm_close(struct tc *tc);
  */
 void tc_need_kallsyms(struct tc *tc);
 /*
+ * tep_parse_kallsyms(), the same table filled without sscanf per line
+ * (tracecmd-kallsyms.c), and without a copy: the text is cut up in place.
+ * 0, or -1 where it stopped at a line it could not read (the functions
+ * before it registered).
+ */
+int tc_parse_kallsyms(struct tep_handle *tep, char *kallsyms);
+/*
  * Did tc_need_kallsyms() find the table damaged? Then true, with diag
  * filled: the reader stops with this message at its next event.
  */
