@@ -34,7 +34,7 @@ complete_words() {
 		_kvmtrace_format
 		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' "$comp" "$@"
 }
-echo "1..22"
+echo "1..25"
 if command -v bash > /dev/null; then
 	check "bash: the completion is registered" \
 		"$(bash -c 'source "$0"; complete -p kvmtrace_format' "$comp" 2>&1)" \
@@ -79,10 +79,16 @@ if command -v bash > /dev/null; then
 	check "bash: --counters=<Tab> offers files" \
 		"$(cd "$KTF_SRCDIR" && complete_words kvmtrace_format --counters = tests/fixtures/kvmtrace/sample-)" \
 		"tests/fixtures/kvmtrace/sample-be.bin tests/fixtures/kvmtrace/sample-magic.bin "
+	check "bash: --exits=<Tab> offers its formats" \
+		"$(complete_words kvmtrace_format --exits =)" "csv jsonl "
+	check "bash: --host VALUE: a name of the user's, no files" \
+		"$(cd "$KTF_SRCDIR" && complete_words kvmtrace_format --host tests/fixtures/kvmtrace/sample-)" " "
+	check "bash: --perf<Tab> offers --perfetto" \
+		"$(complete_words kvmtrace_format --perf)" "--perfetto "
 	check "bash: --counters-start VALUE: a time of the user's, no files" \
 		"$(cd "$KTF_SRCDIR" && complete_words kvmtrace_format --counters-start tests/fixtures/kvmtrace/sample-)" " "
 else
-	for i in $(seq 20); do n=$((n + 1)); echo "ok $n # SKIP no bash"; done
+	for i in $(seq 23); do n=$((n + 1)); echo "ok $n # SKIP no bash"; done
 fi
 if command -v vim > /dev/null; then
 	# the syntax group under line 1, columns 1, 12 and 20 of a rule file
