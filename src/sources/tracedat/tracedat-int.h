@@ -83,9 +83,22 @@ void td_close(struct td_reader *r);
 uint64_t td_get(const unsigned char *b, size_t n, bool big);
 int td_num(struct td_reader *r, size_t n, uint64_t *v);
 int td_str(struct td_reader *r, char *buf, size_t len);
+/* tracedat-options.c: the options it reads, and the walk over them */
 int td_options_each(const struct td_reader *r, unsigned char *p,
 		    size_t n, uint64_t at, td_option_fn fn, void *arg,
 		    struct diag *d);
+/* f's trace clock from an option or the v6 text (clock owned, may be NULL) */
+void td_set_clock(struct tracedat_file *f, char *clock);
+/* TSC2NSEC, TIME_SHIFT, GUEST and UNAME into f, as libtracecmd reads them */
+void td_host_option(struct tracedat_file *f, unsigned id,
+		    const unsigned char *p, size_t len, bool big);
+/* The clock reading's td_option_fn: arg a struct td_clock_walk. */
+struct td_clock_walk {
+	const struct td_reader *r;
+	struct tracedat_file *f;
+	uint64_t next;			/* the DONE option's next section */
+};
+int td_clock_option(void *arg, unsigned id, unsigned char *p, size_t len);
 bool td_buffer_strings(const unsigned char *p, size_t len,
 		       size_t *clock, size_t *after);
 int td_inflate(struct td_reader *r, struct tracedat_file *f,
