@@ -128,6 +128,16 @@ struct tc_behind {
 	uintptr_t lo, hi;	/* pages done, not yet handed back */
 };
 
+/*
+ * The functions of a kallsyms text, sorted as libtraceevent sorts its
+ * own table (tracecmd-kallsyms.c).
+ */
+struct tc_funcs {
+	struct tc_func *map;	/* owned: n functions, then an entry at 0 */
+	size_t n;
+	char *text;		/* owned: the text, cut up, the names in it */
+};
+
 /* A pid's comm as tep_data_comm_from_pid() gave it */
 struct tc_comm {
 	int64_t pid;
@@ -146,6 +156,7 @@ struct tc {
 	struct tracedat_kallsyms kallsyms;	/* owned: where the table the
 						 * copy lacks is, until
 						 * something needs a symbol */
+	struct tc_funcs funcs;		/* owned: kallsyms, tep's resolver */
 	bool late;			/* the table was damaged: late_d */
 	struct diag late_d;
 	const char *clock;		/* file.clock; may be NULL */
@@ -248,12 +259,18 @@ void tc_vm_close(struct tc *tc);
  */
 void tc_need_kallsyms(struct tc *tc);
 /*
- * tep_parse_kallsyms(), the same table filled without sscanf per line
- * (tracecmd-kallsyms.c), and without a copy: the text is cut up in place.
- * 0, or -1 where it stopped at a line it could not read (the functions
- * before it registered).
+ * tep_parse_kallsyms(): the functions of kallsyms (malloc'd; fs takes
+ * it, and cuts it up in place) into fs, which becomes tep's function
+ * resolver; lookups find what libtraceevent's own table would. 0, or -1
+ * where it stopped at a line it could not read (the functions before it
+ * in the table). fs must outlive tep's lookups; tc_funcs_free() after.
  */
-int tc_parse_kallsyms(struct tep_handle *tep, char *kallsyms);
+int tc_parse_kallsyms(struct tep_handle *tep, struct tc_funcs *fs,
+		      char *kallsyms);
+void tc_funcs_free(struct tc_funcs *fs);
+/* The i-th function of the sorted table (NULL past the last), for tests. */
+const char *tc_funcs_at(const struct tc_funcs *fs, size_t i,
+			unsigned long long *addr, const char **mod);
 /*
  * Did tc_need_kallsyms() find the table damaged? Then true, with diag
  * filled: the reader stops with this message at its next event.
