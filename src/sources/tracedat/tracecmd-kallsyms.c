@@ -44,20 +44,38 @@
 
 #include "tracecmd.h"
 
+/*
+ * What a byte of a line is to the reader by hand: a hex digit (its value
+ * + 1), white space as sscanf and isspace() see it in the "C" locale, the
+ * NUL that ends the line, or (0) anything else
+ */
+enum { TC_K_SPACE = 17, TC_K_END };
+
+static const unsigned char tc_kclass[256] = {
+	[0] = TC_K_END,
+	['\t'] = TC_K_SPACE, ['\n'] = TC_K_SPACE, ['\v'] = TC_K_SPACE,
+	['\f'] = TC_K_SPACE, ['\r'] = TC_K_SPACE, [' '] = TC_K_SPACE,
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int tc_hexval(unsigned char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	return tc_kclass[c] - 1 < 16 ? tc_kclass[c] - 1 : -1;
 }
 
 /* sscanf's and isspace()'s white space in the "C" locale */
 static bool tc_space(unsigned char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return tc_kclass[c] == TC_K_SPACE;
+}
+
+/* Is c white space or the NUL: the end of a "%s"? */
+static bool tc_word_end(unsigned char c)
+{
+	return tc_kclass[c] >= TC_K_SPACE;
 }
 
 /*
@@ -83,7 +101,7 @@ static bool tc_kallsyms_fast(const char *line, unsigned long long *addr,
 	*type = p[1];
 	p += 3;
 	*func_start = (int)(p - line);
-	while (*p && !tc_space((unsigned char)*p))
+	while (!tc_word_end((unsigned char)*p))
 		p++;
 	*func_end = (int)(p - line);
 	*mod_start = 0;
@@ -94,7 +112,7 @@ static bool tc_kallsyms_fast(const char *line, unsigned long long *addr,
 	if (!*p || tc_space((unsigned char)*p))
 		return false;	/* "%*s" would skip white space first */
 	*mod_start = (int)(p - line);
-	while (*p && !tc_space((unsigned char)*p))
+	while (!tc_word_end((unsigned char)*p))
 		p++;
 	*mod_end = (int)(p - line);
 	return true;
@@ -238,16 +256,19 @@ int tc_parse_kallsyms(struct tep_handle *tep, struct tc_funcs *fs,
 		      char *kallsyms)
 {
 	struct tc_func *map;
-	size_t cap = 2, n = 0;
+	size_t cap = 2, n = 0, len;
 	char *line, *end;
 	int ret = 0;
 
 	tc_funcs_free(fs);
 	fs->text = kallsyms;
-	for (line = kallsyms; *line; line++)
-		cap += *line == '\n';
-	if ((size_t)(line - kallsyms) >= UINT32_MAX)
+	len = strlen(kallsyms);
+	if (len >= UINT32_MAX)
 		return -1;
+	/* a function a line at most */
+	for (line = kallsyms; (line = memchr(line, '\n', len - (size_t)(line - kallsyms)));
+	     line++)
+		cap++;
 	map = malloc(cap * sizeof(*map));
 	if (!map)
 		return -1;
