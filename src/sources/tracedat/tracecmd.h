@@ -95,10 +95,19 @@ enum tc_learn {
 	TC_LEARN_WAKEUP,	/* sched_wakeup, sched_wakeup_new: comm */
 };
 
+/* Is a type's text made by hand (tracecmd-kvmtext.c)? */
+enum tc_kt {
+	TC_KT_UNKNOWN = 0,	/* not yet asked */
+	TC_KT_NONE,
+	TC_KT_EMULATE_INSN,	/* kvm_emulate_insn of the kvm plugin */
+};
+
 struct tc_type {
 	struct event_type t;
 	struct tep_event *ev;	/* borrowed from tep */
 	enum tc_syms syms;
+	enum tc_kt kt;
+	const struct tep_format_field *kt_f[6];	/* its fields, borrowed */
 	enum tc_learn learn;
 	/* its comm and pid fields, in pairs (tc_learn_fields()); NULL: none */
 	const struct tep_format_field *learn_f[4];
@@ -157,6 +166,10 @@ struct tc {
 						 * copy lacks is, until
 						 * something needs a symbol */
 	struct tc_funcs funcs;		/* owned: kallsyms, tep's resolver */
+	char kt_text[128];		/* tc_kvmtext()'s text */
+	char kt_last[48];		/* the bytes' text it made last */
+	uint8_t kt_lastlen;		/* its length; 0: none yet */
+	bool kt_plugin;			/* the kvm plugin printed one since */
 	bool late;			/* the table was damaged: late_d */
 	struct diag late_d;
 	const char *clock;		/* file.clock; may be NULL */
@@ -252,6 +265,17 @@ int tc_vm_field(struct tc *tc, enum tc_kind kind,
 void tc_vm_event(struct tc *tc, struct event *ev);
 /* Forget tc: the kvm plugin's map must not outlive it. */
 void tc_vm_close(struct tc *tc);
+/* Does the kvm plugin name guest functions (a paired guest)? */
+bool tc_vm_names_rips(void);
+
+/* Is t's text made by hand (tracecmd-kvmtext.c)? Sets t->kt. */
+void tc_kvmtext_bind(struct tc_type *t);
+/*
+ * The text the kvm plugin prints of rec, an event of type t (t->kt set),
+ * in tc->kt_text with *len; NULL: libtraceevent's to print.
+ */
+const char *tc_kvmtext(struct tc *tc, const struct tc_type *t,
+		       const struct tep_record *rec, size_t *len);
 
 /*
  * Parse the kallsyms a copy left out (tracedat_inflate_lean()), if not yet:
