@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tc_parse_kallsyms() against libtraceevent's tep_parse_kallsyms(): the
- * same text into two handles, then the two tables compared as
- * tep_print_funcs() prints them (address, name, module, in the order of
- * the sorted table) and looked up at and around every address. The texts:
- * the usual lines with and without modules, the lines libtraceevent skips
- * ('$' names, types A and a), lines of other shapes (white space, a "0x",
- * 17 digits, a module after spaces), a line it cannot read (it stops
- * there), and a table of pseudo-random symbols with repeated addresses.
+ * same text into two handles, then the two tables compared: the one
+ * tep_print_funcs() prints of the first (address, name, module, in the
+ * order of the sorted table) against ours in the same form, and lookups
+ * at and around every address (the second handle looks up through our
+ * table, its function resolver). The texts: the usual lines with and
+ * without modules, the lines libtraceevent skips ('$' names, types A and
+ * a), lines of other shapes (white space, a "0x", 17 digits, a module
+ * after spaces), a line it cannot read (it stops there), addresses that
+ * fall (modules after the kernel, a run out of order) and a table of
+ * pseudo-random symbols with repeated addresses in runs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,24 +55,51 @@ static char *funcs_text(struct tep_handle *tep)
 	return text;
 }
 
-/* Do the two handles resolve addr alike? */
+/* our table as tep_print_funcs() prints libtraceevent's: malloc'd */
+static char *our_funcs_text(const struct tc_funcs *fs)
+{
+	unsigned long long addr;
+	const char *name, *mod;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (i = 0; (name = tc_funcs_at(fs, i, &addr, &mod)); i++) {
+		fprintf(f, "%016llx %s", addr, name);
+		if (mod)
+			fprintf(f, " [%s]\n", mod);
+		else
+			fprintf(f, "\n");
+	}
+	fclose(f);
+	return text;
+}
+
+/*
+ * Do the two handles resolve addr alike (name, start, module as
+ * tep_print_func_field() would not show it: name and start)? The size
+ * tep_find_function_info() gives is 0 through a resolver.
+ */
 static bool same_at(struct tep_handle *a, struct tep_handle *b,
 		    unsigned long long addr)
 {
 	unsigned long long sa = 0, sb = 0;
-	unsigned long za = 0, zb = 0;
 	const char *na = NULL, *nb = NULL;
-	int fa = tep_find_function_info(a, addr, &na, &sa, &za);
-	int fb = tep_find_function_info(b, addr, &nb, &sb, &zb);
+	int fa = tep_find_function_info(a, addr, &na, &sa, NULL);
+	int fb = tep_find_function_info(b, addr, &nb, &sb, NULL);
 
-	if (fa != fb)
+	if (fa != fb || tep_find_function_address(a, addr) !=
+				tep_find_function_address(b, addr))
 		return false;
-	return !fa || (sa == sb && za == zb && !strcmp(na, nb));
+	return !fa || (sa == sb && !strcmp(na, nb));
 }
 
 static void compare(struct tap *t, const char *text, const char *desc)
 {
 	struct tep_handle *a = tep_alloc(), *b = tep_alloc();
+	struct tc_funcs fs = { 0 };
 	unsigned long long addr;
 	char *ta = NULL, *tb = NULL, *copy = strdup(text);
 	const char *p;
@@ -82,9 +112,10 @@ static void compare(struct tap *t, const char *text, const char *desc)
 	}
 	tep_set_loglevel(TEP_LOG_NONE);
 	ra = tep_parse_kallsyms(a, text);
-	rb = tc_parse_kallsyms(b, copy);	/* cut up in place */
+	rb = tc_parse_kallsyms(b, &fs, copy);	/* takes copy, cuts it up */
+	copy = NULL;
 	ta = funcs_text(a);
-	tb = funcs_text(b);
+	tb = our_funcs_text(&fs);
 	ok = ra == rb && ta && tb && !strcmp(ta, tb);
 	/* every address the text names, and its neighbours */
 	for (p = text; ok && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
@@ -103,6 +134,7 @@ out:
 	free(tb);
 	tep_free(a);
 	tep_free(b);
+	tc_funcs_free(&fs);
 }
 
 /* n pseudo-random lines, some addresses repeated, some with modules */
@@ -119,6 +151,8 @@ static char *random_table(unsigned n)
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		if (x >> 60)
 			addr += (x >> 40) & 0xfff;	/* 1 in 16 repeats */
+		if (!((x >> 24) & 1023))		/* a new run, lower */
+			addr -= (x >> 34) & 0xfffff;
 		p += sprintf(p, "%016llx %c fn_%u", (unsigned long long)addr,
 			     types[(x >> 20) % (sizeof(types) - 1)], i);
 		if (((x >> 30) & 7) == 0)
@@ -129,7 +163,7 @@ static char *random_table(unsigned n)
 	return text;
 }
 
-#define TEST_PLAN 6
+#define TEST_PLAN 7
 
 int main(void)
 {
@@ -168,6 +202,21 @@ int main(void)
 		"1ffffffff810000a0 T seventeen\n"
 		"ffffffff810000b0 Tjoined\n",
 		"lines of other shapes");
+	compare(&t,
+		"ffffffffc0002000 t m2_fn\t[m2]\n"
+		"ffffffffc0002000 t m2_alias\t[m2]\n"
+		"ffffffffc0002100 t m2_last\t[m2]\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T startup_64\n"
+		"ffffffff81000100 T helper\n"
+		"ffffffff81000100 T helper2\n"
+		"ffffffff81000100 T helper3\n"
+		"ffffffffc0001000 t m1_fn\t[m1]\n"
+		"ffffffffc0002000 t m1_at_m2\t[m1]\n"
+		"ffffffff81000100 T helper4\n"
+		"ffffffff81000000 T again\n"
+		"ffffffffc0003000 t m3\t[m3]\n",
+		"runs out of order, functions at one address across runs");
 	compare(&t,
 		"ffffffff81000000 T before\n"
 		"ffffffff81000010 T\n"

@@ -319,8 +319,7 @@ void tc_need_kallsyms(struct tc *tc)
 		return;
 	}
 	if (text)
-		tc_parse_kallsyms(tc->tep, text);
-	free(text);
+		tc_parse_kallsyms(tc->tep, &tc->funcs, text);	/* takes text */
 }
 
 bool tc_late_failed(const struct tc *tc, struct diag *d)
@@ -654,6 +653,7 @@ static void tc_close(struct source *src)
 	tracedat_file_free(&tc->file);
 	tc_drop_copy(tc);
 	tc_drop_kallsyms(tc);
+	tc_funcs_free(&tc->funcs);	/* after the handle: tep's resolver */
 	free(tc);
 	src->priv = NULL;
 }

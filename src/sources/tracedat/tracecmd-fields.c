@@ -307,6 +307,25 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 		if (!t || t->syms == TC_SYMS_YES)
 			tc_need_kallsyms(tc);
 	}
+	if (t && !tc->cur_short && rec == tc->cur) {
+		const char *text;
+
+		if (t->kt == TC_KT_UNKNOWN)
+			tc_kvmtext_bind(t);
+		if (t->kt != TC_KT_NONE) {
+			text = tc_kvmtext(tc, t, rec, len);
+			if (text) {
+				tc->cur_info = true;
+				return text;
+			}
+			tc->kt_plugin = true;	/* its buffer changes */
+		}
+	} else if (t) {
+		if (t->kt == TC_KT_UNKNOWN)
+			tc_kvmtext_bind(t);
+		if (t->kt == TC_KT_EMULATE_INSN)
+			tc->kt_plugin = true;
+	}
 	trace_seq_reset(&tc->info);
 	/*
 	 * tdguard_record() found every field of a good record inside it;

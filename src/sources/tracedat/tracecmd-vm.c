@@ -83,6 +83,11 @@ const char *tep_plugin_kvm_get_func(struct tep_event *event,
 	return func;
 }
 
+bool tc_vm_names_rips(void)
+{
+	return tc_kvm_map.n != 0;
+}
+
 void tc_vm_close(struct tc *tc)
 {
 	size_t i;

@@ -95,10 +95,19 @@ enum tc_learn {
 	TC_LEARN_WAKEUP,	/* sched_wakeup, sched_wakeup_new: comm */
 };
 
+/* Is a type's text made by hand (tracecmd-kvmtext.c)? */
+enum tc_kt {
+	TC_KT_UNKNOWN = 0,	/* not yet asked */
+	TC_KT_NONE,
+	TC_KT_EMULATE_INSN,	/* kvm_emulate_insn of the kvm plugin */
+};
+
 struct tc_type {
 	struct event_type t;
 	struct tep_event *ev;	/* borrowed from tep */
 	enum tc_syms syms;
+	enum tc_kt kt;
+	const struct tep_format_field *kt_f[6];	/* its fields, borrowed */
 	enum tc_learn learn;
 	/* its comm and pid fields, in pairs (tc_learn_fields()); NULL: none */
 	const struct tep_format_field *learn_f[4];
@@ -128,6 +137,16 @@ struct tc_behind {
 	uintptr_t lo, hi;	/* pages done, not yet handed back */
 };
 
+/*
+ * The functions of a kallsyms text, sorted as libtraceevent sorts its
+ * own table (tracecmd-kallsyms.c).
+ */
+struct tc_funcs {
+	struct tc_func *map;	/* owned: n functions, then an entry at 0 */
+	size_t n;
+	char *text;		/* owned: the text, cut up, the names in it */
+};
+
 /* A pid's comm as tep_data_comm_from_pid() gave it */
 struct tc_comm {
 	int64_t pid;
@@ -146,6 +165,11 @@ struct tc {
 	struct tracedat_kallsyms kallsyms;	/* owned: where the table the
 						 * copy lacks is, until
 						 * something needs a symbol */
+	struct tc_funcs funcs;		/* owned: kallsyms, tep's resolver */
+	char kt_text[128];		/* tc_kvmtext()'s text */
+	char kt_last[48];		/* the bytes' text it made last */
+	uint8_t kt_lastlen;		/* its length; 0: none yet */
+	bool kt_plugin;			/* the kvm plugin printed one since */
 	bool late;			/* the table was damaged: late_d */
 	struct diag late_d;
 	const char *clock;		/* file.clock; may be NULL */
@@ -241,6 +265,17 @@ int tc_vm_field(struct tc *tc, enum tc_kind kind,
 void tc_vm_event(struct tc *tc, struct event *ev);
 /* Forget tc: the kvm plugin's map must not outlive it. */
 void tc_vm_close(struct tc *tc);
+/* Does the kvm plugin name guest functions (a paired guest)? */
+bool tc_vm_names_rips(void);
+
+/* Is t's text made by hand (tracecmd-kvmtext.c)? Sets t->kt. */
+void tc_kvmtext_bind(struct tc_type *t);
+/*
+ * The text the kvm plugin prints of rec, an event of type t (t->kt set),
+ * in tc->kt_text with *len; NULL: libtraceevent's to print.
+ */
+const char *tc_kvmtext(struct tc *tc, const struct tc_type *t,
+		       const struct tep_record *rec, size_t *len);
 
 /*
  * Parse the kallsyms a copy left out (tracedat_inflate_lean()), if not yet:
@@ -248,12 +283,18 @@ void tc_vm_close(struct tc *tc);
  */
 void tc_need_kallsyms(struct tc *tc);
 /*
- * tep_parse_kallsyms(), the same table filled without sscanf per line
- * (tracecmd-kallsyms.c), and without a copy: the text is cut up in place.
- * 0, or -1 where it stopped at a line it could not read (the functions
- * before it registered).
+ * tep_parse_kallsyms(): the functions of kallsyms (malloc'd; fs takes
+ * it, and cuts it up in place) into fs, which becomes tep's function
+ * resolver; lookups find what libtraceevent's own table would. 0, or -1
+ * where it stopped at a line it could not read (the functions before it
+ * in the table). fs must outlive tep's lookups; tc_funcs_free() after.
  */
-int tc_parse_kallsyms(struct tep_handle *tep, char *kallsyms);
+int tc_parse_kallsyms(struct tep_handle *tep, struct tc_funcs *fs,
+		      char *kallsyms);
+void tc_funcs_free(struct tc_funcs *fs);
+/* The i-th function of the sorted table (NULL past the last), for tests. */
+const char *tc_funcs_at(const struct tc_funcs *fs, size_t i,
+			unsigned long long *addr, const char **mod);
 /*
  * Did tc_need_kallsyms() find the table damaged? Then true, with diag
  * filled: the reader stops with this message at its next event.
