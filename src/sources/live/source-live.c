@@ -227,11 +227,13 @@ static void live_wait(struct live *l)
 }
 
 /*
- * A pid the tep has no comm for, at its first event: the kernel's
- * saved_cmdlines, read once per wait (it holds the comm of a task whose
- * events it recorded: trace-cmd record saves it too), else the task's own
- * (/proc/PID/comm). Only that pid is registered: an entry of
- * saved_cmdlines may be an older task's of a pid not yet seen.
+ * A pid the tep has no comm for, at its first event: the task's own name
+ * (/proc/PID/comm, a thread's too) while it runs, which is what the kernel
+ * records for it; else, for a task gone meanwhile, the kernel's
+ * saved_cmdlines (read once per wait: trace-cmd record saves it too). Not
+ * saved_cmdlines first: on a busy host pids are reused (pid_max is often
+ * 32768), and its entry may still be an older task's until the kernel
+ * saves the new one's at a later switch. Only that pid is registered.
  */
 static void live_comm(struct live *l, int64_t pid)
 {
@@ -243,8 +245,7 @@ static void live_comm(struct live *l, int64_t pid)
 	if (*known == (uint64_t)pid + 1 || pid <= 0 || pid > INT32_MAX ||
 	    l->cfg.replay)
 		return;
-	if (!tep_is_pid_registered(l->tc.tep, (int)pid) &&
-	    live_tracefs_cmdline(l, (int)pid) < 0) {
+	if (!tep_is_pid_registered(l->tc.tep, (int)pid)) {
 		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
@@ -255,6 +256,8 @@ static void live_comm(struct live *l, int64_t pid)
 			comm[n] = '\0';
 			comm[strcspn(comm, "\n")] = '\0';
 			tep_register_comm(l->tc.tep, comm, (int)pid);
+		} else {
+			live_tracefs_cmdline(l, (int)pid);
 		}
 	}
 	if (tep_is_pid_registered(l->tc.tep, (int)pid))
