@@ -663,6 +663,9 @@ else
 	done
 fi
 
+# ------------------------------------------------------------ perf.data
+. tests/hostile-perf.sh
+
 # ------------------------------------------------------------ trust, round 2
 # (issue 26) -o naming a file the run reads, whatever way the run finds it
 printf 'ffffffff81000000 T default_idle\nffffffff81000100 T native_safe_halt\n' \

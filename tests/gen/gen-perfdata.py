@@ -8,6 +8,11 @@ usage: gen-perfdata.py [options] OUT
   --pipe        pipe layout (perf record -o -): 16-byte header, HEADER_ATTR,
                 HEADER_TRACING_DATA records, no feature sections
   --zstd        the data records in PERF_RECORD_COMPRESSED (the zstd command)
+  --zstd-split  with --zstd: each round in two COMPRESSED records, cut in
+                the middle of a record (as perf record -z cuts one that
+                wraps around its ring buffer)
+  --zstd-nested with --zstd: the second round's block holds a COMPRESSED
+                record of its own (a hostile file; perf never writes one)
   --single      one event (kvm_exit), no ids in the file and no
                 PERF_SAMPLE_ID in its samples
   --pairs N     kvm_exit/kvm_entry pairs per vCPU (default 6)
@@ -21,6 +26,11 @@ usage: gen-perfdata.py [options] OUT
                 sign (and __print_symbolic with a value it lacks)
   --unfinished  what perf record leaves when it is killed: data size 0,
                 no feature sections (so no formats)
+  --killed      the same with the feature bits perf record sets when it
+                starts (as a real killed recording has them)
+  --aux-past-end  after the second round, an AUXTRACE record whose payload
+                (1 MiB) runs past the end of the data
+  --tdata-past-end  with --pipe: the same with a HEADER_TRACING_DATA record
   --crash-format  kvm_exit's print fmt with one byte changed, on which
                 libtraceevent 1.7 (and perf 6.1) crash while parsing it
 
@@ -325,15 +335,41 @@ def build(args):
             chunk += b''.join(r for _, r in c[start:start + per])
         data.append(chunk)
     fin = record(w, 68, b'')
+    def zrec(b):
+        z = subprocess.run(['zstd', '-q', '-c', '-3'], input=b,
+                           stdout=subprocess.PIPE, check=True).stdout
+        # no padding: perf inflates the whole payload
+        return record(w, 81, z)
     if args.zstd:
         out = []
-        for chunk in data:
-            z = subprocess.run(['zstd', '-q', '-c', '-3'], input=chunk,
-                               stdout=subprocess.PIPE, check=True).stdout
-            # no padding: perf inflates the whole payload
-            out.append(record(w, 81, z))
+        for i, chunk in enumerate(data):
+            if args.zstd_nested and i == 1:
+                # after the round's own records: round 0's again
+                chunk = chunk + zrec(data[0] * ((3 << 19) // len(data[0])))
+            if args.zstd_split:
+                # 13 bytes into the record that holds the middle byte
+                at, mid = 0, len(chunk) // 2
+                while True:
+                    n = struct.unpack_from(w.e + 'H', chunk, at + 6)[0]
+                    if at + n > mid:
+                        break
+                    at += n
+                cut = at + 13
+                last = args.zstd_lose_tail and i == len(data) - 1
+                out.append(zrec(chunk[:cut]) +
+                           (b'' if last else zrec(chunk[cut:])))
+            else:
+                out.append(zrec(chunk))
         data = out
     body = b''.join(chunk + fin for chunk in data)
+    if args.aux_past_end or args.tdata_past_end:
+        at = len(data[0] + fin + data[1] + fin)
+        if args.aux_past_end:
+            # size, offset, reference, idx, tid, cpu, reserved
+            past = record(w, 71, w.p('QQQIIII', 1 << 20, 0, 0, 0, 0, 0, 0))
+        else:
+            past = record(w, 66, w.p('II', 1 << 20, 0))
+        body = body[:at] + past + body[at:]
     configs = [50] if single else [50, 51]
     if args.zoo:
         configs.append(52)
@@ -394,16 +430,16 @@ def build(args):
     h = (b'PERFILE2' if not args.be else b'2ELIFREP')
     h += w.p('QQ', hdr_size, attr_size)
     h += w.p('QQ', attrs_off, len(attrs))
-    if args.unfinished:
+    if args.unfinished or args.killed:
         # as perf record leaves a file when it is killed: the header
         # written at the start, data, no data size, no features
-        bits = 0
+        bits = bits if args.killed else 0
         h = (b'PERFILE2' if not args.be else b'2ELIFREP')
         h += w.p('QQ', hdr_size, attr_size)
         h += w.p('QQ', attrs_off, len(attrs))
         h += w.p('QQ', data_off, 0)
         h += w.p('QQ', 0, 0)
-        h += w.p('QQQQ', 0, 0, 0, 0)
+        h += w.p('QQQQ', bits, 0, 0, 0)
         return h + attrs + idblob + body
     h += w.p('QQ', data_off, len(body))
     h += w.p('QQ', 0, 0)
@@ -417,6 +453,9 @@ def main():
     ap.add_argument('--be', action='store_true')
     ap.add_argument('--pipe', action='store_true')
     ap.add_argument('--zstd', action='store_true')
+    ap.add_argument('--zstd-split', action='store_true')
+    ap.add_argument('--zstd-nested', action='store_true')
+    ap.add_argument('--zstd-lose-tail', action='store_true')
     ap.add_argument('--single', action='store_true')
     ap.add_argument('--no-names', action='store_true')
     ap.add_argument('--cpu-clock', action='store_true')
@@ -424,6 +463,9 @@ def main():
     ap.add_argument('--linux618', action='store_true')
     ap.add_argument('--zoo', action='store_true')
     ap.add_argument('--unfinished', action='store_true')
+    ap.add_argument('--killed', action='store_true')
+    ap.add_argument('--aux-past-end', action='store_true')
+    ap.add_argument('--tdata-past-end', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--cut', type=int, default=0)
     ap.add_argument('out')

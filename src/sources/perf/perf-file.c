@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The bytes of a perf.data file: a buffered reader of the data section
- * (or of the whole stream, for a pipe file), the 104-byte header of a
- * normal file with its attrs, ids and feature sections, and the header
- * records (HEADER_ATTR, HEADER_TRACING_DATA, HEADER_FEATURE) a pipe file
- * starts with.
+ * (or of the whole stream, for a pipe file), and the 104-byte header of a
+ * normal file with its attrs, ids and feature sections (a pipe file's
+ * header records: perf-pipe.c).
  *
  * Normal file:  header | attrs (attr, ids section)… | ids | data |
  *               feature table (offset, size per feature bit) | features
@@ -19,10 +18,6 @@
 #include <unistd.h>
 
 #include "perf-int.h"
-
-/* The most a sane header section may hold (attrs, names, formats). */
-#define PERF_SECTION_MAX	(256u << 20)
-#define PERF_ATTRS_MAX		65536u
 
 int perf_in_fill(struct perf *p, size_t n, struct diag *d)
 {
@@ -100,256 +95,6 @@ int perf_pread(struct perf *p, void *buf, size_t n, uint64_t off,
 	return 0;
 }
 
-int perf_add_attr(struct perf *p, const unsigned char *a, size_t len,
-		  const unsigned char *ids, size_t nids, struct diag *d)
-{
-	struct perf_attr *at;
-	uint64_t flags;
-	size_t i;
-
-	if (len < 48) {
-		diag_set(d, "%s: an event attr of %zu bytes (at least 48 expected)",
-			 p->name, len);
-		return -EIO;
-	}
-	if (p->nattrs >= PERF_ATTRS_MAX) {
-		diag_set(d, "%s: more than %u events", p->name, PERF_ATTRS_MAX);
-		return -EIO;
-	}
-	if (p->nattrs == p->capattrs) {
-		size_t cap = p->capattrs ? 2 * p->capattrs : 8;
-
-		at = realloc(p->attrs, cap * sizeof(*at));
-		if (!at)
-			goto nomem;
-		p->attrs = at;
-		p->capattrs = (uint32_t)cap;
-	}
-	at = &p->attrs[p->nattrs];
-	memset(at, 0, sizeof(*at));
-	at->type = perf_u32(p, a);
-	at->config = perf_u64(p, a + 8);
-	at->sample_type = perf_u64(p, a + 24);
-	at->read_format = perf_u64(p, a + 32);
-	flags = perf_u64(p, a + 40);
-	/*
-	 * The bit fields after read_format: sample_id_all is bit 18 from
-	 * the low end on a little-endian writer, from the high end on a
-	 * big-endian one.
-	 */
-	at->sample_id_all = p->file_be ? (flags >> (63 - 18)) & 1
-				       : (flags >> 18) & 1;
-	at->t.index = p->nattrs;
-	if (p->nids + nids > p->capids) {
-		size_t cap = p->capids ? 2 * p->capids : 64;
-		struct perf_id *n;
-
-		while (cap < p->nids + nids)
-			cap *= 2;
-		n = realloc(p->ids, cap * sizeof(*n));
-		if (!n)
-			goto nomem;
-		p->ids = n;
-		p->capids = cap;
-	}
-	for (i = 0; i < nids; i++)
-		p->ids[p->nids++] = (struct perf_id){ perf_u64(p, ids + 8 * i),
-						      p->nattrs };
-	p->nattrs++;
-	p->ids_sorted = false;
-	return 0;
-nomem:
-	diag_set(d, "%s: out of memory", p->name);
-	return -ENOMEM;
-}
-
-static int perf_id_cmp(const void *a, const void *b)
-{
-	const struct perf_id *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-struct perf_attr *perf_attr_of(struct perf *p, uint64_t id)
-{
-	size_t lo = 0, hi = p->nids;
-
-	if (p->nattrs == 1)
-		return &p->attrs[0];
-	if (!p->ids_sorted) {
-		if (p->nids)
-			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
-		p->ids_sorted = true;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->ids[mid].id == id)
-			return &p->attrs[p->ids[mid].attr];
-		if (p->ids[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* perf's string: u32 length (with the NUL and padding), then the bytes */
-static const unsigned char *perf_string(struct perf *p, const unsigned char *b,
-					const unsigned char *end, char **out)
-{
-	uint32_t n;
-
-	if (end - b < 4)
-		return NULL;
-	n = perf_u32(p, b);
-	b += 4;
-	if ((size_t)(end - b) < n)
-		return NULL;
-	*out = strndup((const char *)b, n);
-	return *out ? b + n : NULL;
-}
-
-int perf_event_desc(struct perf *p, const unsigned char *b, size_t len,
-		    struct diag *d)
-{
-	const unsigned char *end = b + len;
-	uint32_t nr, asize, i, k, nid;
-
-	if (len < 8)
-		return 0;
-	nr = perf_u32(p, b);
-	asize = perf_u32(p, b + 4);
-	b += 8;
-	for (i = 0; i < nr; i++) {
-		struct perf_attr *at = NULL;
-		char *name = NULL;
-
-		if ((size_t)(end - b) < (size_t)asize + 4)
-			break;
-		b += asize;
-		nid = perf_u32(p, b);
-		b += 4;
-		b = perf_string(p, b, end, &name);
-		if (!b)
-			break;
-		if ((size_t)(end - b) / 8 < nid) {
-			free(name);
-			break;
-		}
-		for (k = 0; k < nid && !at; k++)
-			at = p->nattrs > 1 ? perf_attr_of(p, perf_u64(p, b + 8 * k))
-					   : NULL;
-		if (!at && i < p->nattrs)
-			at = &p->attrs[i];
-		b += 8 * (size_t)nid;
-		if (at && !at->name && name && *name) {
-			at->name = name;
-			name = NULL;
-		}
-		free(name);
-	}
-	(void)d;
-	return 0;
-}
-
-/* The name perf gives an event its file does not name. */
-static int perf_default_name(struct perf_attr *at)
-{
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses",
-		"branches", "branch-misses", "bus-cycles",
-		"stalled-cycles-frontend", "stalled-cycles-backend",
-		"ref-cycles",
-	};
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches",
-		"cpu-migrations", "minor-faults", "major-faults",
-		"alignment-faults", "emulation-faults", "dummy", "bpf-output",
-		"cgroup-switches",
-	};
-	char buf[300];
-
-	if (at->tp)
-		snprintf(buf, sizeof(buf), "%s:%s", at->tp->system,
-			 at->tp->name);
-	else if (at->type == PERF_T_TRACEPOINT)
-		snprintf(buf, sizeof(buf), "unknown tracepoint");
-	else if (at->type == PERF_T_HARDWARE && at->config < 10)
-		snprintf(buf, sizeof(buf), "%s", hw[at->config]);
-	else if (at->type == PERF_T_SOFTWARE && at->config < 12)
-		snprintf(buf, sizeof(buf), "%s", sw[at->config]);
-	else
-		snprintf(buf, sizeof(buf), "raw 0x%" PRIx64, at->config);
-	at->name = strdup(buf);
-	if (!at->name)
-		return -ENOMEM;
-	return 0;
-}
-
-int perf_attrs_done(struct perf *p, struct diag *d)
-{
-	uint32_t i;
-
-	if (!p->ids_sorted) {
-		if (p->nids)
-			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
-		p->ids_sorted = true;
-	}
-	p->name_width = 0;
-	p->ntp = false;
-	for (i = 0; i < p->nattrs; i++) {
-		struct perf_attr *at = &p->attrs[i];
-		int w;
-
-		if (at->type == PERF_T_TRACEPOINT && p->tep && !at->tp)
-			at->tp = tep_find_event(p->tep, (int)at->config);
-		if (at->tp) {
-			at->t.id = (uint64_t)at->tp->id;
-			at->t.system = at->tp->system;
-			at->t.name = at->tp->name;
-		}
-		if (at->type == PERF_T_TRACEPOINT)
-			p->ntp = true;
-		if (!at->name && perf_default_name(at) < 0) {
-			diag_set(d, "%s: out of memory", p->name);
-			return -ENOMEM;
-		}
-		w = (int)strlen(at->name);
-		if (w > p->name_width)
-			p->name_width = w;
-	}
-	if (p->nattrs)
-		p->id_type = p->attrs[0].sample_type;
-	p->id_pos = -1;
-	if (p->id_type & PERF_S_IDENTIFIER)
-		p->id_pos = 0;
-	else if (p->id_type & PERF_S_ID)
-		p->id_pos = 8 * __builtin_popcountll(
-				    p->id_type & (PERF_S_IP | PERF_S_TID |
-						  PERF_S_TIME | PERF_S_ADDR));
-	for (i = 0; i < p->nattrs; i++) {
-		struct perf_attr *at = &p->attrs[i];
-		uint64_t st = at->sample_type;
-		uint16_t o = 0;
-
-		o += st & PERF_S_IDENTIFIER ? 8 : 0;
-		o += st & PERF_S_IP ? 8 : 0;
-		at->off_tid = o;
-		o += st & PERF_S_TID ? 8 : 0;
-		at->off_time = o;
-		o += st & PERF_S_TIME ? 8 : 0;
-		o += st & PERF_S_ADDR ? 8 : 0;
-		o += st & PERF_S_ID ? 8 : 0;
-		o += st & PERF_S_STREAM_ID ? 8 : 0;
-		at->off_cpu = o;
-		o += st & PERF_S_CPU ? 8 : 0;
-		o += st & PERF_S_PERIOD ? 8 : 0;
-		at->off_read = o;
-	}
-	return 0;
-}
-
 /* A feature section of a normal file: its offset and size; -ENOENT. */
 static int perf_feature(struct perf *p, unsigned bit, uint64_t *off,
 			uint64_t *size, struct diag *d)
@@ -402,6 +147,7 @@ int perf_open_file(struct perf *p, struct diag *d)
 {
 	unsigned char h[PERF_HEADER_SIZE], *buf = NULL;
 	uint64_t attr_size, attrs_off, attrs_size, fsize, at, i;
+	uint64_t ids_total = 0;
 	size_t len;
 	struct stat st;
 	int ret;
@@ -435,6 +181,12 @@ int perf_open_file(struct perf *p, struct diag *d)
 			 p->name, attr_size, attrs_off, attrs_size, fsize);
 		return -EIO;
 	}
+	/* perf record writes the size (and the formats after it) last */
+	if (!p->data_size) {
+		diag_set(d, "%s: the data size field is 0: was perf record properly terminated? (killed, it leaves the data without a size and without the event formats that follow it; perf cannot read it either)",
+			 p->name);
+		return -EIO;
+	}
 	if (p->data_off > fsize || p->data_size > fsize - p->data_off) {
 		diag_set(d, "%s: truncated perf.data: the data section ends at 0x%" PRIx64 ", the file at 0x%" PRIx64 "; the event formats are written after the data, so nothing can be read (perf cannot read it either)",
 			 p->name, p->data_off + p->data_size, fsize);
@@ -458,6 +210,18 @@ int perf_open_file(struct perf *p, struct diag *d)
 		    ids_size > PERF_SECTION_MAX) {
 			diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: the ids of an event lie past the end of the file",
 				 p->name, at);
+			ret = -EIO;
+			goto end;
+		}
+		/*
+		 * perf writes each event's ids once, one section after the
+		 * other: sections that overlap would make the ids (and the
+		 * memory they take) grow past the file's size
+		 */
+		ids_total += ids_size;
+		if (ids_total > fsize) {
+			diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: the id sections of the events add up to more than the file's %" PRIu64 " bytes (they overlap)",
+				 p->name, at, fsize);
 			ret = -EIO;
 			goto end;
 		}
@@ -522,132 +286,3 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Read n bytes of the stream into a new buffer (a pipe's tracing data). */
-static int perf_in_take(struct perf *p, size_t n, unsigned char **out,
-			struct diag *d)
-{
-	unsigned char *b = malloc(n ? n : 1);
-	size_t got = 0;
-	int ret;
-
-	if (!b) {
-		diag_set(d, "%s: out of memory", p->name);
-		return -ENOMEM;
-	}
-	while (got < n) {
-		size_t k;
-
-		ret = perf_in_fill(p, 1, d);
-		if (ret < 0) {
-			free(b);
-			return ret;
-		}
-		k = p->in.len - p->in.pos;
-		if (!k) {
-			diag_set(d, "%s: offset 0x%" PRIx64 ": truncated perf.data: the tracing data ends early (%zu bytes of %zu)",
-				 p->name, perf_in_tell(&p->in), got, n);
-			free(b);
-			return -EIO;
-		}
-		if (k > n - got)
-			k = n - got;
-		memcpy(b + got, p->in.buf + p->in.pos, k);
-		p->in.pos += k;
-		got += k;
-	}
-	*out = b;
-	return 0;
-}
-
-int perf_open_pipe(struct perf *p, struct diag *d)
-{
-	int ret;
-
-	p->in.end = UINT64_MAX;
-	for (;;) {
-		const unsigned char *r;
-		uint64_t off = perf_in_tell(&p->in);
-		uint32_t type;
-		uint16_t size;
-
-		ret = perf_in_fill(p, 8, d);
-		if (ret < 0)
-			return ret;
-		if (p->in.len - p->in.pos < 8)
-			break;
-		r = p->in.buf + p->in.pos;
-		type = perf_u32(p, r);
-		size = perf_u16(p, r + 6);
-		/* perf's own records until the first of the kernel's */
-		if (type < PERF_R_USER || type == PERF_R_FINISHED_ROUND ||
-		    type == PERF_R_COMPRESSED || type == PERF_R_AUXTRACE)
-			break;
-		if (size < 8) {
-			diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: a record of %u bytes",
-				 p->name, off, size);
-			return -EIO;
-		}
-		ret = perf_in_fill(p, size, d);
-		if (ret < 0)
-			return ret;
-		if (p->in.len - p->in.pos < size) {
-			diag_set(d, "%s: offset 0x%" PRIx64 ": truncated perf.data: the file ends within a header record",
-				 p->name, off);
-			return -EIO;
-		}
-		r = p->in.buf + p->in.pos;
-		if (type == PERF_R_HEADER_ATTR) {
-			uint32_t asize = perf_u32(p, r + 12);
-
-			if (asize < 48 || asize > (uint32_t)size - 8) {
-				diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: an event attr of %u bytes in a record of %u",
-					 p->name, off, asize, size);
-				return -EIO;
-			}
-			ret = perf_add_attr(p, r + 8, asize, r + 8 + asize,
-					    (size - 8 - asize) / 8, d);
-		} else if (type == PERF_R_HEADER_FEATURE && size >= 16 &&
-			   perf_u64(p, r + 8) == PERF_F_EVENT_DESC) {
-			ret = perf_event_desc(p, r + 16, size - 16u, d);
-		} else if (type == PERF_R_HEADER_FEATURE && size >= 24 &&
-			   perf_u64(p, r + 8) == PERF_F_CLOCKID) {
-			p->clockid = (int64_t)perf_u64(p, r + 16);
-		} else if (type == PERF_R_EVENT_UPDATE && size > 24 &&
-			   perf_u64(p, r + 8) == PERF_EVENT_UPDATE_NAME) {
-			struct perf_attr *at = p->nattrs > 1
-				? perf_attr_of(p, perf_u64(p, r + 16))
-				: p->nattrs ? &p->attrs[0] : NULL;
-
-			if (at && !at->name) {
-				at->name = strndup((const char *)r + 24,
-						   size - 24u);
-				if (!at->name) {
-					diag_set(d, "%s: out of memory", p->name);
-					return -ENOMEM;
-				}
-			}
-		} else if (type == PERF_R_HEADER_TRACING_DATA) {
-			uint32_t tsize = size >= 12 ? perf_u32(p, r + 8) : 0;
-			unsigned char *b;
-
-			p->in.pos += size;
-			if (tsize > PERF_SECTION_MAX) {
-				diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: tracing data of %u bytes",
-					 p->name, off, tsize);
-				return -EIO;
-			}
-			ret = perf_in_take(p, tsize, &b, d);
-			if (ret < 0)
-				return ret;
-			ret = perf_tracing_parse(p, b, tsize, off + size, d);
-			free(b);
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		if (ret < 0)
-			return ret;
-		p->in.pos += size;
-	}
-	return perf_attrs_done(p, d);
-}

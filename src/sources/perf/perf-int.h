@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The perf.data reader's own state, shared by its files: source-perf.c
- * (open, the ops), perf-file.c (the byte stream, header, attrs, feature
- * sections, pipe header records), perf-tracing.c (HEADER_TRACING_DATA
+ * (open, the ops), perf-file.c (the byte stream, a normal file's header
+ * and feature sections), perf-attrs.c (events, their ids and names),
+ * perf-pipe.c (a pipe file's header records), perf-tracing.c (HEADER_TRACING_DATA
  * into libtraceevent), perf-order.c (records in time order, flushed by
  * FINISHED_ROUND as perf does; threads and their comms), perf-fields.c
  * (template keys and the line `perf script` prints), perf-zstd.c
@@ -31,6 +32,10 @@
 #define PERF_MAGIC_SWAPPED	"2ELIFREP"
 #define PERF_HEADER_SIZE	104
 #define PERF_PIPE_HEADER_SIZE	16
+
+/* The most a sane header section may hold (attrs, names, formats). */
+#define PERF_SECTION_MAX	(256u << 20)
+#define PERF_ATTRS_MAX		65536u
 
 /* perf_event_attr.type */
 enum {
@@ -249,18 +254,28 @@ int perf_pread(struct perf *p, void *buf, size_t n, uint64_t off,
 	       struct diag *d);
 /* The header, attrs, ids, feature sections (normal files). */
 int perf_open_file(struct perf *p, struct diag *d);
-/* A pipe: the header records before the first kernel record. */
-int perf_open_pipe(struct perf *p, struct diag *d);
+/* ------------------------------------------------------- perf-attrs.c */
+
 /* A HEADER_ATTR record's payload (pipe). */
 int perf_add_attr(struct perf *p, const unsigned char *a, size_t len,
 		  const unsigned char *ids, size_t nids, struct diag *d);
 /* EVENT_DESC's names (feature section or HEADER_FEATURE record). */
 int perf_event_desc(struct perf *p, const unsigned char *b, size_t len,
 		    struct diag *d);
+/* The same, for the first snap attrs only (a pipe's record, read late). */
+int perf_event_desc_among(struct perf *p, const unsigned char *b, size_t len,
+			  uint32_t snap);
+/* The attr of an id among the first snap attrs; with one, that one. */
+struct perf_attr *perf_attr_among(struct perf *p, uint64_t id, uint32_t snap);
 /* The attr of a sample, by its id (or the only one); NULL: unknown. */
 struct perf_attr *perf_attr_of(struct perf *p, uint64_t id);
 /* Sort the ids; names of tracepoints from tep; the longest name. */
 int perf_attrs_done(struct perf *p, struct diag *d);
+
+/* -------------------------------------------------------- perf-pipe.c */
+
+/* A pipe: the header records before the first kernel record. */
+int perf_open_pipe(struct perf *p, struct diag *d);
 
 /* ------------------------------------------------------- perf-tracing.c */
 
