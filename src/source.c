@@ -135,7 +135,8 @@ const char *source_input_kind(const char *path, bool binary)
 	if (source_has_magic(head, (size_t)n))
 		return head[0] == 0x17 ? "a trace.dat file" : "a kvmtrace stream";
 	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
-		       !memcmp(head, "2ELIFREP", 8)))
+		       !memcmp(head, "2ELIFREP", 8) ||
+		       !memcmp(head, "PERFFILE", 8)))
 		return "a perf.data file";
 	if (binary && source_is_binary(head, (size_t)n < SOURCE_TEXT_MIN ?
 						  (size_t)n : SOURCE_TEXT_MIN))

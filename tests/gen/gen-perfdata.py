@@ -31,6 +31,8 @@ usage: gen-perfdata.py [options] OUT
   --aux-past-end  after the second round, an AUXTRACE record whose payload
                 (1 MiB) runs past the end of the data
   --tdata-past-end  with --pipe: the same with a HEADER_TRACING_DATA record
+  --v1          perf.data version 1 (perf 3.x): magic PERFFILE, the byte
+                order told by the attr size, 72-byte attrs (ABI 1)
   --crash-format  kvm_exit's print fmt with one byte changed, on which
                 libtraceevent 1.7 (and perf 6.1) crash while parsing it
 
@@ -201,13 +203,13 @@ def tracing_data(w, events, crash=False):
     return b
 
 
-def attr(w, config, sample_type, ptype=2):
+def attr(w, config, sample_type, ptype=2, size=128):
     # type, size, config, period, sample_type, read_format, flags, ...
     flags = 1 << 18 | 1 << 9 | 1 << 1       # sample_id_all, comm, inherit
     if w.be:   # a big-endian compiler allocates bit fields from the top
         flags = int('{:064b}'.format(flags)[::-1], 2)
-    a = w.p('IIQQQQQ', ptype, 128, config, 1, sample_type, 0, flags)
-    return a + bytes(128 - len(a))
+    a = w.p('IIQQQQQ', ptype, size, config, 1, sample_type, 0, flags)
+    return a + bytes(size - len(a))
 
 
 def sample_id(w, st, pid, tid, ts, eid, cpu):
@@ -387,13 +389,14 @@ def build(args):
         return f + body
     # normal file: header, attrs, ids, data, feature table, features
     hdr_size = 104
-    attr_size = 128 + 16
+    asz = 72 if args.v1 else 128
+    attr_size = asz + 16
     attrs_off = hdr_size
     ids_off = attrs_off + attr_size * len(configs)
     idblob = b''
     attrs = b''
     for c in configs:
-        attrs += attr(w, c, st, ptype) + w.p('QQ', ids_off + len(idblob),
+        attrs += attr(w, c, st, ptype, asz) + w.p('QQ', ids_off + len(idblob),
                                              8 * len(file_ids[c]))
         idblob += b''.join(w.p('Q', i) for i in file_ids[c])
     data_off = ids_off + len(idblob)
@@ -407,11 +410,11 @@ def build(args):
     host += bytes(-len(host) % 64)
     feats.append(w.p('I', len(host)) + host)
     if not args.no_names:
-        desc = w.p('II', len(configs), 128)
+        desc = w.p('II', len(configs), asz)
         for c in configs:
             name = names[c].encode() + b'\0'
             name += bytes(-len(name) % 64)
-            desc += attr(w, c, st, ptype) + w.p('I', len(file_ids[c]))
+            desc += attr(w, c, st, ptype, asz) + w.p('I', len(file_ids[c]))
             desc += w.p('I', len(name)) + name
             desc += b''.join(w.p('Q', i) for i in file_ids[c])
         feats.append(desc)                         # bit 12: EVENT_DESC
@@ -428,6 +431,8 @@ def build(args):
         at += len(fb)
         blobs += fb
     h = (b'PERFILE2' if not args.be else b'2ELIFREP')
+    if args.v1:
+        h = b'PERFFILE'     # whatever the byte order
     h += w.p('QQ', hdr_size, attr_size)
     h += w.p('QQ', attrs_off, len(attrs))
     if args.unfinished or args.killed:
@@ -460,6 +465,7 @@ def main():
     ap.add_argument('--no-names', action='store_true')
     ap.add_argument('--cpu-clock', action='store_true')
     ap.add_argument('--crash-format', action='store_true')
+    ap.add_argument('--v1', action='store_true')
     ap.add_argument('--linux618', action='store_true')
     ap.add_argument('--zoo', action='store_true')
     ap.add_argument('--unfinished', action='store_true')

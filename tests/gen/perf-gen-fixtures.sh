@@ -44,6 +44,11 @@
 #   gen-aux-past-end.data   an AUXTRACE payload past the end of the data
 #   gen-tdata-past-end.data a pipe's HEADER_TRACING_DATA payload the same
 #   gen-killed.data         gen-unfinished with perf's feature bits set
+#   gen-v1.data             gen-le as perf 3.x wrote it: version 1
+#                           (PERFFILE), 72-byte attrs (perf script
+#                           prints gen-le.data.out)
+#   gen-v1-be.data          the same, big-endian
+#   gen-v1-notp.data        version 1, cpu-clock samples only
 #
 # usage: tests/gen/perf-gen-fixtures.sh [OUTDIR]; needs python3, zstd, perf.
 set -eu
@@ -79,6 +84,9 @@ gen --zstd --zstd-nested "$out/gen-zstd-nested.data"
 gen --aux-past-end "$out/gen-aux-past-end.data"
 gen --pipe --tdata-past-end "$out/gen-tdata-past-end.data"
 gen --killed "$out/gen-killed.data"
+gen --v1 "$out/gen-v1.data"
+gen --v1 --be "$out/gen-v1-be.data"
+gen --v1 --cpu-clock --pairs 2 "$out/gen-v1-notp.data"
 ref "$out/gen-le.data"
 ref "$out/gen-single.data"
 ref "$out/gen-cut-pipe.data"

@@ -165,7 +165,9 @@ int perf_open_file(struct perf *p, struct diag *d)
 	attrs_size = perf_u64(p, h + 32);
 	p->data_off = perf_u64(p, h + 40);
 	p->data_size = perf_u64(p, h + 48);
-	for (i = 0; i < PERF_F_BITS / 64; i++) {
+	/* a header of 72 bytes (perf before 2.6.35) has no feature bits */
+	for (i = 0; perf_u64(p, h + 8) == PERF_HEADER_SIZE &&
+		    i < PERF_F_BITS / 64; i++) {
 		uint64_t w = perf_u64(p, h + 72 + 8 * i);
 		unsigned b;
 

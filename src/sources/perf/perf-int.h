@@ -30,7 +30,9 @@
 
 #define PERF_MAGIC		"PERFILE2"
 #define PERF_MAGIC_SWAPPED	"2ELIFREP"
+#define PERF_MAGIC_V1		"PERFFILE"	/* perf 3.x, either byte order */
 #define PERF_HEADER_SIZE	104
+#define PERF_HEADER_SIZE_OLD	72	/* without the feature bits */
 #define PERF_PIPE_HEADER_SIZE	16
 
 /* The most a sane header section may hold (attrs, names, formats). */
