@@ -449,6 +449,7 @@ struct source *source_reopen(const struct source *from)
 	}
 	src->domain = from->domain;
 	src->qemu_events = from->qemu_events;
+	src->kallsyms = from->kallsyms;
 	return src;
 }
 

@@ -33,6 +33,10 @@ usage: gen-perfdata.py [options] OUT
   --tdata-past-end  with --pipe: the same with a HEADER_TRACING_DATA record
   --v1          perf.data version 1 (perf 3.x): magic PERFFILE, the byte
                 order told by the attr size, 72-byte attrs (ABI 1)
+  --ksym        an event kvm_ksym whose print fmt names kernel addresses
+                (%pS, %ps), and a HEADER_BUILD_ID section naming the
+                recording kernel (no running kernel's); its symbols:
+                tests/fixtures/perf/gen-ksym.kallsyms
   --crash-format  kvm_exit's print fmt with one byte changed, on which
                 libtraceevent 1.7 (and perf 6.1) crash while parsing it
 
@@ -146,6 +150,45 @@ format:
 
 print fmt: "a=%d b=%u c=%x d=%#x e=%08x f=%-6d| g=%5u h=%lld i=%llu j=%lx k=%#llx l=%hd m=%hhu n=%hx o=%s p=%-8s| q=%10s r=%X s=%#08x t=%zu z=%#x g2=%d %% u=%s v=%s w=%d x=%s y=%s", REC->a, REC->b, REC->c, REC->d, REC->b, REC->f, REC->g, REC->h, REC->i, REC->i, REC->h, REC->a, REC->b, REC->h, REC->name, __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }, { 1, "uno" }), __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }), REC->b, REC->c, REC->i, REC->pad, REC->g, (REC->kind == 1) ? "yes" : "no", __print_flags(REC->b & 0xff, "|", { 1, "A" }, { 2, "B" }, { 0x10, "C" }), REC->c + REC->d * 2 - (REC->b >> 28), __print_symbolic(REC->kind, { -1, "minus" }, { 5, "five" }), (REC->kind == 16) ? __print_symbolic(REC->d & 3, { 0, "d0" }, { 1, "d1" }) : __print_flags(REC->d, ",", { 0, "none" }, { 4, "four" })
 """
+
+
+# kernel addresses printed by name (%pS, %ps), as kmem:kmalloc's call_site
+KVM_KSYM = """name: kvm_ksym
+ID: 53
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;
+\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;
+
+print fmt: "call_site=%pS function=%ps", (void *)REC->call_site, REC->function
+"""
+
+# addresses around the symbols of tests/fixtures/perf/gen-ksym.kallsyms
+KSYM_ADDRS = [0xffffffff81000000, 0xffffffff81000010, 0xffffffff810000ff,
+              0xffffffff81000100, 0xffffffff81000180, 0xffffffff81000200,
+              0xffffffff81000300, 0xffffffff81000404, 0xffffffff81001000,
+              0xffffffffc0001000, 0xffffffffc0001010, 0xffffffff80ffffff,
+              0xffffffff81000500, 0xffffffffc0003000]
+# the recording kernel's build-id (not any running one's)
+KSYM_BUILD_ID = bytes(range(0x40, 0x54))
+
+
+def raw_ksym(w, pid, k):
+    a = KSYM_ADDRS[k % len(KSYM_ADDRS)]
+    b = KSYM_ADDRS[(k + 5) % len(KSYM_ADDRS)]
+    return w.p('HBBi', 53, 0, 0, pid) + w.p('QQ', a, b)
+
+
+def build_id_section(w):
+    name = b'[kernel.kallsyms]\0'
+    name += bytes(-len(name) % 64)
+    body = w.p('i', -1) + KSYM_BUILD_ID + bytes([20, 0, 0, 0]) + name
+    # misc: PERF_RECORD_MISC_KERNEL, PERF_RECORD_MISC_BUILD_ID_SIZE
+    return w.p('IHH', 67, 1 | 1 << 15, 8 + len(body)) + body
 
 
 def raw_zoo(w, pid, k):
@@ -291,10 +334,13 @@ def build(args):
         rexit, rentry = raw_exit_618, raw_entry_618
     if args.zoo:
         events = events + [KVM_ZOO]
-    ids = {50: [11, 12], 51: [21, 22], 52: [31, 32]}
+    if args.ksym:
+        events = events + [KVM_KSYM]
+    ids = {50: [11, 12], 51: [21, 22], 52: [31, 32], 53: [41, 42]}
     # one event: no ids in the file at all (perf 4.9's uprobe files)
     file_ids = {c: [] for c in ids} if single else ids
-    names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry', 52: 'kvm:kvm_zoo'}
+    names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry', 52: 'kvm:kvm_zoo',
+             53: 'kvm:kvm_ksym'}
     if args.cpu_clock:
         names = {50: 'cpu-clock', 51: 'cpu-clock:u'}
     pid = 4242
@@ -326,7 +372,27 @@ def build(args):
                 recs.append((ts, sample(w, st, pid, tid, ts, ids[52][cpu],
                                         cpu, raw_zoo(w, tid, k))))
                 ts += 10
+            if args.ksym:
+                k = 2 * i + cpu
+                recs.append((ts, sample(w, st, pid, tid, ts, ids[53][cpu],
+                                        cpu, raw_ksym(w, tid, k))))
+                ts += 10
         cpus.append(recs)
+    if args.ksym:
+        # the kernel's map, as perf record synthesizes it (perf names
+        # kernel addresses only inside it): pid -1, [_text, +16 MiB),
+        # pgoff the address of _text; and the kvm module's
+        maps = [(0xffffffff81000000, 16 << 20, 0xffffffff81000000,
+                 b'[kernel.kallsyms]_text'),
+                (0xffffffffc0001000, 0x2000, 0,
+                 b'/lib/modules/gen/kernel/arch/x86/kvm/kvm.ko')]
+        for start, size, pgoff, fname in maps:
+            fname += bytes(8 - len(fname) % 8)
+            cpus[0].insert(0, (t0, record(w, 1, w.p('IIQQQ', 0xffffffff, 0,
+                                                    start, size, pgoff) +
+                                          fname + sample_id(w, st, 0xffffffff,
+                                                            0, t0, ids[50][0],
+                                                            0), misc=1)))
     # rounds: a few records of CPU 0, then of CPU 1, then FINISHED_ROUND
     data = []
     per = 3
@@ -375,6 +441,8 @@ def build(args):
     configs = [50] if single else [50, 51]
     if args.zoo:
         configs.append(52)
+    if args.ksym:
+        configs.append(53)
     tdata = tracing_data(w, events, args.crash_format)
     if args.pipe:
         f = b'PERFILE2' if not args.be else b'2ELIFREP'
@@ -406,8 +474,12 @@ def build(args):
         feats.append(tdata)                        # bit 1: TRACING_DATA
     # bit 2: HOSTNAME; perf trusts the feature bits of a file of the
     # other byte order only when this one is set
+    # (bit 2 is BUILD_ID, bit 3 HOSTNAME: --ksym writes them right; the
+    # other files keep the bytes they were made with)
     host = b'gen-perfdata\0'
     host += bytes(-len(host) % 64)
+    if args.ksym:
+        feats.append(build_id_section(w))
     feats.append(w.p('I', len(host)) + host)
     if not args.no_names:
         desc = w.p('II', len(configs), asz)
@@ -421,6 +493,7 @@ def build(args):
     if args.zstd:
         feats.append(compressed(w))                # bit 27: COMPRESSED
     bits = 1 << 2 | (0 if args.no_names else 1 << 12)
+    bits |= 1 << 3 if args.ksym else 0
     bits |= 0 if args.cpu_clock else 1 << 1
     bits |= 1 << 27 if args.zstd else 0
     table = b''
@@ -466,6 +539,7 @@ def main():
     ap.add_argument('--cpu-clock', action='store_true')
     ap.add_argument('--crash-format', action='store_true')
     ap.add_argument('--v1', action='store_true')
+    ap.add_argument('--ksym', action='store_true')
     ap.add_argument('--linux618', action='store_true')
     ap.add_argument('--zoo', action='store_true')
     ap.add_argument('--unfinished', action='store_true')

@@ -49,6 +49,11 @@
 #                           prints gen-le.data.out)
 #   gen-v1-be.data          the same, big-endian
 #   gen-v1-notp.data        version 1, cpu-clock samples only
+#   gen-ksym.data           kvm_ksym: %pS and %ps of kernel addresses, a
+#                           kernel map and a module's, the build-id of a
+#                           kernel that is not this one (.out: perf
+#                           script); its symbols: gen-ksym.kallsyms
+#                           (written by hand)
 #
 # usage: tests/gen/perf-gen-fixtures.sh [OUTDIR]; needs python3, zstd, perf.
 set -eu
@@ -87,8 +92,10 @@ gen --killed "$out/gen-killed.data"
 gen --v1 "$out/gen-v1.data"
 gen --v1 --be "$out/gen-v1-be.data"
 gen --v1 --cpu-clock --pairs 2 "$out/gen-v1-notp.data"
+gen --ksym --pairs 7 "$out/gen-ksym.data"
 ref "$out/gen-le.data"
 ref "$out/gen-single.data"
 ref "$out/gen-cut-pipe.data"
 ref "$out/gen-618.data"
 ref "$out/gen-zoo.data"
+ref "$out/gen-ksym.data"

@@ -143,6 +143,39 @@ static int perf_feature_read(struct perf *p, unsigned bit, uint64_t fsize,
 	return perf_pread(p, *out, (size_t)size, off, d);
 }
 
+/*
+ * HEADER_BUILD_ID: records of u32 type, u16 misc, u16 size, s32 pid,
+ * 24 bytes of build-id (its size at byte 20 when misc has bit 15), the
+ * file name; the host kernel's is "[kernel.kallsyms]", misc KERNEL (1).
+ */
+static void perf_kernel_build_id(struct perf *p, const unsigned char *b,
+				 size_t len)
+{
+	size_t at = 0;
+
+	while (len - at >= 36) {
+		uint16_t misc = perf_u16(p, b + at + 4);
+		uint16_t size = perf_u16(p, b + at + 6);
+		const char *name = (const char *)b + at + 36;
+		size_t n = 20, i;
+
+		if (size < 36 || size > len - at)
+			break;
+		if ((misc & 7) == 1 &&
+		    size - 36u >= sizeof("[kernel.kallsyms]") &&
+		    !memcmp(name, "[kernel.kallsyms]", sizeof("[kernel.kallsyms]"))) {
+			if (misc & (1u << 15) && b[at + 12 + 20] <= 20)
+				n = b[at + 12 + 20];
+			for (i = 0; i < n; i++)
+				snprintf(p->kbid + 2 * i, 3, "%02x",
+					 b[at + 12 + i]);
+			p->kbid[2 * n] = '\0';
+			return;
+		}
+		at += size;
+	}
+}
+
 int perf_open_file(struct perf *p, struct diag *d)
 {
 	unsigned char h[PERF_HEADER_SIZE], *buf = NULL;
@@ -258,6 +291,14 @@ int perf_open_file(struct perf *p, struct diag *d)
 				d);
 	if (ret == 0)
 		ret = perf_event_desc(p, buf, len, d);
+	if (ret < 0 && ret != -ENOENT)
+		goto end;
+	/* the kernel's build-id, for its symbols (perf-ksyms.c) */
+	free(buf);
+	buf = NULL;
+	ret = perf_feature_read(p, PERF_F_BUILD_ID, fsize, &buf, &len, &at, d);
+	if (ret == 0)
+		perf_kernel_build_id(p, buf, len);
 	if (ret < 0 && ret != -ENOENT)
 		goto end;
 	/* perf record -k CLOCK: the clock of the time stamps */

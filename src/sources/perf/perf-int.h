@@ -95,6 +95,7 @@ enum {
 /* feature bits of the file header (and HEADER_FEATURE's ids) */
 enum {
 	PERF_F_TRACING_DATA = 1,
+	PERF_F_BUILD_ID = 2,
 	PERF_F_EVENT_DESC = 12,
 	PERF_F_CLOCKID = 23,
 	PERF_F_COMPRESSED = 27,
@@ -171,6 +172,8 @@ struct perf {
 	bool file_be;
 	bool pipe;
 	int64_t clockid;	/* perf record -k: CLOCKID feature; -1: none */
+	char kbid[2 * 20 + 1];	/* the kernel's build-id, hex; "": none */
+	struct perf_ksyms *ksyms;	/* owned: for %pS (perf-ksyms.c) */
 	struct perf_in in;
 	uint64_t data_off, data_size;	/* normal files */
 	uint64_t feat_off;		/* where the feature table is */
@@ -300,6 +303,18 @@ void perf_order_free(struct perf *p);
 /* Decode a sample record of len bytes (after the 8-byte header). */
 int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 		      struct perf_sample *s, uint64_t offset, struct diag *d);
+
+/* --------------------------------------------------------- perf-ksyms.c */
+
+struct perf_ksyms;
+/*
+ * Name kernel addresses (%pS, %ps) in libtraceevent's text from the
+ * symbols perf would take, when the file's events print any; else (or
+ * without such symbols) src->note says what would name them. -errno only
+ * for a --kallsyms file that cannot be read.
+ */
+int perf_ksyms_setup(struct source *src, struct perf *p, struct diag *d);
+void perf_ksyms_free(struct perf *p);
 
 /* ---------------------------------------------------------- perf-zstd.c */
 

@@ -202,6 +202,9 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 		ret = -EMEDIUMTYPE;	/* exit 2: inputs.c */
 		goto error;
 	}
+	ret = perf_ksyms_setup(src, p, d);
+	if (ret < 0)
+		goto error;
 	src->ntypes = p->nattrs;
 	src->clock = CLOCK_NS;
 	/* perf record -k mono, -k realtime; else perf's own clock */
@@ -255,6 +258,7 @@ static void perf_close(struct source *src)
 		free(p->attrs[i].name);
 	free(p->attrs);
 	free(p->ids);
+	perf_ksyms_free(p);
 	if (p->tep)
 		tep_free(p->tep);
 	trace_seq_destroy(&p->info);
