@@ -47,3 +47,14 @@ else
 		"$T/p-empty.ref" "$plim"' if [ -n "$rss" ]; then /usr/bin/time -o "$T/p-rss" -f %M $KTF "$T/p-zqueue.data" || exit; m=$(tail -n 1 "$T/p-rss"); [ "$m" -lt 200000 ] || { echo "kvmtrace_format: peak RSS $m KiB" >&2; exit 1; }; else $KTF "$T/p-zqueue.data"; fi'
 	rm -f "$T"/p-*.data
 fi
+# found by the perf fuzz target's corpus, run through the sanitizer build
+# of the program: a tracepoint whose format the file lacks has no name, and
+# the rule names were sorted from a NULL array (UBSan: qsort's argument 1)
+if [ -n "${KTF_HAVE_TRACECMD:-}" ]; then
+	row "perf.data: a tracepoint without its format, and a format libtraceevent divides by zero in" 1 \
+		'perf-unnamed-tracepoint-qsort-null: CPU 0: offset 0x7e8: event kvm_exit: libtraceevent crashes \(SIGFPE' \
+		- '$KTF tests/fuzz/regress/perf-unnamed-tracepoint-qsort-null'
+else
+	n=$((n + 1))
+	echo "ok $n - perf.data: a tracepoint without its format # SKIP without tracecmd"
+fi
