@@ -233,6 +233,7 @@ int inputs_open(const struct options *o, struct symtab *syms,
 		src->say = say;
 		src->say_arg = arg;
 		src->qemu_events = o->qemu_events;
+		src->kallsyms = o->kallsyms;
 		/* a terminal: say why nothing happens */
 		if (!strcmp(in[i].path, "-") && isatty(STDIN_FILENO))
 			say(arg, "reading a kvmtrace stream from standard input, which is a terminal: end it with Ctrl-D, or give a trace (kvmtrace_format --help)");

@@ -71,6 +71,8 @@ void options_usage(FILE *f)
 	      "                         an 'rdtsc N' first line, else the first event)\n"
 	      "      --events=LIST      only these events (ids, names, system:name, globs)\n"
 	      "      --demangle=simple|full|no  uftrace C++/Rust names (simple)\n"
+	      "      --kallsyms=FILE    kernel symbols (/proc/kallsyms of the kernel that\n"
+	      "                         recorded a perf.data) for its %pS/%ps fields\n"
 	      "      --qemu-events=FILE QEMU's trace-events dictionary for QEMU traces\n"
 	      "                         (default /usr/share/qemu/trace-events-all)\n"
 	      "      --qemu-log=FILE    an input read as QEMU's log trace backend (a log\n"
@@ -389,6 +391,7 @@ enum {
 	OPT_GUEST_SYMS,
 	OPT_LIST_FORMATS,
 	OPT_QEMU_EVENTS,
+	OPT_KALLSYMS,
 	OPT_QEMU_LOG,
 	OPT_STATS_TOP,
 	OPT_STATS_SORT,
@@ -423,6 +426,7 @@ static const struct option long_options[] = {
 	{ "time-range", required_argument, NULL, OPT_FILTER_TIME },
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "qemu-events", required_argument, NULL, OPT_QEMU_EVENTS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "qemu-log", required_argument, NULL, OPT_QEMU_LOG },
 	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "counters-start", required_argument, NULL, OPT_COUNTERS_START },
@@ -596,6 +600,9 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			break;
 		case OPT_QEMU_EVENTS:
 			o->qemu_events = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = optarg;
 			break;
 		case OPT_QEMU_LOG:
 			if (add_input(o, optarg, DOMAIN_HOST) < 0)

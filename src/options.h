@@ -50,6 +50,7 @@ struct options {
 	enum source_demangle demangle;	/* uftrace names */
 	const char *guest_syms;	/* --guest-syms */
 	const char *qemu_events;	/* --qemu-events */
+	const char *kallsyms;		/* --kallsyms (perf.data) */
 	bool have_offset;
 	bool auto_offset;
 	int64_t offset;

@@ -39,6 +39,8 @@ static const struct {
 		"lz4 -dc" } },
 	{ "PERFILE2", 8, { "a perf.data file",
 		"this kvmtrace_format was built without its perf.data reader (libtraceevent): perf script -i FILE", NULL } },
+	{ "PERFFILE", 8, { "a perf.data file (version 1, perf 3.x)",
+		"this kvmtrace_format was built without its perf.data reader (libtraceevent): perf script -i FILE", NULL } },
 	{ "\x89PNG\r\n\x1a\n", 8, { "a PNG image", "open it with an image viewer", NULL } },
 	{ "PK\x03\x04", 4, { "a zip archive",
 		"unpack it first: unzip FILE", NULL } },

@@ -137,7 +137,8 @@ const char *source_input_kind(const char *path, bool binary)
 	if (signature_saved_stats(head, (size_t)n))
 		return "statistics saved by --stats=json";
 	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
-		       !memcmp(head, "2ELIFREP", 8)))
+		       !memcmp(head, "2ELIFREP", 8) ||
+		       !memcmp(head, "PERFFILE", 8)))
 		return "a perf.data file";
 	if (binary && source_is_binary(head, (size_t)n < SOURCE_TEXT_MIN ?
 						  (size_t)n : SOURCE_TEXT_MIN))
@@ -461,6 +462,7 @@ struct source *source_reopen(const struct source *from)
 	}
 	src->domain = from->domain;
 	src->qemu_events = from->qemu_events;
+	src->kallsyms = from->kallsyms;
 	return src;
 }
 

@@ -241,6 +241,8 @@ struct source {
 	void *say_arg;
 	const char *qemu_events;	/* borrowed: --qemu-events; NULL:
 					 * QEMU's default dictionary */
+	const char *kallsyms;		/* borrowed: --kallsyms; NULL: perf's
+					 * choice (perf.data) */
 	void *priv;			/* owned by ops */
 };
 

@@ -781,6 +781,9 @@ row "--counters: /dev/zero" 2 \
 	'--counters: /dev/zero: a character device, not a file of perf stat -I output' - \
 	"$qb"' $KTF --stats --counters=/dev/zero'
 
+# ------------------------------------------------------------ perf.data
+. tests/hostile-perf.sh
+
 # ------------------------------------------------------------ trust, round 2
 # (issue 26) -o naming a file the run reads, whatever way the run finds it
 printf 'ffffffff81000000 T default_idle\nffffffff81000100 T native_safe_halt\n' \

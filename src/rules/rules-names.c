@@ -216,7 +216,8 @@ int rules_check_names(const struct rules *rules, struct source **srcs,
 		free(s.v);
 		return ret;
 	}
-	qsort(s.v, s.n, sizeof(*s.v), rnames_cmp);
+	if (s.n)
+		qsort(s.v, s.n, sizeof(*s.v), rnames_cmp);
 	for (i = 0; i < rules->n; i++) {
 		const struct rule *rule = &rules->v[i];
 

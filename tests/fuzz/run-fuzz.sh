@@ -5,13 +5,15 @@
 #
 #   tests/fuzz/run-fuzz.sh TARGET SECONDS
 #
-# TARGET: kvmtrace, classic, yaml, render, uftrace, tdformat or qemu
+# TARGET: kvmtrace, classic, yaml, render, uftrace, tdformat, qemu or perf
 # (tests/fuzz/fuzz-TARGET.c).
 # Needs clang with libFuzzer (Debian: clang-14, libclang-rt-14-dev).
 # Environment: BUILD_DIR (default /tmp/build-fuzz) holds config.h (configured
 # there if missing), the binary and the working corpus; CC (default clang);
 # FUZZ_RUNS, when set, stops the run after that many executions (SECONDS
-# then stays a cap on the time).
+# then stays a cap on the time); FUZZ_SANITIZE, the sanitizers (default
+# address,undefined; "undefined" runs the perf target ten times as fast,
+# its corpus then replayed under the default).
 # Crashes go to tests/fuzz/crashes/TARGET/. With SECONDS 0 the script only
 # builds the target and replays tests/fuzz/regress/TARGET-* through it.
 set -eu
@@ -23,7 +25,7 @@ usage() {
 [ $# -eq 2 ] || usage
 target=$1
 seconds=$2
-case $target in kvmtrace|classic|yaml|render|uftrace|tdformat|qemu) ;; *) usage ;; esac
+case $target in kvmtrace|classic|yaml|render|uftrace|tdformat|qemu|perf) ;; *) usage ;; esac
 case $seconds in ''|*[!0-9]*) usage ;; esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,8 +42,8 @@ if [ ! -f "$build/config.h" ]; then
 	}
 fi
 
-if [ "$target" = tdformat ] && ! grep -q '^#define HAVE_TRACECMD 1' "$build/config.h"; then
-	echo "$0: built without libtracecmd: skipping the tdformat target" >&2
+if { [ "$target" = tdformat ] || [ "$target" = perf ]; } && ! grep -q '^#define HAVE_TRACECMD 1' "$build/config.h"; then
+	echo "$0: built without libtracecmd: skipping the $target target" >&2
 	exit 77
 fi
 if [ "$target" = yaml ] && ! grep -q '^#define HAVE_YAML 1' "$build/config.h"; then
@@ -53,7 +55,8 @@ srcs=
 for f in "$top"/src/*.c "$top"/src/*/*.c "$top"/src/*/*/*.c; do
 	case $f in
 	*/main.c | */default-rules.c) ;;
-	*/source-tracecmd.c | */tracecmd-*.c | */tracedat-*.c)
+	*/source-tracecmd.c | */tracecmd-*.c | */tracedat-*.c | */sources/tep/*.c | \
+	*/sources/perf/*.c)
 		grep -q '^#define HAVE_TRACECMD 1' "$build/config.h" &&
 			srcs="$srcs $f" ;;
 	*/symtab-elf.c)
@@ -99,7 +102,8 @@ else
 	echo "$0: building $bin"
 	# shellcheck disable=SC2086
 	"$cc" -std=gnu11 -g -O1 -fno-omit-frame-pointer \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-fsanitize=fuzzer,${FUZZ_SANITIZE:-address,undefined} -fno-sanitize-recover=undefined \
+		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 		-include "$build/config.h" -I"$build" -I"$top/src" -I"$top/src/sources" -I"$top/src/rules" -I"$top/src/sinks" -I"$here" $pcflags \
 		-o "$bin" "$here/fuzz-$target.c" $srcs $pclibs -lm -pthread
 fi
@@ -209,6 +213,12 @@ qemu)
 				head -n 40 "$f"
 			} >"$seeds/q$n"
 		done
+	done ;;
+perf)
+	# the perf.data fixtures of 64 KiB or less (the generated ones, the
+	# recordings of perf kvm stat and perf sched)
+	for f in "$fix"/perf/*.data; do
+		if [ "$(wc -c <"$f")" -le 65536 ]; then seed "$f"; fi
 	done ;;
 esac
 

@@ -8,6 +8,11 @@ usage: gen-perfdata.py [options] OUT
   --pipe        pipe layout (perf record -o -): 16-byte header, HEADER_ATTR,
                 HEADER_TRACING_DATA records, no feature sections
   --zstd        the data records in PERF_RECORD_COMPRESSED (the zstd command)
+  --zstd-split  with --zstd: each round in two COMPRESSED records, cut in
+                the middle of a record (as perf record -z cuts one that
+                wraps around its ring buffer)
+  --zstd-nested with --zstd: the second round's block holds a COMPRESSED
+                record of its own (a hostile file; perf never writes one)
   --single      one event (kvm_exit), no ids in the file and no
                 PERF_SAMPLE_ID in its samples
   --pairs N     kvm_exit/kvm_entry pairs per vCPU (default 6)
@@ -21,6 +26,17 @@ usage: gen-perfdata.py [options] OUT
                 sign (and __print_symbolic with a value it lacks)
   --unfinished  what perf record leaves when it is killed: data size 0,
                 no feature sections (so no formats)
+  --killed      the same with the feature bits perf record sets when it
+                starts (as a real killed recording has them)
+  --aux-past-end  after the second round, an AUXTRACE record whose payload
+                (1 MiB) runs past the end of the data
+  --tdata-past-end  with --pipe: the same with a HEADER_TRACING_DATA record
+  --v1          perf.data version 1 (perf 3.x): magic PERFFILE, the byte
+                order told by the attr size, 72-byte attrs (ABI 1)
+  --ksym        an event kvm_ksym whose print fmt names kernel addresses
+                (%pS, %ps), and a HEADER_BUILD_ID section naming the
+                recording kernel (no running kernel's); its symbols:
+                tests/fixtures/perf/gen-ksym.kallsyms
   --crash-format  kvm_exit's print fmt with one byte changed, on which
                 libtraceevent 1.7 (and perf 6.1) crash while parsing it
 
@@ -136,6 +152,45 @@ print fmt: "a=%d b=%u c=%x d=%#x e=%08x f=%-6d| g=%5u h=%lld i=%llu j=%lx k=%#ll
 """
 
 
+# kernel addresses printed by name (%pS, %ps), as kmem:kmalloc's call_site
+KVM_KSYM = """name: kvm_ksym
+ID: 53
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;
+\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;
+
+print fmt: "call_site=%pS function=%ps", (void *)REC->call_site, REC->function
+"""
+
+# addresses around the symbols of tests/fixtures/perf/gen-ksym.kallsyms
+KSYM_ADDRS = [0xffffffff81000000, 0xffffffff81000010, 0xffffffff810000ff,
+              0xffffffff81000100, 0xffffffff81000180, 0xffffffff81000200,
+              0xffffffff81000300, 0xffffffff81000404, 0xffffffff81001000,
+              0xffffffffc0001000, 0xffffffffc0001010, 0xffffffff80ffffff,
+              0xffffffff81000500, 0xffffffffc0003000]
+# the recording kernel's build-id (not any running one's)
+KSYM_BUILD_ID = bytes(range(0x40, 0x54))
+
+
+def raw_ksym(w, pid, k):
+    a = KSYM_ADDRS[k % len(KSYM_ADDRS)]
+    b = KSYM_ADDRS[(k + 5) % len(KSYM_ADDRS)]
+    return w.p('HBBi', 53, 0, 0, pid) + w.p('QQ', a, b)
+
+
+def build_id_section(w):
+    name = b'[kernel.kallsyms]\0'
+    name += bytes(-len(name) % 64)
+    body = w.p('i', -1) + KSYM_BUILD_ID + bytes([20, 0, 0, 0]) + name
+    # misc: PERF_RECORD_MISC_KERNEL, PERF_RECORD_MISC_BUILD_ID_SIZE
+    return w.p('IHH', 67, 1 | 1 << 15, 8 + len(body)) + body
+
+
 def raw_zoo(w, pid, k):
     a = (k * 7919 + 3) % 2**31 * (-1 if k % 3 else 1)
     b = (k * 2654435761) % 2**32
@@ -191,13 +246,13 @@ def tracing_data(w, events, crash=False):
     return b
 
 
-def attr(w, config, sample_type, ptype=2):
+def attr(w, config, sample_type, ptype=2, size=128):
     # type, size, config, period, sample_type, read_format, flags, ...
     flags = 1 << 18 | 1 << 9 | 1 << 1       # sample_id_all, comm, inherit
     if w.be:   # a big-endian compiler allocates bit fields from the top
         flags = int('{:064b}'.format(flags)[::-1], 2)
-    a = w.p('IIQQQQQ', ptype, 128, config, 1, sample_type, 0, flags)
-    return a + bytes(128 - len(a))
+    a = w.p('IIQQQQQ', ptype, size, config, 1, sample_type, 0, flags)
+    return a + bytes(size - len(a))
 
 
 def sample_id(w, st, pid, tid, ts, eid, cpu):
@@ -279,10 +334,13 @@ def build(args):
         rexit, rentry = raw_exit_618, raw_entry_618
     if args.zoo:
         events = events + [KVM_ZOO]
-    ids = {50: [11, 12], 51: [21, 22], 52: [31, 32]}
+    if args.ksym:
+        events = events + [KVM_KSYM]
+    ids = {50: [11, 12], 51: [21, 22], 52: [31, 32], 53: [41, 42]}
     # one event: no ids in the file at all (perf 4.9's uprobe files)
     file_ids = {c: [] for c in ids} if single else ids
-    names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry', 52: 'kvm:kvm_zoo'}
+    names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry', 52: 'kvm:kvm_zoo',
+             53: 'kvm:kvm_ksym'}
     if args.cpu_clock:
         names = {50: 'cpu-clock', 51: 'cpu-clock:u'}
     pid = 4242
@@ -314,7 +372,27 @@ def build(args):
                 recs.append((ts, sample(w, st, pid, tid, ts, ids[52][cpu],
                                         cpu, raw_zoo(w, tid, k))))
                 ts += 10
+            if args.ksym:
+                k = 2 * i + cpu
+                recs.append((ts, sample(w, st, pid, tid, ts, ids[53][cpu],
+                                        cpu, raw_ksym(w, tid, k))))
+                ts += 10
         cpus.append(recs)
+    if args.ksym:
+        # the kernel's map, as perf record synthesizes it (perf names
+        # kernel addresses only inside it): pid -1, [_text, +16 MiB),
+        # pgoff the address of _text; and the kvm module's
+        maps = [(0xffffffff81000000, 16 << 20, 0xffffffff81000000,
+                 b'[kernel.kallsyms]_text'),
+                (0xffffffffc0001000, 0x2000, 0,
+                 b'/lib/modules/gen/kernel/arch/x86/kvm/kvm.ko')]
+        for start, size, pgoff, fname in maps:
+            fname += bytes(8 - len(fname) % 8)
+            cpus[0].insert(0, (t0, record(w, 1, w.p('IIQQQ', 0xffffffff, 0,
+                                                    start, size, pgoff) +
+                                          fname + sample_id(w, st, 0xffffffff,
+                                                            0, t0, ids[50][0],
+                                                            0), misc=1)))
     # rounds: a few records of CPU 0, then of CPU 1, then FINISHED_ROUND
     data = []
     per = 3
@@ -325,18 +403,46 @@ def build(args):
             chunk += b''.join(r for _, r in c[start:start + per])
         data.append(chunk)
     fin = record(w, 68, b'')
+    def zrec(b):
+        z = subprocess.run(['zstd', '-q', '-c', '-3'], input=b,
+                           stdout=subprocess.PIPE, check=True).stdout
+        # no padding: perf inflates the whole payload
+        return record(w, 81, z)
     if args.zstd:
         out = []
-        for chunk in data:
-            z = subprocess.run(['zstd', '-q', '-c', '-3'], input=chunk,
-                               stdout=subprocess.PIPE, check=True).stdout
-            # no padding: perf inflates the whole payload
-            out.append(record(w, 81, z))
+        for i, chunk in enumerate(data):
+            if args.zstd_nested and i == 1:
+                # after the round's own records: round 0's again
+                chunk = chunk + zrec(data[0] * ((3 << 19) // len(data[0])))
+            if args.zstd_split:
+                # 13 bytes into the record that holds the middle byte
+                at, mid = 0, len(chunk) // 2
+                while True:
+                    n = struct.unpack_from(w.e + 'H', chunk, at + 6)[0]
+                    if at + n > mid:
+                        break
+                    at += n
+                cut = at + 13
+                last = args.zstd_lose_tail and i == len(data) - 1
+                out.append(zrec(chunk[:cut]) +
+                           (b'' if last else zrec(chunk[cut:])))
+            else:
+                out.append(zrec(chunk))
         data = out
     body = b''.join(chunk + fin for chunk in data)
+    if args.aux_past_end or args.tdata_past_end:
+        at = len(data[0] + fin + data[1] + fin)
+        if args.aux_past_end:
+            # size, offset, reference, idx, tid, cpu, reserved
+            past = record(w, 71, w.p('QQQIIII', 1 << 20, 0, 0, 0, 0, 0, 0))
+        else:
+            past = record(w, 66, w.p('II', 1 << 20, 0))
+        body = body[:at] + past + body[at:]
     configs = [50] if single else [50, 51]
     if args.zoo:
         configs.append(52)
+    if args.ksym:
+        configs.append(53)
     tdata = tracing_data(w, events, args.crash_format)
     if args.pipe:
         f = b'PERFILE2' if not args.be else b'2ELIFREP'
@@ -357,13 +463,14 @@ def build(args):
         return f + body
     # normal file: header, attrs, ids, data, feature table, features
     hdr_size = 104
-    attr_size = 128 + 16
+    asz = 72 if args.v1 else 128
+    attr_size = asz + 16
     attrs_off = hdr_size
     ids_off = attrs_off + attr_size * len(configs)
     idblob = b''
     attrs = b''
     for c in configs:
-        attrs += attr(w, c, st, ptype) + w.p('QQ', ids_off + len(idblob),
+        attrs += attr(w, c, st, ptype, asz) + w.p('QQ', ids_off + len(idblob),
                                              8 * len(file_ids[c]))
         idblob += b''.join(w.p('Q', i) for i in file_ids[c])
     data_off = ids_off + len(idblob)
@@ -373,27 +480,33 @@ def build(args):
         feats.append(tdata)                        # bit 1: TRACING_DATA
     # bit 2: HOSTNAME; perf trusts the feature bits of a file of the
     # other byte order only when this one is set
-    host = b'gen-perfdata\0'
+    # (bit 2 is BUILD_ID, bit 3 HOSTNAME: --ksym writes them right; the
+    # other files keep the bytes they were made with)
+    # with --ksym the name is HOSTNAME's (bit 3), --hostname's if given
+    host = ((args.hostname if args.ksym and args.hostname else
+             'gen-perfdata').encode() + b'\0')
     host += bytes(-len(host) % 64)
+    if args.ksym:
+        feats.append(build_id_section(w))
     feats.append(w.p('I', len(host)) + host)
-    if args.hostname:
+    if args.hostname and not args.ksym:
         # bit 3: HOSTNAME, a perf_header_string as perf record writes it
         name = args.hostname.encode() + b'\0'
         name += bytes(-len(name) % 64)
         feats.append(w.p('I', len(name)) + name)
     if not args.no_names:
-        desc = w.p('II', len(configs), 128)
+        desc = w.p('II', len(configs), asz)
         for c in configs:
             name = names[c].encode() + b'\0'
             name += bytes(-len(name) % 64)
-            desc += attr(w, c, st, ptype) + w.p('I', len(file_ids[c]))
+            desc += attr(w, c, st, ptype, asz) + w.p('I', len(file_ids[c]))
             desc += w.p('I', len(name)) + name
             desc += b''.join(w.p('Q', i) for i in file_ids[c])
         feats.append(desc)                         # bit 12: EVENT_DESC
     if args.zstd:
         feats.append(compressed(w))                # bit 27: COMPRESSED
     bits = 1 << 2 | (0 if args.no_names else 1 << 12)
-    bits |= 1 << 3 if args.hostname else 0
+    bits |= 1 << 3 if args.ksym or args.hostname else 0
     bits |= 0 if args.cpu_clock else 1 << 1
     bits |= 1 << 27 if args.zstd else 0
     table = b''
@@ -404,18 +517,20 @@ def build(args):
         at += len(fb)
         blobs += fb
     h = (b'PERFILE2' if not args.be else b'2ELIFREP')
+    if args.v1:
+        h = b'PERFFILE'     # whatever the byte order
     h += w.p('QQ', hdr_size, attr_size)
     h += w.p('QQ', attrs_off, len(attrs))
-    if args.unfinished:
+    if args.unfinished or args.killed:
         # as perf record leaves a file when it is killed: the header
         # written at the start, data, no data size, no features
-        bits = 0
+        bits = bits if args.killed else 0
         h = (b'PERFILE2' if not args.be else b'2ELIFREP')
         h += w.p('QQ', hdr_size, attr_size)
         h += w.p('QQ', attrs_off, len(attrs))
         h += w.p('QQ', data_off, 0)
         h += w.p('QQ', 0, 0)
-        h += w.p('QQQQ', 0, 0, 0, 0)
+        h += w.p('QQQQ', bits, 0, 0, 0)
         return h + attrs + idblob + body
     h += w.p('QQ', data_off, len(body))
     h += w.p('QQ', 0, 0)
@@ -429,13 +544,21 @@ def main():
     ap.add_argument('--be', action='store_true')
     ap.add_argument('--pipe', action='store_true')
     ap.add_argument('--zstd', action='store_true')
+    ap.add_argument('--zstd-split', action='store_true')
+    ap.add_argument('--zstd-nested', action='store_true')
+    ap.add_argument('--zstd-lose-tail', action='store_true')
     ap.add_argument('--single', action='store_true')
     ap.add_argument('--no-names', action='store_true')
     ap.add_argument('--cpu-clock', action='store_true')
     ap.add_argument('--crash-format', action='store_true')
+    ap.add_argument('--v1', action='store_true')
+    ap.add_argument('--ksym', action='store_true')
     ap.add_argument('--linux618', action='store_true')
     ap.add_argument('--zoo', action='store_true')
     ap.add_argument('--unfinished', action='store_true')
+    ap.add_argument('--killed', action='store_true')
+    ap.add_argument('--aux-past-end', action='store_true')
+    ap.add_argument('--tdata-past-end', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--cut', type=int, default=0)
     ap.add_argument('--hostname', help='a HOSTNAME feature')

@@ -37,6 +37,27 @@
 #   gen-unfinished.data     as perf record leaves a file when killed
 #   gen-crash.data          a kvm_exit format libtraceevent crashes on
 #   gen-notp.data           cpu-clock samples only (no tracepoint events)
+#   gen-zstd-split.data     gen-le's records in COMPRESSED records, each
+#                           round cut in two in the middle of a record
+#                           (perf script prints gen-le.data.out)
+#   gen-zstd-split-pipe.data  the same, a pipe file
+#   gen-zstd-lose-tail.data the same, the last round's second half lost
+#                           (tests/cli/perf/zstd-lose-tail.out: what
+#                           perf script prints)
+#   gen-zstd-nested.data    a COMPRESSED record in a compressed block
+#   gen-aux-past-end.data   an AUXTRACE payload past the end of the data
+#   gen-tdata-past-end.data a pipe's HEADER_TRACING_DATA payload the same
+#   gen-killed.data         gen-unfinished with perf's feature bits set
+#   gen-v1.data             gen-le as perf 3.x wrote it: version 1
+#                           (PERFFILE), 72-byte attrs (perf script
+#                           prints gen-le.data.out)
+#   gen-v1-be.data          the same, big-endian
+#   gen-v1-notp.data        version 1, cpu-clock samples only
+#   gen-ksym.data           kvm_ksym: %pS and %ps of kernel addresses, a
+#                           kernel map and a module's, the build-id of a
+#                           kernel that is not this one (.out: perf
+#                           script); its symbols: gen-ksym.kallsyms
+#                           (written by hand)
 #
 # usage: tests/gen/perf-gen-fixtures.sh [OUTDIR]; needs python3, zstd, perf.
 set -eu
@@ -67,8 +88,20 @@ gen --pipe --hostname perf-host-e "$out/gen-hostname-pipe.data"
 gen --unfinished "$out/gen-unfinished.data"
 gen --single --crash-format "$out/gen-crash.data"
 gen --cpu-clock --pairs 2 "$out/gen-notp.data"
+gen --zstd --zstd-split "$out/gen-zstd-split.data"
+gen --pipe --zstd --zstd-split "$out/gen-zstd-split-pipe.data"
+gen --pipe --zstd --zstd-split --zstd-lose-tail "$out/gen-zstd-lose-tail.data"
+gen --zstd --zstd-nested "$out/gen-zstd-nested.data"
+gen --aux-past-end "$out/gen-aux-past-end.data"
+gen --pipe --tdata-past-end "$out/gen-tdata-past-end.data"
+gen --killed "$out/gen-killed.data"
+gen --v1 "$out/gen-v1.data"
+gen --v1 --be "$out/gen-v1-be.data"
+gen --v1 --cpu-clock --pairs 2 "$out/gen-v1-notp.data"
+gen --ksym --pairs 7 "$out/gen-ksym.data"
 ref "$out/gen-le.data"
 ref "$out/gen-single.data"
 ref "$out/gen-cut-pipe.data"
 ref "$out/gen-618.data"
 ref "$out/gen-zoo.data"
+ref "$out/gen-ksym.data"

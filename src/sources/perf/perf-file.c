@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The bytes of a perf.data file: a buffered reader of the data section
- * (or of the whole stream, for a pipe file), the 104-byte header of a
- * normal file with its attrs, ids and feature sections, and the header
- * records (HEADER_ATTR, HEADER_TRACING_DATA, HEADER_FEATURE) a pipe file
- * starts with.
+ * (or of the whole stream, for a pipe file), and the 104-byte header of a
+ * normal file with its attrs, ids and feature sections (a pipe file's
+ * header records: perf-pipe.c).
  *
  * Normal file:  header | attrs (attr, ids section)… | ids | data |
  *               feature table (offset, size per feature bit) | features
@@ -19,10 +18,6 @@
 #include <unistd.h>
 
 #include "perf-int.h"
-
-/* The most a sane header section may hold (attrs, names, formats). */
-#define PERF_SECTION_MAX	(256u << 20)
-#define PERF_ATTRS_MAX		65536u
 
 int perf_in_fill(struct perf *p, size_t n, struct diag *d)
 {
@@ -100,282 +95,6 @@ int perf_pread(struct perf *p, void *buf, size_t n, uint64_t off,
 	return 0;
 }
 
-int perf_add_attr(struct perf *p, const unsigned char *a, size_t len,
-		  const unsigned char *ids, size_t nids, struct diag *d)
-{
-	struct perf_attr *at;
-	uint64_t flags;
-	size_t i;
-
-	if (len < 48) {
-		diag_set(d, "%s: an event attr of %zu bytes (at least 48 expected)",
-			 p->name, len);
-		return -EIO;
-	}
-	if (p->nattrs >= PERF_ATTRS_MAX) {
-		diag_set(d, "%s: more than %u events", p->name, PERF_ATTRS_MAX);
-		return -EIO;
-	}
-	if (p->nattrs == p->capattrs) {
-		size_t cap = p->capattrs ? 2 * p->capattrs : 8;
-
-		at = realloc(p->attrs, cap * sizeof(*at));
-		if (!at)
-			goto nomem;
-		p->attrs = at;
-		p->capattrs = (uint32_t)cap;
-	}
-	at = &p->attrs[p->nattrs];
-	memset(at, 0, sizeof(*at));
-	at->type = perf_u32(p, a);
-	at->config = perf_u64(p, a + 8);
-	at->sample_type = perf_u64(p, a + 24);
-	at->read_format = perf_u64(p, a + 32);
-	flags = perf_u64(p, a + 40);
-	/*
-	 * The bit fields after read_format: sample_id_all is bit 18 from
-	 * the low end on a little-endian writer, from the high end on a
-	 * big-endian one.
-	 */
-	at->sample_id_all = p->file_be ? (flags >> (63 - 18)) & 1
-				       : (flags >> 18) & 1;
-	/* perf record -k: use_clockid (bit 25), the clock id at byte 92 */
-	if (len >= 96 && (p->file_be ? (flags >> (63 - 25)) & 1
-				     : (flags >> 25) & 1))
-		p->clockid = (int32_t)perf_u32(p, a + 92);
-	at->t.index = p->nattrs;
-	if (p->nids + nids > p->capids) {
-		size_t cap = p->capids ? 2 * p->capids : 64;
-		struct perf_id *n;
-
-		while (cap < p->nids + nids)
-			cap *= 2;
-		n = realloc(p->ids, cap * sizeof(*n));
-		if (!n)
-			goto nomem;
-		p->ids = n;
-		p->capids = cap;
-	}
-	for (i = 0; i < nids; i++)
-		p->ids[p->nids++] = (struct perf_id){ perf_u64(p, ids + 8 * i),
-						      p->nattrs };
-	p->nattrs++;
-	p->ids_sorted = false;
-	return 0;
-nomem:
-	diag_set(d, "%s: out of memory", p->name);
-	return -ENOMEM;
-}
-
-static int perf_id_cmp(const void *a, const void *b)
-{
-	const struct perf_id *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-struct perf_attr *perf_attr_of(struct perf *p, uint64_t id)
-{
-	size_t lo = 0, hi = p->nids;
-
-	if (p->nattrs == 1)
-		return &p->attrs[0];
-	if (!p->ids_sorted) {
-		if (p->nids)
-			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
-		p->ids_sorted = true;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->ids[mid].id == id)
-			return &p->attrs[p->ids[mid].attr];
-		if (p->ids[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* perf's string: u32 length (with the NUL and padding), then the bytes */
-static const unsigned char *perf_string(struct perf *p, const unsigned char *b,
-					const unsigned char *end, char **out)
-{
-	uint32_t n;
-
-	if (end - b < 4)
-		return NULL;
-	n = perf_u32(p, b);
-	b += 4;
-	if ((size_t)(end - b) < n)
-		return NULL;
-	*out = strndup((const char *)b, n);
-	return *out ? b + n : NULL;
-}
-
-int perf_event_desc(struct perf *p, const unsigned char *b, size_t len,
-		    struct diag *d)
-{
-	const unsigned char *end = b + len;
-	uint32_t nr, asize, i, k, nid;
-
-	if (len < 8)
-		return 0;
-	nr = perf_u32(p, b);
-	asize = perf_u32(p, b + 4);
-	b += 8;
-	for (i = 0; i < nr; i++) {
-		struct perf_attr *at = NULL;
-		char *name = NULL;
-
-		if ((size_t)(end - b) < (size_t)asize + 4)
-			break;
-		b += asize;
-		nid = perf_u32(p, b);
-		b += 4;
-		b = perf_string(p, b, end, &name);
-		if (!b)
-			break;
-		if ((size_t)(end - b) / 8 < nid) {
-			free(name);
-			break;
-		}
-		for (k = 0; k < nid && !at; k++)
-			at = p->nattrs > 1 ? perf_attr_of(p, perf_u64(p, b + 8 * k))
-					   : NULL;
-		if (!at && i < p->nattrs)
-			at = &p->attrs[i];
-		b += 8 * (size_t)nid;
-		if (at && !at->name && name && *name) {
-			at->name = name;
-			name = NULL;
-		}
-		free(name);
-	}
-	(void)d;
-	return 0;
-}
-
-/* The name perf gives an event its file does not name. */
-static int perf_default_name(struct perf_attr *at)
-{
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses",
-		"branches", "branch-misses", "bus-cycles",
-		"stalled-cycles-frontend", "stalled-cycles-backend",
-		"ref-cycles",
-	};
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches",
-		"cpu-migrations", "minor-faults", "major-faults",
-		"alignment-faults", "emulation-faults", "dummy", "bpf-output",
-		"cgroup-switches",
-	};
-	char buf[300];
-
-	if (at->tp)
-		snprintf(buf, sizeof(buf), "%s:%s", at->tp->system,
-			 at->tp->name);
-	else if (at->type == PERF_T_TRACEPOINT)
-		snprintf(buf, sizeof(buf), "unknown tracepoint");
-	else if (at->type == PERF_T_HARDWARE && at->config < 10)
-		snprintf(buf, sizeof(buf), "%s", hw[at->config]);
-	else if (at->type == PERF_T_SOFTWARE && at->config < 12)
-		snprintf(buf, sizeof(buf), "%s", sw[at->config]);
-	else
-		snprintf(buf, sizeof(buf), "raw 0x%" PRIx64, at->config);
-	at->name = strdup(buf);
-	if (!at->name)
-		return -ENOMEM;
-	return 0;
-}
-
-int perf_attrs_done(struct perf *p, struct diag *d)
-{
-	uint32_t i;
-
-	if (!p->ids_sorted) {
-		if (p->nids)
-			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
-		p->ids_sorted = true;
-	}
-	p->name_width = 0;
-	p->ntp = false;
-	for (i = 0; i < p->nattrs; i++) {
-		struct perf_attr *at = &p->attrs[i];
-		int w;
-
-		if (at->type == PERF_T_TRACEPOINT && p->tep && !at->tp)
-			at->tp = tep_find_event(p->tep, (int)at->config);
-		if (at->tp) {
-			at->t.id = (uint64_t)at->tp->id;
-			at->t.system = at->tp->system;
-			at->t.name = at->tp->name;
-		}
-		if (at->type == PERF_T_TRACEPOINT)
-			p->ntp = true;
-		if (!at->name && perf_default_name(at) < 0) {
-			diag_set(d, "%s: out of memory", p->name);
-			return -ENOMEM;
-		}
-		w = (int)strlen(at->name);
-		if (w > p->name_width)
-			p->name_width = w;
-	}
-	if (p->nattrs)
-		p->id_type = p->attrs[0].sample_type;
-	p->id_pos = -1;
-	if (p->id_type & PERF_S_IDENTIFIER)
-		p->id_pos = 0;
-	else if (p->id_type & PERF_S_ID)
-		p->id_pos = 8 * __builtin_popcountll(
-				    p->id_type & (PERF_S_IP | PERF_S_TID |
-						  PERF_S_TIME | PERF_S_ADDR));
-	for (i = 0; i < p->nattrs; i++) {
-		struct perf_attr *at = &p->attrs[i];
-		uint64_t st = at->sample_type;
-		uint16_t o = 0;
-
-		o += st & PERF_S_IDENTIFIER ? 8 : 0;
-		o += st & PERF_S_IP ? 8 : 0;
-		at->off_tid = o;
-		o += st & PERF_S_TID ? 8 : 0;
-		at->off_time = o;
-		o += st & PERF_S_TIME ? 8 : 0;
-		o += st & PERF_S_ADDR ? 8 : 0;
-		o += st & PERF_S_ID ? 8 : 0;
-		o += st & PERF_S_STREAM_ID ? 8 : 0;
-		at->off_cpu = o;
-		o += st & PERF_S_CPU ? 8 : 0;
-		o += st & PERF_S_PERIOD ? 8 : 0;
-		at->off_read = o;
-	}
-	return 0;
-}
-
-/*
- * HOSTNAME's perf_header_string (u32 length, then the name, NUL-padded)
- * of n bytes at b: the name, if it is one. 0 or -ENOMEM.
- */
-static int perf_hostname(struct perf *p, const unsigned char *b, size_t n)
-{
-	size_t len, i;
-
-	if (n < 4 || p->hostname)
-		return 0;
-	len = perf_u32(p, b);
-	if (len > n - 4 || len > 256)
-		return 0;
-	for (i = 0; i < len && b[4 + i]; i++)
-		if (b[4 + i] < 0x20 || b[4 + i] == 0x7f)
-			return 0;
-	if (!i)
-		return 0;
-	p->hostname = strndup((const char *)b + 4, i);
-	return p->hostname ? 0 : -ENOMEM;
-}
-
 /* A feature section of a normal file: its offset and size; -ENOENT. */
 static int perf_feature(struct perf *p, unsigned bit, uint64_t *off,
 			uint64_t *size, struct diag *d)
@@ -424,10 +143,44 @@ static int perf_feature_read(struct perf *p, unsigned bit, uint64_t fsize,
 	return perf_pread(p, *out, (size_t)size, off, d);
 }
 
+/*
+ * HEADER_BUILD_ID: records of u32 type, u16 misc, u16 size, s32 pid,
+ * 24 bytes of build-id (its size at byte 20 when misc has bit 15), the
+ * file name; the host kernel's is "[kernel.kallsyms]", misc KERNEL (1).
+ */
+static void perf_kernel_build_id(struct perf *p, const unsigned char *b,
+				 size_t len)
+{
+	size_t at = 0;
+
+	while (len - at >= 36) {
+		uint16_t misc = perf_u16(p, b + at + 4);
+		uint16_t size = perf_u16(p, b + at + 6);
+		const char *name = (const char *)b + at + 36;
+		size_t n = 20, i;
+
+		if (size < 36 || size > len - at)
+			break;
+		if ((misc & 7) == 1 &&
+		    size - 36u >= sizeof("[kernel.kallsyms]") &&
+		    !memcmp(name, "[kernel.kallsyms]", sizeof("[kernel.kallsyms]"))) {
+			if (misc & (1u << 15) && b[at + 12 + 20] <= 20)
+				n = b[at + 12 + 20];
+			for (i = 0; i < n; i++)
+				snprintf(p->kbid + 2 * i, 3, "%02x",
+					 b[at + 12 + i]);
+			p->kbid[2 * n] = '\0';
+			return;
+		}
+		at += size;
+	}
+}
+
 int perf_open_file(struct perf *p, struct diag *d)
 {
 	unsigned char h[PERF_HEADER_SIZE], *buf = NULL;
 	uint64_t attr_size, attrs_off, attrs_size, fsize, at, i;
+	uint64_t ids_total = 0;
 	size_t len;
 	struct stat st;
 	int ret;
@@ -445,7 +198,9 @@ int perf_open_file(struct perf *p, struct diag *d)
 	attrs_size = perf_u64(p, h + 32);
 	p->data_off = perf_u64(p, h + 40);
 	p->data_size = perf_u64(p, h + 48);
-	for (i = 0; i < PERF_F_BITS / 64; i++) {
+	/* a header of 72 bytes (perf before 2.6.35) has no feature bits */
+	for (i = 0; perf_u64(p, h + 8) == PERF_HEADER_SIZE &&
+		    i < PERF_F_BITS / 64; i++) {
 		uint64_t w = perf_u64(p, h + 72 + 8 * i);
 		unsigned b;
 
@@ -459,6 +214,12 @@ int perf_open_file(struct perf *p, struct diag *d)
 	    attrs_off > fsize || attrs_size > fsize - attrs_off) {
 		diag_set(d, "%s: offset 0x18: corrupt perf.data header: attrs of %" PRIu64 " bytes at 0x%" PRIx64 " (%" PRIu64 " bytes), file of %" PRIu64 " bytes",
 			 p->name, attr_size, attrs_off, attrs_size, fsize);
+		return -EIO;
+	}
+	/* perf record writes the size (and the formats after it) last */
+	if (!p->data_size) {
+		diag_set(d, "%s: the data size field is 0: was perf record properly terminated? (killed, it leaves the data without a size and without the event formats that follow it; perf cannot read it either)",
+			 p->name);
 		return -EIO;
 	}
 	if (p->data_off > fsize || p->data_size > fsize - p->data_off) {
@@ -484,6 +245,18 @@ int perf_open_file(struct perf *p, struct diag *d)
 		    ids_size > PERF_SECTION_MAX) {
 			diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: the ids of an event lie past the end of the file",
 				 p->name, at);
+			ret = -EIO;
+			goto end;
+		}
+		/*
+		 * perf writes each event's ids once, one section after the
+		 * other: sections that overlap would make the ids (and the
+		 * memory they take) grow past the file's size
+		 */
+		ids_total += ids_size;
+		if (ids_total > fsize) {
+			diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: the id sections of the events add up to more than the file's %" PRIu64 " bytes (they overlap)",
+				 p->name, at, fsize);
 			ret = -EIO;
 			goto end;
 		}
@@ -518,6 +291,14 @@ int perf_open_file(struct perf *p, struct diag *d)
 				d);
 	if (ret == 0)
 		ret = perf_event_desc(p, buf, len, d);
+	if (ret < 0 && ret != -ENOENT)
+		goto end;
+	/* the kernel's build-id, for its symbols (perf-ksyms.c) */
+	free(buf);
+	buf = NULL;
+	ret = perf_feature_read(p, PERF_F_BUILD_ID, fsize, &buf, &len, &at, d);
+	if (ret == 0)
+		perf_kernel_build_id(p, buf, len);
 	if (ret < 0 && ret != -ENOENT)
 		goto end;
 	/* perf record -k CLOCK: the clock of the time stamps */
@@ -557,136 +338,3 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Read n bytes of the stream into a new buffer (a pipe's tracing data). */
-static int perf_in_take(struct perf *p, size_t n, unsigned char **out,
-			struct diag *d)
-{
-	unsigned char *b = malloc(n ? n : 1);
-	size_t got = 0;
-	int ret;
-
-	if (!b) {
-		diag_set(d, "%s: out of memory", p->name);
-		return -ENOMEM;
-	}
-	while (got < n) {
-		size_t k;
-
-		ret = perf_in_fill(p, 1, d);
-		if (ret < 0) {
-			free(b);
-			return ret;
-		}
-		k = p->in.len - p->in.pos;
-		if (!k) {
-			diag_set(d, "%s: offset 0x%" PRIx64 ": truncated perf.data: the tracing data ends early (%zu bytes of %zu)",
-				 p->name, perf_in_tell(&p->in), got, n);
-			free(b);
-			return -EIO;
-		}
-		if (k > n - got)
-			k = n - got;
-		memcpy(b + got, p->in.buf + p->in.pos, k);
-		p->in.pos += k;
-		got += k;
-	}
-	*out = b;
-	return 0;
-}
-
-int perf_open_pipe(struct perf *p, struct diag *d)
-{
-	int ret;
-
-	p->in.end = UINT64_MAX;
-	for (;;) {
-		const unsigned char *r;
-		uint64_t off = perf_in_tell(&p->in);
-		uint32_t type;
-		uint16_t size;
-
-		ret = perf_in_fill(p, 8, d);
-		if (ret < 0)
-			return ret;
-		if (p->in.len - p->in.pos < 8)
-			break;
-		r = p->in.buf + p->in.pos;
-		type = perf_u32(p, r);
-		size = perf_u16(p, r + 6);
-		/* perf's own records until the first of the kernel's */
-		if (type < PERF_R_USER || type == PERF_R_FINISHED_ROUND ||
-		    type == PERF_R_COMPRESSED || type == PERF_R_AUXTRACE)
-			break;
-		if (size < 8) {
-			diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: a record of %u bytes",
-				 p->name, off, size);
-			return -EIO;
-		}
-		ret = perf_in_fill(p, size, d);
-		if (ret < 0)
-			return ret;
-		if (p->in.len - p->in.pos < size) {
-			diag_set(d, "%s: offset 0x%" PRIx64 ": truncated perf.data: the file ends within a header record",
-				 p->name, off);
-			return -EIO;
-		}
-		r = p->in.buf + p->in.pos;
-		if (type == PERF_R_HEADER_ATTR) {
-			uint32_t asize = perf_u32(p, r + 12);
-
-			if (asize < 48 || asize > (uint32_t)size - 8) {
-				diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: an event attr of %u bytes in a record of %u",
-					 p->name, off, asize, size);
-				return -EIO;
-			}
-			ret = perf_add_attr(p, r + 8, asize, r + 8 + asize,
-					    (size - 8 - asize) / 8, d);
-		} else if (type == PERF_R_HEADER_FEATURE && size >= 16 &&
-			   perf_u64(p, r + 8) == PERF_F_EVENT_DESC) {
-			ret = perf_event_desc(p, r + 16, size - 16u, d);
-		} else if (type == PERF_R_HEADER_FEATURE && size >= 24 &&
-			   perf_u64(p, r + 8) == PERF_F_CLOCKID) {
-			if (p->clockid < 0)
-				p->clockid = PERF_CLOCKID_UNKNOWN;
-		} else if (type == PERF_R_HEADER_FEATURE && size >= 16 &&
-			   perf_u64(p, r + 8) == PERF_F_HOSTNAME) {
-			ret = perf_hostname(p, r + 16, size - 16u);
-		} else if (type == PERF_R_EVENT_UPDATE && size > 24 &&
-			   perf_u64(p, r + 8) == PERF_EVENT_UPDATE_NAME) {
-			struct perf_attr *at = p->nattrs > 1
-				? perf_attr_of(p, perf_u64(p, r + 16))
-				: p->nattrs ? &p->attrs[0] : NULL;
-
-			if (at && !at->name) {
-				at->name = strndup((const char *)r + 24,
-						   size - 24u);
-				if (!at->name) {
-					diag_set(d, "%s: out of memory", p->name);
-					return -ENOMEM;
-				}
-			}
-		} else if (type == PERF_R_HEADER_TRACING_DATA) {
-			uint32_t tsize = size >= 12 ? perf_u32(p, r + 8) : 0;
-			unsigned char *b;
-
-			p->in.pos += size;
-			if (tsize > PERF_SECTION_MAX) {
-				diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt perf.data: tracing data of %u bytes",
-					 p->name, off, tsize);
-				return -EIO;
-			}
-			ret = perf_in_take(p, tsize, &b, d);
-			if (ret < 0)
-				return ret;
-			ret = perf_tracing_parse(p, b, tsize, off + size, d);
-			free(b);
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		if (ret < 0)
-			return ret;
-		p->in.pos += size;
-	}
-	return perf_attrs_done(p, d);
-}

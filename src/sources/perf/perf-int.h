@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The perf.data reader's own state, shared by its files: source-perf.c
- * (open, the ops), perf-file.c (the byte stream, header, attrs, feature
- * sections, pipe header records), perf-tracing.c (HEADER_TRACING_DATA
+ * (open, the ops), perf-file.c (the byte stream, a normal file's header
+ * and feature sections), perf-attrs.c (events, their ids and names),
+ * perf-pipe.c (a pipe file's header records), perf-tracing.c (HEADER_TRACING_DATA
  * into libtraceevent), perf-order.c (records in time order, flushed by
  * FINISHED_ROUND as perf does; threads and their comms), perf-fields.c
  * (template keys and the line `perf script` prints), perf-zstd.c
@@ -29,8 +30,14 @@
 
 #define PERF_MAGIC		"PERFILE2"
 #define PERF_MAGIC_SWAPPED	"2ELIFREP"
+#define PERF_MAGIC_V1		"PERFFILE"	/* perf 3.x, either byte order */
 #define PERF_HEADER_SIZE	104
+#define PERF_HEADER_SIZE_OLD	72	/* without the feature bits */
 #define PERF_PIPE_HEADER_SIZE	16
+
+/* The most a sane header section may hold (attrs, names, formats). */
+#define PERF_SECTION_MAX	(256u << 20)
+#define PERF_ATTRS_MAX		65536u
 
 /* perf_event_attr.type */
 enum {
@@ -88,6 +95,7 @@ enum {
 /* feature bits of the file header (and HEADER_FEATURE's ids) */
 enum {
 	PERF_F_TRACING_DATA = 1,
+	PERF_F_BUILD_ID = 2,
 	PERF_F_HOSTNAME = 3,
 	PERF_F_EVENT_DESC = 12,
 	PERF_F_CLOCKID = 23,
@@ -169,6 +177,8 @@ struct perf {
 				 * PERF_CLOCKID_UNKNOWN: a CLOCKID feature
 				 * (the clock's resolution) without it */
 	char *hostname;		/* owned: HOSTNAME feature; NULL: none */
+	char kbid[2 * 20 + 1];	/* the kernel's build-id, hex; "": none */
+	struct perf_ksyms *ksyms;	/* owned: for %pS (perf-ksyms.c) */
 	struct perf_in in;
 	uint64_t data_off, data_size;	/* normal files */
 	uint64_t feat_off;		/* where the feature table is */
@@ -254,18 +264,28 @@ int perf_pread(struct perf *p, void *buf, size_t n, uint64_t off,
 	       struct diag *d);
 /* The header, attrs, ids, feature sections (normal files). */
 int perf_open_file(struct perf *p, struct diag *d);
-/* A pipe: the header records before the first kernel record. */
-int perf_open_pipe(struct perf *p, struct diag *d);
+/* ------------------------------------------------------- perf-attrs.c */
+
 /* A HEADER_ATTR record's payload (pipe). */
 int perf_add_attr(struct perf *p, const unsigned char *a, size_t len,
 		  const unsigned char *ids, size_t nids, struct diag *d);
 /* EVENT_DESC's names (feature section or HEADER_FEATURE record). */
 int perf_event_desc(struct perf *p, const unsigned char *b, size_t len,
 		    struct diag *d);
+/* The same, for the first snap attrs only (a pipe's record, read late). */
+int perf_event_desc_among(struct perf *p, const unsigned char *b, size_t len,
+			  uint32_t snap);
+/* The attr of an id among the first snap attrs; with one, that one. */
+struct perf_attr *perf_attr_among(struct perf *p, uint64_t id, uint32_t snap);
 /* The attr of a sample, by its id (or the only one); NULL: unknown. */
 struct perf_attr *perf_attr_of(struct perf *p, uint64_t id);
 /* Sort the ids; names of tracepoints from tep; the longest name. */
 int perf_attrs_done(struct perf *p, struct diag *d);
+
+/* -------------------------------------------------------- perf-pipe.c */
+
+/* A pipe: the header records before the first kernel record. */
+int perf_open_pipe(struct perf *p, struct diag *d);
 
 /* ------------------------------------------------------- perf-tracing.c */
 
@@ -288,6 +308,18 @@ void perf_order_free(struct perf *p);
 /* Decode a sample record of len bytes (after the 8-byte header). */
 int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 		      struct perf_sample *s, uint64_t offset, struct diag *d);
+
+/* --------------------------------------------------------- perf-ksyms.c */
+
+struct perf_ksyms;
+/*
+ * Name kernel addresses (%pS, %ps) in libtraceevent's text from the
+ * symbols perf would take, when the file's events print any; else (or
+ * without such symbols) src->note says what would name them. -errno only
+ * for a --kallsyms file that cannot be read.
+ */
+int perf_ksyms_setup(struct source *src, struct perf *p, struct diag *d);
+void perf_ksyms_free(struct perf *p);
 
 /* ---------------------------------------------------------- perf-zstd.c */
 
@@ -322,5 +354,8 @@ void perf_print_free(struct perf *p);
 const char *perf_info(struct perf *p, size_t *len);
 
 #define PERF_CLOCKID_UNKNOWN	(-2)
+
+/* perf-attrs.c: the HOSTNAME feature's string into p->hostname */
+int perf_hostname(struct perf *p, const unsigned char *b, size_t n);
 
 #endif

@@ -21,10 +21,34 @@
 
 #include "perf-int.h"
 
-/* Queued bytes past which the older half goes out without a round. */
-#define PERF_ARENA_MAX	(512u << 20)
+/*
+ * The most the queue may take: its records (arena), the spare arena the
+ * compaction copies them to, and its entries (struct perf_qent), in
+ * capacities that double. The older half goes out without a round when
+ * the records and entries in use pass a quarter of it: then each
+ * capacity is at most twice what is in use, the spare arena at most
+ * what is in use, so the three stay under the whole.
+ */
+#define PERF_QUEUE_MAX	(128u << 20)
 
 /* ------------------------------------------------------------ threads */
+
+/*
+ * The slot of a tid: every bit of it mixed into the low ones that pick
+ * the slot (murmur3's finaliser), so that tids alike in their low bits
+ * (multiples of 2^17) spread like any others.
+ */
+static size_t perf_tid_hash(int32_t tid)
+{
+	uint32_t h = (uint32_t)tid;
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
+}
 
 static struct perf_thread *perf_thread_find(struct perf *p, int32_t tid,
 					    bool create)
@@ -43,7 +67,7 @@ static struct perf_thread *perf_thread_find(struct perf *p, int32_t tid,
 
 			if (!o->used)
 				continue;
-			for (i = (uint32_t)o->tid * 2654435761u & (cap - 1);
+			for (i = perf_tid_hash(o->tid) & (cap - 1);
 			     t[i].used; i = (i + 1) & (cap - 1))
 				;
 			t[i] = *o;
@@ -55,7 +79,7 @@ static struct perf_thread *perf_thread_find(struct perf *p, int32_t tid,
 	if (!p->capthreads)
 		return NULL;
 	mask = p->capthreads - 1;
-	for (i = (uint32_t)tid * 2654435761u & mask; p->threads[i].used;
+	for (i = perf_tid_hash(tid) & mask; p->threads[i].used;
 	     i = (i + 1) & mask)
 		if (p->threads[i].tid == tid)
 			return &p->threads[i];
@@ -382,36 +406,60 @@ static int perf_compact(struct perf *p, struct diag *d)
 
 /*
  * The next record of the input (of a decompressed block first): *rec
- * points at its header, valid until the next call. 1, 0 at the end,
- * -errno (damage: d filled, p->truncated when the input ends early).
+ * points at its header, valid until the next call; *in_z: it came from a
+ * decompressed block. 1, 0 at the end, -errno (damage: d filled,
+ * p->truncated when the input ends early).
+ *
+ * perf record -z compresses what it read of each ring buffer, and a
+ * record that wraps around the end of the buffer is split between two
+ * COMPRESSED records: the unfinished tail of a block waits in p->zbuf for
+ * the next block (as perf's reader carries it); only at the end of the
+ * data is a tail left over damage.
  */
 static int perf_record(struct perf *p, const unsigned char **rec,
-		       uint64_t *offset, struct diag *d)
+		       uint64_t *offset, bool *in_z, struct diag *d)
 {
 	const unsigned char *r;
 	uint16_t size;
+	size_t left;
 	int ret;
 
-	if (p->zpos < p->zlen) {
-		if (p->zlen - p->zpos < 8 ||
-		    (size = perf_u16(p, p->zbuf + p->zpos + 6)) < 8 ||
-		    size > p->zlen - p->zpos) {
-			diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt compressed record: its records do not fill it",
-				 p->name, p->zoff);
+	*in_z = false;
+	left = p->zlen - p->zpos;
+	if (left >= 8) {
+		size = perf_u16(p, p->zbuf + p->zpos + 6);
+		if (size < 8) {
+			diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt compressed record: it holds a record of %u bytes; the rest of its block is left out",
+				 p->name, p->zoff, size);
 			p->zlen = p->zpos = 0;
 			return -EILSEQ;
 		}
-		*rec = p->zbuf + p->zpos;
-		*offset = p->zoff;
-		p->zpos += size;
-		return 1;
+		if (size <= left) {
+			*rec = p->zbuf + p->zpos;
+			*offset = p->zoff;
+			*in_z = true;
+			p->zpos += size;
+			return 1;
+		}
 	}
 	ret = perf_in_fill(p, 8, d);
 	if (ret < 0)
 		return ret;
 	*offset = perf_in_tell(&p->in);
-	if (p->in.len == p->in.pos)
-		return 0;
+	if (p->in.len == p->in.pos) {
+		if (!left)
+			return 0;
+		diag_set(d, "%s: offset 0x%" PRIx64 ": truncated perf.data: the compressed data ends within a record (",
+			 p->name, p->zoff);
+		if (left >= 8)
+			diag_add(d, "%zu bytes of %u)", left,
+				 perf_u16(p, p->zbuf + p->zpos + 6));
+		else
+			diag_add(d, "%zu bytes of its 8-byte header)", left);
+		p->truncated = true;
+		p->zlen = p->zpos = 0;
+		return -EIO;
+	}
 	if (p->in.len - p->in.pos < 8)
 		goto cut;
 	r = p->in.buf + p->in.pos;
@@ -438,9 +486,16 @@ cut:
 	return -EIO;
 }
 
-/* Skip a payload that follows its record (AUXTRACE). */
-static int perf_skip(struct perf *p, uint64_t n, struct diag *d)
+/*
+ * Skip the payload that follows a record (AUXTRACE's trace data, a pipe's
+ * second HEADER_TRACING_DATA): a payload that runs past the end of the
+ * data is a file cut short.
+ */
+static int perf_skip(struct perf *p, uint64_t n, const char *what,
+		     uint64_t offset, struct diag *d)
 {
+	uint64_t want = n;
+
 	while (n) {
 		size_t k;
 		int ret = perf_in_fill(p, 1, d);
@@ -448,8 +503,13 @@ static int perf_skip(struct perf *p, uint64_t n, struct diag *d)
 		if (ret < 0)
 			return ret;
 		k = p->in.len - p->in.pos;
-		if (!k)
-			return 0;
+		if (!k) {
+			diag_set(d, "%s: offset 0x%" PRIx64 ": truncated perf.data: the %s record's payload of %" PRIu64 " bytes runs past the end of the %s (%" PRIu64 " bytes left); nothing after it can be read",
+				 p->name, offset, what, want, p->pipe ? "file" : "data section",
+				 want - n);
+			p->truncated = true;
+			return -EIO;
+		}
 		if (k > n)
 			k = (size_t)n;
 		p->in.pos += k;
@@ -482,12 +542,21 @@ static void perf_damage(struct perf *p, const struct diag *d)
 	p->ndamaged++;
 }
 
+/* Damage past which nothing can be read: everything queued goes out. */
+static void perf_stop(struct perf *p, const struct diag *d)
+{
+	perf_damage(p, d);
+	p->at_end = true;
+	perf_flush(p, UINT64_MAX);
+}
+
 int perf_order_next(struct perf *p, struct diag *d)
 {
 	const unsigned char *rec;
 	uint64_t offset, ts;
 	uint32_t type;
 	size_t size;
+	bool in_z;
 	int ret;
 
 	for (;;) {
@@ -515,17 +584,20 @@ int perf_order_next(struct perf *p, struct diag *d)
 		}
 		if (p->at_end)
 			break;
-		ret = perf_record(p, &rec, &offset, d);
+		ret = perf_record(p, &rec, &offset, &in_z, d);
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret <= 0) {
-			if (ret < 0) {
+			/* a damaged compressed block: the file goes on */
+			if (ret == -EILSEQ) {
 				perf_damage(p, d);
-				/* a damaged compressed block: the file goes on */
-				if (ret == -EILSEQ)
-					continue;
+				continue;
 			}
 			/* the end (or no more framing): everything left goes */
+			if (ret < 0) {
+				perf_stop(p, d);
+				continue;
+			}
 			p->at_end = true;
 			perf_flush(p, UINT64_MAX);
 			continue;
@@ -554,7 +626,8 @@ int perf_order_next(struct perf *p, struct diag *d)
 				 * half goes, as perf's ordered events do when
 				 * they reach their memory limit
 				 */
-				if (p->alen > PERF_ARENA_MAX) {
+				if (p->alen + p->nq * sizeof(*p->q) >
+				    PERF_QUEUE_MAX / 4) {
 					perf_flush(p, UINT64_MAX);
 					perf_flush(p, p->q[p->nq / 2].ts);
 				}
@@ -592,6 +665,16 @@ int perf_order_next(struct perf *p, struct diag *d)
 			p->limit = p->max_ts;
 			continue;
 		case PERF_R_COMPRESSED:
+			/*
+			 * perf record never puts one in another; inflating it
+			 * would write over the block it is read from
+			 */
+			if (in_z) {
+				diag_set(d, "%s: offset 0x%" PRIx64 ": corrupt compressed record: it holds another compressed record (perf record never writes one); that one is left out",
+					 p->name, offset);
+				perf_damage(p, d);
+				continue;
+			}
 			ret = perf_zstd_inflate(p, rec + 8, size - 8, offset, d);
 			if (ret == -ENOMEM)
 				return ret;
@@ -599,18 +682,28 @@ int perf_order_next(struct perf *p, struct diag *d)
 				perf_damage(p, d);
 			continue;
 		case PERF_R_AUXTRACE:
-			if (p->zpos >= p->zlen && size >= 16) {
-				ret = perf_skip(p, perf_u64(p, rec + 8), d);
-				if (ret < 0)
+			if (!in_z && size >= 16) {
+				ret = perf_skip(p, perf_u64(p, rec + 8),
+						"AUXTRACE", offset, d);
+				if (ret == -ENOMEM)
 					return ret;
+				if (ret < 0) {
+					perf_stop(p, d);
+					continue;
+				}
 			}
 			continue;
 		case PERF_R_HEADER_TRACING_DATA:
 			/* a pipe's payload after the record (a second copy) */
-			if (p->zpos >= p->zlen && size >= 12) {
-				ret = perf_skip(p, perf_u32(p, rec + 8), d);
-				if (ret < 0)
+			if (!in_z && size >= 12) {
+				ret = perf_skip(p, perf_u32(p, rec + 8),
+						"HEADER_TRACING_DATA", offset, d);
+				if (ret == -ENOMEM)
 					return ret;
+				if (ret < 0) {
+					perf_stop(p, d);
+					continue;
+				}
 			}
 			continue;
 		default:

@@ -30,7 +30,49 @@ static bool perf_probe(const char *path, const unsigned char *head,
 {
 	return !is_dir && head && len >= 8 &&
 	       (!memcmp(head, PERF_MAGIC, 8) ||
-		!memcmp(head, PERF_MAGIC_SWAPPED, 8));
+		!memcmp(head, PERF_MAGIC_SWAPPED, 8) ||
+		!memcmp(head, PERF_MAGIC_V1, 8));
+}
+
+/* An attr section's entry in a version 1 file: one of perf's attr ABIs. */
+static bool perf_v1_attr_size(uint64_t n)
+{
+	return n == 64 + 16 || n == 72 + 16 || n == 80 + 16 || n == 96 + 16 ||
+	       n == 104 + 16;
+}
+
+/*
+ * The byte order of a file: PERFILE2 says it in its magic; perf 3.x's
+ * PERFFILE (version 1) does not, and perf takes the order in which the
+ * attr size (at offset 16) is one of its attr ABIs' (a pipe: the host's).
+ * -EIO when none fits.
+ */
+static int perf_byte_order(struct perf *p, const unsigned char *head,
+			   size_t have, struct diag *d)
+{
+	bool host_be = false;
+
+#ifdef WORDS_BIGENDIAN
+	host_be = true;
+#endif
+	p->swap = false;
+	if (memcmp(head, PERF_MAGIC_V1, 8)) {
+		p->file_be = !memcmp(head, PERF_MAGIC_SWAPPED, 8);
+		p->swap = p->file_be != host_be;
+		return 0;
+	}
+	if (bo_u64(false, head + 8) != PERF_PIPE_HEADER_SIZE) {
+		if (have >= 24 && perf_v1_attr_size(bo_u64(true, head + 16)) &&
+		    !perf_v1_attr_size(bo_u64(false, head + 16)))
+			p->swap = true;
+		else if (have < 24 || !perf_v1_attr_size(bo_u64(false, head + 16))) {
+			diag_set(d, "%s: offset 0x10: a perf.data of version 1 (PERFFILE) whose byte order cannot be told: its attr size is none of perf's",
+				 p->name);
+			return -EIO;
+		}
+	}
+	p->file_be = p->swap != host_be;
+	return 0;
 }
 
 static void perf_close(struct source *src);
@@ -60,7 +102,7 @@ static void perf_no_tracepoints(struct source *src, struct perf *p,
 
 static int perf_open(struct source *src, const char *path, struct diag *d)
 {
-	unsigned char head[16];
+	unsigned char head[24];
 	struct perf *p;
 	size_t have = 0;
 	off_t start;
@@ -106,7 +148,7 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 		goto nomem;
 	tep_set_loglevel(TEP_LOG_NONE);
 	start = path || src->head_len ? -1 : lseek(p->in.fd, 0, SEEK_CUR);
-	ret = perf_in_fill(p, 16, d);
+	ret = perf_in_fill(p, 24, d);
 	if (ret < 0)
 		goto error;
 	have = p->in.len - p->in.pos;
@@ -116,18 +158,16 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 		ret = -EIO;
 		goto error;
 	}
-	memcpy(head, p->in.buf + p->in.pos, 16);
-	p->file_be = !memcmp(head, PERF_MAGIC_SWAPPED, 8);
-#ifdef WORDS_BIGENDIAN
-	p->swap = !p->file_be;
-#else
-	p->swap = p->file_be;
-#endif
+	memcpy(head, p->in.buf + p->in.pos, have < 24 ? have : 24);
+	ret = perf_byte_order(p, head, have, d);
+	if (ret < 0)
+		goto error;
 	if (perf_u64(p, head + 8) == PERF_PIPE_HEADER_SIZE) {
 		p->pipe = true;
 		p->in.pos += 16;
 		ret = perf_open_pipe(p, d);
-	} else if (perf_u64(p, head + 8) == PERF_HEADER_SIZE) {
+	} else if (perf_u64(p, head + 8) == PERF_HEADER_SIZE ||
+		   perf_u64(p, head + 8) == PERF_HEADER_SIZE_OLD) {
 		struct stat st;
 
 		/* the header is read again, and the formats follow the data */
@@ -142,7 +182,7 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 		p->in.off = 0;
 		ret = perf_open_file(p, d);
 	} else {
-		diag_set(d, "%s: offset 0x8: a perf.data header of %" PRIu64 " bytes (perf writes 104, or 16 in a pipe)",
+		diag_set(d, "%s: offset 0x8: a perf.data header of %" PRIu64 " bytes (perf writes 104, or 16 in a pipe; perf 2.6 wrote 72)",
 			 src->name, perf_u64(p, head + 8));
 		ret = -EIO;
 	}
@@ -162,6 +202,9 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 		ret = -EMEDIUMTYPE;	/* exit 2: inputs.c */
 		goto error;
 	}
+	ret = perf_ksyms_setup(src, p, d);
+	if (ret < 0)
+		goto error;
 	src->ntypes = p->nattrs;
 	src->clock = CLOCK_NS;
 	/* perf record -k mono, realtime, monotonic_raw, boottime, tai; else
@@ -220,6 +263,7 @@ static void perf_close(struct source *src)
 		free(p->attrs[i].name);
 	free(p->attrs);
 	free(p->ids);
+	perf_ksyms_free(p);
 	if (p->tep)
 		tep_free(p->tep);
 	trace_seq_destroy(&p->info);
