@@ -264,6 +264,67 @@ static void live_comm(struct live *l, int64_t pid)
 		*known = (uint64_t)pid + 1;
 }
 
+/*
+ * The name a sched_switch or sched_wakeup gives a pid (prev_comm of
+ * prev_pid, next_comm of next_pid; comm of pid) is the task's name at that
+ * event: live, it replaces what was registered for the pid (a name from
+ * before an exec, or of an older task of that pid), before the event is
+ * printed. trace-cmd report, reading a recording, keeps the names saved at
+ * its end instead; the trace.dat reader does as it does.
+ */
+static void live_learn_one(struct live *l, const struct tep_format_field *cf,
+			   const struct tep_format_field *pf,
+			   const struct tep_record *rec)
+{
+	struct tc *tc = &l->tc;
+	size_t size = rec->size > 0 ? (size_t)rec->size : 0, n, have;
+	struct tc_comm *cached;
+	const char *old;
+	char comm[64];
+	int64_t pid;
+
+	if (!cf || !pf || cf->offset < 0 || cf->size <= 0 || pf->offset < 0 ||
+	    (pf->size != 1 && pf->size != 2 && pf->size != 4 && pf->size != 8) ||
+	    (size_t)pf->offset + (size_t)pf->size > size ||
+	    (size_t)cf->offset >= size)
+		return;
+	pid = tc_sext(tc_read(tc, (const char *)rec->data + pf->offset,
+			      pf->size), pf->size);
+	if (pid <= 0 || pid > INT32_MAX)
+		return;
+	n = (size_t)cf->size;
+	if (n > size - (size_t)cf->offset)
+		n = size - (size_t)cf->offset;
+	if (n > sizeof(comm) - 1)
+		n = sizeof(comm) - 1;
+	memcpy(comm, (const char *)rec->data + cf->offset, n);
+	comm[n] = '\0';
+	if (!comm[0])
+		return;
+	old = tc_comm(tc, pid, &have);
+	if (have == strlen(comm) && !memcmp(old, comm, have))
+		return;
+	/* the cache points into the string tep_override_comm() frees */
+	cached = &tc->comms[(uint64_t)pid % TC_COMM_CACHE];
+	if (cached->pid == pid)
+		cached->comm = NULL;
+	if (tep_is_pid_registered(tc->tep, (int)pid))
+		tep_override_comm(tc->tep, comm, (int)pid);
+	else
+		tep_register_comm(tc->tep, comm, (int)pid);
+	l->known[(uint64_t)pid % LIVE_KNOWN] = (uint64_t)pid + 1;
+}
+
+static void live_learn(struct live *l, const struct tc_type *t,
+		       const struct tep_record *rec)
+{
+	if (l->cfg.replay)
+		return;
+	live_learn_one(l, t->learn_f[0], t->learn_f[1], rec);
+	if (t->learn == TC_LEARN_SWITCH)
+		live_learn_one(l, t->learn_f[2], t->learn_f[3], rec);
+}
+
 static int live_tick(struct live *l, bool last, struct diag *d)
 {
 	int ret = 0;
@@ -351,6 +412,8 @@ static int live_next(struct source *src, struct event *ev, struct diag *d)
 	}
 	l->last_ts = ev->ts;
 	l->last = cpu;
+	if (tc->cur_learn)
+		live_learn(l, tc->cur_learn, &c->rec);
 	live_comm(l, ev->pid);
 	return 1;
 }
