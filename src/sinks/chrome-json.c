@@ -107,18 +107,17 @@ static char *json_sep(struct tl_json *j, char *p)
 /* "0x" and v in lower-case hex (at most 18 bytes): its length. */
 static size_t json_hex(char *p, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	size_t n = 0, i;
+	const uint64_t letter = 'a' - '0' - 10;
+	unsigned n = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1;
+	uint64_t hi = pyfmt_hex8((uint32_t)(v >> 32), letter);
+	uint64_t lo = pyfmt_hex8((uint32_t)v, letter);
+	char digits[16];
 
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
+	memcpy(digits, &hi, 8);
+	memcpy(digits + 8, &lo, 8);
 	p[0] = '0';
 	p[1] = 'x';
-	for (i = 0; i < n; i++)
-		p[2 + i] = tmp[n - 1 - i];
+	memcpy(p + 2, digits + 16 - n, n);
 	return n + 2;
 }
 

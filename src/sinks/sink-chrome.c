@@ -162,9 +162,12 @@ static size_t chrome_exit_argv(const struct sink_chrome *c,
 							  : NULL;
 	size_t n = 0;
 
-	tl_arg_u64(&a[n++], TL_KEY("reason"), v->reason);
+	tl_arg_u64(&a[n], TL_KEY("reason"), v->reason);
+	TL_JKEY(&a[n], "reason");
+	n++;
 	if (v->has_rip) {
 		tl_arg_u64(&a[n], TL_KEY("rip"), v->rip);
+		TL_JKEY(&a[n], "rip");
 		a[n++].hex = true;
 	}
 	if (x && x->symlen)

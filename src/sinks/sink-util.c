@@ -636,6 +636,11 @@ static int sink_utf8(const unsigned char *s, size_t len)
 	return need + 1;
 }
 
+/* 1 for the bytes a JSON string holds as they are */
+static const unsigned char sink_json_plain[256] = {
+	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,
+};
+
 size_t sink_json_str(char *p, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -648,9 +653,13 @@ size_t sink_json_str(char *p, const char *s, size_t len)
 		unsigned char c = u[i];
 		int n;
 
-		if (c >= 0x20 && c < 0x80) {
-			if (c == '"' || c == '\\')
-				*p++ = '\\';
+		if (sink_json_plain[c]) {
+			*p++ = (char)c;
+			i++;
+			continue;
+		}
+		if (c == '"' || c == '\\') {
+			*p++ = '\\';
 			*p++ = (char)c;
 			i++;
 			continue;
