@@ -732,7 +732,7 @@ size_t sink_utf8_clean(char *p, const char *s, size_t len)
 	return (size_t)(p - start);
 }
 
-int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size)
+int sink_grow_to(void **v, uint32_t *n, uint32_t idx, size_t size)
 {
 	uint32_t cap = *n ? *n : 16;
 	char *nv;

@@ -367,7 +367,11 @@ size_t sink_utf8_clean(char *p, const char *s, size_t len);
  * Make (*v)[idx] exist in an array of n elements of size bytes, growing it
  * by doubling and zeroing the new elements. 0 or -ENOMEM.
  */
-int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size);
+int sink_grow_to(void **v, uint32_t *n, uint32_t idx, size_t size);
+static inline int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size)
+{
+	return idx < *n ? 0 : sink_grow_to(v, n, idx, size);
+}
 
 /*
  * Make room for element n of a growable array of *cap elements of size
