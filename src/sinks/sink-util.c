@@ -473,8 +473,14 @@ int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
 		s = NULL;
 		len = 0;
 	}
+	if (vms->last && vms->last_key == key) {
+		*out = vms->last - 1;
+		return 0;
+	}
 	i = sink_map_find(&vms->map, key);
 	if (i != SINK_MAP_EMPTY) {
+		vms->last_key = key;
+		vms->last = i + 1;
 		*out = i;
 		return 0;
 	}
@@ -530,10 +536,16 @@ static struct sink_vcpu *sink_pairs_over(struct sink_pairs *p)
 static struct sink_vcpu *sink_pairs_at(struct sink_pairs *p, uint64_t key,
 				       bool create)
 {
-	uint32_t i = sink_map_find(&p->map, key);
+	uint32_t i;
 
-	if (i != SINK_MAP_EMPTY)
+	if (p->last && p->last_key == key)
+		return &p->v[p->last - 1];
+	i = sink_map_find(&p->map, key);
+	if (i != SINK_MAP_EMPTY) {
+		p->last_key = key;
+		p->last = i + 1;
 		return &p->v[i];
+	}
 	if (!create)
 		return NULL;
 	if (p->n >= SINK_MAXKEYS)

@@ -281,6 +281,9 @@ struct sink_vms {
 	bool *named;		/* owned: from a `vm` key */
 	size_t n;
 	size_t cap;
+	/* the last key found and its index (an index never moves) */
+	uint64_t last_key;
+	uint32_t last;		/* index + 1; 0: none */
 };
 
 void sink_vms_fini(struct sink_vms *vms);
@@ -321,6 +324,12 @@ struct sink_pairs {
 	struct sink_map pid_vcpu;	/* (domain, pid) -> vCPU number */
 	struct sink_vms vms;
 	struct sink_vcpu over;	/* every vCPU beyond SINK_MAXKEYS */
+	/*
+	 * The last key of map found and its index: an exit's entry comes
+	 * next on its vCPU more often than not.
+	 */
+	uint64_t last_key;
+	uint32_t last;		/* index + 1; 0: none */
 };
 
 /* The VM index of a vCPU key (from sink_pairs_get), and its vCPU. */
