@@ -197,9 +197,13 @@ static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 
 	chrome_reason_name(c, &te, v, name);
 	te.nargs = chrome_exit_argv(c, a, v);
-	if (note)
-		tl_arg_str(&a[te.nargs++], key, (uint32_t)strlen(key), note,
+	if (note) {
+		tl_arg_str(&a[te.nargs], key, (uint32_t)strlen(key), note,
 			   strlen(note));
+		if (te.ph == TL_INSTANT)
+			TL_JKEY(&a[te.nargs], "unpaired");
+		te.nargs++;
+	}
 	return chrome_emit(c, &te);
 }
 

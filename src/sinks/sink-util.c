@@ -688,9 +688,28 @@ size_t sink_json_str(char *p, const char *s, size_t len)
 
 	*p++ = '"';
 	while (i < len) {
-		unsigned char c = u[i];
+		unsigned char c;
 		int n;
 
+		/* 8 plain bytes at a time: none < 0x20, '"', '\\' or >= 0x80 */
+		while (len - i >= 8) {
+			const uint64_t ones = 0x0101010101010101ull,
+				       high = 0x8080808080808080ull;
+			uint64_t x, q, b;
+
+			memcpy(&x, u + i, 8);
+			q = x ^ (ones * '"');
+			b = x ^ (ones * '\\');
+			if ((((x - ones * 0x20) & ~x) | ((q - ones) & ~q) |
+			     ((b - ones) & ~b) | x) & high)
+				break;
+			memcpy(p, &x, 8);
+			p += 8;
+			i += 8;
+		}
+		if (i >= len)
+			break;
+		c = u[i];
 		if (sink_json_plain[c]) {
 			*p++ = (char)c;
 			i++;
