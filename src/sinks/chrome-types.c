@@ -239,6 +239,33 @@ nomem:
 }
 
 /*
+ * The cache slot of (id, src): one of CHROME_IDPROBE slots from a
+ * multiplicative hash (kvmtrace ids differ in bits 0-7 and 16-23, which a
+ * mask of the low bits folded together), the one holding it, else a free
+ * one, else the first.
+ */
+static struct chrome_idhead *chrome_idhead_find(struct sink_chrome *c,
+						uint64_t id, uint32_t src)
+{
+	uint32_t i, at = (uint32_t)((id ^ (uint64_t)src << 40) *
+				    0x9e3779b97f4a7c15ull >> 56);
+	struct chrome_idhead *free = NULL;
+
+	for (i = 0; i < CHROME_IDPROBE; i++) {
+		struct chrome_idhead *h =
+			&c->idheads[(at + i) & (CHROME_IDCACHE - 1)];
+
+		if (!h->valid) {
+			if (!free)
+				free = h;
+		} else if (h->id == id && h->src == src) {
+			return h;
+		}
+	}
+	return free ? free : &c->idheads[at & (CHROME_IDCACHE - 1)];
+}
+
+/*
  * The name of an instant of ev and its JSON head: per type, or per id
  * (kvmtrace); scratch holds both when they are not kept.
  */
@@ -260,7 +287,7 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		te->name_kept = true;
 		return;
 	}
-	h = &c->idheads[(id ^ (id >> 7)) & (CHROME_IDCACHE - 1)];
+	h = chrome_idhead_find(c, id, ev->src->index);
 	if (h->valid && h->id == id && h->src == ev->src->index)
 		goto cached;
 	name = sink_event_name(c->sink.render, ev);

@@ -22,6 +22,7 @@
 
 #define CHROME_MAXFIELDS	256
 #define CHROME_IDCACHE		256
+#define CHROME_IDPROBE		4
 #define CHROME_HEADMAX		120
 #define CHROME_LABELMAX		200	/* bytes of a name kept in a head */
 /* bytes an event takes besides its head, strings and args */

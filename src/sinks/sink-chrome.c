@@ -162,9 +162,12 @@ static size_t chrome_exit_argv(const struct sink_chrome *c,
 							  : NULL;
 	size_t n = 0;
 
-	tl_arg_u64(&a[n++], TL_KEY("reason"), v->reason);
+	tl_arg_u64(&a[n], TL_KEY("reason"), v->reason);
+	TL_JKEY(&a[n], "reason");
+	n++;
 	if (v->has_rip) {
 		tl_arg_u64(&a[n], TL_KEY("rip"), v->rip);
+		TL_JKEY(&a[n], "rip");
 		a[n++].hex = true;
 	}
 	if (x && x->symlen)
@@ -194,9 +197,13 @@ static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 
 	chrome_reason_name(c, &te, v, name);
 	te.nargs = chrome_exit_argv(c, a, v);
-	if (note)
-		tl_arg_str(&a[te.nargs++], key, (uint32_t)strlen(key), note,
+	if (note) {
+		tl_arg_str(&a[te.nargs], key, (uint32_t)strlen(key), note,
 			   strlen(note));
+		if (te.ph == TL_INSTANT)
+			TL_JKEY(&a[te.nargs], "unpaired");
+		te.nargs++;
+	}
 	return chrome_emit(c, &te);
 }
 

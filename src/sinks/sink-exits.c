@@ -266,36 +266,12 @@ static inline size_t exits_dec(char *p, uint64_t v)
 	return n;
 }
 
-#define EXITS_H2(x) "0123456789abcdef"[(x) >> 4], "0123456789abcdef"[(x) & 15]
-#define EXITS_H16(x) EXITS_H2(x), EXITS_H2(x + 1), EXITS_H2(x + 2),	\
-	EXITS_H2(x + 3), EXITS_H2(x + 4), EXITS_H2(x + 5), EXITS_H2(x + 6), \
-	EXITS_H2(x + 7), EXITS_H2(x + 8), EXITS_H2(x + 9), EXITS_H2(x + 10), \
-	EXITS_H2(x + 11), EXITS_H2(x + 12), EXITS_H2(x + 13),		\
-	EXITS_H2(x + 14), EXITS_H2(x + 15)
-
-/* The two hex digits of each byte. */
-static const char exits_hex2[512] = {
-	EXITS_H16(0x00), EXITS_H16(0x10), EXITS_H16(0x20), EXITS_H16(0x30),
-	EXITS_H16(0x40), EXITS_H16(0x50), EXITS_H16(0x60), EXITS_H16(0x70),
-	EXITS_H16(0x80), EXITS_H16(0x90), EXITS_H16(0xa0), EXITS_H16(0xb0),
-	EXITS_H16(0xc0), EXITS_H16(0xd0), EXITS_H16(0xe0), EXITS_H16(0xf0),
-};
-
-/* "0x" and the hex digits of v, a byte at a time. */
+/* "0x" and the hex digits of v (up to 8 bytes past them may change) */
 static inline size_t exits_hex(char *p, uint64_t v)
 {
-	size_t k = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1, n = 2 + k;
-	char *q = p + n;
-
 	p[0] = '0';
 	p[1] = 'x';
-	for (; k >= 2; k -= 2, v >>= 8) {
-		q -= 2;
-		memcpy(q, exits_hex2 + 2 * (v & 0xff), 2);
-	}
-	if (k)
-		q[-1] = exits_hex2[2 * (v & 15) + 1];
-	return n;
+	return 2 + pyfmt_hex_put(p + 2, v);
 }
 
 /*

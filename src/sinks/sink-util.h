@@ -82,7 +82,29 @@ struct sink_time {
 	double mhz;		/* -c; 0: none */
 	bool ns;		/* stamps convert to nanoseconds */
 	uint64_t hz;		/* TSC with -c: ticks per second, rounded */
+	/*
+	 * n / hz as a multiply and shifts (libdivide's unsigned 64-bit
+	 * scheme: magic = 2^(64+shift) / hz rounded up, or with the "add"
+	 * step when that needs 65 bits); used below 18 GHz, where the
+	 * remainder's ns fit 64 bits. hz_magic 0: a power of two.
+	 */
+	uint64_t hz_magic;
+	uint8_t hz_shift;
+	bool hz_add;
+	bool hz_fast;
 };
+
+static inline uint64_t sink_time_div(const struct sink_time *t, uint64_t n)
+{
+	uint64_t q;
+
+	if (!t->hz_magic)
+		return n >> t->hz_shift;
+	q = (uint64_t)(((unsigned __int128)n * t->hz_magic) >> 64);
+	if (t->hz_add)
+		q = ((n - q) >> 1) + q;
+	return q >> t->hz_shift;
+}
 
 void sink_time_init(struct sink_time *t, enum clock_kind timeline,
 		    double mhz);
@@ -92,8 +114,17 @@ static inline uint64_t sink_time_ns(const struct sink_time *t, uint64_t ts)
 {
 	unsigned __int128 x;
 
+	uint64_t q;
+
 	if (t->timeline != CLOCK_TSC)
 		return ts;
+	if (__builtin_expect(t->hz_fast, 1)) {
+		/* ts = q hz + r: q seconds, and r's ns rounded (the same) */
+		q = sink_time_div(t, ts);
+		return q * 1000000000u +
+		       sink_time_div(t, (ts - q * t->hz) * 1000000000u +
+						t->hz / 2);
+	}
 	x = (unsigned __int128)ts * 1000000000u + t->hz / 2;
 	return (uint64_t)(x / t->hz);
 }
@@ -281,6 +312,9 @@ struct sink_vms {
 	bool *named;		/* owned: from a `vm` key */
 	size_t n;
 	size_t cap;
+	/* the last key found and its index (an index never moves) */
+	uint64_t last_key;
+	uint32_t last;		/* index + 1; 0: none */
 };
 
 void sink_vms_fini(struct sink_vms *vms);
@@ -321,6 +355,12 @@ struct sink_pairs {
 	struct sink_map pid_vcpu;	/* (domain, pid) -> vCPU number */
 	struct sink_vms vms;
 	struct sink_vcpu over;	/* every vCPU beyond SINK_MAXKEYS */
+	/*
+	 * The last key of map found and its index: an exit's entry comes
+	 * next on its vCPU more often than not.
+	 */
+	uint64_t last_key;
+	uint32_t last;		/* index + 1; 0: none */
 };
 
 /* The VM index of a vCPU key (from sink_pairs_get), and its vCPU. */
@@ -367,7 +407,11 @@ size_t sink_utf8_clean(char *p, const char *s, size_t len);
  * Make (*v)[idx] exist in an array of n elements of size bytes, growing it
  * by doubling and zeroing the new elements. 0 or -ENOMEM.
  */
-int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size);
+int sink_grow_to(void **v, uint32_t *n, uint32_t idx, size_t size);
+static inline int sink_grow(void **v, uint32_t *n, uint32_t idx, size_t size)
+{
+	return idx < *n ? 0 : sink_grow_to(v, n, idx, size);
+}
 
 /*
  * Make room for element n of a growable array of *cap elements of size

@@ -130,20 +130,20 @@ static int stats_reason(struct sink_stats *c, const struct stats_type *st,
 	return 0;
 }
 
-/* The distributions of v's exit, of reason index ref. */
-static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
-		       uint32_t ref, struct stats_dist **out)
+/*
+ * The distributions of an exit of vCPU (or task) vi, of reason index ref,
+ * but its cross row: out[0..3], NULL where none.
+ */
+static int stats_dists_agg(struct sink_stats *c, size_t vi, uint32_t ref,
+			   struct stats_dist **out)
 {
-	size_t vi = (size_t)(v - c->x.pairs.v);
-	uint32_t vm = sink_key_vm(v->key), xi;
-	struct stats_cross *x;
+	uint32_t vm = sink_key_vm(c->x.pairs.v[vi].key);
 	void *grown;
-	bool made;
 
 	out[0] = &c->all;
 	out[1] = &((struct stats_reason *)stats_row(&c->reasons, ref))->d;
-	out[2] = out[3] = out[4] = NULL;
-	if (sink_key_kind(v->key) != SINK_VCPU)
+	out[2] = out[3] = NULL;
+	if (sink_key_kind(c->x.pairs.v[vi].key) != SINK_VCPU)
 		vm = SINK_VM_OVER;	/* a task without a vCPU number */
 	grown = c->vcpus;
 	if (sink_grow(&grown, &c->nvcpus, (uint32_t)vi, sizeof(*c->vcpus)) < 0)
@@ -157,6 +157,49 @@ static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
 		c->vms = grown;
 		out[3] = &c->vms[vm];
 	}
+	return 0;
+}
+
+/* Add the cross rows to all, reasons, vcpus and vms; from then on live. */
+static int stats_dists_fold(struct sink_stats *c)
+{
+	struct stats_dist *d[4];
+	uint32_t i, k;
+
+	if (c->dists_live)
+		return 0;
+	for (i = 0; i < c->cross.n; i++) {
+		const struct stats_cross *x = stats_row(&c->cross, i);
+
+		if (i == c->cross.other)
+			continue;	/* made just now: empty */
+		if (stats_dists_agg(c, x->vcpu, x->reason, d) < 0)
+			return -ENOMEM;
+		for (k = 0; k < 4; k++) {
+			if (!d[k])
+				continue;
+			if (hist_merge(&d[k]->h, &x->d.h) < 0)
+				return -ENOMEM;
+			d[k]->unpaired += x->d.unpaired;
+		}
+	}
+	c->dists_live = true;
+	return 0;
+}
+
+/*
+ * The distributions of v's exit, of reason index ref: out[4] its cross
+ * row, out[0..3] NULL while those are folded from the cross rows.
+ */
+static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
+		       uint32_t ref, struct stats_dist **out)
+{
+	size_t vi = (size_t)(v - c->x.pairs.v);
+	struct stats_cross *x;
+	uint32_t xi;
+	bool made;
+
+	out[0] = out[1] = out[2] = out[3] = NULL;
 	if (!c->cross.size)
 		stats_rows_init(&c->cross, sizeof(struct stats_cross));
 	if (stats_rows_get(&c->cross, (uint64_t)vi << 32 | ref, &xi, &made) < 0)
@@ -167,6 +210,11 @@ static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
 		x->reason = ref;
 	}
 	out[4] = &x->d;
+	/* the row "other" mixes vCPUs and reasons: the rest is live */
+	if (xi == c->cross.other && stats_dists_fold(c) < 0)
+		return -ENOMEM;
+	if (c->dists_live)
+		return stats_dists_agg(c, vi, ref, out);
 	return 0;
 }
 
@@ -269,5 +317,7 @@ const struct exits_ops stats_exits_ops = {
 int stats_exits_finish(struct sink_stats *c)
 {
 	/* exits still waiting at the end met no entry */
-	return exits_finish(&c->x);
+	int ret = exits_finish(&c->x);
+
+	return ret < 0 ? ret : stats_dists_fold(c);
 }

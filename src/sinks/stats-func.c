@@ -581,7 +581,9 @@ int stats_func_event(struct stats_func *f, const struct event *ev)
 	struct sf_task *t;
 	struct sf_rec r = { .row = UINT32_MAX };
 
-	if (strcmp(ev->src->ops->kind, "uftrace") || !ev->has_ts)
+	/* the first byte turns away every other source without a call */
+	if (ev->src->ops->kind[0] != 'u' ||
+	    strcmp(ev->src->ops->kind, "uftrace") || !ev->has_ts)
 		return 0;
 	slots = sf_slots(f, ev);
 	if (!slots)

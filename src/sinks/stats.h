@@ -167,6 +167,13 @@ struct sink_stats {
 	struct stats_dist *vms;		/* owned: by VM index */
 	uint32_t nvms;
 	struct stats_dist all;
+	/*
+	 * all, reasons, vcpus and vms take every exit as it ends (true), or
+	 * are folded from the cross rows, which then part the exits, at the
+	 * end or when a cross row "other" would take one (false): one
+	 * histogram written per exit instead of five.
+	 */
+	bool dists_live;
 	struct exits x;			/* the pairing (exits.h) */
 	uint64_t events;
 	bool any_id;			/* the events table has an id column */

@@ -134,4 +134,8 @@ static inline void tl_arg_u64(struct tl_arg *a, const char *key,
 
 #define TL_KEY(s) s, (uint32_t)(sizeof(s) - 1)
 
+/* The JSON form of a literal key a plain ASCII word: "key": */
+#define TL_JKEY(a, s)                                                    \
+	((a)->jkey = "\"" s "\":", (a)->jkeylen = (uint32_t)sizeof(s) + 2)
+
 #endif

@@ -22,6 +22,9 @@
 #   merge      8 inputs x 1 M kvmtrace records merged
 #                                              vs the 8 rendered one by one
 #   kvmtrace   2 M records, formats/kvmtrace   vs a C printf loop
+#   chrome     the same 2 M records, --chrome -c 2400
+#                                              vs the C printf loop's
+#                                              text of them (issue 37)
 #   perfetto   the same 2 M records, --perfetto -c 2400
 #                                              vs --chrome -c 2400
 #              and a line with the bytes per record of both (issue 33:
@@ -60,7 +63,7 @@ RUNS=${RUNS:-3}
 BIG=${BIG:-19500000}
 QEMU_N=${QEMU_N:-200000}
 STATS_N=${STATS_N:-35000000}
-ROWS=${ROWS:-td-fields td-info td-small td-big uftrace merge kvmtrace stats perfetto perf exits qemu}
+ROWS=${ROWS:-td-fields td-info td-small td-big uftrace merge kvmtrace chrome stats perfetto perf exits qemu}
 top=${KTF_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${KTF_BUILDDIR:-$(pwd)}
 ktf=$build/kvmtrace_format
@@ -229,7 +232,7 @@ if want merge; then
 	row merge 8000000 ktf-merge one-by-one "the 8 one by one" "<= 1.05"
 fi
 # (named loop: measure writes its figures to $tmp/NAME)
-if want kvmtrace || want stats; then
+if want kvmtrace || want chrome || want stats; then
 	${CC:-cc} -O2 -o "$tmp/loop" "$top/tests/bench/printf-loop.c"
 fi
 if want kvmtrace; then
@@ -238,6 +241,13 @@ if want kvmtrace; then
 	theirs=(sh -c '"$0" < "$1"' "$tmp/loop" "$tmp/trace.bin")
 	measure "$RUNS" ktf-kt printf-loop
 	row kvmtrace 2000000 ktf-kt printf-loop "C printf loop" "<= 0.12"
+fi
+if want chrome; then
+	[ -f "$tmp/trace.bin" ] || "$gen" -n 2000000 -s 7 -r > "$tmp/trace.bin"
+	ours=("$ktf" --chrome -c 2400 "$tmp/trace.bin")
+	theirs=(sh -c '"$0" < "$1"' "$tmp/loop" "$tmp/trace.bin")
+	measure "$RUNS" ktf-chrome-loop printf-loop-chrome
+	row chrome 2000000 ktf-chrome-loop printf-loop-chrome "C printf loop" "<= 0.5"
 fi
 if want stats; then
 	# no magic word: the printf loop reads little-endian records alone

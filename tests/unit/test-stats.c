@@ -338,6 +338,71 @@ static void test_json(struct tap *t)
 	tap_ok(t, json_is("\xe2\x82" "x", 3, "\"\\ufffdx\""),
 	       "a broken sequence, then ASCII");
 	tap_ok(t, json_is("", 0, "\"\""), "empty");
+	/* 8 bytes at a time while plain: a byte to escape in every place */
+	tap_ok(t, json_is("abcdefgh\"ijklmnop\\qrstuvw\x01xyz0123456\x7f\xc3\xa9", 39,
+			  "\"abcdefgh\\\"ijklmnop\\\\qrstuvw\\u0001xyz0123456\x7f\xc3\xa9\""),
+	       "long strings: escapes after and within words");
+	tap_ok(t, json_is("0123456789abcdef\x1f", 17,
+			  "\"0123456789abcdef\\u001f\""),
+	       "long strings: a control byte after two words");
+}
+
+/* xorshift64*: the same numbers on every run */
+static uint64_t test_rand(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545f4914f6cdd1dull;
+}
+
+/*
+ * sink_time_ns() divides by a multiply and shifts: the same ns as the
+ * 128-bit division, (ts 1e9 + hz / 2) / hz, for frequencies of every kind
+ * (powers of two, 2^k +- 1, odd, round, random up to and past 18 GHz,
+ * where it takes the division) and ticks from 0 to 2^64 - 1.
+ */
+static void test_time_div(struct tap *t)
+{
+	static const double mhz[] = {
+		0.000001, 0.000002, 0.000003, 1, 1.048576, 2147.483648,
+		2147.483649, 4294.967295, 4294.967297, 2400, 2394.5, 2399.999999,
+		999.999999, 3000, 3333.3, 17999.999999, 18000, 25000, 1e6,
+	};
+	uint64_t x = 88172645463325252ull, bad = 0, n = 0;
+	size_t k, i;
+
+	for (k = 0; k < 400; k++) {
+		struct sink_time st;
+		double m = k < sizeof(mhz) / sizeof(mhz[0])
+				   ? mhz[k]
+				   : (double)(test_rand(&x) % 20000000000ull) / 1e6;
+
+		sink_time_init(&st, CLOCK_TSC, m);
+		if (!st.ns)
+			continue;
+		for (i = 0; i < 4000; i++) {
+			uint64_t ts = i < 64	 ? i
+				      : i < 128	 ? UINT64_MAX - (i - 64)
+				      : i < 192	 ? st.hz * (i - 128) - (i & 1)
+				      : i & 1	 ? test_rand(&x)
+						 : test_rand(&x) >> (test_rand(&x) % 64);
+			unsigned __int128 want =
+				((unsigned __int128)ts * 1000000000u + st.hz / 2) /
+				st.hz;
+
+			n++;
+			if (sink_time_ns(&st, ts) != (uint64_t)want && !bad++)
+				tap_diag("hz %llu ts %llu: %llu, want %llu",
+					 (unsigned long long)st.hz,
+					 (unsigned long long)ts,
+					 (unsigned long long)sink_time_ns(&st, ts),
+					 (unsigned long long)want);
+		}
+	}
+	tap_ok(t, !bad && n > 1000000,
+	       "ticks to ns by multiplication: as the division (%llu pairs)",
+	       (unsigned long long)n);
 }
 
 static void test_time(struct tap *t)
@@ -356,6 +421,7 @@ static void test_time(struct tap *t)
 	       "ns round to the nearest");
 	tap_ok(t, sink_time_ns(&st, 1ull << 62) == 1925949475225469995ull,
 	       "no overflow at 2^62 ticks");
+	test_time_div(t);
 	sink_time_init(&st, CLOCK_TSC, 0);
 	tap_ok(t, !st.ns, "TSC without -c stays in ticks");
 	buf[sink_reason_default(buf, 0x1e)] = '\0';
@@ -738,7 +804,7 @@ int main(void)
 {
 	struct tap t = { 0 };
 
-	tap_plan(59);
+	tap_plan(62);
 	test_json(&t);
 	test_time(&t);
 	test_filter(&t);
