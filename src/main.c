@@ -38,22 +38,18 @@
 #include "render.h"
 #include "rules.h"
 #include "rules-names.h"
+#include "run.h"
 #include "signature.h"
 #include "sink.h"
 #include "source.h"
 #include "symtab.h"
-
-#define EXIT_DATA 1
-#define EXIT_USAGE 2
 
 /*
  * Every message goes out here, with control bytes other than new lines
  * and tabs escaped: file names and option values come from the user, and
  * an escape sequence in one must not reach the terminal.
  */
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void say(const char *fmt, ...)
+void run_say(const char *fmt, ...)
 {
 	struct diag d;
 	va_list ap;
@@ -67,12 +63,12 @@ static void say(const char *fmt, ...)
 
 static void error(const char *msg)
 {
-	say("%s", msg);
+	run_say("%s", msg);
 }
 
 static void warn(void *arg, const char *msg)
 {
-	say("%s", msg);
+	run_say("%s", msg);
 }
 
 /*
@@ -108,24 +104,6 @@ static int parse(struct options *o, int argc, char **argv)
 	return 0;
 }
 
-struct run {
-	struct options opt;
-	char *rules_file;	/* owned: -f NAME as found (formats-path.h) */
-	struct rules *rules;
-	struct source **srcs;
-	size_t nsrcs;
-	struct clock *clock;
-	struct render *render;
-	struct outbuf *out;
-	struct sink *sink;
-	struct merge *merge;
-	struct clock_span *spans;	/* owned: per input, for report_alignment() */
-	struct outfile outf;	/* -o */
-	struct symtab *syms;	/* --guest-syms */
-	struct counters *counters;	/* owned: --counters */
-	size_t ncounters;
-};
-
 /*
  * --counters: each file read, its time 0 placed on the timeline (an
  * "rdtsc N" first line, TSC ticks; --counters-start; or, left to the
@@ -159,7 +137,7 @@ static int load_counters(struct run *r)
 			return ret == -ENOENT ? EXIT_USAGE : EXIT_DATA;
 		}
 		if (counters_overflows(c, &d))
-			say("warning: %s", d.msg);
+			run_say("warning: %s", d.msg);
 		if (r->opt.have_counters_start || !r->nsrcs) {
 			c->start = r->opt.counters_start;
 			c->has_start = true;
@@ -170,7 +148,7 @@ static int load_counters(struct run *r)
 				c->start = (uint64_t)((double)c->rdtsc * 1000.0 /
 						      r->opt.tsc_mhz);
 			} else {
-				say("%s: its 'rdtsc %" PRIu64 "' line is in TSC ticks and the timeline in nanoseconds: give --tsc-mhz=MHZ or --counters-start=TS",
+				run_say("%s: its 'rdtsc %" PRIu64 "' line is in TSC ticks and the timeline in nanoseconds: give --tsc-mhz=MHZ or --counters-start=TS",
 				    c->path, c->rdtsc);
 				return EXIT_USAGE;
 			}
@@ -321,75 +299,6 @@ static void progress_end(struct progress *p)
 		fputs("\r\033[K", stderr);
 }
 
-/* --live: before the reader blocks, what is printed goes out. */
-static bool live_idle(void *arg)
-{
-	struct run *r = arg;
-
-	outbuf_flush(r->out);
-	return r->out->closed;
-}
-
-/* --live: --time-range counts from the first event. */
-static void live_start(void *arg, uint64_t ts)
-{
-	struct run *r = arg;
-
-	filter_time_origin(r->opt.filter, ts);
-}
-
-/* --live --stats: an interval ended. */
-static int live_tick(void *arg, uint64_t end, bool last, struct diag *d)
-{
-	struct run *r = arg;
-
-	(void)end;
-	return r->opt.stats ? sink_live_stats_tick(r->sink, last, d) : 0;
-}
-
-/*
- * --live: the one source, the kernel's buffers (or a trace.dat's pages
- * with --live-replay). Returns 0 or an exit status.
- */
-static int open_live(struct run *r, struct diag *d)
-{
-	struct live_config cfg = {
-		.events = r->opt.events_list,
-		.duration = r->opt.duration,
-		.interval = r->opt.stats ? (r->opt.interval > 0 ? r->opt.interval
-								: 1.0)
-					 : 0,
-		.replay = r->opt.live_replay,
-		.out_fd = r->opt.output ? -1 : STDOUT_FILENO,
-		.idle = live_idle,
-		.tick = live_tick,
-		.start = live_start,
-		.arg = r,
-	};
-	int ret;
-
-	r->srcs = calloc(1, sizeof(*r->srcs));
-	if (!r->srcs)
-		return -ENOMEM;
-	r->srcs[0] = live_source_create(&cfg);
-	if (!r->srcs[0]) {
-#ifndef HAVE_TRACEFS
-		error("--live: this kvmtrace_format was built without libtracefs (apt-get install libtracefs-dev, then configure again)");
-		return EXIT_USAGE;
-#endif
-		return -ENOMEM;
-	}
-	r->nsrcs = 1;
-	ret = source_open(r->srcs[0], d);
-	if (ret == -ENOMEM)
-		return ret;
-	if (ret < 0) {
-		error(d->msg);
-		return ret == -EMEDIUMTYPE ? EXIT_USAGE : EXIT_DATA;
-	}
-	return 0;
-}
-
 static int run_events(struct run *r, bool *bad_data)
 {
 	struct progress progress = { 0 };
@@ -467,86 +376,6 @@ static int run_events(struct run *r, bool *bad_data)
 	return 0;
 }
 
-/* Does path hold statistics saved by --stats=json? */
-static bool saved_stats(const char *path)
-{
-	unsigned char head[64];
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n > 0 && signature_saved_stats(head, (size_t)n);
-}
-
-/*
- * --stats A.json B.json …: saved statistics merged (stats-merge.c).
- * Returns an exit status, or -1 when the inputs are traces.
- */
-static int run_saved(struct run *r)
-{
-	const char **paths;
-	size_t i, saved = 0;
-	struct diag d;
-	int ret, fd = STDOUT_FILENO;
-
-	for (i = 0; i < r->opt.ninputs; i++)
-		saved += saved_stats(r->opt.inputs[i].path);
-	if (!saved)
-		return -1;
-	for (i = 0; i < r->opt.ninputs; i++) {
-		if (saved_stats(r->opt.inputs[i].path) && r->opt.stats &&
-		    saved == r->opt.ninputs && !r->opt.rules_path)
-			continue;
-		say("%s: statistics saved by --stats=json: they merge with --stats, all inputs saved statistics (kvmtrace_format --stats A.json B.json ...)",
-		    r->opt.inputs[i].path);
-		return EXIT_USAGE;
-	}
-	paths = malloc(r->opt.ninputs * sizeof(*paths));
-	r->out = outbuf_create(-1);
-	if (!paths || !r->out) {
-		free(paths);
-		error("out of memory");
-		return EXIT_DATA;
-	}
-	for (i = 0; i < r->opt.ninputs; i++)
-		paths[i] = r->opt.inputs[i].path;
-	diag_init(&d);
-	ret = stats_merge(r->out, r->opt.stats_format, r->opt.stats_top,
-			  r->opt.stats_sort, paths, r->opt.ninputs, &d);
-	free(paths);
-	if (ret < 0) {
-		error(d.msg);
-		r->out->len = 0;
-		return ret == -ENOMEM ? EXIT_DATA : EXIT_USAGE;
-	}
-	if (r->opt.output) {
-		if (outfile_open(&r->outf, r->opt.output, &d) < 0) {
-			error(d.msg);
-			return EXIT_USAGE;
-		}
-		fd = r->outf.fd;
-	}
-	r->out->fd = fd;
-	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
-		say("%s: cannot write: %s",
-		    r->opt.output ? r->opt.output : "standard output",
-		    strerror(-r->out->error));
-		return EXIT_DATA;
-	}
-	if (r->opt.output && outfile_commit(&r->outf, r->opt.output, &d) < 0) {
-		error(d.msg);
-		return EXIT_DATA;
-	}
-	return 0;
-}
-
 static int run(struct run *r)
 {
 	bool bad_data = false;
@@ -592,7 +421,7 @@ static int run(struct run *r)
 		}
 	}
 	if (r->opt.live) {
-		status = open_live(r, &d);
+		status = run_open_live(r, &d);
 		if (status == -ENOMEM)
 			goto nomem;
 		if (status)
@@ -632,7 +461,7 @@ static int run(struct run *r)
 		return EXIT_USAGE;
 	}
 	if (r->opt.mhz > 0 && r->clock->timeline != CLOCK_TSC)
-		say("warning: -c converts TSC ticks, and the timeline is %s: ts stays as it is (the key secs is in seconds)",
+		run_say("warning: -c converts TSC ticks, and the timeline is %s: ts stays as it is (the key secs is in seconds)",
 		    clock_name(r->clock->timeline));
 	if (r->opt.filter) {
 		if (filter_set_clock(r->opt.filter, r->clock->timeline,
@@ -716,7 +545,7 @@ static int run(struct run *r)
 	inputs_notes_end(r->srcs, r->nsrcs, warn, NULL);
 	if (outbuf_flush(r->out) < 0 && !r->out->closed) {
 		/* the old file, if any, stays as it was */
-		say("%s: cannot write: %s",
+		run_say("%s: cannot write: %s",
 		    r->opt.output ? r->opt.output : "standard output",
 		    strerror(-r->out->error));
 		return EXIT_DATA;
@@ -732,7 +561,7 @@ static int run(struct run *r)
 	render_missing_report(r->render, warn, NULL);
 	for (size_t i = 0; i < r->ncounters; i++)
 		if (r->counters[i].start_defaulted)
-			say("%s: its times start at the first event of the timeline (ts %" PRIu64 "): give an 'rdtsc N' first line or --counters-start=TS to align them",
+			run_say("%s: its times start at the first event of the timeline (ts %" PRIu64 "): give an 'rdtsc N' first line or --counters-start=TS to align them",
 			    r->counters[i].path, r->counters[i].start);
 	if (status)
 		return status;
