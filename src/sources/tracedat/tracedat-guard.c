@@ -590,6 +590,15 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 	if (!sig)
 		return 0;
 	g->failed = true;
+	/*
+	 * The signal came at any instruction of tep_print_event(): the
+	 * watchdog's SIGALRM even between the realloc() of s's buffer and
+	 * its storing, so s's buffer is neither trusted nor freed again (a
+	 * fuzzed perf.data had the fallback write into a freed one). A new
+	 * one is started; the old one is left, one buffer of libtraceevent's
+	 * per input that stops here.
+	 */
+	trace_seq_init(s);
 	if (!e)
 		e = tep_find_event_by_record(tep, rec);
 	diag_set(&g->fault, "%s: CPU %d: offset 0x%llx: event %s: libtraceevent %s printing it: its print fmt is corrupt; this input stops here",
