@@ -64,6 +64,7 @@ struct pf_cached {
 	const char *s;		/* borrowed */
 	uint32_t len;
 	uint32_t iid;
+	uint32_t ver;		/* tl_event.name_ver of s when cached */
 	uint8_t kind;
 };
 
@@ -142,14 +143,15 @@ static int pf_iid_slow(struct tl_pf *f, enum pf_kind kind, const char *s,
  * (kept) and is interned.
  */
 static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
-			 size_t len, bool kept, struct pf_new *nw,
+			 size_t len, bool kept, uint32_t ver, struct pf_new *nw,
 			 size_t *nnew, uint32_t *iid)
 {
 	uintptr_t a = (uintptr_t)s;
 	struct pf_cached *c = &f->cache[(a ^ a >> 10 ^ kind) & (PF_CACHE - 1)];
 	int ret;
 
-	if (kept && c->s == s && c->len == len && c->kind == kind) {
+	if (kept && c->s == s && c->len == len && c->kind == kind &&
+	    c->ver == ver) {
 		*iid = c->iid;
 		return 0;
 	}
@@ -159,6 +161,7 @@ static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
 		c->len = (uint32_t)len;
 		c->kind = (uint8_t)kind;
 		c->iid = *iid;
+		c->ver = ver;
 	}
 	return ret;
 }
@@ -260,14 +263,14 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	if (nargs > CHROME_MAXFIELDS + 2)
 		nargs = CHROME_MAXFIELDS + 2;
 	if (with_name && type != PF_TYPE_COUNTER &&
-	    (pf_iid(f, PF_NAME, ev->name, ev->namelen, ev->name_kept, nw,
-		    &nnew, &name_iid) < 0 ||
-	     pf_iid(f, PF_CAT, ev->cat, ev->catlen, true, nw, &nnew,
+	    (pf_iid(f, PF_NAME, ev->name, ev->namelen, ev->name_kept,
+		    ev->name_ver, nw, &nnew, &name_iid) < 0 ||
+	     pf_iid(f, PF_CAT, ev->cat, ev->catlen, true, 0, nw, &nnew,
 		    &cat_iid) < 0))
 		return -ENOMEM;
 	for (i = 0; i < nargs; i++)
 		if (pf_iid(f, PF_KEY, ev->args[i].key, ev->args[i].keylen, true,
-			   nw, &nnew, &key_iid[i]) < 0)
+			   0, nw, &nnew, &key_iid[i]) < 0)
 			return -ENOMEM;
 	needs = name_iid || cat_iid;
 	for (i = 0; i < nargs && !needs; i++)

@@ -313,11 +313,15 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 	h->id = id;
 	h->src = ev->src->index;
 	h->valid = true;
+	h->ver = ++c->idhead_ver ? c->idhead_ver : ++c->idhead_ver;
 cached:
 	te->jhead = h->head;
 	te->jheadlen = h->len;
 	te->name = h->name;
 	te->namelen = h->namelen;
+	/* the slot's name until it is filled again: its version says which */
+	te->name_kept = true;
+	te->name_ver = h->ver;
 }
 
 /* An instant of ev on thread key, named after its type or after name. */

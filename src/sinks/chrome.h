@@ -122,6 +122,7 @@ struct chrome_idhead {
 	bool valid;
 	uint8_t len;
 	uint8_t namelen;
+	uint32_t ver;		/* sink_chrome.idhead_ver when filled */
 	char head[CHROME_HEADMAX];
 	char name[CHROME_HEADMAX];	/* the name itself */
 };
@@ -156,6 +157,7 @@ struct sink_chrome {
 	size_t nsrcs;
 	struct chrome_src *csrcs;	/* owned, by source.index */
 	struct chrome_idhead idheads[CHROME_IDCACHE];
+	uint32_t idhead_ver;	/* fills of idheads so far */
 	struct sink_map thread_map;	/* key -> index into threads */
 	struct chrome_thread *threads;	/* owned */
 	size_t nthreads;

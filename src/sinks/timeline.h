@@ -60,6 +60,9 @@ struct tl_event {
 	const char *name;	/* borrowed; NULL for TL_END */
 	size_t namelen;
 	bool name_kept;		/* name stays, unchanged, until the run ends */
+	/* with name_kept: the version of what name's address holds (a cache
+	 * slot's: it changes when the slot is filled again); 0: never */
+	uint32_t name_ver;
 	const char *cat;	/* borrowed: unchanged until the run ends */
 	size_t catlen;
 	/* JSON only: {"name":…,"cat":…,"ph":"i","s":"t","ts": cached */
