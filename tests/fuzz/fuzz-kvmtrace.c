@@ -16,55 +16,11 @@
 
 #include "fuzz-source.h"
 
-struct feeder {
-	int fd;
-	const uint8_t *data;
-	size_t size;
-	size_t chunk;
-};
-
-static void *feed(void *arg)
+/* the reader on standard input, as the fuzz_from_stdin() hook */
+static void read_stdin(void *arg)
 {
-	struct feeder *f = arg;
-	size_t off = 0;
-
-	while (off < f->size) {
-		size_t len = f->size - off < f->chunk ? f->size - off : f->chunk;
-		ssize_t n = write(f->fd, f->data + off, len);
-
-		if (n <= 0)
-			break;		/* EPIPE: the reader stopped early */
-		off += (size_t)n;
-		sched_yield();
-	}
-	close(f->fd);
-	return NULL;
-}
-
-static void from_stdin(const uint8_t *data, size_t size, size_t chunk)
-{
-	static int saved = -1;
-	struct feeder f = { .data = data, .size = size, .chunk = chunk };
-	pthread_t t;
-	int p[2];
-
-	if (saved < 0) {
-		signal(SIGPIPE, SIG_IGN);
-		saved = dup(STDIN_FILENO);
-		if (saved < 0)
-			abort();
-	}
-	if (pipe(p) < 0 || dup2(p[0], STDIN_FILENO) < 0)
-		abort();
-	close(p[0]);
-	f.fd = p[1];
-	if (pthread_create(&t, NULL, feed, &f))
-		abort();
+	(void)arg;
 	fuzz_drain("-", &source_kvmtrace_ops);
-	/* closing the read end makes a blocked writer fail with EPIPE */
-	if (dup2(saved, STDIN_FILENO) < 0)
-		abort();
-	pthread_join(t, NULL);
 }
 
 static void from_file(const uint8_t *data, size_t size)
@@ -86,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	if (data[0] & 1)
-		from_stdin(data + 1, size - 1, (size_t)(data[0] >> 1) + 1);
+		fuzz_from_stdin(data + 1, size - 1, (size_t)(data[0] >> 1) + 1,
+				true, read_stdin, NULL);
 	else
 		from_file(data + 1, size - 1);
 	return 0;

@@ -24,31 +24,6 @@
 
 #define FUZZ_SEP "\n==KTF-FILE==\n"
 
-struct feeder {
-	int fd;
-	const uint8_t *data;
-	size_t size;
-	size_t chunk;
-};
-
-static void *feed(void *arg)
-{
-	struct feeder *f = arg;
-	size_t off = 0;
-
-	while (off < f->size) {
-		size_t len = f->size - off < f->chunk ? f->size - off : f->chunk;
-		ssize_t n = write(f->fd, f->data + off, len);
-
-		if (n <= 0)
-			break;		/* EPIPE: the reader stopped early */
-		off += (size_t)n;
-	}
-	close(f->fd);
-	return NULL;
-}
-
-/* Open path (ops NULL: probed) with dict and drain it, as fuzz_drain(). */
 static void drain(const char *path, const struct source_ops *ops,
 		  const char *dict)
 {
@@ -101,31 +76,17 @@ end:
 	source_destroy(src);
 }
 
-static void from_stdin(const uint8_t *data, size_t size, size_t chunk,
-		       const struct source_ops *ops, const char *dict)
-{
-	static int saved = -1;
-	struct feeder f = { .data = data, .size = size, .chunk = chunk };
-	pthread_t t;
-	int p[2];
+/* drain() of standard input, as the fuzz_from_stdin() hook */
+struct stdin_read {
+	const struct source_ops *ops;
+	const char *dict;
+};
 
-	if (saved < 0) {
-		signal(SIGPIPE, SIG_IGN);
-		saved = dup(STDIN_FILENO);
-		if (saved < 0)
-			abort();
-	}
-	if (pipe(p) < 0 || dup2(p[0], STDIN_FILENO) < 0)
-		abort();
-	close(p[0]);
-	f.fd = p[1];
-	if (pthread_create(&t, NULL, feed, &f))
-		abort();
-	drain("-", ops, dict);
-	/* closing the read end makes a blocked writer fail with EPIPE */
-	if (dup2(saved, STDIN_FILENO) < 0)
-		abort();
-	pthread_join(t, NULL);
+static void read_stdin(void *arg)
+{
+	const struct stdin_read *r = arg;
+
+	drain("-", r->ops, r->dict);
 }
 
 /* A file of n bytes at p with no name: its path is /proc/self/fd/N. */
@@ -164,8 +125,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		  sizeof(dict));
 	ops = mode & 1 ? &source_qemu_log_ops : NULL;
 	if (mode & 2) {
-		from_stdin(body, (size_t)(data + size - body),
-			   (size_t)(mode >> 2) + 1, ops, dict);
+		struct stdin_read r = { ops, dict };
+
+		fuzz_from_stdin(body, (size_t)(data + size - body),
+				(size_t)(mode >> 2) + 1, false, read_stdin, &r);
 	} else {
 		tfd = put("trace", body, (size_t)(data + size - body), trace,
 			  sizeof(trace));

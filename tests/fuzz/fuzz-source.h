@@ -7,6 +7,11 @@
 #define KTF_FUZZ_SOURCE_H
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,6 +21,67 @@
 #include "source.h"
 
 #define FUZZ_MAX_EVENTS 100000
+
+/* A thread writing data to a pipe, chunk bytes at a time. */
+struct fuzz_feeder {
+	int fd;
+	const uint8_t *data;
+	size_t size;
+	size_t chunk;
+	bool yield;		/* let the reader run after each chunk */
+};
+
+static inline void *fuzz_feed(void *arg)
+{
+	struct fuzz_feeder *f = arg;
+	size_t off = 0;
+
+	while (off < f->size) {
+		size_t len = f->size - off < f->chunk ? f->size - off : f->chunk;
+		ssize_t n = write(f->fd, f->data + off, len);
+
+		if (n <= 0)
+			break;		/* EPIPE: the reader stopped early */
+		off += (size_t)n;
+		if (f->yield)
+			sched_yield();
+	}
+	close(f->fd);
+	return NULL;
+}
+
+/*
+ * reader(arg) with standard input a pipe that a thread fills with data,
+ * chunk bytes a write (a reader of "-" sees short reads).
+ */
+static inline void fuzz_from_stdin(const uint8_t *data, size_t size,
+				   size_t chunk, bool yield,
+				   void (*reader)(void *), void *arg)
+{
+	static int saved = -1;
+	struct fuzz_feeder f = { .data = data, .size = size, .chunk = chunk,
+				 .yield = yield };
+	pthread_t t;
+	int p[2];
+
+	if (saved < 0) {
+		signal(SIGPIPE, SIG_IGN);
+		saved = dup(STDIN_FILENO);
+		if (saved < 0)
+			abort();
+	}
+	if (pipe(p) < 0 || dup2(p[0], STDIN_FILENO) < 0)
+		abort();
+	close(p[0]);
+	f.fd = p[1];
+	if (pthread_create(&t, NULL, fuzz_feed, &f))
+		abort();
+	reader(arg);
+	/* closing the read end makes a blocked writer fail with EPIPE */
+	if (dup2(saved, STDIN_FILENO) < 0)
+		abort();
+	pthread_join(t, NULL);
+}
 
 static void fuzz_drain(const char *path, const struct source_ops *want)
 {
