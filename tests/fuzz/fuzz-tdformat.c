@@ -113,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rec.data = buf;
 	rec.size = (int)len;
 	rec.ts = 1;
-	g = tdguard_create("fuzz.dat");
+	g = tdguard_create("fuzz.dat", "trace.dat");
 	if (g) {
 		diag_init(&d);
 		if (tdguard_record(g, tep, e, &rec, &d) == 0) {

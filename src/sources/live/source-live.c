@@ -484,7 +484,7 @@ static int live_open(struct source *src, const char *path, struct diag *d)
 					   ? CLOCK_TSC
 					   : CLOCK_COUNTER;
 	src->ntypes = l->tc.ntypes + 1;
-	l->tc.guard = tdguard_create(src->name);
+	l->tc.guard = tdguard_create(src->name, "ring-buffer event");
 	l->pfd = calloc((size_t)l->tc.ncpus + 2, sizeof(*l->pfd));
 	if (!l->tc.guard || !l->pfd)
 		goto nomem;

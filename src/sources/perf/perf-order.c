@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "perf-int.h"
+#include "tracedat/tracedat-guard.h"
 
 /*
  * The most the queue may take: its records (arena), the spare arena the
@@ -530,6 +531,24 @@ static int perf_take(struct perf *p, const unsigned char *rec,
 		return ret;
 	if (!p->cur.attr || p->cur.attr->type != PERF_T_TRACEPOINT)
 		return 0;
+	/*
+	 * a raw sample whose fields lie outside it (a __data_loc pointing
+	 * past its end): damaged, left out, as in a trace.dat; a sample
+	 * short of its format's trailing array is printed from a padded
+	 * copy (tdguard_info())
+	 */
+	if (p->tep && p->cur.attr->tp && p->cur.raw) {
+		struct tep_record r;
+
+		memset(&r, 0, sizeof(r));
+		r.cpu = (int)p->cur.cpu;
+		r.size = (int)p->cur.raw_size;
+		r.data = (void *)p->cur.raw;
+		r.offset = offset;
+		ret = tdguard_record(p->guard, p->tep, p->cur.attr->tp, &r, d);
+		if (ret < 0)
+			return ret;
+	}
 	return 1;
 }
 

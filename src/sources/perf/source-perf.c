@@ -143,7 +143,7 @@ static int perf_open(struct source *src, const char *path, struct diag *d)
 	}
 	if (perf_threads_init(p) < 0)
 		goto nomem;
-	p->guard = tdguard_create(src->name);
+	p->guard = tdguard_create(src->name, "perf.data");
 	if (!p->guard)
 		goto nomem;
 	tep_set_loglevel(TEP_LOG_NONE);

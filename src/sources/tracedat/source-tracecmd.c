@@ -601,7 +601,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 
 	src->clock = tc->file.tsc2nsec ? CLOCK_NS : tc_clock_kind(tc->clock);
 	src->ntypes = tc->ntypes + 1;
-	tc->guard = tdguard_create(src->name);
+	tc->guard = tdguard_create(src->name, "trace.dat");
 	if (!tc->guard)
 		goto nomem;
 	return 0;

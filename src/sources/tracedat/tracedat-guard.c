@@ -43,6 +43,7 @@ struct tdguard_fmt {
 
 struct tdguard {
 	const char *name;		/* borrowed */
+	const char *kind;		/* "trace.dat", "perf.data": borrowed */
 	struct tdguard_fmt *fmts;	/* owned: open addressing by pointer */
 	size_t nfmts, capfmts;
 	/* owned: the padded copy of a record tdguard_info() prints */
@@ -202,15 +203,20 @@ static int tdguard_dynamic(struct tdguard *g, struct tep_handle *tep,
 		loc = tep_read_number(tep, (const char *)rec->data + fld->offset,
 				      fld->size < 4 ? fld->size : 4);
 		off = loc & 0xffff;
-		len = (loc >> 16) & 0xffff;
+		/*
+		 * a two-byte __data_loc has no length: libtraceevent takes
+		 * the rest of the record
+		 */
+		len = fld->size == 2 ? (off <= size ? size - off : 0)
+				     : (loc >> 16) & 0xffff;
 		if (fld->flags & TEP_FIELD_IS_RELATIVE)
 			off += (uint64_t)fld->offset + (uint64_t)fld->size;
 		if (off > size || len > size - off) {
 			tdguard_where(g, e, rec, d);
 			if (d)
-				diag_add(d, "field '%s' points at bytes %" PRIu64 "..%" PRIu64 " of a record of %" PRIu64 " bytes (corrupt trace.dat)",
+				diag_add(d, "field '%s' points at bytes %" PRIu64 "..%" PRIu64 " of a record of %" PRIu64 " bytes (corrupt %s)",
 					 fld->name, off, off + len - (len > 0),
-					 size);
+					 size, g->kind);
 			return -EIO;
 		}
 		p = (const char *)rec->data + off;
@@ -223,12 +229,50 @@ static int tdguard_dynamic(struct tdguard *g, struct tep_handle *tep,
 		    !memchr(p + len, '\0', size - off - len)) {
 			tdguard_where(g, e, rec, d);
 			if (d)
-				diag_add(d, "the text of field '%s' (%" PRIu64 " bytes at %" PRIu64 ") has no terminating NUL before the record ends (corrupt trace.dat)",
-					 fld->name, len, off);
+				diag_add(d, "the text of field '%s' (%" PRIu64 " bytes at %" PRIu64 ") has no terminating NUL before the record ends (corrupt %s)",
+					 fld->name, len, off, g->kind);
 			return -EIO;
 		}
 	}
 	return 0;
+}
+
+/*
+ * Would libtraceevent 1.7 read outside rec printing its __data_loc and
+ * __rel_loc fields? Its dynamic_offset() sets a location past the record
+ * to offset 0 and a length past it to 0, but a two-byte location (no
+ * length: "the rest of the record") gets an unsigned length that wraps
+ * past that check, and a relative one has its field's end added after
+ * it. Text is printed to its NUL: the padded copy has zeros after it.
+ */
+static bool tdguard_unsafe(struct tep_handle *tep, const struct tep_event *e,
+			   const struct tep_record *rec)
+{
+	const struct tep_format_field *fld;
+	uint32_t size = rec->size > 0 ? (uint32_t)rec->size : 0;
+
+	for (fld = e->format.fields; fld; fld = fld->next) {
+		unsigned long long loc;
+		uint32_t o, l;
+		uint64_t off, len;
+
+		if (!(fld->flags & TEP_FIELD_IS_DYNAMIC))
+			continue;
+		if (fld->offset < 0 || fld->size < 0 ||
+		    (uint64_t)fld->offset + (uint64_t)fld->size > size)
+			continue;	/* libtraceevent: offset 0, length 0 */
+		loc = tep_read_number(tep, (const char *)rec->data + fld->offset,
+				      fld->size);
+		o = (uint32_t)(loc & 0xffff);
+		l = fld->size == 2 ? size - o : (uint32_t)((loc >> 16) & 0xffff);
+		off = o > size ? 0 : o;
+		len = o + l > size ? 0 : l;
+		if (fld->flags & TEP_FIELD_IS_RELATIVE)
+			off += (uint64_t)fld->offset + (uint64_t)fld->size;
+		if (off > size || len > size - off)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -253,19 +297,19 @@ static int tdguard_check(struct tdguard *g, struct tep_handle *tep,
 		if (!d)
 			return -EIO;
 		if (f->need > size && f->far->size == 0)
-			diag_add(d, "a record of %" PRIu64 " bytes, but its format puts field '%s' at byte %d, past its end (corrupt trace.dat)",
-				 size, f->far->name, f->far->offset);
+			diag_add(d, "a record of %" PRIu64 " bytes, but its format puts field '%s' at byte %d, past its end (corrupt %s)",
+				 size, f->far->name, f->far->offset, g->kind);
 		else if (f->need > size)
-			diag_add(d, "a record of %" PRIu64 " bytes, but its format puts field '%s' at bytes %d..%" PRIu64 ": the record is shorter than its format (corrupt trace.dat)",
+			diag_add(d, "a record of %" PRIu64 " bytes, but its format puts field '%s' at bytes %d..%" PRIu64 ": the record is shorter than its format (corrupt %s)",
 				 size, f->far->name, f->far->offset,
 				 f->need == UINT64_MAX ? (uint64_t)UINT64_MAX
-						       : f->need - 1);
+						       : f->need - 1, g->kind);
 		else
-			diag_add(d, "its format declares field '%s' at bytes %d..%" PRIu64 ", more than a record holds (at most %u bytes; corrupt trace.dat)",
+			diag_add(d, "its format declares field '%s' at bytes %d..%" PRIu64 ", more than a record holds (at most %u bytes; corrupt %s)",
 				 f->far->name, f->far->offset,
 				 f->full == UINT64_MAX ? (uint64_t)UINT64_MAX
 						       : f->full - 1,
-				 (unsigned)TDGUARD_PAD_MAX);
+				 (unsigned)TDGUARD_PAD_MAX, g->kind);
 		return -EIO;
 	}
 	if (f->dynamic) {
@@ -420,7 +464,8 @@ static void tdguard_raw_field(struct tep_handle *tep, struct trace_seq *s,
 			val = tep_read_number(tep, data + f->offset,
 					      f->size < 4 ? f->size : 4);
 			off = val & 0xffff;
-			len = (val >> 16) & 0xffff;
+			len = f->size == 2 ? (off <= size ? size - off : 0)
+					   : (val >> 16) & 0xffff;
 			if (f->flags & TEP_FIELD_IS_RELATIVE)
 				off += (uint64_t)f->offset + (uint64_t)f->size;
 			if (off > size || len > size - off)
@@ -575,6 +620,15 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 			tdguard_fallback(tep, e, s, rec);
 			return 0;
 		}
+		/*
+		 * a damaged record (-EIO) whose __data_loc field points
+		 * where libtraceevent's own checks let it read past the
+		 * record, padded or not
+		 */
+		if (ret < 0 && f->dynamic && tdguard_unsafe(tep, e, &copy)) {
+			tdguard_fallback(tep, e, s, rec);
+			return 0;
+		}
 		if (ret)
 			rec = &copy;
 	}
@@ -617,12 +671,14 @@ bool tdguard_failed(const struct tdguard *g, struct diag *d)
 	return true;
 }
 
-struct tdguard *tdguard_create(const char *name)
+struct tdguard *tdguard_create(const char *name, const char *kind)
 {
 	struct tdguard *g = calloc(1, sizeof(*g));
 
-	if (g)
+	if (g) {
 		g->name = name;
+		g->kind = kind;
+	}
 	return g;
 }
 

@@ -54,8 +54,11 @@ struct tdguard;
 /* tdguard_record(): rec fits, but ends within its trailing array */
 #define TDGUARD_SHORT 1
 
-/* name: the input's display name, borrowed for the guard's lifetime. */
-struct tdguard *tdguard_create(const char *name);
+/*
+ * name: the input's display name; kind: what it is, for the messages
+ * ("corrupt trace.dat"); both borrowed for the guard's lifetime.
+ */
+struct tdguard *tdguard_create(const char *name, const char *kind);
 void tdguard_destroy(struct tdguard *g);
 
 /*
