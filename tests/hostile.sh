@@ -716,7 +716,7 @@ EOF
 	# issue 34, 16-17: formats that would make libtraceevent read past
 	# their records (tests/gen/gen-tracedat-overread.py), under 128 MiB
 	# of address space where the build allows: every good record printed
-	for k in big past; do
+	for k in big past loc2; do
 		python3 tests/gen/gen-tracedat-overread.py "$k" >"$T/overread-$k.dat"
 	done
 	row "trace.dat: a field declared 200 MB, records of 16 bytes" 1 \
@@ -727,11 +727,19 @@ EOF
 		'overread-past.dat: CPU 0: offset 0x1050: event tail_load: a record of 40 bytes, but its format puts field .load. at byte 60, past its end' \
 		tests/cli/tracedat/overread-past.out \
 		"$mlim"' cd "$T" && $KTF overread-past.dat'
+	# a two-byte __data_loc past its record: libtraceevent's length
+	# wraps; the two damaged lines are the only ones that differ from
+	# trace-cmd report (which prints name= from byte 0 of the record):
+	# [FAILED TO PARSE] and the fields from the record's own bytes
+	row "trace.dat: a two-byte __data_loc pointing past its record" 1 \
+		'overread-loc2.dat: CPU 0: offset 0x1064: event short_loc: field .name. points at bytes 7936\.\.7936 of a record of 24 bytes \(corrupt trace\.dat\): left out, reading goes on' \
+		tests/cli/tracedat/overread-loc2.out \
+		"$mlim"' cd "$T" && $KTF overread-loc2.dat'
 else
 	for s in "pipe copy" "cut while read" "bomb overlap" "bomb ratio" "bomb section" \
 		"bomb big" "bomb no TMPDIR" "bomb zstd big" \
 		"bomb zstd section" "bomb zstd kallsyms" "bomb zstd sections" \
-		"bomb zstd memory" "overread big" "overread past"; do
+		"bomb zstd memory" "overread big" "overread past" "overread loc2"; do
 		n=$((n + 1))
 		echo "ok $n - trace.dat $s # SKIP built without tracecmd"
 	done

@@ -20,6 +20,12 @@ The file layout and the record writers are gen-tracedat-classes.py's.
            1500 good records on CPU 0 come after it in time.
   endmap-good  the same file with that text NUL-terminated inside the
            record: trace-cmd report's reference for every other line.
+  loc2     event short_loc has a two-byte `__data_loc char[] name` (no
+           length: libtraceevent 1.7 takes "the rest of the record"),
+           printed with %s; two of its records point past their end,
+           where libtraceevent's length wraps and it reads on past the
+           record (trace-cmd report prints the bytes after it or crashes).
+           Their fields are printed from their own bytes only.
   divzero  a good record whose print fmt divides by one of its fields,
            zero in the 7th record of CPU 0: libtraceevent dies of SIGFPE
            printing it (so does trace-cmd report): the guard's trap, the
@@ -44,6 +50,10 @@ TAIL_LOAD = C.fmt("tail_load", 902, [
     '"cpu=%d load=%s", REC->cpu, REC->load')
 RATIO = C.fmt("ratio", 903, [("int num", 8, 4, 1), ("int den", 12, 4, 1)],
               '"num=%d den=%d q=%d", REC->num, REC->den, REC->num / REC->den')
+SHORT_LOC = C.fmt("short_loc", 904, [
+    ("__data_loc char[] name", 8, 2, 1), ("short pad", 10, 2, 1),
+    ("int pid", 12, 4, 1)],
+    '"name=%s pid=%d", __get_str(name), REC->pid')
 CMDLINES = [(400, "loader"), (401, "irqd")]
 
 
@@ -104,6 +114,17 @@ def case_endmap(good):
                            ("lab", [C.PATH_LOAD])], CMDLINES, [cpu0, cpu1])
 
 
+def case_loc2():
+    def loc(i):
+        # good: the name at byte 16, NUL-terminated; bad: at byte 0x1f00
+        at = 0x1f00 if i in (3, 8) else 16
+        return (C.common(904, 400) + struct.pack("<HhI", at, 0, 400 + i) +
+                b"vcpu%d\0\0\0" % (i % 10))
+    cpu0, cpu1 = interleave(set(range(12)), loc, 12)
+    return C.tracedat([], [("irq", [C.SOFTIRQ_RAISE]),
+                           ("lab", [SHORT_LOC])], CMDLINES, [cpu0, cpu1])
+
+
 def case_divzero():
     def ratio(i):
         return C.common(903, 400) + struct.pack("<ii", 7 * i, i - 6)
@@ -113,6 +134,7 @@ def case_divzero():
 
 
 CASES = {"big": case_big, "past": case_past, "divzero": case_divzero,
+         "loc2": case_loc2,
          "endmap": lambda: case_endmap(False),
          "endmap-good": lambda: case_endmap(True)}
 
