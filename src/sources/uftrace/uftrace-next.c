@@ -118,7 +118,10 @@ static int uft_next_text(struct source *src, struct event *ev, struct diag *d)
 	return 1;
 }
 
-int uft_next(struct source *src, struct event *ev, struct diag *d)
+/* Any record: uft_next() sends here what its fast path does not take. */
+static __attribute__((noinline)) int uft_next_full(struct source *src,
+						    struct event *ev,
+						    struct diag *d)
 {
 	struct uftrace *uf = src->priv;
 	struct uft_cur *c = &uf->cur;
@@ -253,5 +256,102 @@ int uft_next(struct source *src, struct event *ev, struct diag *d)
 		uft_sift_down(uf, 0);
 	/* found now, not at the next call, where it would wait for heap[0] */
 	uft_top_update(uf);
+	return 1;
+}
+
+/*
+ * The commonest record the short way, with no call: an entry, or the exit
+ * of the frame on top, of a task (not a perf or kernel file) in the
+ * session it had last and in step with its stack (uft_track_fast), whose
+ * symbol is in the cache (uft_resolve_sess), without payload. Its event
+ * is the one uft_next_full() makes of it; anything else goes there.
+ */
+int uft_next(struct source *src, struct event *ev, struct diag *d)
+{
+	struct uftrace *uf = src->priv;
+	struct uft_task *t = uf->top;
+	struct uft_cur *c = &uf->cur;
+	const struct uft_session *sess;
+	const struct uft_symcache *sc;
+	const struct uft_sym *sym;
+	uint64_t ts, addr;
+	size_t depth;
+	unsigned type;
+
+	if (__builtin_expect(!t, 0))
+		return uft_next_full(src, ev, d);
+	ts = t->rec.ts;
+	addr = t->rec.addr;
+	type = t->rec.type;
+	sess = t->sess;
+	depth = t->depth;
+	sc = uft_symcache_of(uf, addr);
+	if (__builtin_expect(t->perf | t->kern | t->resync | (type > UFT_EXIT) |
+				     !sess | (t->paylen != 0),
+			     0) ||
+	    ts < t->sess_from || ts >= t->sess_until ||
+	    sess != t->stack_sess || sc->map != sess->map ||
+	    sc->addr != addr || !sc->sym)
+		return uft_next_full(src, ev, d);
+	if (type == UFT_ENTRY) {
+		if (__builtin_expect(depth >= t->stack_cap, 0))
+			return uft_next_full(src, ev, d);
+		t->stack[depth].addr = addr;
+		t->stack[depth].ts = ts;
+		t->depth = depth + 1;
+		c->depth = depth;
+		c->duration = 0;
+	} else {
+		const struct uft_frame *f;
+
+		if (__builtin_expect(!depth || depth > t->stack_cap, 0))
+			return uft_next_full(src, ev, d);
+		f = &t->stack[depth - 1];
+		if (__builtin_expect(f->addr != addr, 0))
+			return uft_next_full(src, ev, d);
+		/* addr has 48 bits: never UFT_NO_ADDR */
+		c->duration = ts >= f->ts ? ts - f->ts : 0;
+		c->depth = depth - 1;
+		t->depth = depth - 1;
+	}
+	sym = sc->sym;
+	c->task = t;
+	c->is_text = false;
+	c->perf = false;
+	c->kern = false;
+	c->tid = t->tid;
+	c->rec = t->rec;
+	c->type = uft_type_names[type].name;
+	c->typelen = uft_type_names[type].len;
+	c->resolved = true;
+	c->comm = sess->comm;
+	c->symbol = sym->name;
+	c->symlen = sym->namelen;
+	c->paylen = 0;
+	c->arglen = t->arglen;
+	c->av = t->pay_av;
+
+	ev->ts = ts;
+	ev->raw_ts = ts;
+	ev->has_ts = true;
+	ev->seq = uf->seq++;
+	ev->cpu = t->cpu;
+	ev->has_vcpu = t->has_vcpu;
+	ev->vcpu = t->cpu;
+	ev->pid = t->pid;
+	ev->type = &uf->types[type];
+	ev->src = src;
+	ev->rec = c;
+
+	/* the task's next record takes its place */
+	if (!uft_task_advance_fast(uf, t)) {
+		uf->heap[0] = uf->heap[--uf->nheap];
+		if (uf->nheap > 1)
+			uft_sift_down(uf, 0);
+		uft_top_update(uf);
+	} else if (uf->nheap > 1) {
+		uft_sift_down(uf, 0);
+		uft_top_update(uf);
+	}
 	return 1;
 }
