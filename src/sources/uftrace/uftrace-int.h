@@ -2,7 +2,8 @@
 /*
  * The uftrace reader's own declarations, shared by its files:
  *
- *   source-uftrace.c  the source ops: open, next, fields, default text
+ *   source-uftrace.c  the source ops: open, close, fields
+ *   uftrace-next.c    the next event: the heap's top record made an event
  *   uftrace-data.c    the data directory and its metadata (info, task.txt,
  *                     events.txt), the tasks
  *   uftrace-sym.c     sessions, memory maps, symbol tables, names
@@ -594,6 +595,15 @@ struct event;
 struct source;
 int uft_render_default(struct source *src, const struct event *ev,
 		       struct outbuf *o);
+
+/* uftrace-next.c: the next event (source_ops.next) */
+struct uft_type_name {
+	const char *name;
+	size_t len;
+};
+/* The record types' names, with their lengths (not counted per record). */
+extern const struct uft_type_name uft_type_names[UFT_NTYPES];
+int uft_next(struct source *src, struct event *ev, struct diag *d);
 
 /* uftrace-dump.c: a lone input, file after file */
 int uft_lone_next(struct uftrace *uf);
