@@ -281,6 +281,16 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 		    sp->flags == PYFMT_ZERO && sp->width == 8 && sp->prec < 0)
 			return op->fast == TMPL_HEX ? RSTEP_U32_HEX8
 						    : RSTEP_U32_HEX8_UP;
+		/* %x, %02x, %04X: zeros up to at most 8 digits, or none */
+		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
+		    sp->prec < 0 &&
+		    ((sp->flags == PYFMT_ZERO && sp->width <= 8) ||
+		     (sp->flags == 0 && sp->width <= 1)))
+			return op->fast == TMPL_HEX ? RSTEP_U32_HEX
+						    : RSTEP_U32_HEX_UP;
+		if (op->fast == TMPL_DEC && (sp->flags & ~PYFMT_ZERO) == 0 &&
+		    sp->width <= 16)
+			return RSTEP_U32_DEC;
 		break;
 	case FETCH_TS_INT:
 		if (op->fast == TMPL_DEC && sp->width <= 0)
@@ -385,8 +395,11 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		cur->off2 = fetch[op->key].off2;
 		cur->str = fetch[op->key].str;
 		cur->len = fetch[op->key].len;
+		if (cur->step == RSTEP_U32_HEX || cur->step == RSTEP_U32_HEX_UP)
+			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
+							 : 0;
 		if (cur->step == RSTEP_RELTS_DEC || cur->step == RSTEP_CPU_DEC ||
-		    cur->step == RSTEP_PID_DEC) {
+		    cur->step == RSTEP_PID_DEC || cur->step == RSTEP_U32_DEC) {
 			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
 							 : 0;
 			cur->fill = 0x0101010101010101ull *

@@ -401,6 +401,9 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		[RSTEP_PID_DEC] = &&pid_dec,
 		[RSTEP_U64_HEX] = &&u64_hex,
 		[RSTEP_U64_HEX_UP] = &&u64_hex_up,
+		[RSTEP_U32_HEX] = &&u32_hex,
+		[RSTEP_U32_HEX_UP] = &&u32_hex_up,
+		[RSTEP_U32_DEC] = &&u32_dec,
 	};
 	const struct binding *b;
 	const struct render_op *ro;
@@ -462,6 +465,26 @@ u32_hex8_up:
 	memcpy(&w, (const char *)ev->rec + ro->off, 4);
 	pyfmt_hex8_pairs(p, w, true);
 	p += 8;
+	RENDER_NEXT();
+u32_hex:
+	memcpy(&w, (const char *)ev->rec + ro->off, 4);
+	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
+	if (n < ro->width)
+		n = ro->width;	/* zeros: the high digits of the word */
+	render_hex_tail(p, w, (size_t)n, 'a' - '0' - 10);
+	p += n;
+	RENDER_NEXT();
+u32_hex_up:
+	memcpy(&w, (const char *)ev->rec + ro->off, 4);
+	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
+	if (n < ro->width)
+		n = ro->width;
+	render_hex_tail(p, w, (size_t)n, 'A' - '0' - 10);
+	p += n;
+	RENDER_NEXT();
+u32_dec:
+	memcpy(&w, (const char *)ev->rec + ro->off, 4);
+	p = render_dec_w(p, ro, w);
 	RENDER_NEXT();
 ts_dec:
 	x = ev->has_ts ? ev->ts : 0;

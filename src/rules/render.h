@@ -113,6 +113,12 @@ enum render_step {
 				 * general path) */
 	RSTEP_U64_HEX,		/* %x or %#x, no width, of a FETCH_REC_U64 */
 	RSTEP_U64_HEX_UP,	/* %X or %#X of one */
+	RSTEP_U32_HEX,		/* %x, %0Nx (N <= 8: ro->width) of a
+				 * FETCH_REC_U32: its digits, zeros before
+				 * them up to the width */
+	RSTEP_U32_HEX_UP,	/* %X, %0NX of one */
+	RSTEP_U32_DEC,		/* %d, %Nd, %0Nd (N <= 16) of one, as
+				 * RSTEP_CPU_DEC */
 };
 
 /*
