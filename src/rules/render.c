@@ -381,8 +381,8 @@ static int render_typeerror(const struct render *r, const struct binding *b,
 		RENDER_DISPATCH();                                            \
 	} while (0)
 
-int render_event(struct render *r, const struct event *ev, struct outbuf *o,
-		 struct diag *d)
+int render_events(struct render *r, const struct event *ev, size_t nev,
+		  struct outbuf *o, size_t *done, struct diag *d)
 {
 	/* where each enum render_step is written */
 	static const void *const go[] = {
@@ -416,13 +416,23 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	uint64_t x;
 	size_t len;
 	ssize_t n;
+	const struct event *end = ev + nev;
+	int lines = 0;
 	char *p;
 	int ret;
 
-	if (__builtin_expect(r->globs_srcs != NULL, 0)) {
+	*done = 0;
+	/* the first event of the run: the glob rules are checked first */
+	if (__builtin_expect(r->globs_srcs != NULL, 0) && nev) {
 		ret = render_check_globs(r, ev, d);
 		if (ret < 0)
 			return ret;
+	}
+next:
+	/* a closed pipe: what follows would go nowhere (the caller stops) */
+	if (ev == end || o->closed) {
+		*done = nev - (size_t)(end - ev);
+		return lines;
 	}
 	if (ev->type->has_id) {
 		uint64_t id = ev->type->id;
@@ -437,17 +447,25 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 	if (!b) {
 		ret = render_binding(r, ev, &b, d);
 		if (ret < 0)
-			return ret;
+			goto fail;
 	}
 	if (__builtin_expect(b->mode != RMODE_TEMPLATE, 0)) {
-		if (b->mode == RMODE_SKIP)
-			return 0;	/* a skip rule: its events print nothing */
+		/* a skip rule: its events print nothing; nor a source's
+		 * without a rendering of its own */
+		if (b->mode == RMODE_SKIP ||
+		    (b->mode == RMODE_DEFAULT && !ev->src->ops->render_default)) {
+			ev++;
+			goto next;
+		}
 		if (b->mode == RMODE_TYPEERROR)
-			return render_typeerror(r, b, ev, o) < 0 ? -ENOMEM : 1;
-		if (!ev->src->ops->render_default)
-			return 0;
-		ret = ev->src->ops->render_default(ev->src, ev, o);
-		return ret < 0 ? ret : 1;
+			ret = render_typeerror(r, b, ev, o) < 0 ? -ENOMEM : 0;
+		else
+			ret = ev->src->ops->render_default(ev->src, ev, o);
+		if (ret < 0)
+			goto fail;
+		lines++;
+		ev++;
+		goto next;
 	}
 	p = outbuf_reserve(o, b->need);
 	if (!p)
@@ -638,15 +656,29 @@ generic:
 			n == -ERANGE ? "%%c of a value outside 0..0x10ffff (record %" PRIu64 " of %s)"
 				     : "the value cannot be formatted this way (record %" PRIu64 " of %s)",
 			ev->seq, ev->src->name);
-		return n == -ERANGE ? -ERANGE : -EINVAL;
+		ret = n == -ERANGE ? -ERANGE : -EINVAL;
+		goto fail;
 	}
 	p += n;
 	RENDER_NEXT();
 done:
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-	return 1;
+	lines++;
+	ev++;
+	goto next;
 nomem:
 	diag_set(d, "out of memory");
-	return -ENOMEM;
+	ret = -ENOMEM;
+fail:
+	*done = nev - (size_t)(end - ev);
+	return ret;
+}
+
+int render_event(struct render *r, const struct event *ev, struct outbuf *o,
+		 struct diag *d)
+{
+	size_t done;
+
+	return render_events(r, ev, 1, o, &done, d);
 }

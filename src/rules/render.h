@@ -308,6 +308,16 @@ int render_check_globs(struct render *r, const struct event *first,
 int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		 struct diag *d);
 
+/*
+ * Render ev[0 .. n - 1] in turn, as render_event() each (without the
+ * call per event: one input's batch, source_ops.next_batch). Stops early
+ * when the output's reader went away (o->closed). Returns how many
+ * printed something, or render_event()'s negative errno for the event
+ * ev[*done]; *done: the events rendered before it.
+ */
+int render_events(struct render *r, const struct event *ev, size_t n,
+		  struct outbuf *o, size_t *done, struct diag *d);
+
 /* The binding for ev (for sinks that look at rules without rendering). */
 int render_binding(struct render *r, const struct event *ev,
 		   const struct binding **out, struct diag *d);
