@@ -342,7 +342,35 @@ static uint8_t render_step_of(const struct tmpl_op *op,
  * many with no conversion, so that render_event() copies every literal
  * as its two 16-byte chunks and has no loop (nor test) for long ones.
  */
-#define RENDER_LIT_CHUNK 32
+#define RENDER_LIT_CHUNK RENDER_LIT_MAX
+
+/*
+ * The steps as render_event() takes them: two words printed as one
+ * number (rip = 0x%(3)08x%(2)08x) one step; each literal's bytes in its
+ * step.
+ */
+static struct render_op *render_ops_fuse(struct render_op *v, size_t *n)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < *n; i++) {
+		struct render_op *prev = j ? &v[j - 1] : NULL;
+
+		if (prev && !v[i].lit_len && v[i].step == prev->step &&
+		    (prev->step == RSTEP_U32_HEX8 ||
+		     prev->step == RSTEP_U32_HEX8_UP)) {
+			prev->step = prev->step == RSTEP_U32_HEX8 ?
+					     RSTEP_U32_HEX16 : RSTEP_U32_HEX16_UP;
+			prev->off2 = v[i].off;
+			continue;
+		}
+		v[j] = v[i];
+		memcpy(v[j].text, v[j].lit, v[j].lit_len);
+		j++;
+	}
+	*n = j;
+	return v;
+}
 
 static struct render_op *render_ops(const struct tmpl *tm,
 				    const struct fetch *fetch, size_t *n)
@@ -419,7 +447,7 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		cur->lit = tm->text;
 	}
 	cur->step = RSTEP_END;
-	return v;
+	return render_ops_fuse(v, n);
 }
 
 /* The rule-file error of key i of rule, which events of type t lack. */

@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "diag.h"
 #include "outbuf.h"
 #include "pyfmt.h"
@@ -247,6 +251,50 @@ RENDER_INLINE char *render_dec_w(char *p, const struct render_op *ro,
 	return p + n;
 }
 
+#ifdef __SSE2__
+/*
+ * The hex digits of the 8 bytes of x, most significant first: each byte's
+ * two nibbles side by side, then '0' or the letter's offset added to each.
+ */
+RENDER_INLINE __m128i render_hex_vec(__m128i x, bool upper)
+{
+	const __m128i m = _mm_set1_epi8(0x0f);
+	__m128i nib = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m),
+					_mm_and_si128(x, m));
+	__m128i gt = _mm_cmpgt_epi8(nib, _mm_set1_epi8(9));
+
+	return _mm_add_epi8(_mm_add_epi8(nib, _mm_set1_epi8('0')),
+			    _mm_and_si128(gt, _mm_set1_epi8(upper ? 'A' - '0' - 10 :
+								     'a' - '0' - 10)));
+}
+#endif
+
+/* '%08x' of w at p (upper: '%08X') */
+RENDER_INLINE void render_hex8(char *p, uint32_t w, bool upper)
+{
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_mm_storel_epi64((__m128i *)(void *)p,
+			 render_hex_vec(_mm_cvtsi32_si128((int)__builtin_bswap32(w)),
+					upper));
+#else
+	pyfmt_hex8_pairs(p, w, upper);
+#endif
+}
+
+/* '%08x%08x' of hi, lo at p (upper: '%08X%08X') */
+RENDER_INLINE void render_hex16(char *p, uint32_t hi, uint32_t lo, bool upper)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+	uint64_t x = __builtin_bswap64((uint64_t)hi << 32 | lo);
+
+	_mm_storeu_si128((__m128i *)(void *)p,
+			 render_hex_vec(_mm_cvtsi64_si128((long long)x), upper));
+#else
+	pyfmt_hex8_pairs(p, hi, upper);
+	pyfmt_hex8_pairs(p + 8, lo, upper);
+#endif
+}
+
 /*
  * len bytes of s to p. Most strings are a few bytes: they go as two
  * loads that may overlap, all within s, and two stores (a call of
@@ -359,6 +407,114 @@ static int render_typeerror(const struct render *r, const struct binding *b,
 }
 
 /*
+ * RSTEP_GENERIC: op's value through its slot, then the inline formats or
+ * pyfmt. A call of its own, off the steps' path: render_events() keeps
+ * its few values in registers. Returns where the line goes on, or NULL
+ * with *err (a negative errno) and diag set.
+ */
+static __attribute__((noinline)) char *
+render_generic(struct render *r, const struct binding *b,
+	       const struct render_op *ro, const struct event *ev,
+	       struct outbuf *o, char *p, int *err, struct diag *d)
+{
+	const struct tmpl_op *op;
+	const void *rec = ev->rec;
+	struct value v;
+	int32_t slot;
+	uint32_t w;
+	uint64_t x;
+	ssize_t n;
+	int ret;
+
+	op = &b->ops[ro->conv];
+	if (tmpl_fast_int(op)) {
+		switch (ro->fetch) {
+		case FETCH_REC_U32:
+			memcpy(&w, (const char *)rec + ro->off, 4);
+			return render_fast(p, op, w);
+		case FETCH_TS_INT:
+			return render_fast(p, op, ev->has_ts ? ev->ts : 0);
+		case FETCH_RELTS:
+			if (ev->relts_neg)
+				break;
+			return render_fast(p, op, ev->relts);
+		case FETCH_REC_U64:
+			memcpy(&x, (const char *)rec + ro->off, 8);
+			return render_fast(p, op, x);
+		case FETCH_REC_S64:
+			memcpy(&x, (const char *)rec + ro->off, 8);
+			if ((int64_t)x < 0)
+				break;	/* the sign: the general path */
+			return render_fast(p, op, x);
+		case FETCH_CPU:
+			return render_fast(p, op, ev->cpu);
+		case FETCH_PID:
+			if (ev->pid < 0)
+				break;
+			return render_fast(p, op, (uint64_t)ev->pid);
+		case FETCH_CONST_STR:
+		case FETCH_REC_STR:
+		case FETCH_SLOT:
+			break;
+		}
+	}
+	slot = b->slots[op->key];
+	ret = render_value_inline(r, b, ev, slot, &v);
+	if (__builtin_expect(ret < 0, 0)) {
+		/* no value: the width's blanks, counted */
+		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+		if (render_missing_add(r, b, op->key, ev) < 0)
+			goto nomem;
+		p = outbuf_reserve(o, b->need);
+		if (!p)
+			goto nomem;
+		return render_missing_put(p, &op->spec);
+	}
+	if (render_slot_is_enum(slot))
+		render_enum(b, slot, op->spec.conv, &v);
+	else if (b->symbolic && b->symbolic[op->key])
+		render_symbol(ev, slot, op->spec.conv, &v);
+	if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg)
+		return render_fast(p, op, v.u);
+	if (op->fast == TMPL_FLT && v.kind == VALUE_FLOAT) {
+		n = pyfmt_fixed(p, v.f, op->spec.prec < 0 ? 6 :
+					(unsigned)op->spec.prec);
+		if (n >= 0)
+			return p + n;
+	}
+	if (v.kind == VALUE_STR && op->fast == TMPL_STR) {
+		/* plain %s: the bytes */
+		p = render_put_str(o, p, v.s, v.len, b->need);
+		if (!p)
+			goto nomem;
+		return p;
+	}
+	if (v.kind == VALUE_STR) {
+		/* strings have no fixed bound: make room */
+		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+		p = outbuf_reserve(o, pyfmt_bound(&op->spec, v.len) + b->need);
+		if (!p)
+			goto nomem;
+	}
+	n = render_conv(p, &op->spec, &v);
+	if (n < 0) {
+		diag_at(d, r->rules->file, b->rule->line,
+			b->rule->col + op->col - 1, b->rule->line_text,
+			b->rule->line_len,
+			n == -ERANGE ? "%%c of a value outside 0..0x10ffff (record %" PRIu64 " of %s)"
+				     : "the value cannot be formatted this way (record %" PRIu64 " of %s)",
+			ev->seq, ev->src->name);
+		*err = n == -ERANGE ? -ERANGE : -EINVAL;
+		return NULL;
+	}
+	return p + n;
+nomem:
+	diag_set(d, "out of memory");
+	*err = -ENOMEM;
+	return NULL;
+}
+
+/*
  * The next op's literal, then a jump straight to its step (one indirect
  * jump per step, at the end of the step before it: each has its own
  * history in the predictor, where one switch at the top of a loop had
@@ -368,8 +524,8 @@ static int render_typeerror(const struct render *r, const struct binding *b,
  */
 #define RENDER_DISPATCH()                                                     \
 	do {                                                                  \
-		memcpy(p, ro->lit, 16);                                       \
-		memcpy(p + 16, ro->lit + 16, 16);                             \
+		memcpy(p, ro->text, 16);                                      \
+		memcpy(p + 16, ro->text + 16, 16);                            \
 		p += ro->lit_len;                                             \
 		goto *go[ro->step];                                           \
 	} while (0)
@@ -404,15 +560,15 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 		[RSTEP_U32_HEX] = &&u32_hex,
 		[RSTEP_U32_HEX_UP] = &&u32_hex_up,
 		[RSTEP_U32_DEC] = &&u32_dec,
+		[RSTEP_U32_HEX16] = &&u32_hex16,
+		[RSTEP_U32_HEX16_UP] = &&u32_hex16_up,
 	};
 	const struct binding *b;
 	const struct render_op *ro;
 	const struct render_tcache *tc;
-	const struct tmpl_op *op;
+	const void *rec;
 	const char *s;
-	struct value v;
-	int32_t slot;
-	uint32_t w;
+	uint32_t w, w2;
 	uint64_t x;
 	size_t len;
 	ssize_t n;
@@ -470,22 +626,35 @@ next:
 	p = outbuf_reserve(o, b->need);
 	if (!p)
 		goto nomem;
+	rec = ev->rec;
 	ro = b->rops;
 	RENDER_DISPATCH();
 none:
 	RENDER_NEXT();
 u32_hex8:
-	memcpy(&w, (const char *)ev->rec + ro->off, 4);
-	pyfmt_hex8_pairs(p, w, false);
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	render_hex8(p, w, false);
 	p += 8;
 	RENDER_NEXT();
 u32_hex8_up:
-	memcpy(&w, (const char *)ev->rec + ro->off, 4);
-	pyfmt_hex8_pairs(p, w, true);
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	render_hex8(p, w, true);
 	p += 8;
 	RENDER_NEXT();
+u32_hex16:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	render_hex16(p, w, w2, false);
+	p += 16;
+	RENDER_NEXT();
+u32_hex16_up:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	render_hex16(p, w, w2, true);
+	p += 16;
+	RENDER_NEXT();
 u32_hex:
-	memcpy(&w, (const char *)ev->rec + ro->off, 4);
+	memcpy(&w, (const char *)rec + ro->off, 4);
 	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
 	if (n < ro->width)
 		n = ro->width;	/* zeros: the high digits of the word */
@@ -493,7 +662,7 @@ u32_hex:
 	p += n;
 	RENDER_NEXT();
 u32_hex_up:
-	memcpy(&w, (const char *)ev->rec + ro->off, 4);
+	memcpy(&w, (const char *)rec + ro->off, 4);
 	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
 	if (n < ro->width)
 		n = ro->width;
@@ -501,7 +670,7 @@ u32_hex_up:
 	p += n;
 	RENDER_NEXT();
 u32_dec:
-	memcpy(&w, (const char *)ev->rec + ro->off, 4);
+	memcpy(&w, (const char *)rec + ro->off, 4);
 	p = render_dec_w(p, ro, w);
 	RENDER_NEXT();
 ts_dec:
@@ -511,7 +680,7 @@ ts_dec:
 	p += n;
 	RENDER_NEXT();
 s64_dec:
-	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(&x, (const char *)rec + ro->off, 8);
 	if ((int64_t)x < 0)
 		goto generic;	/* the sign: the general path */
 	n = (ssize_t)pyfmt_dec_len(x);
@@ -519,7 +688,7 @@ s64_dec:
 	p += n;
 	RENDER_NEXT();
 u64_dec:
-	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(&x, (const char *)rec + ro->off, 8);
 	n = (ssize_t)pyfmt_dec_len(x);
 	pyfmt_dec_back(p + n, x);
 	p += n;
@@ -538,7 +707,7 @@ pid_dec:
 	p = render_dec_w(p, ro, (uint64_t)ev->pid);
 	RENDER_NEXT();
 u64_hex:
-	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(&x, (const char *)rec + ro->off, 8);
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
@@ -546,7 +715,7 @@ u64_hex:
 	p += n;
 	RENDER_NEXT();
 u64_hex_up:
-	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(&x, (const char *)rec + ro->off, 8);
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
@@ -559,107 +728,16 @@ const_str:
 		goto nomem;
 	RENDER_NEXT();
 str:
-	memcpy(&s, (const char *)ev->rec + ro->off, sizeof(s));
-	memcpy(&len, (const char *)ev->rec + ro->off2, sizeof(len));
+	memcpy(&s, (const char *)rec + ro->off, sizeof(s));
+	memcpy(&len, (const char *)rec + ro->off2, sizeof(len));
 	p = render_put_str(o, p, s, len, b->need);
 	if (!p)
 		goto nomem;
 	RENDER_NEXT();
 generic:
-	op = &b->ops[ro->conv];
-	if (tmpl_fast_int(op)) {
-		switch (ro->fetch) {
-		case FETCH_REC_U32:
-			memcpy(&w, (const char *)ev->rec + ro->off, 4);
-			p = render_fast(p, op, w);
-			RENDER_NEXT();
-		case FETCH_TS_INT:
-			p = render_fast(p, op, ev->has_ts ? ev->ts : 0);
-			RENDER_NEXT();
-		case FETCH_RELTS:
-			if (ev->relts_neg)
-				break;
-			p = render_fast(p, op, ev->relts);
-			RENDER_NEXT();
-		case FETCH_REC_U64:
-			memcpy(&x, (const char *)ev->rec + ro->off, 8);
-			p = render_fast(p, op, x);
-			RENDER_NEXT();
-		case FETCH_REC_S64:
-			memcpy(&x, (const char *)ev->rec + ro->off, 8);
-			if ((int64_t)x < 0)
-				break;	/* the sign: the general path */
-			p = render_fast(p, op, x);
-			RENDER_NEXT();
-		case FETCH_CPU:
-			p = render_fast(p, op, ev->cpu);
-			RENDER_NEXT();
-		case FETCH_PID:
-			if (ev->pid < 0)
-				break;
-			p = render_fast(p, op, (uint64_t)ev->pid);
-			RENDER_NEXT();
-		case FETCH_CONST_STR:
-		case FETCH_REC_STR:
-		case FETCH_SLOT:
-			break;
-		}
-	}
-	slot = b->slots[op->key];
-	ret = render_value_inline(r, b, ev, slot, &v);
-	if (__builtin_expect(ret < 0, 0)) {
-		/* no value: the width's blanks, counted */
-		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-		if (render_missing_add(r, b, op->key, ev) < 0)
-			goto nomem;
-		p = outbuf_reserve(o, b->need);
-		if (!p)
-			goto nomem;
-		p = render_missing_put(p, &op->spec);
-		RENDER_NEXT();
-	}
-	if (render_slot_is_enum(slot))
-		render_enum(b, slot, op->spec.conv, &v);
-	else if (b->symbolic && b->symbolic[op->key])
-		render_symbol(ev, slot, op->spec.conv, &v);
-	if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg) {
-		p = render_fast(p, op, v.u);
-		RENDER_NEXT();
-	}
-	if (op->fast == TMPL_FLT && v.kind == VALUE_FLOAT) {
-		n = pyfmt_fixed(p, v.f, op->spec.prec < 0 ? 6 :
-					(unsigned)op->spec.prec);
-		if (n >= 0) {
-			p += n;
-			RENDER_NEXT();
-		}
-	}
-	if (v.kind == VALUE_STR && op->fast == TMPL_STR) {
-		/* plain %s: the bytes */
-		p = render_put_str(o, p, v.s, v.len, b->need);
-		if (!p)
-			goto nomem;
-		RENDER_NEXT();
-	}
-	if (v.kind == VALUE_STR) {
-		/* strings have no fixed bound: make room */
-		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-		p = outbuf_reserve(o, pyfmt_bound(&op->spec, v.len) + b->need);
-		if (!p)
-			goto nomem;
-	}
-	n = render_conv(p, &op->spec, &v);
-	if (n < 0) {
-		diag_at(d, r->rules->file, b->rule->line,
-			b->rule->col + op->col - 1, b->rule->line_text,
-			b->rule->line_len,
-			n == -ERANGE ? "%%c of a value outside 0..0x10ffff (record %" PRIu64 " of %s)"
-				     : "the value cannot be formatted this way (record %" PRIu64 " of %s)",
-			ev->seq, ev->src->name);
-		ret = n == -ERANGE ? -ERANGE : -EINVAL;
+	p = render_generic(r, b, ro, ev, o, p, &ret, d);
+	if (!p)
 		goto fail;
-	}
-	p += n;
 	RENDER_NEXT();
 done:
 	*p++ = '\n';

@@ -119,7 +119,13 @@ enum render_step {
 	RSTEP_U32_HEX_UP,	/* %X, %0NX of one */
 	RSTEP_U32_DEC,		/* %d, %Nd, %0Nd (N <= 16) of one, as
 				 * RSTEP_CPU_DEC */
+	RSTEP_U32_HEX16,	/* two RSTEP_U32_HEX8 with no text between
+				 * (rip = 0x%(3)08x%(2)08x): off, then off2 */
+	RSTEP_U32_HEX16_UP,	/* the same of two RSTEP_U32_HEX8_UP */
 };
+
+/* The longest literal of a step (render_ops() cuts longer ones) */
+#define RENDER_LIT_MAX 32
 
 /*
  * One step: the literal text before a conversion, then the conversion,
@@ -127,8 +133,10 @@ enum render_step {
  * waits for the one before it: ro, then the value, then its bytes).
  */
 struct render_op {
+	/* the literal's lit_len bytes, then zeros: copied whole */
+	char text[RENDER_LIT_MAX];
 	const char *lit;	/* the literal, in the tmpl's text: borrowed */
-	uint32_t lit_len;	/* at most 32 (render_ops() cuts longer ones) */
+	uint32_t lit_len;	/* at most RENDER_LIT_MAX */
 	uint32_t conv;		/* the conversion: index of its tmpl_op */
 	uint32_t off;		/* its fetch's off and off2 */
 	uint32_t off2;
