@@ -70,6 +70,10 @@ static int render_index_ids(struct render *r)
 		if (!r->nids || r->ids[r->nids - 1].id != r->ids[i].id)
 			r->ids[r->nids++] = r->ids[i];
 	r->id_fallback = rules->zero >= 0 ? rules->zero : rules->any;
+	if (r->nids) {
+		r->id_lo = r->ids[0].id;
+		r->id_span = r->ids[r->nids - 1].id - r->id_lo;
+	}
 	return 0;
 }
 
@@ -645,6 +649,22 @@ static int render_binding_by_id(struct render *r, const struct event *ev,
 
 	if (c->b && c->id == id) {
 		*out = c->b;
+		return 0;
+	}
+	if (id - r->id_lo > r->id_span) {
+		/* no exact rule names it: the fallback's, not cached */
+		slot = &rs->by_rule[r->id_fallback + 1];
+		if (!*slot) {
+			ret = render_bind(r, ev->src, NULL,
+					  r->id_fallback >= 0 ?
+						  &r->rules->v[r->id_fallback] :
+						  NULL,
+					  slot, d);
+			if (ret < 0)
+				return ret;
+		}
+		rs->other = *slot;
+		*out = *slot;
 		return 0;
 	}
 	ri = render_rule_for_id(r, id);

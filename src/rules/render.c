@@ -515,6 +515,28 @@ nomem:
 }
 
 /*
+ * The binding of ev from the caches, or NULL: render_binding() finds it.
+ * Bindings live as long as r: one found stays good while others are made.
+ */
+RENDER_INLINE const struct binding *render_lookup(const struct render *r,
+						  const struct event *ev)
+{
+	const struct render_tcache *tc;
+
+	if (ev->type->has_id) {
+		uint64_t id = ev->type->id;
+		const struct render_src *rs = r->idsrcs[ev->src->index];
+		const struct render_idcache *c = &rs->idcache[render_idhash(id)];
+
+		if (c->id == id)
+			return c->b;
+		return id - r->id_lo > r->id_span ? rs->other : NULL;
+	}
+	tc = &r->tcache[render_thash(ev->type, ev->src->index)];
+	return tc->type == ev->type ? tc->b : NULL;
+}
+
+/*
  * The next op's literal, then a jump straight to its step (one indirect
  * jump per step, at the end of the step before it: each has its own
  * history in the predictor, where one switch at the top of a loop had
@@ -563,9 +585,8 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 		[RSTEP_U32_HEX16] = &&u32_hex16,
 		[RSTEP_U32_HEX16_UP] = &&u32_hex16_up,
 	};
-	const struct binding *b;
+	const struct binding *b, *bn;
 	const struct render_op *ro;
-	const struct render_tcache *tc;
 	const void *rec;
 	const char *s;
 	uint32_t w, w2;
@@ -584,22 +605,16 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 		if (ret < 0)
 			return ret;
 	}
+	bn = nev ? render_lookup(r, ev) : NULL;
 next:
 	/* a closed pipe: what follows would go nowhere (the caller stops) */
 	if (ev == end || o->closed) {
 		*done = nev - (size_t)(end - ev);
 		return lines;
 	}
-	if (ev->type->has_id) {
-		uint64_t id = ev->type->id;
-		const struct render_idcache *c =
-			&r->idsrcs[ev->src->index]->idcache[render_idhash(id)];
-
-		b = c->b && c->id == id ? c->b : NULL;
-	} else {
-		tc = &r->tcache[render_thash(ev->type, ev->src->index)];
-		b = tc->type == ev->type ? tc->b : NULL;
-	}
+	b = bn;
+	/* the next event's binding now: its loads wait less */
+	bn = ev + 1 < end ? render_lookup(r, ev + 1) : NULL;
 	if (!b) {
 		ret = render_binding(r, ev, &b, d);
 		if (ret < 0)

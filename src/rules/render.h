@@ -206,6 +206,13 @@ struct render_src {
 	uint32_t n;
 	struct binding **by_rule;	/* owned: [0] no rule, [i + 1] rule i */
 	struct render_idcache idcache[RENDER_IDCACHE];
+	/*
+	 * borrowed from by_rule, NULL until bound: the binding of ids
+	 * outside render.id_lo .. id_lo + id_span, which no exact rule
+	 * names (never in idcache: a stream of random ids evicted the
+	 * common ones)
+	 */
+	struct binding *other;
 };
 
 /*
@@ -252,6 +259,7 @@ struct render {
 	size_t nsrcs;
 	struct render_id *ids;		/* owned: exact id rules, sorted */
 	size_t nids;
+	uint64_t id_lo, id_span;	/* ids[0].id, ids[nids - 1].id - it */
 	long id_fallback;		/* rule for other ids, or -1 */
 	/* borrowed: the inputs whose glob rules the first event checks */
 	struct source **globs_srcs;	/* NULL: checked (render_event) */
