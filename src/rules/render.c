@@ -690,6 +690,21 @@ u32_dec:
 	RENDER_NEXT();
 ts_dec:
 	x = ev->has_ts ? ev->ts : 0;
+	if (x - 100000000u < 10000000000000000u - 100000000u) {
+		/* the high digits as the last stamp's, then the low 8 */
+		uint64_t q = x / 100000000u;
+
+		if (__builtin_expect(q != r->ts_hi, 0)) {
+			r->ts_hi = q;
+			r->ts_hi_len = pyfmt_dec_len(q);
+			pyfmt_dec_back(r->ts_hi_text + r->ts_hi_len, q);
+		}
+		memcpy(p, r->ts_hi_text, 8);
+		p += r->ts_hi_len;
+		pyfmt_dec8(p, (uint32_t)(x - q * 100000000u));
+		p += 8;
+		RENDER_NEXT();
+	}
 	n = (ssize_t)pyfmt_dec_len(x);
 	pyfmt_dec_back(p + n, x);
 	p += n;

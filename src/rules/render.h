@@ -248,6 +248,14 @@ struct render {
 	const struct rules *rules;	/* borrowed */
 	double mhz;			/* -c MHZ; 0: time stamps in ticks */
 	enum clock_kind timeline;	/* -c converts only a TSC timeline */
+	/*
+	 * RSTEP_TS_DEC of a stamp of 9 to 16 digits: the digits of its
+	 * part above the low 8 as last printed (0: none yet), the same
+	 * from one event to the next but every 10^8 ticks
+	 */
+	uint64_t ts_hi;
+	char ts_hi_text[8];
+	uint32_t ts_hi_len;
 	struct render_tcache tcache[RENDER_TCACHE];
 	struct render_src *srcs;	/* owned, indexed by source.index */
 	/*
