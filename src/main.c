@@ -316,18 +316,40 @@ static void progress_add(struct progress *p, size_t n)
 
 /*
  * One input on the timeline's own clock (nothing to order, no time to
- * map: the merge would hand its events on as they come), printed as text
- * through the rules, no filter, not live: its reader's batches go
- * straight to the renderer, without a call of the merge and of the sink
- * per event. The same lines and messages as run_events()'s loop.
+ * map: the merge would hand its events on as they come), no filter, not
+ * live: its reader's batches go to the sink without a call of the merge
+ * per event, and as text straight to the renderer, without the sink's
+ * call either. The same output and messages as run_events()'s loop.
  */
 static bool run_batched(const struct run *r)
 {
 	const struct source *s = r->nsrcs == 1 ? r->srcs[0] : NULL;
 
 	return s && s->ops->next_batch && !r->opt.live && !r->opt.filter &&
-	       !r->opt.chrome && !r->opt.stats && !r->opt.exits &&
 	       s->domain == DOMAIN_HOST && s->clock == r->clock->timeline;
+}
+
+/*
+ * ev[0 .. n - 1] to a sink other than text, as run_events() gives them
+ * one by one; *done as render_events() says it
+ */
+static int run_sink_events(struct run *r, const struct event *ev, size_t n,
+			   size_t *done, struct diag *d)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = r->sink->ops->event(r->sink, &ev[i], d);
+		if (ret < 0) {
+			*done = i;
+			return ret;
+		}
+		if (r->out->closed)
+			break;
+	}
+	*done = i;
+	return 0;
 }
 
 #define RUN_BATCH 32
@@ -337,6 +359,7 @@ static bool run_batched(const struct run *r)
 static int run_batches(struct run *r, struct progress *progress,
 		       bool *bad_data)
 {
+	bool text = !r->opt.chrome && !r->opt.stats && !r->opt.exits;
 	struct source *src = r->srcs[0];
 	struct event evs[RUN_BATCH];
 	bool rendered = false;
@@ -360,8 +383,11 @@ static int run_batches(struct run *r, struct progress *progress,
 		}
 		for (i = 0; i < (size_t)n; i++)
 			set_relts(&evs[i], &last_ts);
-		ret = render_events(r->render, evs, (size_t)n, r->out, &done,
-				    &d);
+		if (text)
+			ret = render_events(r->render, evs, (size_t)n, r->out,
+					    &done, &d);
+		else
+			ret = run_sink_events(r, evs, (size_t)n, &done, &d);
 		if (ret < 0) {
 			progress_end(progress);
 			error(d.msg);
