@@ -102,7 +102,7 @@ static char *json_s64(char *p, int64_t v)
 }
 
 /* ns from the base: µs with three decimals, maybe negative. */
-static char *json_us(struct tl_enc *e, char *p, uint64_t ns)
+static inline char *json_us(struct tl_enc *e, char *p, uint64_t ns)
 {
 	if (!e->base_set) {
 		e->base_set = true;
@@ -117,7 +117,7 @@ static char *json_us(struct tl_enc *e, char *p, uint64_t ns)
 }
 
 /* A time stamp: µs with three decimals, or ticks. */
-static char *json_ts(struct tl_enc *e, char *p, uint64_t ts)
+static inline char *json_ts(struct tl_enc *e, char *p, uint64_t ts)
 {
 	if (e->time->ns)
 		return json_us(e, p, sink_time_ns(e->time, ts));

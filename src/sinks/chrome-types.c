@@ -361,7 +361,7 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	struct tl_arg args[CHROME_MAXFIELDS + 2];
 	char scratch[SINK_JSON_BOUND(CHROME_LABELMAX) + CHROME_HEADMAX +
 		     CHROME_LABELMAX];
-	size_t i, n = ct->nfields;
+	size_t i, n = ct->nfields, keep;
 	uint32_t tid;
 	struct tl_event te = {
 		.ph = TL_INSTANT,
@@ -386,7 +386,7 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	} else {
 		chrome_head(c, ct, ev, &te, scratch);
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0, keep = 0; i < n; i++) {
 		const struct chrome_field *f = &ct->fields[i];
 		struct tl_arg *a = &args[i];
 
@@ -403,11 +403,11 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 			a->v.kind = VALUE_NONE;
 		}
 		a->hex = f->hex;
+		/* kvmtrace: data words that are 0 at the end are not written */
+		if (!f->word || a->v.kind != VALUE_INT || a->v.u)
+			keep = i + 1;
 	}
-	/* kvmtrace: data words that are 0 at the end are not written */
-	while (n && ct->fields[n - 1].word && args[n - 1].v.kind == VALUE_INT &&
-	       args[n - 1].v.u == 0)
-		n--;
+	n = keep;
 	if (ct->add_pid) {
 		args[n].hex = false;
 		value_set_s64(&args[n].v, ev->pid);
