@@ -350,8 +350,9 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 
 /*
  * The steps as render_event() takes them: two words printed as one
- * number (rip = 0x%(3)08x%(2)08x) one step; each literal's bytes in its
- * step.
+ * number (rip = 0x%(3)08x%(2)08x) one step, and so two with some text
+ * between (vcpu = 0x%(vcpu)08x  pid = 0x%(pid)08x) unless the second
+ * makes one number with the next; each literal's bytes in its step.
  */
 static struct render_op *render_ops_fuse(struct render_op *v, size_t *n)
 {
@@ -359,13 +360,23 @@ static struct render_op *render_ops_fuse(struct render_op *v, size_t *n)
 
 	for (i = 0; i < *n; i++) {
 		struct render_op *prev = j ? &v[j - 1] : NULL;
+		bool hex8 = v[i].step == RSTEP_U32_HEX8 ||
+			    v[i].step == RSTEP_U32_HEX8_UP;
 
-		if (prev && !v[i].lit_len && v[i].step == prev->step &&
-		    (prev->step == RSTEP_U32_HEX8 ||
-		     prev->step == RSTEP_U32_HEX8_UP)) {
+		if (prev && hex8 && v[i].step == prev->step && !v[i].lit_len) {
 			prev->step = prev->step == RSTEP_U32_HEX8 ?
 					     RSTEP_U32_HEX16 : RSTEP_U32_HEX16_UP;
 			prev->off2 = v[i].off;
+			continue;
+		}
+		if (prev && hex8 && v[i].step == prev->step &&
+		    !(i + 1 < *n && v[i + 1].step == v[i].step &&
+		      !v[i + 1].lit_len)) {
+			prev->step = prev->step == RSTEP_U32_HEX8 ?
+					     RSTEP_U32_HEX8X2 : RSTEP_U32_HEX8X2_UP;
+			prev->off2 = v[i].off;
+			prev->str = v[i].lit;
+			prev->len = v[i].lit_len;
 			continue;
 		}
 		v[j] = v[i];

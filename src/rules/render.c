@@ -296,6 +296,32 @@ RENDER_INLINE void render_hex16(char *p, uint32_t hi, uint32_t lo, bool upper)
 }
 
 /*
+ * '%08x' of a, the len (<= RENDER_LIT_MAX) bytes at mid, '%08x' of b
+ * (upper: '%08X'): the 16 digits in one vector. Where the output goes on.
+ */
+RENDER_INLINE char *render_hex8x2(char *p, uint32_t a, const char *mid,
+				  size_t len, uint32_t b, bool upper)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+	uint64_t x = __builtin_bswap64((uint64_t)a << 32 | b);
+	__m128i v = render_hex_vec(_mm_cvtsi64_si128((long long)x), upper);
+
+	_mm_storel_epi64((__m128i *)(void *)p, v);
+	memcpy(p + 8, mid, 16);
+	memcpy(p + 24, mid + 16, 16);
+	p += 8 + len;
+	_mm_storel_epi64((__m128i *)(void *)p, _mm_unpackhi_epi64(v, v));
+#else
+	pyfmt_hex8_pairs(p, a, upper);
+	memcpy(p + 8, mid, 16);
+	memcpy(p + 24, mid + 16, 16);
+	p += 8 + len;
+	pyfmt_hex8_pairs(p, b, upper);
+#endif
+	return p + 8;
+}
+
+/*
  * len bytes of s to p. Most strings are a few bytes: they go as two
  * loads that may overlap, all within s, and two stores (a call of
  * memcpy costs more than the copy).
@@ -584,6 +610,8 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 		[RSTEP_U32_DEC] = &&u32_dec,
 		[RSTEP_U32_HEX16] = &&u32_hex16,
 		[RSTEP_U32_HEX16_UP] = &&u32_hex16_up,
+		[RSTEP_U32_HEX8X2] = &&u32_hex8x2,
+		[RSTEP_U32_HEX8X2_UP] = &&u32_hex8x2_up,
 	};
 	const struct binding *b, *bn;
 	const struct render_op *ro;
@@ -655,6 +683,16 @@ u32_hex8_up:
 	memcpy(&w, (const char *)rec + ro->off, 4);
 	render_hex8(p, w, true);
 	p += 8;
+	RENDER_NEXT();
+u32_hex8x2:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	p = render_hex8x2(p, w, ro->str, ro->len, w2, false);
+	RENDER_NEXT();
+u32_hex8x2_up:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	p = render_hex8x2(p, w, ro->str, ro->len, w2, true);
 	RENDER_NEXT();
 u32_hex16:
 	memcpy(&w, (const char *)rec + ro->off, 4);

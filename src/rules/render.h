@@ -122,6 +122,10 @@ enum render_step {
 	RSTEP_U32_HEX16,	/* two RSTEP_U32_HEX8 with no text between
 				 * (rip = 0x%(3)08x%(2)08x): off, then off2 */
 	RSTEP_U32_HEX16_UP,	/* the same of two RSTEP_U32_HEX8_UP */
+	RSTEP_U32_HEX8X2,	/* two RSTEP_U32_HEX8 with text between
+				 * (vcpu = 0x%(vcpu)08x  pid = 0x%(pid)08x):
+				 * off, the len bytes at str, off2 */
+	RSTEP_U32_HEX8X2_UP,	/* the same of two RSTEP_U32_HEX8_UP */
 };
 
 /* The longest literal of a step (render_ops() cuts longer ones) */
@@ -148,7 +152,8 @@ struct render_op {
 				 * ' ', or '0' for %0Nd */
 	const char *str;	/* FETCH_CONST_STR: its fetch's str and len;
 				 * RSTEP_U64_HEX(_UP): "0x" ("0X"), and 2
-				 * with '#', else 0 */
+				 * with '#', else 0; RSTEP_U32_HEX8X2(_UP):
+				 * the text between, in the tmpl's */
 	size_t len;
 };
 
