@@ -82,6 +82,17 @@ struct source_ops {
 	 * event ahead, off the path that picks the next event.
 	 */
 	bool two_events;
+	/*
+	 * May be NULL. Up to max events into ev[0 .. max - 1], each whole
+	 * (its rec and type) until the next call of next_batch or next.
+	 * Returns how many (at least 1), 0 at the end, or a negative errno
+	 * with diag filled, as next() does: a batch stops before a record
+	 * next() would fail on, the next call returns the error. Never a
+	 * damaged event. For one input printed as text (main.c reads it
+	 * without the merge).
+	 */
+	int (*next_batch)(struct source *src, struct event *ev, size_t max,
+			  struct diag *d);
 	void (*close)(struct source *src);
 	/*
 	 * Bind a template key to a field of events of type t (t NULL: any

@@ -98,6 +98,24 @@ static inline void pyfmt_dec8(char *p, uint32_t w)
 	memcpy(p + 6, pyfmt_dig2 + 2 * (lo % 100), 2);
 }
 
+/*
+ * The 8 decimal digits of w < 10^8, leading zeros included, as the bytes
+ * 0..9 of a word, the first digit in its low byte (memory order on a
+ * little-endian CPU): w's two halves of four digits, then each half's
+ * two of two, then each pair's two digits, side by side in lanes of the
+ * word; no table, no branch.
+ */
+static inline uint64_t pyfmt_dec8_swar(uint32_t w)
+{
+	uint64_t hi = w / 10000;
+	uint64_t m = hi | (uint64_t)(w - hi * 10000) << 32, q;
+
+	q = (m * 10486 >> 20) & 0x0000007f0000007full;	/* / 100 per lane */
+	m = q | (m - q * 100) << 16;
+	q = (m * 103 >> 10) & 0x000f000f000f000full;	/* / 10 per lane */
+	return q | (m - q * 10) << 8;
+}
+
 /* 1, 10, … 10^19 */
 extern const uint64_t pyfmt_pow10[20];
 

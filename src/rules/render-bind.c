@@ -70,6 +70,10 @@ static int render_index_ids(struct render *r)
 		if (!r->nids || r->ids[r->nids - 1].id != r->ids[i].id)
 			r->ids[r->nids++] = r->ids[i];
 	r->id_fallback = rules->zero >= 0 ? rules->zero : rules->any;
+	if (r->nids) {
+		r->id_lo = r->ids[0].id;
+		r->id_span = r->ids[r->nids - 1].id - r->id_lo;
+	}
 	return 0;
 }
 
@@ -281,6 +285,16 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 		    sp->flags == PYFMT_ZERO && sp->width == 8 && sp->prec < 0)
 			return op->fast == TMPL_HEX ? RSTEP_U32_HEX8
 						    : RSTEP_U32_HEX8_UP;
+		/* %x, %02x, %04X: zeros up to at most 8 digits, or none */
+		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
+		    sp->prec < 0 &&
+		    ((sp->flags == PYFMT_ZERO && sp->width <= 8) ||
+		     (sp->flags == 0 && sp->width <= 1)))
+			return op->fast == TMPL_HEX ? RSTEP_U32_HEX
+						    : RSTEP_U32_HEX_UP;
+		if (op->fast == TMPL_DEC && (sp->flags & ~PYFMT_ZERO) == 0 &&
+		    sp->width <= 16)
+			return RSTEP_U32_DEC;
 		break;
 	case FETCH_TS_INT:
 		if (op->fast == TMPL_DEC && sp->width <= 0)
@@ -332,7 +346,46 @@ static uint8_t render_step_of(const struct tmpl_op *op,
  * many with no conversion, so that render_event() copies every literal
  * as its two 16-byte chunks and has no loop (nor test) for long ones.
  */
-#define RENDER_LIT_CHUNK 32
+#define RENDER_LIT_CHUNK RENDER_LIT_MAX
+
+/*
+ * The steps as render_event() takes them: two words printed as one
+ * number (rip = 0x%(3)08x%(2)08x) one step, and so two with some text
+ * between (vcpu = 0x%(vcpu)08x  pid = 0x%(pid)08x) unless the second
+ * makes one number with the next; each literal's bytes in its step.
+ */
+static struct render_op *render_ops_fuse(struct render_op *v, size_t *n)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < *n; i++) {
+		struct render_op *prev = j ? &v[j - 1] : NULL;
+		bool hex8 = v[i].step == RSTEP_U32_HEX8 ||
+			    v[i].step == RSTEP_U32_HEX8_UP;
+
+		if (prev && hex8 && v[i].step == prev->step && !v[i].lit_len) {
+			prev->step = prev->step == RSTEP_U32_HEX8 ?
+					     RSTEP_U32_HEX16 : RSTEP_U32_HEX16_UP;
+			prev->off2 = v[i].off;
+			continue;
+		}
+		if (prev && hex8 && v[i].step == prev->step &&
+		    !(i + 1 < *n && v[i + 1].step == v[i].step &&
+		      !v[i + 1].lit_len)) {
+			prev->step = prev->step == RSTEP_U32_HEX8 ?
+					     RSTEP_U32_HEX8X2 : RSTEP_U32_HEX8X2_UP;
+			prev->off2 = v[i].off;
+			prev->str = v[i].lit;
+			prev->len = v[i].lit_len;
+			continue;
+		}
+		v[j] = v[i];
+		memcpy(v[j].text, v[j].lit, v[j].lit_len);
+		j++;
+	}
+	*n = j;
+	return v;
+}
 
 static struct render_op *render_ops(const struct tmpl *tm,
 				    const struct fetch *fetch, size_t *n)
@@ -385,8 +438,11 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		cur->off2 = fetch[op->key].off2;
 		cur->str = fetch[op->key].str;
 		cur->len = fetch[op->key].len;
+		if (cur->step == RSTEP_U32_HEX || cur->step == RSTEP_U32_HEX_UP)
+			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
+							 : 0;
 		if (cur->step == RSTEP_RELTS_DEC || cur->step == RSTEP_CPU_DEC ||
-		    cur->step == RSTEP_PID_DEC) {
+		    cur->step == RSTEP_PID_DEC || cur->step == RSTEP_U32_DEC) {
 			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
 							 : 0;
 			cur->fill = 0x0101010101010101ull *
@@ -406,7 +462,7 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		cur->lit = tm->text;
 	}
 	cur->step = RSTEP_END;
-	return v;
+	return render_ops_fuse(v, n);
 }
 
 /* The rule-file error of key i of rule, which events of type t lack. */
@@ -604,6 +660,22 @@ static int render_binding_by_id(struct render *r, const struct event *ev,
 
 	if (c->b && c->id == id) {
 		*out = c->b;
+		return 0;
+	}
+	if (id - r->id_lo > r->id_span) {
+		/* no exact rule names it: the fallback's, not cached */
+		slot = &rs->by_rule[r->id_fallback + 1];
+		if (!*slot) {
+			ret = render_bind(r, ev->src, NULL,
+					  r->id_fallback >= 0 ?
+						  &r->rules->v[r->id_fallback] :
+						  NULL,
+					  slot, d);
+			if (ret < 0)
+				return ret;
+		}
+		rs->other = *slot;
+		*out = *slot;
 		return 0;
 	}
 	ri = render_rule_for_id(r, id);

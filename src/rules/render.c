@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "diag.h"
 #include "outbuf.h"
 #include "pyfmt.h"
@@ -237,7 +241,31 @@ RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 RENDER_INLINE char *render_dec_w(char *p, const struct render_op *ro,
 				 uint64_t x)
 {
-	size_t n = pyfmt_dec_len(x);
+	size_t n;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (__builtin_expect(x < 100000000, 1)) {
+		/* 8 digits at once; the zeros before the first (all but
+		 * the last) turned into the fill: no count, no loop */
+		uint64_t d = pyfmt_dec8_swar((uint32_t)x);
+		unsigned z = (unsigned)__builtin_ctzll(d | 1ull << 56) >> 3;
+		uint64_t m = (1ull << (8 * z)) - 1;
+		size_t w = ro->width;
+
+		d = ((d + 0x3030303030303030ull) & ~m) | (ro->fill & m);
+		if (w >= 8) {
+			memcpy(p, &ro->fill, 8);
+			memcpy(p + 8, &ro->fill, 8);
+			memcpy(p + w - 8, &d, 8);
+			return p + w;
+		}
+		n = 8 - z > w ? 8 - z : w;
+		d >>= 8 * (8 - n);
+		memcpy(p, &d, 8);
+		return p + n;
+	}
+#endif
+	n = pyfmt_dec_len(x);
 
 	memcpy(p, &ro->fill, 8);
 	memcpy(p + 8, &ro->fill, 8);
@@ -245,6 +273,76 @@ RENDER_INLINE char *render_dec_w(char *p, const struct render_op *ro,
 		p += ro->width - n;
 	pyfmt_dec_back(p + n, x);
 	return p + n;
+}
+
+#ifdef __SSE2__
+/*
+ * The hex digits of the 8 bytes of x, most significant first: each byte's
+ * two nibbles side by side, then '0' or the letter's offset added to each.
+ */
+RENDER_INLINE __m128i render_hex_vec(__m128i x, bool upper)
+{
+	const __m128i m = _mm_set1_epi8(0x0f);
+	__m128i nib = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m),
+					_mm_and_si128(x, m));
+	__m128i gt = _mm_cmpgt_epi8(nib, _mm_set1_epi8(9));
+
+	return _mm_add_epi8(_mm_add_epi8(nib, _mm_set1_epi8('0')),
+			    _mm_and_si128(gt, _mm_set1_epi8(upper ? 'A' - '0' - 10 :
+								     'a' - '0' - 10)));
+}
+#endif
+
+/* '%08x' of w at p (upper: '%08X') */
+RENDER_INLINE void render_hex8(char *p, uint32_t w, bool upper)
+{
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_mm_storel_epi64((__m128i *)(void *)p,
+			 render_hex_vec(_mm_cvtsi32_si128((int)__builtin_bswap32(w)),
+					upper));
+#else
+	pyfmt_hex8_pairs(p, w, upper);
+#endif
+}
+
+/* '%08x%08x' of hi, lo at p (upper: '%08X%08X') */
+RENDER_INLINE void render_hex16(char *p, uint32_t hi, uint32_t lo, bool upper)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+	uint64_t x = __builtin_bswap64((uint64_t)hi << 32 | lo);
+
+	_mm_storeu_si128((__m128i *)(void *)p,
+			 render_hex_vec(_mm_cvtsi64_si128((long long)x), upper));
+#else
+	pyfmt_hex8_pairs(p, hi, upper);
+	pyfmt_hex8_pairs(p + 8, lo, upper);
+#endif
+}
+
+/*
+ * '%08x' of a, the len (<= RENDER_LIT_MAX) bytes at mid, '%08x' of b
+ * (upper: '%08X'): the 16 digits in one vector. Where the output goes on.
+ */
+RENDER_INLINE char *render_hex8x2(char *p, uint32_t a, const char *mid,
+				  size_t len, uint32_t b, bool upper)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+	uint64_t x = __builtin_bswap64((uint64_t)a << 32 | b);
+	__m128i v = render_hex_vec(_mm_cvtsi64_si128((long long)x), upper);
+
+	_mm_storel_epi64((__m128i *)(void *)p, v);
+	memcpy(p + 8, mid, 16);
+	memcpy(p + 24, mid + 16, 16);
+	p += 8 + len;
+	_mm_storel_epi64((__m128i *)(void *)p, _mm_unpackhi_epi64(v, v));
+#else
+	pyfmt_hex8_pairs(p, a, upper);
+	memcpy(p + 8, mid, 16);
+	memcpy(p + 24, mid + 16, 16);
+	p += 8 + len;
+	pyfmt_hex8_pairs(p, b, upper);
+#endif
+	return p + 8;
 }
 
 /*
@@ -359,6 +457,136 @@ static int render_typeerror(const struct render *r, const struct binding *b,
 }
 
 /*
+ * RSTEP_GENERIC: op's value through its slot, then the inline formats or
+ * pyfmt. A call of its own, off the steps' path: render_events() keeps
+ * its few values in registers. Returns where the line goes on, or NULL
+ * with *err (a negative errno) and diag set.
+ */
+static __attribute__((noinline)) char *
+render_generic(struct render *r, const struct binding *b,
+	       const struct render_op *ro, const struct event *ev,
+	       struct outbuf *o, char *p, int *err, struct diag *d)
+{
+	const struct tmpl_op *op;
+	const void *rec = ev->rec;
+	struct value v;
+	int32_t slot;
+	uint32_t w;
+	uint64_t x;
+	ssize_t n;
+	int ret;
+
+	op = &b->ops[ro->conv];
+	if (tmpl_fast_int(op)) {
+		switch (ro->fetch) {
+		case FETCH_REC_U32:
+			memcpy(&w, (const char *)rec + ro->off, 4);
+			return render_fast(p, op, w);
+		case FETCH_TS_INT:
+			return render_fast(p, op, ev->has_ts ? ev->ts : 0);
+		case FETCH_RELTS:
+			if (ev->relts_neg)
+				break;
+			return render_fast(p, op, ev->relts);
+		case FETCH_REC_U64:
+			memcpy(&x, (const char *)rec + ro->off, 8);
+			return render_fast(p, op, x);
+		case FETCH_REC_S64:
+			memcpy(&x, (const char *)rec + ro->off, 8);
+			if ((int64_t)x < 0)
+				break;	/* the sign: the general path */
+			return render_fast(p, op, x);
+		case FETCH_CPU:
+			return render_fast(p, op, ev->cpu);
+		case FETCH_PID:
+			if (ev->pid < 0)
+				break;
+			return render_fast(p, op, (uint64_t)ev->pid);
+		case FETCH_CONST_STR:
+		case FETCH_REC_STR:
+		case FETCH_SLOT:
+			break;
+		}
+	}
+	slot = b->slots[op->key];
+	ret = render_value_inline(r, b, ev, slot, &v);
+	if (__builtin_expect(ret < 0, 0)) {
+		/* no value: the width's blanks, counted */
+		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+		if (render_missing_add(r, b, op->key, ev) < 0)
+			goto nomem;
+		p = outbuf_reserve(o, b->need);
+		if (!p)
+			goto nomem;
+		return render_missing_put(p, &op->spec);
+	}
+	if (render_slot_is_enum(slot))
+		render_enum(b, slot, op->spec.conv, &v);
+	else if (b->symbolic && b->symbolic[op->key])
+		render_symbol(ev, slot, op->spec.conv, &v);
+	if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg)
+		return render_fast(p, op, v.u);
+	if (op->fast == TMPL_FLT && v.kind == VALUE_FLOAT) {
+		n = pyfmt_fixed(p, v.f, op->spec.prec < 0 ? 6 :
+					(unsigned)op->spec.prec);
+		if (n >= 0)
+			return p + n;
+	}
+	if (v.kind == VALUE_STR && op->fast == TMPL_STR) {
+		/* plain %s: the bytes */
+		p = render_put_str(o, p, v.s, v.len, b->need);
+		if (!p)
+			goto nomem;
+		return p;
+	}
+	if (v.kind == VALUE_STR) {
+		/* strings have no fixed bound: make room */
+		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+		p = outbuf_reserve(o, pyfmt_bound(&op->spec, v.len) + b->need);
+		if (!p)
+			goto nomem;
+	}
+	n = render_conv(p, &op->spec, &v);
+	if (n < 0) {
+		diag_at(d, r->rules->file, b->rule->line,
+			b->rule->col + op->col - 1, b->rule->line_text,
+			b->rule->line_len,
+			n == -ERANGE ? "%%c of a value outside 0..0x10ffff (record %" PRIu64 " of %s)"
+				     : "the value cannot be formatted this way (record %" PRIu64 " of %s)",
+			ev->seq, ev->src->name);
+		*err = n == -ERANGE ? -ERANGE : -EINVAL;
+		return NULL;
+	}
+	return p + n;
+nomem:
+	diag_set(d, "out of memory");
+	*err = -ENOMEM;
+	return NULL;
+}
+
+/*
+ * The binding of ev from the caches, or NULL: render_binding() finds it.
+ * Bindings live as long as r: one found stays good while others are made.
+ */
+RENDER_INLINE const struct binding *render_lookup(const struct render *r,
+						  const struct event *ev)
+{
+	const struct render_tcache *tc;
+
+	if (ev->type->has_id) {
+		uint64_t id = ev->type->id;
+		const struct render_src *rs = r->idsrcs[ev->src->index];
+		const struct render_idcache *c = &rs->idcache[render_idhash(id)];
+
+		if (c->id == id)
+			return c->b;
+		return id - r->id_lo > r->id_span ? rs->other : NULL;
+	}
+	tc = &r->tcache[render_thash(ev->type, ev->src->index)];
+	return tc->type == ev->type ? tc->b : NULL;
+}
+
+/*
  * The next op's literal, then a jump straight to its step (one indirect
  * jump per step, at the end of the step before it: each has its own
  * history in the predictor, where one switch at the top of a loop had
@@ -368,8 +596,8 @@ static int render_typeerror(const struct render *r, const struct binding *b,
  */
 #define RENDER_DISPATCH()                                                     \
 	do {                                                                  \
-		memcpy(p, ro->lit, 16);                                       \
-		memcpy(p + 16, ro->lit + 16, 16);                             \
+		memcpy(p, ro->text, 16);                                      \
+		memcpy(p + 16, ro->text + 16, 16);                            \
 		p += ro->lit_len;                                             \
 		goto *go[ro->step];                                           \
 	} while (0)
@@ -381,8 +609,8 @@ static int render_typeerror(const struct render *r, const struct binding *b,
 		RENDER_DISPATCH();                                            \
 	} while (0)
 
-int render_event(struct render *r, const struct event *ev, struct outbuf *o,
-		 struct diag *d)
+int render_events(struct render *r, const struct event *ev, size_t nev,
+		  struct outbuf *o, size_t *done, struct diag *d)
 {
 	/* where each enum render_step is written */
 	static const void *const go[] = {
@@ -401,76 +629,150 @@ int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		[RSTEP_PID_DEC] = &&pid_dec,
 		[RSTEP_U64_HEX] = &&u64_hex,
 		[RSTEP_U64_HEX_UP] = &&u64_hex_up,
+		[RSTEP_U32_HEX] = &&u32_hex,
+		[RSTEP_U32_HEX_UP] = &&u32_hex_up,
+		[RSTEP_U32_DEC] = &&u32_dec,
+		[RSTEP_U32_HEX16] = &&u32_hex16,
+		[RSTEP_U32_HEX16_UP] = &&u32_hex16_up,
+		[RSTEP_U32_HEX8X2] = &&u32_hex8x2,
+		[RSTEP_U32_HEX8X2_UP] = &&u32_hex8x2_up,
 	};
-	const struct binding *b;
+	const struct binding *b, *bn;
 	const struct render_op *ro;
-	const struct render_tcache *tc;
-	const struct tmpl_op *op;
+	const void *rec;
 	const char *s;
-	struct value v;
-	int32_t slot;
-	uint32_t w;
+	uint32_t w, w2;
 	uint64_t x;
 	size_t len;
 	ssize_t n;
+	const struct event *end = ev + nev;
+	int lines = 0;
 	char *p;
 	int ret;
 
-	if (__builtin_expect(r->globs_srcs != NULL, 0)) {
+	*done = 0;
+	/* the first event of the run: the glob rules are checked first */
+	if (__builtin_expect(r->globs_srcs != NULL, 0) && nev) {
 		ret = render_check_globs(r, ev, d);
 		if (ret < 0)
 			return ret;
 	}
-	if (ev->type->has_id) {
-		uint64_t id = ev->type->id;
-		const struct render_idcache *c =
-			&r->idsrcs[ev->src->index]->idcache[render_idhash(id)];
-
-		b = c->b && c->id == id ? c->b : NULL;
-	} else {
-		tc = &r->tcache[render_thash(ev->type, ev->src->index)];
-		b = tc->type == ev->type ? tc->b : NULL;
+	bn = nev ? render_lookup(r, ev) : NULL;
+next:
+	/* a closed pipe: what follows would go nowhere (the caller stops) */
+	if (ev == end || o->closed) {
+		*done = nev - (size_t)(end - ev);
+		return lines;
 	}
+	b = bn;
+	/* the next event's binding now: its loads wait less */
+	bn = ev + 1 < end ? render_lookup(r, ev + 1) : NULL;
 	if (!b) {
 		ret = render_binding(r, ev, &b, d);
 		if (ret < 0)
-			return ret;
+			goto fail;
 	}
 	if (__builtin_expect(b->mode != RMODE_TEMPLATE, 0)) {
-		if (b->mode == RMODE_SKIP)
-			return 0;	/* a skip rule: its events print nothing */
+		/* a skip rule: its events print nothing; nor a source's
+		 * without a rendering of its own */
+		if (b->mode == RMODE_SKIP ||
+		    (b->mode == RMODE_DEFAULT && !ev->src->ops->render_default)) {
+			ev++;
+			goto next;
+		}
 		if (b->mode == RMODE_TYPEERROR)
-			return render_typeerror(r, b, ev, o) < 0 ? -ENOMEM : 1;
-		if (!ev->src->ops->render_default)
-			return 0;
-		ret = ev->src->ops->render_default(ev->src, ev, o);
-		return ret < 0 ? ret : 1;
+			ret = render_typeerror(r, b, ev, o) < 0 ? -ENOMEM : 0;
+		else
+			ret = ev->src->ops->render_default(ev->src, ev, o);
+		if (ret < 0)
+			goto fail;
+		lines++;
+		ev++;
+		goto next;
 	}
 	p = outbuf_reserve(o, b->need);
 	if (!p)
 		goto nomem;
+	rec = ev->rec;
 	ro = b->rops;
 	RENDER_DISPATCH();
 none:
 	RENDER_NEXT();
 u32_hex8:
-	memcpy(&w, (const char *)ev->rec + ro->off, 4);
-	pyfmt_hex8_pairs(p, w, false);
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	render_hex8(p, w, false);
 	p += 8;
 	RENDER_NEXT();
 u32_hex8_up:
-	memcpy(&w, (const char *)ev->rec + ro->off, 4);
-	pyfmt_hex8_pairs(p, w, true);
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	render_hex8(p, w, true);
 	p += 8;
+	RENDER_NEXT();
+u32_hex8x2:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	p = render_hex8x2(p, w, ro->str, ro->len, w2, false);
+	RENDER_NEXT();
+u32_hex8x2_up:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	p = render_hex8x2(p, w, ro->str, ro->len, w2, true);
+	RENDER_NEXT();
+u32_hex16:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	render_hex16(p, w, w2, false);
+	p += 16;
+	RENDER_NEXT();
+u32_hex16_up:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	render_hex16(p, w, w2, true);
+	p += 16;
+	RENDER_NEXT();
+u32_hex:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
+	if (n < ro->width)
+		n = ro->width;	/* zeros: the high digits of the word */
+	render_hex_tail(p, w, (size_t)n, 'a' - '0' - 10);
+	p += n;
+	RENDER_NEXT();
+u32_hex_up:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
+	if (n < ro->width)
+		n = ro->width;
+	render_hex_tail(p, w, (size_t)n, 'A' - '0' - 10);
+	p += n;
+	RENDER_NEXT();
+u32_dec:
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	p = render_dec_w(p, ro, w);
 	RENDER_NEXT();
 ts_dec:
 	x = ev->has_ts ? ev->ts : 0;
+	if (x - 100000000u < 10000000000000000u - 100000000u) {
+		/* the high digits as the last stamp's, then the low 8 */
+		uint64_t q = x / 100000000u;
+
+		if (__builtin_expect(q != r->ts_hi, 0)) {
+			r->ts_hi = q;
+			r->ts_hi_len = pyfmt_dec_len(q);
+			pyfmt_dec_back(r->ts_hi_text + r->ts_hi_len, q);
+		}
+		memcpy(p, r->ts_hi_text, 8);
+		p += r->ts_hi_len;
+		pyfmt_dec8(p, (uint32_t)(x - q * 100000000u));
+		p += 8;
+		RENDER_NEXT();
+	}
 	n = (ssize_t)pyfmt_dec_len(x);
 	pyfmt_dec_back(p + n, x);
 	p += n;
 	RENDER_NEXT();
 s64_dec:
-	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(&x, (const char *)rec + ro->off, 8);
 	if ((int64_t)x < 0)
 		goto generic;	/* the sign: the general path */
 	n = (ssize_t)pyfmt_dec_len(x);
@@ -478,7 +780,7 @@ s64_dec:
 	p += n;
 	RENDER_NEXT();
 u64_dec:
-	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(&x, (const char *)rec + ro->off, 8);
 	n = (ssize_t)pyfmt_dec_len(x);
 	pyfmt_dec_back(p + n, x);
 	p += n;
@@ -497,7 +799,7 @@ pid_dec:
 	p = render_dec_w(p, ro, (uint64_t)ev->pid);
 	RENDER_NEXT();
 u64_hex:
-	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(&x, (const char *)rec + ro->off, 8);
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
@@ -505,7 +807,7 @@ u64_hex:
 	p += n;
 	RENDER_NEXT();
 u64_hex_up:
-	memcpy(&x, (const char *)ev->rec + ro->off, 8);
+	memcpy(&x, (const char *)rec + ro->off, 8);
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
@@ -518,112 +820,35 @@ const_str:
 		goto nomem;
 	RENDER_NEXT();
 str:
-	memcpy(&s, (const char *)ev->rec + ro->off, sizeof(s));
-	memcpy(&len, (const char *)ev->rec + ro->off2, sizeof(len));
+	memcpy(&s, (const char *)rec + ro->off, sizeof(s));
+	memcpy(&len, (const char *)rec + ro->off2, sizeof(len));
 	p = render_put_str(o, p, s, len, b->need);
 	if (!p)
 		goto nomem;
 	RENDER_NEXT();
 generic:
-	op = &b->ops[ro->conv];
-	if (tmpl_fast_int(op)) {
-		switch (ro->fetch) {
-		case FETCH_REC_U32:
-			memcpy(&w, (const char *)ev->rec + ro->off, 4);
-			p = render_fast(p, op, w);
-			RENDER_NEXT();
-		case FETCH_TS_INT:
-			p = render_fast(p, op, ev->has_ts ? ev->ts : 0);
-			RENDER_NEXT();
-		case FETCH_RELTS:
-			if (ev->relts_neg)
-				break;
-			p = render_fast(p, op, ev->relts);
-			RENDER_NEXT();
-		case FETCH_REC_U64:
-			memcpy(&x, (const char *)ev->rec + ro->off, 8);
-			p = render_fast(p, op, x);
-			RENDER_NEXT();
-		case FETCH_REC_S64:
-			memcpy(&x, (const char *)ev->rec + ro->off, 8);
-			if ((int64_t)x < 0)
-				break;	/* the sign: the general path */
-			p = render_fast(p, op, x);
-			RENDER_NEXT();
-		case FETCH_CPU:
-			p = render_fast(p, op, ev->cpu);
-			RENDER_NEXT();
-		case FETCH_PID:
-			if (ev->pid < 0)
-				break;
-			p = render_fast(p, op, (uint64_t)ev->pid);
-			RENDER_NEXT();
-		case FETCH_CONST_STR:
-		case FETCH_REC_STR:
-		case FETCH_SLOT:
-			break;
-		}
-	}
-	slot = b->slots[op->key];
-	ret = render_value_inline(r, b, ev, slot, &v);
-	if (__builtin_expect(ret < 0, 0)) {
-		/* no value: the width's blanks, counted */
-		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-		if (render_missing_add(r, b, op->key, ev) < 0)
-			goto nomem;
-		p = outbuf_reserve(o, b->need);
-		if (!p)
-			goto nomem;
-		p = render_missing_put(p, &op->spec);
-		RENDER_NEXT();
-	}
-	if (render_slot_is_enum(slot))
-		render_enum(b, slot, op->spec.conv, &v);
-	else if (b->symbolic && b->symbolic[op->key])
-		render_symbol(ev, slot, op->spec.conv, &v);
-	if (tmpl_fast_int(op) && v.kind == VALUE_INT && !v.neg) {
-		p = render_fast(p, op, v.u);
-		RENDER_NEXT();
-	}
-	if (op->fast == TMPL_FLT && v.kind == VALUE_FLOAT) {
-		n = pyfmt_fixed(p, v.f, op->spec.prec < 0 ? 6 :
-					(unsigned)op->spec.prec);
-		if (n >= 0) {
-			p += n;
-			RENDER_NEXT();
-		}
-	}
-	if (v.kind == VALUE_STR && op->fast == TMPL_STR) {
-		/* plain %s: the bytes */
-		p = render_put_str(o, p, v.s, v.len, b->need);
-		if (!p)
-			goto nomem;
-		RENDER_NEXT();
-	}
-	if (v.kind == VALUE_STR) {
-		/* strings have no fixed bound: make room */
-		outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-		p = outbuf_reserve(o, pyfmt_bound(&op->spec, v.len) + b->need);
-		if (!p)
-			goto nomem;
-	}
-	n = render_conv(p, &op->spec, &v);
-	if (n < 0) {
-		diag_at(d, r->rules->file, b->rule->line,
-			b->rule->col + op->col - 1, b->rule->line_text,
-			b->rule->line_len,
-			n == -ERANGE ? "%%c of a value outside 0..0x10ffff (record %" PRIu64 " of %s)"
-				     : "the value cannot be formatted this way (record %" PRIu64 " of %s)",
-			ev->seq, ev->src->name);
-		return n == -ERANGE ? -ERANGE : -EINVAL;
-	}
-	p += n;
+	p = render_generic(r, b, ro, ev, o, p, &ret, d);
+	if (!p)
+		goto fail;
 	RENDER_NEXT();
 done:
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-	return 1;
+	lines++;
+	ev++;
+	goto next;
 nomem:
 	diag_set(d, "out of memory");
-	return -ENOMEM;
+	ret = -ENOMEM;
+fail:
+	*done = nev - (size_t)(end - ev);
+	return ret;
+}
+
+int render_event(struct render *r, const struct event *ev, struct outbuf *o,
+		 struct diag *d)
+{
+	size_t done;
+
+	return render_events(r, ev, 1, o, &done, d);
 }

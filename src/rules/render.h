@@ -113,7 +113,23 @@ enum render_step {
 				 * general path) */
 	RSTEP_U64_HEX,		/* %x or %#x, no width, of a FETCH_REC_U64 */
 	RSTEP_U64_HEX_UP,	/* %X or %#X of one */
+	RSTEP_U32_HEX,		/* %x, %0Nx (N <= 8: ro->width) of a
+				 * FETCH_REC_U32: its digits, zeros before
+				 * them up to the width */
+	RSTEP_U32_HEX_UP,	/* %X, %0NX of one */
+	RSTEP_U32_DEC,		/* %d, %Nd, %0Nd (N <= 16) of one, as
+				 * RSTEP_CPU_DEC */
+	RSTEP_U32_HEX16,	/* two RSTEP_U32_HEX8 with no text between
+				 * (rip = 0x%(3)08x%(2)08x): off, then off2 */
+	RSTEP_U32_HEX16_UP,	/* the same of two RSTEP_U32_HEX8_UP */
+	RSTEP_U32_HEX8X2,	/* two RSTEP_U32_HEX8 with text between
+				 * (vcpu = 0x%(vcpu)08x  pid = 0x%(pid)08x):
+				 * off, the len bytes at str, off2 */
+	RSTEP_U32_HEX8X2_UP,	/* the same of two RSTEP_U32_HEX8_UP */
 };
+
+/* The longest literal of a step (render_ops() cuts longer ones) */
+#define RENDER_LIT_MAX 32
 
 /*
  * One step: the literal text before a conversion, then the conversion,
@@ -121,8 +137,10 @@ enum render_step {
  * waits for the one before it: ro, then the value, then its bytes).
  */
 struct render_op {
+	/* the literal's lit_len bytes, then zeros: copied whole */
+	char text[RENDER_LIT_MAX];
 	const char *lit;	/* the literal, in the tmpl's text: borrowed */
-	uint32_t lit_len;	/* at most 32 (render_ops() cuts longer ones) */
+	uint32_t lit_len;	/* at most RENDER_LIT_MAX */
 	uint32_t conv;		/* the conversion: index of its tmpl_op */
 	uint32_t off;		/* its fetch's off and off2 */
 	uint32_t off2;
@@ -134,7 +152,8 @@ struct render_op {
 				 * ' ', or '0' for %0Nd */
 	const char *str;	/* FETCH_CONST_STR: its fetch's str and len;
 				 * RSTEP_U64_HEX(_UP): "0x" ("0X"), and 2
-				 * with '#', else 0 */
+				 * with '#', else 0; RSTEP_U32_HEX8X2(_UP):
+				 * the text between, in the tmpl's */
 	size_t len;
 };
 
@@ -192,6 +211,13 @@ struct render_src {
 	uint32_t n;
 	struct binding **by_rule;	/* owned: [0] no rule, [i + 1] rule i */
 	struct render_idcache idcache[RENDER_IDCACHE];
+	/*
+	 * borrowed from by_rule, NULL until bound: the binding of ids
+	 * outside render.id_lo .. id_lo + id_span, which no exact rule
+	 * names (never in idcache: a stream of random ids evicted the
+	 * common ones)
+	 */
+	struct binding *other;
 };
 
 /*
@@ -227,6 +253,14 @@ struct render {
 	const struct rules *rules;	/* borrowed */
 	double mhz;			/* -c MHZ; 0: time stamps in ticks */
 	enum clock_kind timeline;	/* -c converts only a TSC timeline */
+	/*
+	 * RSTEP_TS_DEC of a stamp of 9 to 16 digits: the digits of its
+	 * part above the low 8 as last printed (0: none yet), the same
+	 * from one event to the next but every 10^8 ticks
+	 */
+	uint64_t ts_hi;
+	char ts_hi_text[8];
+	uint32_t ts_hi_len;
 	struct render_tcache tcache[RENDER_TCACHE];
 	struct render_src *srcs;	/* owned, indexed by source.index */
 	/*
@@ -238,6 +272,7 @@ struct render {
 	size_t nsrcs;
 	struct render_id *ids;		/* owned: exact id rules, sorted */
 	size_t nids;
+	uint64_t id_lo, id_span;	/* ids[0].id, ids[nids - 1].id - it */
 	long id_fallback;		/* rule for other ids, or -1 */
 	/* borrowed: the inputs whose glob rules the first event checks */
 	struct source **globs_srcs;	/* NULL: checked (render_event) */
@@ -301,6 +336,16 @@ int render_check_globs(struct render *r, const struct event *first,
  */
 int render_event(struct render *r, const struct event *ev, struct outbuf *o,
 		 struct diag *d);
+
+/*
+ * Render ev[0 .. n - 1] in turn, as render_event() each (without the
+ * call per event: one input's batch, source_ops.next_batch). Stops early
+ * when the output's reader went away (o->closed). Returns how many
+ * printed something, or render_event()'s negative errno for the event
+ * ev[*done]; *done: the events rendered before it.
+ */
+int render_events(struct render *r, const struct event *ev, size_t n,
+		  struct outbuf *o, size_t *done, struct diag *d);
 
 /* The binding for ev (for sinks that look at rules without rendering). */
 int render_binding(struct render *r, const struct event *ev,

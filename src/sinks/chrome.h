@@ -37,6 +37,9 @@ struct chrome_field {
 	uint32_t keylen;
 	bool word;		/* a kvmtrace data word: left out if 0 at the end */
 	bool hex;		/* an address: a hex string */
+	/* >= 0: the value is a u32 at this byte of ev->rec for every
+	 * event (source_ops.field_u32), read without a call */
+	int32_t u32_off;
 };
 
 /* What the sink knows about one event type of one source. */

@@ -2,9 +2,11 @@
 /*
  * The kvmtrace reader on streams built byte by byte: both byte orders,
  * with and without the magic word, records without TSC, seven data words,
- * and truncation at every byte.
+ * and truncation at every byte; next_batch() against next() on long
+ * random streams.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,6 +57,8 @@ static void rec(struct stream *s, uint32_t id, uint32_t pid, uint32_t vcpu,
 
 /* Records of the sample stream, and their sizes. */
 static const uint32_t words[7] = { 1, 0xffffffff, 3, 4, 5, 6, 0x80000007 };
+/* the words of a record cut at its end */
+static const uint32_t d_cut[7] = { 9, 8, 7, 6, 5, 4, 3 };
 
 static void sample(struct stream *s, bool be, bool magic)
 {
@@ -187,11 +191,155 @@ static void check_truncation(struct tap *t, bool be, bool magic)
 	       be ? "big" : "little", magic ? "with" : "without", full.len);
 }
 
+/* What an event says, through the fields a template reads */
+struct snap {
+	uint64_t id, ts, raw_ts, seq, pid, cpu;
+	bool has_ts;
+	uint64_t f[9];
+};
+
+static void snap_of(struct source *src, const struct event *ev,
+		    struct snap *sn)
+{
+	static const char *const keys[9] = { "event", "vcpu", "1", "2", "3",
+					     "4", "5", "6", "7" };
+	size_t i;
+
+	memset(sn, 0, sizeof(*sn));
+	sn->id = ev->type->id;
+	sn->ts = ev->ts;
+	sn->raw_ts = ev->raw_ts;
+	sn->seq = ev->seq;
+	sn->pid = (uint64_t)ev->pid;
+	sn->cpu = ev->cpu;
+	sn->has_ts = ev->has_ts;
+	for (i = 0; i < 9; i++) {
+		struct value v = { 0 };
+		int idx = src->ops->bind(src, ev->type, keys[i]);
+
+		if (idx >= 0 && src->ops->field(src, ev, idx, &v) == 0)
+			sn->f[i] = v.u;
+		else
+			sn->f[i] = 0xdead;
+	}
+}
+
+/*
+ * A random stream of n records (and a cut one after them when cut) to a
+ * file: ids, n_data, TSC or not, words from a fixed seed.
+ */
+static void random_stream(const char *path, size_t n, bool be, bool magic,
+			  bool cut, unsigned seed)
+{
+	struct stream s;
+	FILE *f = fopen(path, "wb");
+	uint64_t ts = 1000;
+	size_t i;
+
+	if (!f)
+		abort();
+	srand(seed);
+	memset(&s, 0, sizeof(s));
+	s.be = be;
+	if (magic)
+		put32(&s, 0x12345678);
+	for (i = 0; i < n; i++) {
+		uint32_t d[7];
+		unsigned k, nd = (unsigned)rand() % 8;
+
+		for (k = 0; k < 7; k++)
+			d[k] = (uint32_t)rand() * 2654435761u;
+		ts += (uint64_t)rand() % 5000;
+		rec(&s, (uint32_t)rand() & 0x0fffffff, (uint32_t)rand(),
+		    (uint32_t)rand() % 8, rand() % 10 != 0, ts, nd, d);
+		if (s.len > sizeof(s.b) - 64) {
+			if (fwrite(s.b, 1, s.len, f) != s.len)
+				abort();
+			s.len = 0;
+		}
+	}
+	if (cut)
+		rec(&s, 0x00010002, 1, 1, true, ts, 7, d_cut);
+	if (fwrite(s.b, 1, s.len - (cut ? 5 : 0), f) != s.len - (cut ? 5 : 0))
+		abort();
+	fclose(f);
+}
+
+/*
+ * The same stream through next() and through next_batch() of max at a
+ * time: the same events, then the same end (0, or the same error).
+ */
+static void check_batch(struct tap *t, bool be, bool magic, bool cut,
+			size_t max)
+{
+	char path[] = "/tmp/ktf-test-kvmtrace-batch.XXXXXX";
+	struct event *evs = calloc(max, sizeof(*evs));
+	struct snap *want = NULL;
+	size_t n = 0, cap = 0, i = 0, bad = 0;
+	struct source *a, *b;
+	struct diag da, db;
+	struct event ev;
+	int fd = mkstemp(path), ra, rb;
+
+	if (fd < 0 || !evs)
+		abort();
+	close(fd);
+	random_stream(path, 30000, be, magic, cut, (unsigned)max * 7 + be);
+	a = source_create(&source_kvmtrace_ops, path, 0);
+	b = source_create(&source_kvmtrace_ops, path, 0);
+	if (!a || !b || source_open(a, &da) < 0 || source_open(b, &db) < 0)
+		abort();
+	diag_init(&da);
+	diag_init(&db);
+	memset(&ev, 0, sizeof(ev));
+	while ((ra = a->ops->next(a, &ev, &da)) == 1) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			want = realloc(want, cap * sizeof(*want));
+			if (!want)
+				abort();
+		}
+		snap_of(a, &ev, &want[n++]);
+	}
+	while ((rb = b->ops->next_batch(b, evs, max, &db)) > 0) {
+		for (size_t k = 0; k < (size_t)rb; k++, i++) {
+			struct snap got;
+
+			snap_of(b, &evs[k], &got);
+			if (i >= n || memcmp(&got, &want[i], sizeof(got))) {
+				if (!bad)
+					tap_diag("event %zu differs", i);
+				bad++;
+			}
+		}
+	}
+	if (i != n || rb != ra || strcmp(da.msg, db.msg)) {
+		tap_diag("%zu events against %zu, end %d against %d: '%s' '%s'",
+			 i, n, rb, ra, db.msg, da.msg);
+		bad++;
+	}
+	tap_ok(t, bad == 0 && n >= 30000,
+	       "next_batch(%zu) as next(): %s-endian, %s magic%s: %zu events",
+	       max, be ? "big" : "little", magic ? "with" : "without",
+	       cut ? ", a cut record" : "", n);
+	source_destroy(a);
+	source_destroy(b);
+	free(want);
+	free(evs);
+	unlink(path);
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
 
-	tap_plan(7);
+	tap_plan(13);
+	check_batch(&t, false, false, false, 32);
+	check_batch(&t, false, true, true, 32);
+	check_batch(&t, false, false, true, 1);
+	check_batch(&t, false, false, false, 7);
+	check_batch(&t, false, false, true, 100);
+	check_batch(&t, true, true, true, 32);
 	check_sample(&t, false, false);
 	check_sample(&t, false, true);
 	check_sample(&t, true, true);
