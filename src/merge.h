@@ -6,6 +6,15 @@
  * against the loser stored there. Memory is O(inputs). An input whose
  * time goes backwards is reported once and otherwise left in its own
  * order: nothing is silently reordered.
+ *
+ * Two forms of the same tree. Packed: a node holds the key itself, one
+ * word, (ts - base) << bits | input, and an ended input is UINT64_MAX;
+ * each level is a load, a compare and two conditional moves. Wide: the
+ * key as two words (ts, ended << 32 | input), nodes hold inputs; taken
+ * for good when a time does not fit the packed word (more than 2^(63 -
+ * bits) from the first events' time, an event stamped near UINT64_MAX).
+ * Both give one order: a key is unique (the input is in it), so the
+ * winner does not depend on the tree's form or history.
  */
 #ifndef KTF_MERGE_H
 #define KTF_MERGE_H
@@ -33,6 +42,7 @@ struct merge_key {
 };
 
 struct merge_slot {
+	/* the fields the event path reads first, together */
 	struct source *src;	/* borrowed */
 	struct event *ev;	/* one of evs: its event */
 	/*
@@ -42,35 +52,57 @@ struct merge_slot {
 	 * off the path to the next event. The two take turns in evs (the
 	 * pointers swap; the events are not copied).
 	 */
+	struct event *ahead;	/* the other of evs */
+	int ahead_ret;		/* what next() returned for it */
 	bool look;
 	bool have_ahead;	/* ahead_ret and ahead hold the next read */
-	int ahead_ret;		/* what next() returned for it */
-	struct event *ahead;	/* the other of evs */
-	struct event evs[2];
-	struct diag *ahead_d;	/* owned, with look: its message */
-	uint64_t last_ts;	/* host time of its previous event */
-	bool stepped_back;	/* reported already */
 	bool done;		/* ended or failed: loses to every event */
+	bool warn;		/* ev stepped back: say so when it goes out */
+	uint64_t last_ts;	/* host time of its previous event */
+	uint64_t warn_last;	/* with warn: last_ts before ev */
+	bool stepped_back;	/* reported already */
+	struct diag *ahead_d;	/* owned, with look: its message */
+	struct event evs[2];
 };
 
+enum merge_mode {
+	MERGE_MODE_START = 0,	/* not primed; or a slot failed, or the
+				 * end: the next call takes the slow way */
+	MERGE_MODE_FAST,	/* packed tree, cur to refill first */
+	MERGE_MODE_ONE,		/* one input, no mapping: inline */
+	MERGE_MODE_SLOW,	/* anything else */
+};
+
+#define MERGE_NONE UINT32_MAX
+
 struct merge {
+	enum merge_mode mode;
+	uint32_t cur;			/* slot whose event went out last, to
+					 * refill first; MERGE_NONE */
+	/* packed: [0] the winner's key, [p] the loser's at node p */
+	uint64_t *node;			/* owned */
 	struct merge_slot *slots;	/* owned */
-	size_t n;
-	/*
-	 * owned: slot indices; [0] the winner, [1 .. n-1] the loser of the
-	 * match at that node. The leaf of slot i is node n + i, the parent
-	 * of node p is p / 2.
-	 */
-	uint32_t *tree;
-	uint32_t *win;			/* owned: 2n, scratch of the build */
-	struct merge_key *key;		/* owned: per slot the key of its
-					 * event, side by side for the
-					 * comparisons */
+	uint64_t base;			/* packed: time of key 0 */
+	uint64_t lim;			/* packed: keys hold ts - base < lim */
+	uint64_t mask;			/* packed: the input bits of a key */
+	unsigned bits;			/* packed: how many */
+	bool packed;			/* else wide */
 	bool built;			/* the tree holds every slot */
-	long pending;			/* slot to refill before the next pop */
-	size_t nfill;			/* slots primed so far */
-	const struct clock *clock;	/* borrowed */
 	bool map;			/* some input needs clock_map() */
+	size_t n;
+	size_t nfill;			/* slots primed so far */
+	/*
+	 * wide: slot indices; [0] the winner, [1 .. n-1] the loser of the
+	 * match at that node. The leaf of slot i is node n + i, the parent
+	 * of node p is p / 2 (the packed tree's shape too).
+	 */
+	uint32_t *tree;			/* owned */
+	uint32_t *win;			/* owned: 2n, scratch of the build */
+	uint64_t *pwin;			/* owned: 2n, scratch (packed) */
+	struct merge_key *key;		/* owned, wide: per slot the key of
+					 * its event, side by side for the
+					 * comparisons */
+	const struct clock *clock;	/* borrowed */
 };
 
 enum merge_result {
@@ -83,7 +115,8 @@ struct merge *merge_create(struct source **srcs, size_t n,
 			   const struct clock *clock);
 void merge_destroy(struct merge *m);
 
-/* merge_next() but for one input on the timeline's clock, once primed */
+/* merge_next() the packed tree's common case; the rest: merge_next_many */
+int merge_next_fast(struct merge *m, struct event **ev, struct diag *d);
 int merge_next_many(struct merge *m, struct event **ev, struct diag *d);
 
 /*
@@ -101,7 +134,9 @@ static inline int merge_next(struct merge *m, struct event **ev,
 	struct merge_slot *s = m->slots;
 	int ret;
 
-	if (!(m->n == 1 && m->nfill == 1 && !m->map))
+	if (m->mode == MERGE_MODE_FAST)
+		return merge_next_fast(m, ev, d);
+	if (m->mode != MERGE_MODE_ONE)
 		return merge_next_many(m, ev, d);
 	if (s->done)
 		return MERGE_END;
