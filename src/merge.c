@@ -50,6 +50,8 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	for (i = 0; i < n; i++)
 		m->map |= srcs[i]->domain != DOMAIN_HOST ||
 			  srcs[i]->clock != clock->timeline;
+	for (i = 0; i < n; i++)
+		m->slots[i].fast = m->slots[i].look && !m->map;
 	return m;
 }
 
@@ -416,19 +418,43 @@ merge_climb(struct merge *m, uint32_t i, uint64_t ts, struct event **out,
 	return MERGE_EVENT;
 }
 
-/* merge_next_fast() for an input not read ahead: read it now */
+/* merge_climb() of slot i's event read ahead, in order and in range */
+static inline __attribute__((always_inline)) int
+merge_climb_ahead(struct merge *m, uint32_t i, uint64_t ts,
+		  struct event **out, struct diag *d)
+{
+	struct merge_slot *s = &m->slots[i];
+	struct event *e = s->ahead;
+
+	s->ahead = s->ev;
+	s->ev = e;
+	return merge_climb(m, i, ts, out, d);
+}
+
+/*
+ * merge_next_fast() for a slot it does not take itself: one not read
+ * ahead, read now; one read ahead whose time is mapped.
+ */
 static __attribute__((noinline)) int
-merge_next_read(struct merge *m, struct event **out, struct diag *d)
+merge_next_other(struct merge *m, struct event **out, struct diag *d)
 {
 	uint32_t i = m->cur;
 	struct merge_slot *s = &m->slots[i];
 	uint64_t ts;
 	int ret;
 
+	if (s->look) {
+		ts = s->ahead->ts;
+		if (s->ahead_ret <= 0 || ts < s->last_ts ||
+		    ts - m->base >= m->lim)
+			return merge_next_many(m, out, d);
+		ret = merge_climb_ahead(m, i, ts, out, d);
+		s->ahead_ret = merge_read(m, s, s->ahead, s->ahead_d);
+		return ret;
+	}
 	ret = merge_read(m, s, s->ev, d);
 	ts = s->ev->ts;
-	if (__builtin_expect(ret <= 0 || ts < s->last_ts ||
-			     ts - m->base >= m->lim, 0)) {
+	if (ret <= 0 || ts < s->last_ts || ts - m->base >= m->lim) {
 		m->cur = MERGE_NONE;
 		m->mode = MERGE_MODE_SLOW;
 		merge_settle(m, i, ret);
@@ -439,42 +465,29 @@ merge_next_read(struct merge *m, struct event **out, struct diag *d)
 	return merge_climb(m, i, ts, out, d);
 }
 
-/* The read ahead of slot s, whose input's time is mapped */
-static __attribute__((noinline)) void merge_ahead_map(struct merge *m,
-						      struct merge_slot *s)
-{
-	s->ahead_ret = merge_read(m, s, s->ahead, s->ahead_d);
-}
-
 /*
  * The packed tree's common case: the slot whose event went out last has
- * its next one (read ahead, or read now), in order and in range; it
- * climbs the tree and the winner goes out. Anything else takes the way
- * of merge_next_many(), before anything is changed.
+ * its next one, read ahead, in order and in range; it climbs the tree
+ * and the winner goes out. Anything else takes the way of
+ * merge_next_other() or merge_next_many(), before anything is changed.
  */
 int merge_next_fast(struct merge *m, struct event **out, struct diag *d)
 {
 	struct merge_slot *s = &m->slots[m->cur];
-	struct event *e = s->ahead;
-	uint64_t ts = e->ts;
+	uint64_t ts = s->ahead->ts;
 	int ret;
 
-	if (!s->look)
-		return merge_next_read(m, out, d);
+	if (!s->fast)
+		return merge_next_other(m, out, d);
 	if (__builtin_expect(s->ahead_ret <= 0 || ts < s->last_ts ||
 			     ts - m->base >= m->lim, 0))
 		return merge_next_many(m, out, d);
-	s->ahead = s->ev;
-	s->ev = e;
-	ret = merge_climb(m, m->cur, ts, out, d);
+	ret = merge_climb_ahead(m, m->cur, ts, out, d);
 	/*
 	 * The read ahead last, when all else is done: few registers live
 	 * across it. The event that goes out is not s->ahead, which was
 	 * s->ev before: its event went out the last time.
 	 */
-	if (__builtin_expect(m->map, 0))
-		merge_ahead_map(m, s);
-	else
-		s->ahead_ret = s->src->ops->next(s->src, s->ahead, s->ahead_d);
+	s->ahead_ret = s->src->ops->next(s->src, s->ahead, s->ahead_d);
 	return ret;
 }

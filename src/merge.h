@@ -55,6 +55,8 @@ struct merge_slot {
 	struct event *ahead;	/* the other of evs */
 	int ahead_ret;		/* what next() returned for it */
 	bool look;
+	bool fast;		/* look, on the timeline's clock: what
+				 * merge_next_fast() takes itself */
 	bool have_ahead;	/* ahead_ret and ahead hold the next read */
 	bool done;		/* ended or failed: loses to every event */
 	bool warn;		/* ev stepped back: say so when it goes out */
@@ -63,7 +65,7 @@ struct merge_slot {
 	bool stepped_back;	/* reported already */
 	struct diag *ahead_d;	/* owned, with look: its message */
 	struct event evs[2];
-};
+} __attribute__((aligned(64)));	/* 256 bytes: a slot's address is a shift */
 
 enum merge_mode {
 	MERGE_MODE_START = 0,	/* not primed; or a slot failed, or the

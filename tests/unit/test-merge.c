@@ -5,7 +5,8 @@
  * every shape), an input that fails half-way, one that steps back in time,
  * an event stamped UINT64_MAX, inputs that are empty; each read ahead
  * (two_events) or not, near 0 or near 2^62, in the packed tree all
- * through or made wide on the way (merge.h).
+ * through or made wide on the way (merge.h), their times mapped
+ * (clock_map) or not.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -62,6 +63,9 @@ enum {
 	RUN_LOOK = 1,	/* read ahead (two_events) */
 	RUN_BIG = 2,	/* times near 2^62, not 0 */
 	RUN_NOMAX = 4,	/* no event stamped UINT64_MAX: the tree stays packed */
+	RUN_MAP = 8,	/* TSC inputs on a ns timeline at 500 MHz: mapped
+			 * (clock_map), times doubled; UINT64_MAX does not
+			 * fit, its input stops there with an error */
 };
 
 struct seen {
@@ -101,7 +105,7 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	struct source src[16], *srcs[16];
 	struct fake fk[16];
 	struct seen want[16 * MAXEV], got[16 * MAXEV + 1];
-	size_t nwant = 0, ngot = 0, i, j, nerr = 0, nwarn = 0;
+	size_t nwant = 0, ngot = 0, i, j, nerr = 0, nwarn = 0, experr = 0;
 	struct clock *clock = clock_create();
 	struct merge *m;
 	struct event *ev;
@@ -138,14 +142,28 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	for (i = 0; i < k; i++) {
 		size_t upto = i == fail ? fk[i].n / 2 : fk[i].n;
 
-		for (j = 0; j < upto; j++)
-			want[nwant++] = (struct seen){ (unsigned)i, fk[i].ts[j], j };
+		for (j = 0; j < upto; j++) {
+			uint64_t ts = fk[i].ts[j];
+
+			if (how & RUN_MAP) {
+				if (ts > UINT64_MAX / 2) {
+					experr++;
+					break;
+				}
+				ts *= 2;
+			}
+			want[nwant++] = (struct seen){ (unsigned)i, ts, j };
+		}
 	}
 	/* an input that steps back keeps its own order: sort the others around it */
 	if (back >= k || fk[back].n <= 4)
 		qsort(want, nwant, sizeof(*want), cmp_seen);
 
 	clock->timeline = CLOCK_TSC;
+	if (how & RUN_MAP) {
+		clock->timeline = CLOCK_NS;
+		clock->tsc_mhz = 500.0;
+	}
 	m = merge_create(srcs, k, clock);
 	for (;;) {
 		diag_init(&d);
@@ -178,18 +196,19 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 		for (i = 0; ok && i < ngot; i++)
 			ok = !cmp_seen(&got[i], &want[i]);
 	}
-	ok = ok && nerr == (fail < k && fk[fail].n / 2 < fk[fail].n);
+	ok = ok && nerr == experr + (fail < k && fk[fail].n / 2 < fk[fail].n);
 	/* the form the tree ended in: packed unless a time did not fit */
 	if (k > 1 && (how & RUN_NOMAX) && (!(how & RUN_BIG) || back >= k))
 		ok = ok && packed;
-	if (k > 1 && !(how & RUN_NOMAX) && fk[0].n)
+	if (k > 1 && !(how & (RUN_NOMAX | RUN_MAP)) && fk[0].n)
 		ok = ok && !packed;
-	return tap_ok(t, ok, "%zu inputs, seed %llu%s%s%s%s%s: %zu events in order",
+	return tap_ok(t, ok, "%zu inputs, seed %llu%s%s%s%s%s%s: %zu events in order",
 		      k, (unsigned long long)seed, fail < k ? ", one fails" : "",
 		      back < k ? ", one steps back" : "",
 		      how & RUN_LOOK ? ", read ahead" : "",
 		      how & RUN_BIG ? ", near 2^62" : "",
-		      how & RUN_NOMAX ? ", packed" : "", ngot);
+		      how & RUN_NOMAX ? ", packed" : "",
+		      how & RUN_MAP ? ", mapped" : "", ngot);
 }
 
 int main(void)
@@ -199,8 +218,8 @@ int main(void)
 
 	unsigned how;
 
-	tap_plan(8 * 9 * 3);
-	for (how = 0; how < 8; how++) {
+	tap_plan(16 * 9 * 3);
+	for (how = 0; how < 16; how++) {
 		for (k = 1; k <= 9; k++) {
 			run(&t, k, 0x9e3779b97f4a7c15ull + k + how, 99, 99, how);
 			run(&t, k, 0x2545f4914f6cdd1dull * k + how, k - 1, 99,
