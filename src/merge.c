@@ -140,25 +140,6 @@ static void merge_build(struct merge *m)
 	m->packed = false;
 }
 
-/*
- * Packed: play key k of slot i from its leaf to the root. Keys are
- * unique but for ended slots' (UINT64_MAX, alike in every way), so the
- * smaller climbs and the larger stays: conditional moves, no jump.
- */
-static inline __attribute__((always_inline)) void
-merge_preplay(struct merge *m, uint32_t i, uint64_t k)
-{
-	uint64_t *node = m->node, t, lo;
-	size_t p;
-
-	for (p = (m->n + i) / 2; p > 0; p /= 2) {
-		t = node[p];
-		lo = t < k ? t : k;
-		node[p] = t ^ k ^ lo;
-		k = lo;
-	}
-	node[0] = k;
-}
 
 /* Packed: slot i's key, or false when its time does not fit one. */
 static inline bool merge_pkey(const struct merge *m, uint32_t i,
@@ -333,8 +314,8 @@ static int merge_single(struct merge *m, struct event **out, struct diag *d)
 	return MERGE_EVENT;
 }
 
-static __attribute__((noinline, cold)) int
-merge_warn(struct merge_slot *s, struct diag *d)
+__attribute__((noinline, cold)) int merge_warn(struct merge_slot *s,
+					       struct diag *d)
 {
 	s->warn = false;
 	diag_set(d, "%s: event %" PRIu64 ": time stepped backward (%" PRIu64 " after %" PRIu64 "); its events stay in their own order",
@@ -395,48 +376,13 @@ int merge_next_many(struct merge *m, struct event **out, struct diag *d)
 	return merge_pick(m, out, d);
 }
 
-/*
- * The packed tree's common case, for slot i, which went out last, and
- * its next event, in s->ev: in order and in range, it climbs the tree
- * and the winner goes out. Returns MERGE_EVENT or MERGE_WARN.
- */
-static inline __attribute__((always_inline)) int
-merge_climb(struct merge *m, uint32_t i, uint64_t ts, struct event **out,
-	    struct diag *d)
-{
-	struct merge_slot *s;
 
-	m->slots[i].last_ts = ts;
-	merge_preplay(m, i, (ts - m->base) << m->bits | i);
-	/* a live key went in: the winner is one */
-	i = (uint32_t)(m->node[0] & m->mask);
-	s = &m->slots[i];
-	m->cur = i;
-	*out = s->ev;
-	if (__builtin_expect(s->warn, 0))
-		return merge_warn(s, d);
-	return MERGE_EVENT;
-}
-
-/* merge_climb() of slot i's event read ahead, in order and in range */
-static inline __attribute__((always_inline)) int
-merge_climb_ahead(struct merge *m, uint32_t i, uint64_t ts,
-		  struct event **out, struct diag *d)
-{
-	struct merge_slot *s = &m->slots[i];
-	struct event *e = s->ahead;
-
-	s->ahead = s->ev;
-	s->ev = e;
-	return merge_climb(m, i, ts, out, d);
-}
 
 /*
  * merge_next_fast() for a slot it does not take itself: one not read
  * ahead, read now; one read ahead whose time is mapped.
  */
-static __attribute__((noinline)) int
-merge_next_other(struct merge *m, struct event **out, struct diag *d)
+int merge_next_other(struct merge *m, struct event **out, struct diag *d)
 {
 	uint32_t i = m->cur;
 	struct merge_slot *s = &m->slots[i];
@@ -465,29 +411,3 @@ merge_next_other(struct merge *m, struct event **out, struct diag *d)
 	return merge_climb(m, i, ts, out, d);
 }
 
-/*
- * The packed tree's common case: the slot whose event went out last has
- * its next one, read ahead, in order and in range; it climbs the tree
- * and the winner goes out. Anything else takes the way of
- * merge_next_other() or merge_next_many(), before anything is changed.
- */
-int merge_next_fast(struct merge *m, struct event **out, struct diag *d)
-{
-	struct merge_slot *s = &m->slots[m->cur];
-	uint64_t ts = s->ahead->ts;
-	int ret;
-
-	if (!s->fast)
-		return merge_next_other(m, out, d);
-	if (__builtin_expect(s->ahead_ret <= 0 || ts < s->last_ts ||
-			     ts - m->base >= m->lim, 0))
-		return merge_next_many(m, out, d);
-	ret = merge_climb_ahead(m, m->cur, ts, out, d);
-	/*
-	 * The read ahead last, when all else is done: few registers live
-	 * across it. The event that goes out is not s->ahead, which was
-	 * s->ev before: its event went out the last time.
-	 */
-	s->ahead_ret = s->src->ops->next(s->src, s->ahead, s->ahead_d);
-	return ret;
-}
