@@ -29,6 +29,7 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	}
 	for (i = 0; i < n; i++) {
 		m->slots[i].src = srcs[i];
+		m->slots[i].next = srcs[i]->ops->next;
 		m->slots[i].ev = &m->slots[i].evs[0];
 		m->slots[i].ahead = &m->slots[i].evs[1];
 		/* one input goes straight out (merge_single) */
@@ -201,7 +202,7 @@ static void merge_build_first(struct merge *m)
 static inline int merge_read(const struct merge *m, struct merge_slot *s,
 			     struct event *ev, struct diag *d)
 {
-	int ret = s->src->ops->next(s->src, ev, d);
+	int ret = s->next(s->src, ev, d);
 
 	if (ret > 0 && m->map && clock_map(m->clock, s->src, ev) < 0) {
 		/* that input stops: its time is past what ns can say */

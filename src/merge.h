@@ -44,6 +44,8 @@ struct merge_key {
 struct merge_slot {
 	/* the fields the event path reads first, together */
 	struct source *src;	/* borrowed */
+	/* src->ops->next, one load away */
+	int (*next)(struct source *src, struct event *ev, struct diag *d);
 	struct event *ev;	/* one of evs: its event */
 	/*
 	 * An input whose events stay whole while the next one is read
@@ -206,7 +208,7 @@ static inline int merge_next_fast(struct merge *m, struct event **out,
 	 * winner. The event that goes out is not s->ahead, which was s->ev
 	 * before: its event went out the last time.
 	 */
-	s->ahead_ret = s->src->ops->next(s->src, s->ahead, s->ahead_d);
+	s->ahead_ret = s->next(s->src, s->ahead, s->ahead_d);
 	return ret;
 }
 
@@ -232,7 +234,7 @@ static inline int merge_next(struct merge *m, struct event **ev,
 		return merge_next_many(m, ev, d);
 	if (s->done)
 		return MERGE_END;
-	ret = s->src->ops->next(s->src, s->ev, d);
+	ret = s->next(s->src, s->ev, d);
 	if (ret <= 0) {
 		s->done = true;
 		return ret;
