@@ -67,14 +67,15 @@ struct merge_slot {
 	bool stepped_back;	/* reported already */
 	struct diag *ahead_d;	/* owned, with look: its message */
 	struct event evs[2];
-} __attribute__((aligned(64)));	/* 256 bytes: a slot's address is a shift */
+} __attribute__((aligned(64)));	/* whole lines; 256 bytes today */
 
 enum merge_mode {
-	MERGE_MODE_START = 0,	/* not primed; or a slot failed, or the
-				 * end: the next call takes the slow way */
+	MERGE_MODE_START = 0,	/* not primed yet (or priming stopped at
+				 * an input that failed) */
 	MERGE_MODE_FAST,	/* packed tree, cur to refill first */
 	MERGE_MODE_ONE,		/* one input, no mapping: inline */
-	MERGE_MODE_SLOW,	/* anything else */
+	MERGE_MODE_SLOW,	/* anything else: an input that ended or
+				 * failed, the wide tree, the end */
 };
 
 #define MERGE_NONE UINT32_MAX
