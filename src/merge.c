@@ -12,20 +12,24 @@ struct merge *merge_create(struct source **srcs, size_t n,
 			   const struct clock *clock)
 {
 	struct merge *m = calloc(1, sizeof(*m));
-	size_t i;
+	size_t i, k = n ? n : 1;
 
 	if (!m)
 		return NULL;
-	m->slots = calloc(n ? n : 1, sizeof(*m->slots));
-	m->tree = calloc(n ? n : 1, sizeof(*m->tree));
-	m->win = calloc(2 * (n ? n : 1), sizeof(*m->win));
-	m->key = calloc(n ? n : 1, sizeof(*m->key));
-	if (!m->slots || !m->tree || !m->win || !m->key) {
+	m->slots = calloc(k, sizeof(*m->slots));
+	m->tree = calloc(k, sizeof(*m->tree));
+	m->win = calloc(2 * k, sizeof(*m->win));
+	m->node = calloc(k, sizeof(*m->node));
+	m->pwin = calloc(2 * k, sizeof(*m->pwin));
+	m->key = calloc(k, sizeof(*m->key));
+	if (!m->slots || !m->tree || !m->win || !m->node || !m->pwin ||
+	    !m->key) {
 		merge_destroy(m);
 		return NULL;
 	}
 	for (i = 0; i < n; i++) {
 		m->slots[i].src = srcs[i];
+		m->slots[i].next = srcs[i]->ops->next;
 		m->slots[i].ev = &m->slots[i].evs[0];
 		m->slots[i].ahead = &m->slots[i].evs[1];
 		/* one input goes straight out (merge_single) */
@@ -41,11 +45,14 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	}
 	m->n = n;
 	m->clock = clock;
-	m->pending = -1;
+	m->cur = MERGE_NONE;
+	m->mode = MERGE_MODE_START;
 	/* host inputs on the timeline's own clock need no mapping */
 	for (i = 0; i < n; i++)
 		m->map |= srcs[i]->domain != DOMAIN_HOST ||
 			  srcs[i]->clock != clock->timeline;
+	for (i = 0; i < n; i++)
+		m->slots[i].fast = m->slots[i].look && !m->map;
 	return m;
 }
 
@@ -58,6 +65,8 @@ void merge_destroy(struct merge *m)
 	free(m->slots);
 	free(m->tree);
 	free(m->win);
+	free(m->node);
+	free(m->pwin);
 	free(m->key);
 	free(m);
 }
@@ -80,14 +89,14 @@ static inline bool merge_key_less(struct merge_key a, struct merge_key b)
 }
 
 /*
- * Play slot i's new event from its leaf to the root. The climbing winner's
- * key stays in registers, so that each level only loads its loser's,
- * which does not wait for the comparison below it. The low word of a key
- * holds its slot, so the key is all that climbs; the winner goes up and
- * the loser stays by masks rather than jumps (a jump here mispredicts
- * half the time: 8 inputs merged took 1.4 times as long).
+ * Wide: play slot i's new event from its leaf to the root. The climbing
+ * winner's key stays in registers, so that each level only loads its
+ * loser's, which does not wait for the comparison below it. The low word
+ * of a key holds its slot, so the key is all that climbs; the winner goes
+ * up and the loser stays by masks rather than jumps (a jump here
+ * mispredicts half the time: 8 inputs merged took 1.4 times as long).
  */
-static inline void merge_replay(struct merge *m, uint32_t i)
+static void merge_replay(struct merge *m, uint32_t i)
 {
 	struct merge_key kw = m->key[i], kt;
 	uint64_t swap, dlo;
@@ -105,14 +114,18 @@ static inline void merge_replay(struct merge *m, uint32_t i)
 	m->tree[0] = (uint32_t)kw.lo;
 }
 
-/* The first tournament, once every slot holds its first event (n > 0). */
+/* Wide: the tournament of every slot's key as it stands (n > 0). */
 static void merge_build(struct merge *m)
 {
 	size_t n = m->n, p;
 	uint32_t a, b;
 
-	for (p = 0; p < n; p++)
+	for (p = 0; p < n; p++) {
+		m->key[p].hi = m->slots[p].done ? UINT64_MAX :
+						  m->slots[p].ev->ts;
+		m->key[p].lo = (uint64_t)m->slots[p].done << 32 | p;
 		m->win[n + p] = (uint32_t)p;
+	}
 	for (p = n - 1; p > 0; p--) {
 		a = m->win[2 * p];
 		b = m->win[2 * p + 1];
@@ -125,14 +138,71 @@ static void merge_build(struct merge *m)
 		}
 	}
 	m->tree[0] = n > 1 ? m->win[1] : 0;
+	m->packed = false;
+}
+
+
+/* Packed: slot i's key, or false when its time does not fit one. */
+static inline bool merge_pkey(const struct merge *m, uint32_t i,
+			      uint64_t *k)
+{
+	const struct merge_slot *s = &m->slots[i];
+	uint64_t rel = s->ev->ts - m->base;
+
+	if (s->done) {
+		*k = UINT64_MAX;
+		return true;
+	}
+	if (rel >= m->lim)
+		return false;
+	*k = rel << m->bits | i;
+	return true;
+}
+
+/*
+ * The first tournament, once every slot holds its first event (n > 0):
+ * packed when there are two inputs or more and their times fit, around
+ * the earliest first event; else wide.
+ */
+static void merge_build_first(struct merge *m)
+{
+	size_t n = m->n, p;
+	uint64_t first = UINT64_MAX, a, b;
+
 	m->built = true;
+	if (n < 2) {
+		merge_build(m);
+		return;
+	}
+	m->bits = 64 - (unsigned)__builtin_clzll((unsigned long long)n - 1);
+	m->mask = ((uint64_t)1 << m->bits) - 1;
+	/* keys below UINT64_MAX, an ended slot's */
+	m->lim = UINT64_MAX >> m->bits;
+	for (p = 0; p < n; p++)
+		if (!m->slots[p].done && m->slots[p].ev->ts < first)
+			first = m->slots[p].ev->ts;
+	m->base = first > m->lim / 2 ? first - m->lim / 2 : 0;
+	for (p = 0; p < n; p++) {
+		if (!merge_pkey(m, (uint32_t)p, &m->pwin[n + p])) {
+			merge_build(m);
+			return;
+		}
+	}
+	for (p = n - 1; p > 0; p--) {
+		a = m->pwin[2 * p];
+		b = m->pwin[2 * p + 1];
+		m->pwin[p] = a < b ? a : b;
+		m->node[p] = a < b ? b : a;
+	}
+	m->node[0] = m->pwin[1];
+	m->packed = true;
 }
 
 /* next() of slot s into ev, on the timeline: its result */
 static inline int merge_read(const struct merge *m, struct merge_slot *s,
 			     struct event *ev, struct diag *d)
 {
-	int ret = s->src->ops->next(s->src, ev, d);
+	int ret = s->next(s->src, ev, d);
 
 	if (ret > 0 && m->map && clock_map(m->clock, s->src, ev) < 0) {
 		/* that input stops: its time is past what ns can say */
@@ -143,12 +213,46 @@ static inline int merge_read(const struct merge *m, struct merge_slot *s,
 }
 
 /*
+ * Slot i holds what its next read gave (ret): mark it done, or note a
+ * step back in time, to be said when the event goes out; then replay it
+ * once the tree is built. A time that does not fit the packed tree makes
+ * it wide, for good.
+ */
+static void merge_settle(struct merge *m, uint32_t i, int ret)
+{
+	struct merge_slot *s = &m->slots[i];
+	uint64_t k;
+
+	if (ret <= 0) {
+		s->done = true;
+		s->ev->ts = UINT64_MAX;
+	} else {
+		if (s->ev->ts < s->last_ts && !s->stepped_back) {
+			s->stepped_back = true;
+			s->warn = true;
+			s->warn_last = s->last_ts;
+		}
+		s->last_ts = s->ev->ts;
+	}
+	if (!m->built)
+		return;
+	if (!m->packed) {
+		m->key[i].hi = s->ev->ts;
+		m->key[i].lo = (uint64_t)s->done << 32 | i;
+		merge_replay(m, i);
+	} else if (merge_pkey(m, i, &k)) {
+		merge_preplay(m, i, k);
+	} else {
+		merge_build(m);
+	}
+}
+
+/*
  * Read the next event of slot i, and replay it once the tree is built.
  * Returns 1, 0 (that input ended), or a negative errno (it failed); an
  * input that ended or failed is done.
  */
-static inline __attribute__((always_inline)) int
-merge_fill(struct merge *m, uint32_t i, struct diag *d)
+static int merge_refill(struct merge *m, uint32_t i, struct diag *d)
 {
 	struct merge_slot *s = &m->slots[i];
 	int ret;
@@ -165,14 +269,7 @@ merge_fill(struct merge *m, uint32_t i, struct diag *d)
 	} else {
 		ret = merge_read(m, s, s->ev, d);
 	}
-	if (ret <= 0) {
-		s->done = true;
-		s->ev->ts = UINT64_MAX;
-	}
-	m->key[i].hi = s->ev->ts;
-	m->key[i].lo = (uint64_t)s->done << 32 | i;
-	if (m->built)
-		merge_replay(m, i);
+	merge_settle(m, i, ret);
 	/* the event after this one: s->ev stays whole meanwhile */
 	s->have_ahead = s->look && ret > 0;
 	if (s->have_ahead)
@@ -181,8 +278,7 @@ merge_fill(struct merge *m, uint32_t i, struct diag *d)
 }
 
 /*
- * The first call: prime every slot and build the tree. One input needs
- * neither; its events go straight out (see merge_next). Returns 1 when
+ * The first call: prime every slot and build the tree. Returns 1 when
  * the tree is built, 0 or a negative errno to return as is.
  */
 static int merge_start(struct merge *m, struct diag *d)
@@ -192,20 +288,18 @@ static int merge_start(struct merge *m, struct diag *d)
 
 	while (m->nfill < m->n) {
 		i = (uint32_t)m->nfill++;
-		ret = merge_fill(m, i, d);
+		ret = merge_refill(m, i, d);
 		if (ret < 0)
 			return ret;
 	}
 	if (!m->n)
 		return MERGE_END;
-	merge_build(m);
+	merge_build_first(m);
 	return 1;
 }
 
 /* One input: no tree, no ordering to keep. */
-static __attribute__((noinline)) int merge_single(struct merge *m,
-						  struct event **out,
-						  struct diag *d)
+static int merge_single(struct merge *m, struct event **out, struct diag *d)
 {
 	struct merge_slot *s = &m->slots[0];
 	int ret;
@@ -221,19 +315,58 @@ static __attribute__((noinline)) int merge_single(struct merge *m,
 	return MERGE_EVENT;
 }
 
-static __attribute__((noinline)) int merge_next_tree(struct merge *m,
-						     struct event **out,
-						     struct diag *d)
+__attribute__((noinline, cold)) int merge_warn(struct merge_slot *s,
+					       struct diag *d)
+{
+	s->warn = false;
+	diag_set(d, "%s: event %" PRIu64 ": time stepped backward (%" PRIu64 " after %" PRIu64 "); its events stay in their own order",
+		 s->src->name, s->ev->seq, s->ev->ts, s->warn_last);
+	return MERGE_WARN;
+}
+
+/* The winner goes out; its slot is the one to refill next time. */
+static int merge_pick(struct merge *m, struct event **out, struct diag *d)
 {
 	struct merge_slot *s;
-	int ret;
 	uint32_t i;
 
-	if (__builtin_expect(m->pending >= 0, 1)) {
+	if (m->packed) {
+		if (m->node[0] == UINT64_MAX)
+			return MERGE_END;
+		i = (uint32_t)(m->node[0] & m->mask);
+	} else {
+		i = m->tree[0];
+		if (m->slots[i].done)
+			return MERGE_END;
+	}
+	s = &m->slots[i];
+	*out = s->ev;
+	if (m->n > 1) {
+		m->cur = i;
+		m->mode = m->packed ? MERGE_MODE_FAST : MERGE_MODE_SLOW;
+	} else {
+		/* one input takes its next event in merge_single() */
+		m->mode = m->map ? MERGE_MODE_SLOW : MERGE_MODE_ONE;
+	}
+	if (__builtin_expect(s->warn, 0))
+		return merge_warn(s, d);
+	return MERGE_EVENT;
+}
+
+/* Every case: priming, an input that ended or failed, the wide tree. */
+int merge_next_many(struct merge *m, struct event **out, struct diag *d)
+{
+	uint32_t i;
+	int ret;
+
+	if (m->n == 1 && m->nfill == 1)
+		return merge_single(m, out, d);
+	if (m->cur != MERGE_NONE) {
 		/* the slot whose event went out last takes its next one */
-		i = (uint32_t)m->pending;
-		m->pending = -1;
-		ret = merge_fill(m, i, d);
+		i = m->cur;
+		m->cur = MERGE_NONE;
+		m->mode = MERGE_MODE_SLOW;
+		ret = merge_refill(m, i, d);
 		if (ret < 0)
 			return ret;
 	} else if (!m->built) {
@@ -241,32 +374,41 @@ static __attribute__((noinline)) int merge_next_tree(struct merge *m,
 		if (ret <= 0)
 			return ret;
 	}
-	i = m->tree[0];
-	s = &m->slots[i];
-	if (s->done)
-		return MERGE_END;
-	/* one input takes its next event in merge_single() */
-	m->pending = m->n > 1 ? (long)i : -1;
-	*out = s->ev;
-	ret = MERGE_EVENT;
-	if (__builtin_expect(s->ev->ts < s->last_ts, 0) && !s->stepped_back) {
-		s->stepped_back = true;
-		diag_set(d, "%s: event %" PRIu64 ": time stepped backward (%" PRIu64 " after %" PRIu64 "); its events stay in their own order",
-			 s->src->name, s->ev->seq, s->ev->ts, s->last_ts);
-		ret = MERGE_WARN;
-	}
-	s->last_ts = s->ev->ts;
-	return ret;
+	return merge_pick(m, out, d);
 }
 
+
+
 /*
- * One input, once primed (merge_next() takes the events of one that needs
- * no mapping itself), goes straight out; a call of its own, so that its
- * few instructions save no registers for the tree's many.
+ * merge_next_fast() for a slot it does not take itself: one not read
+ * ahead, read now; one read ahead whose time is mapped.
  */
-int merge_next_many(struct merge *m, struct event **out, struct diag *d)
+int merge_next_other(struct merge *m, struct event **out, struct diag *d)
 {
-	if (m->n == 1 && m->nfill == 1)
-		return merge_single(m, out, d);
-	return merge_next_tree(m, out, d);
+	uint32_t i = m->cur;
+	struct merge_slot *s = &m->slots[i];
+	uint64_t ts;
+	int ret;
+
+	if (s->look) {
+		ts = s->ahead->ts;
+		if (s->ahead_ret <= 0 || ts < s->last_ts ||
+		    ts - m->base >= m->lim)
+			return merge_next_many(m, out, d);
+		ret = merge_climb_ahead(m, i, ts, out, d);
+		s->ahead_ret = merge_read(m, s, s->ahead, s->ahead_d);
+		return ret;
+	}
+	ret = merge_read(m, s, s->ev, d);
+	ts = s->ev->ts;
+	if (ret <= 0 || ts < s->last_ts || ts - m->base >= m->lim) {
+		m->cur = MERGE_NONE;
+		m->mode = MERGE_MODE_SLOW;
+		merge_settle(m, i, ret);
+		if (ret < 0)
+			return ret;
+		return merge_pick(m, out, d);
+	}
+	return merge_climb(m, i, ts, out, d);
 }
+

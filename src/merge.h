@@ -6,6 +6,15 @@
  * against the loser stored there. Memory is O(inputs). An input whose
  * time goes backwards is reported once and otherwise left in its own
  * order: nothing is silently reordered.
+ *
+ * Two forms of the same tree. Packed: a node holds the key itself, one
+ * word, (ts - base) << bits | input, and an ended input is UINT64_MAX;
+ * each level is a load, a compare and two conditional moves. Wide: the
+ * key as two words (ts, ended << 32 | input), nodes hold inputs; taken
+ * for good when a time does not fit the packed word (more than 2^(63 -
+ * bits) from the first events' time, an event stamped near UINT64_MAX).
+ * Both give one order: a key is unique (the input is in it), so the
+ * winner does not depend on the tree's form or history.
  */
 #ifndef KTF_MERGE_H
 #define KTF_MERGE_H
@@ -33,7 +42,10 @@ struct merge_key {
 };
 
 struct merge_slot {
+	/* the fields the event path reads first, together */
 	struct source *src;	/* borrowed */
+	/* src->ops->next, one load away */
+	int (*next)(struct source *src, struct event *ev, struct diag *d);
 	struct event *ev;	/* one of evs: its event */
 	/*
 	 * An input whose events stay whole while the next one is read
@@ -42,35 +54,60 @@ struct merge_slot {
 	 * off the path to the next event. The two take turns in evs (the
 	 * pointers swap; the events are not copied).
 	 */
-	bool look;
-	bool have_ahead;	/* ahead_ret and ahead hold the next read */
-	int ahead_ret;		/* what next() returned for it */
 	struct event *ahead;	/* the other of evs */
-	struct event evs[2];
-	struct diag *ahead_d;	/* owned, with look: its message */
-	uint64_t last_ts;	/* host time of its previous event */
-	bool stepped_back;	/* reported already */
+	int ahead_ret;		/* what next() returned for it */
+	bool look;
+	bool fast;		/* look, on the timeline's clock: what
+				 * merge_next_fast() takes itself */
+	bool have_ahead;	/* ahead_ret and ahead hold the next read */
 	bool done;		/* ended or failed: loses to every event */
+	bool warn;		/* ev stepped back: say so when it goes out */
+	uint64_t last_ts;	/* host time of its previous event */
+	uint64_t warn_last;	/* with warn: last_ts before ev */
+	bool stepped_back;	/* reported already */
+	struct diag *ahead_d;	/* owned, with look: its message */
+	struct event evs[2];
+} __attribute__((aligned(64)));	/* whole lines; 256 bytes today */
+
+enum merge_mode {
+	MERGE_MODE_START = 0,	/* not primed yet (or priming stopped at
+				 * an input that failed) */
+	MERGE_MODE_FAST,	/* packed tree, cur to refill first */
+	MERGE_MODE_ONE,		/* one input, no mapping: inline */
+	MERGE_MODE_SLOW,	/* anything else: an input that ended or
+				 * failed, the wide tree, the end */
 };
 
+#define MERGE_NONE UINT32_MAX
+
 struct merge {
+	enum merge_mode mode;
+	uint32_t cur;			/* slot whose event went out last, to
+					 * refill first; MERGE_NONE */
+	/* packed: [0] the winner's key, [p] the loser's at node p */
+	uint64_t *node;			/* owned */
 	struct merge_slot *slots;	/* owned */
-	size_t n;
-	/*
-	 * owned: slot indices; [0] the winner, [1 .. n-1] the loser of the
-	 * match at that node. The leaf of slot i is node n + i, the parent
-	 * of node p is p / 2.
-	 */
-	uint32_t *tree;
-	uint32_t *win;			/* owned: 2n, scratch of the build */
-	struct merge_key *key;		/* owned: per slot the key of its
-					 * event, side by side for the
-					 * comparisons */
+	uint64_t base;			/* packed: time of key 0 */
+	uint64_t lim;			/* packed: keys hold ts - base < lim */
+	uint64_t mask;			/* packed: the input bits of a key */
+	unsigned bits;			/* packed: how many */
+	bool packed;			/* else wide */
 	bool built;			/* the tree holds every slot */
-	long pending;			/* slot to refill before the next pop */
-	size_t nfill;			/* slots primed so far */
-	const struct clock *clock;	/* borrowed */
 	bool map;			/* some input needs clock_map() */
+	size_t n;
+	size_t nfill;			/* slots primed so far */
+	/*
+	 * wide: slot indices; [0] the winner, [1 .. n-1] the loser of the
+	 * match at that node. The leaf of slot i is node n + i, the parent
+	 * of node p is p / 2 (the packed tree's shape too).
+	 */
+	uint32_t *tree;			/* owned */
+	uint32_t *win;			/* owned: 2n, scratch of the build */
+	uint64_t *pwin;			/* owned: 2n, scratch (packed) */
+	struct merge_key *key;		/* owned, wide: per slot the key of
+					 * its event, side by side for the
+					 * comparisons */
+	const struct clock *clock;	/* borrowed */
 };
 
 enum merge_result {
@@ -83,8 +120,98 @@ struct merge *merge_create(struct source **srcs, size_t n,
 			   const struct clock *clock);
 void merge_destroy(struct merge *m);
 
-/* merge_next() but for one input on the timeline's clock, once primed */
+/*
+ * The ways of merge_next() out of line: every case (priming, an input
+ * that ended or failed, the wide tree); the slots merge_next_fast() does
+ * not take (not read ahead, or mapped); a step back said.
+ */
 int merge_next_many(struct merge *m, struct event **ev, struct diag *d);
+int merge_next_other(struct merge *m, struct event **ev, struct diag *d);
+int merge_warn(struct merge_slot *s, struct diag *d);
+
+/*
+ * Packed: play key k of slot i from its leaf to the root. Keys are
+ * unique but for ended slots' (UINT64_MAX, alike in every way), so the
+ * smaller climbs and the larger stays: conditional moves, no jump.
+ */
+static inline __attribute__((always_inline)) void
+merge_preplay(struct merge *m, uint32_t i, uint64_t k)
+{
+	uint64_t *node = m->node, t, lo;
+	size_t p;
+
+	for (p = (m->n + i) / 2; p > 0; p /= 2) {
+		t = node[p];
+		lo = t < k ? t : k;
+		node[p] = t ^ k ^ lo;
+		k = lo;
+	}
+	node[0] = k;
+}
+
+/*
+ * The packed tree's common case, for slot i, which went out last, and
+ * its next event, in s->ev: in order and in range, it climbs the tree
+ * and the winner goes out. Returns MERGE_EVENT or MERGE_WARN.
+ */
+static inline __attribute__((always_inline)) int
+merge_climb(struct merge *m, uint32_t i, uint64_t ts, struct event **out,
+	    struct diag *d)
+{
+	struct merge_slot *s;
+
+	m->slots[i].last_ts = ts;
+	merge_preplay(m, i, (ts - m->base) << m->bits | i);
+	/* a live key went in: the winner is one */
+	i = (uint32_t)(m->node[0] & m->mask);
+	s = &m->slots[i];
+	m->cur = i;
+	*out = s->ev;
+	if (__builtin_expect(s->warn, 0))
+		return merge_warn(s, d);
+	return MERGE_EVENT;
+}
+
+/* merge_climb() of slot i's event read ahead, in order and in range */
+static inline __attribute__((always_inline)) int
+merge_climb_ahead(struct merge *m, uint32_t i, uint64_t ts,
+		  struct event **out, struct diag *d)
+{
+	struct merge_slot *s = &m->slots[i];
+	struct event *e = s->ahead;
+
+	s->ahead = s->ev;
+	s->ev = e;
+	return merge_climb(m, i, ts, out, d);
+}
+
+/*
+ * The packed tree's common case: the slot whose event went out last has
+ * its next one, read ahead, in order and in range; it climbs the tree
+ * and the winner goes out. Anything else takes the way of
+ * merge_next_other() or merge_next_many(), before anything is changed.
+ */
+static inline int merge_next_fast(struct merge *m, struct event **out,
+				  struct diag *d)
+{
+	struct merge_slot *s = &m->slots[m->cur];
+	uint64_t ts = s->ahead->ts;
+	int ret;
+
+	if (!s->fast)
+		return merge_next_other(m, out, d);
+	if (__builtin_expect(s->ahead_ret <= 0 || ts < s->last_ts ||
+			     ts - m->base >= m->lim, 0))
+		return merge_next_many(m, out, d);
+	ret = merge_climb_ahead(m, m->cur, ts, out, d);
+	/*
+	 * The read ahead last, when all else is done, off the path to the
+	 * winner. The event that goes out is not s->ahead, which was s->ev
+	 * before: its event went out the last time.
+	 */
+	s->ahead_ret = s->next(s->src, s->ahead, s->ahead_d);
+	return ret;
+}
 
 /*
  * The next event in time order. Returns MERGE_EVENT or MERGE_WARN with
@@ -93,7 +220,8 @@ int merge_next_many(struct merge *m, struct event **ev, struct diag *d);
  *
  * One input whose time needs no mapping, once primed, goes straight out,
  * inline in the caller's loop: no tree, no ordering to keep, no call but
- * the reader's.
+ * the reader's. Several, in the packed tree's common case, are merged
+ * inline too (merge_next_fast()).
  */
 static inline int merge_next(struct merge *m, struct event **ev,
 			     struct diag *d)
@@ -101,11 +229,13 @@ static inline int merge_next(struct merge *m, struct event **ev,
 	struct merge_slot *s = m->slots;
 	int ret;
 
-	if (!(m->n == 1 && m->nfill == 1 && !m->map))
+	if (m->mode == MERGE_MODE_FAST)
+		return merge_next_fast(m, ev, d);
+	if (m->mode != MERGE_MODE_ONE)
 		return merge_next_many(m, ev, d);
 	if (s->done)
 		return MERGE_END;
-	ret = s->src->ops->next(s->src, s->ev, d);
+	ret = s->next(s->src, s->ev, d);
 	if (ret <= 0) {
 		s->done = true;
 		return ret;

@@ -3,7 +3,10 @@
  * The merge's order against a plain sort on (ts, input order, sequence):
  * inputs of scripted timestamps with many ties, 1 to 9 inputs (trees of
  * every shape), an input that fails half-way, one that steps back in time,
- * an event stamped UINT64_MAX, inputs that are empty.
+ * an event stamped UINT64_MAX, inputs that are empty; each read ahead
+ * (two_events) or not, near 0 or near 2^62, in the packed tree all
+ * through or made wide on the way (merge.h), their times mapped
+ * (clock_map) or not.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -49,6 +52,22 @@ static const struct source_ops fake_ops = {
 	.next = fake_next,
 };
 
+static const struct source_ops fake_look_ops = {
+	.kind = "fake",
+	.next = fake_next,
+	.two_events = true,
+};
+
+/* how run() scripts its inputs */
+enum {
+	RUN_LOOK = 1,	/* read ahead (two_events) */
+	RUN_BIG = 2,	/* times near 2^62, not 0 */
+	RUN_NOMAX = 4,	/* no event stamped UINT64_MAX: the tree stays packed */
+	RUN_MAP = 8,	/* TSC inputs on a ns timeline at 500 MHz: mapped
+			 * (clock_map), times doubled; UINT64_MAX does not
+			 * fit, its input stops there with an error */
+};
+
 struct seen {
 	unsigned src;
 	uint64_t ts, seq;
@@ -79,18 +98,20 @@ static uint64_t next_rand(uint64_t *s)
  * (if < k) fails after half its events; back (if < k) has one step back,
  * which the merge reports once and keeps in input order.
  */
-static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail, size_t back)
+static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
+		size_t back, unsigned how)
 {
+	uint64_t off = how & RUN_BIG ? (uint64_t)1 << 62 : 0;
 	struct source src[16], *srcs[16];
 	struct fake fk[16];
 	struct seen want[16 * MAXEV], got[16 * MAXEV + 1];
-	size_t nwant = 0, ngot = 0, i, j, nerr = 0, nwarn = 0;
+	size_t nwant = 0, ngot = 0, i, j, nerr = 0, nwarn = 0, experr = 0;
 	struct clock *clock = clock_create();
 	struct merge *m;
 	struct event *ev;
 	struct diag d;
 	uint64_t s = seed;
-	bool ok;
+	bool ok, packed;
 	int ret;
 
 	memset(src, 0, sizeof(src));
@@ -101,10 +122,10 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail, size_t back
 		fk[i].at = 0;
 		fk[i].fail_at = i == fail ? fk[i].n / 2 : fk[i].n;
 		for (j = 0; j < fk[i].n; j++)	/* few values: many ties */
-			fk[i].ts[j] = (j ? fk[i].ts[j - 1] : 0) + next_rand(&s) % 3;
-		if (i == 0 && fk[i].n)
+			fk[i].ts[j] = (j ? fk[i].ts[j - 1] : off) + next_rand(&s) % 3;
+		if (i == 0 && fk[i].n && !(how & RUN_NOMAX))
 			fk[i].ts[fk[i].n - 1] = UINT64_MAX;
-		src[i].ops = &fake_ops;
+		src[i].ops = how & RUN_LOOK ? &fake_look_ops : &fake_ops;
 		src[i].name = "fake";
 		src[i].index = (unsigned)i;
 		src[i].clock = CLOCK_TSC;
@@ -113,21 +134,36 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail, size_t back
 	}
 	if (back < k && fk[back].n > 4) {
 		j = fk[back].n / 2;
-		if (fk[back].ts[j] < 5)
-			fk[back].ts[j] = 5;
+		if (fk[back].ts[j] < off + 5)
+			fk[back].ts[j] = off + 5;
+		/* near 2^62, far below the others: the tree goes wide */
 		fk[back].ts[j + 1] = 0;
 	}
 	for (i = 0; i < k; i++) {
 		size_t upto = i == fail ? fk[i].n / 2 : fk[i].n;
 
-		for (j = 0; j < upto; j++)
-			want[nwant++] = (struct seen){ (unsigned)i, fk[i].ts[j], j };
+		for (j = 0; j < upto; j++) {
+			uint64_t ts = fk[i].ts[j];
+
+			if (how & RUN_MAP) {
+				if (ts > UINT64_MAX / 2) {
+					experr++;
+					break;
+				}
+				ts *= 2;
+			}
+			want[nwant++] = (struct seen){ (unsigned)i, ts, j };
+		}
 	}
 	/* an input that steps back keeps its own order: sort the others around it */
 	if (back >= k || fk[back].n <= 4)
 		qsort(want, nwant, sizeof(*want), cmp_seen);
 
 	clock->timeline = CLOCK_TSC;
+	if (how & RUN_MAP) {
+		clock->timeline = CLOCK_NS;
+		clock->tsc_mhz = 500.0;
+	}
 	m = merge_create(srcs, k, clock);
 	for (;;) {
 		diag_init(&d);
@@ -143,6 +179,7 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail, size_t back
 		if (ngot < 16 * MAXEV)
 			got[ngot++] = (struct seen){ ev->src->index, ev->ts, ev->seq };
 	}
+	packed = m->packed;
 	merge_destroy(m);
 	clock_destroy(clock);
 	if (back < k && fk[back].n > 4) {
@@ -159,10 +196,19 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail, size_t back
 		for (i = 0; ok && i < ngot; i++)
 			ok = !cmp_seen(&got[i], &want[i]);
 	}
-	ok = ok && nerr == (fail < k && fk[fail].n / 2 < fk[fail].n);
-	return tap_ok(t, ok, "%zu inputs, seed %llu%s%s: %zu events in order",
+	ok = ok && nerr == experr + (fail < k && fk[fail].n / 2 < fk[fail].n);
+	/* the form the tree ended in: packed unless a time did not fit */
+	if (k > 1 && (how & RUN_NOMAX) && (!(how & RUN_BIG) || back >= k))
+		ok = ok && packed;
+	if (k > 1 && !(how & (RUN_NOMAX | RUN_MAP)) && fk[0].n)
+		ok = ok && !packed;
+	return tap_ok(t, ok, "%zu inputs, seed %llu%s%s%s%s%s%s: %zu events in order",
 		      k, (unsigned long long)seed, fail < k ? ", one fails" : "",
-		      back < k ? ", one steps back" : "", ngot);
+		      back < k ? ", one steps back" : "",
+		      how & RUN_LOOK ? ", read ahead" : "",
+		      how & RUN_BIG ? ", near 2^62" : "",
+		      how & RUN_NOMAX ? ", packed" : "",
+		      how & RUN_MAP ? ", mapped" : "", ngot);
 }
 
 int main(void)
@@ -170,11 +216,17 @@ int main(void)
 	struct tap t = { 0 };
 	size_t k;
 
-	tap_plan(9 * 3);
-	for (k = 1; k <= 9; k++) {
-		run(&t, k, 0x9e3779b97f4a7c15ull + k, 99, 99);
-		run(&t, k, 0x2545f4914f6cdd1dull * k, k - 1, 99);
-		run(&t, k, 0x5851f42d4c957f2dull ^ k, 99, k / 2);
+	unsigned how;
+
+	tap_plan(16 * 9 * 3);
+	for (how = 0; how < 16; how++) {
+		for (k = 1; k <= 9; k++) {
+			run(&t, k, 0x9e3779b97f4a7c15ull + k + how, 99, 99, how);
+			run(&t, k, 0x2545f4914f6cdd1dull * k + how, k - 1, 99,
+			    how);
+			run(&t, k, 0x5851f42d4c957f2dull ^ (k + 16 * how), 99,
+			    k / 2, how);
+		}
 	}
 	return t.failed ? 1 : 0;
 }
