@@ -45,7 +45,7 @@ static int exits_exit(struct exits *x, const struct sink_type *st,
 		if (x->ops->end(x, v, false, 0) < 0)
 			return -ENOMEM;
 	}
-	if (sink_field_u64(ev, st->reason, &value) < 0)
+	if (sink_field_at(ev, st->reason, st->at_reason, &value) < 0)
 		value = 0;
 	v->reason = exits_reason_key(value, !ev->type->has_id,
 				     ev->src->domain);
@@ -84,7 +84,8 @@ static int exits_kind(struct exits *x, const struct sink_type *st,
 	struct sink_vcpu *v;
 	uint64_t value;
 
-	if (kind == SINK_KIND_NONE || sink_field_u64(ev, st->value, &value) < 0)
+	if (kind == SINK_KIND_NONE ||
+	    sink_field_at(ev, st->value, st->at_value, &value) < 0)
 		return 0;
 	v = sink_pairs_get(&x->pairs, st, ev);
 	if (!v)

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "event.h"
 #include "source.h"
@@ -186,7 +187,16 @@ struct sink_type {
 	int32_t value;		/* a kind's value: port, gpa, msr, nr, vector */
 	int32_t rip;		/* EXIT: guest_rip (kvmtrace: words 2, 3) */
 	int32_t rip_hi;		/* kvmtrace EXIT: the RIP's high word */
+	/*
+	 * reason, vcpu, value, rip and rip_hi where the source keeps them as
+	 * a uint32_t at a fixed byte offset of ev->rec for every event
+	 * (source_ops.field_u32: kvmtrace's words), read without a call;
+	 * SINK_NOAT: through field().
+	 */
+	uint16_t at_reason, at_vcpu, at_value, at_rip, at_rip_hi;
 };
+
+#define SINK_NOAT UINT16_MAX
 
 void sink_type_init(struct sink_type *st, struct source *src,
 		    const struct event_type *t);
@@ -228,6 +238,19 @@ static inline enum sink_kind sink_kind(const struct sink_type *st,
 
 /* Integer field slot of ev: 0 with *out, or -ENOENT. */
 int sink_field_u64(const struct event *ev, int32_t slot, uint64_t *out);
+
+/* sink_field_u64() of a slot of st whose offset (st->at_*) is at. */
+static inline int sink_field_at(const struct event *ev, int32_t slot,
+				uint16_t at, uint64_t *out)
+{
+	uint32_t w;
+
+	if (at == SINK_NOAT)
+		return sink_field_u64(ev, slot, out);
+	memcpy(&w, (const char *)ev->rec + at, sizeof(w));
+	*out = w;
+	return 0;
+}
 
 /* For SINK_CALL: 1 entry, -1 exit, 2 an event record, 0 else (lost). */
 int sink_call_dir(const struct sink_type *st, const struct event *ev);
@@ -361,7 +384,19 @@ struct sink_pairs {
 	 */
 	uint64_t last_key;
 	uint32_t last;		/* index + 1; 0: none */
+	/*
+	 * The vCPUs of events that name theirs (ev->vcpu) and no VM (no `vm`
+	 * key): their state by (pid, machine, domain, vCPU), in one probe
+	 * (kvmtrace streams switch vCPUs at nearly every record).
+	 */
+	struct sink_pairs_hit {
+		uint64_t task;	/* pid | machine << 40 */
+		uint64_t vcpu;	/* vCPU | domain << 32 | SINK_PAIRS_HIT */
+		uint32_t idx;	/* into v */
+	} hits[256];
 };
+
+#define SINK_PAIRS_HIT (1ull << 33)
 
 /* The VM index of a vCPU key (from sink_pairs_get), and its vCPU. */
 static inline uint32_t sink_key_vm(uint64_t key)
