@@ -4,6 +4,7 @@
  * --exits both follow.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "exits.h"
 #include "symtab.h"
@@ -15,8 +16,21 @@ static const char *exits_sym(const struct exits *x, struct sink_vcpu *v,
 {
 	int64_t sym;
 
-	v->has_rip = (x->want_rip || x->syms || x->sym_src) &&
-		     sink_exit_rip(st, ev, &v->rip) == 0;
+	uint32_t w[2];
+
+	if (!x->want_rip && !x->syms && !x->sym_src) {
+		v->has_rip = false;
+		return NULL;
+	}
+	if (st->at_rip != SINK_NOAT && st->at_rip_hi != SINK_NOAT) {
+		/* kvmtrace: two words */
+		memcpy(&w[0], (const char *)ev->rec + st->at_rip, 4);
+		memcpy(&w[1], (const char *)ev->rec + st->at_rip_hi, 4);
+		v->rip = w[0] | (uint64_t)w[1] << 32;
+		v->has_rip = true;
+	} else {
+		v->has_rip = sink_exit_rip(st, ev, &v->rip) == 0;
+	}
 	if (!v->has_rip)
 		return NULL;
 	if (x->syms) {
@@ -28,10 +42,10 @@ static const char *exits_sym(const struct exits *x, struct sink_vcpu *v,
 	return NULL;
 }
 
-static int exits_exit(struct exits *x, const struct sink_type *st,
-		      const struct event *ev)
+int exits_exit(struct exits *x, const struct sink_type *st,
+	       const struct event *ev)
 {
-	struct sink_vcpu *v = sink_pairs_get(&x->pairs, st, ev);
+	struct sink_vcpu *v = sink_pairs_find(&x->pairs, st, ev, false);
 	uint64_t value;
 
 	if (!v)
@@ -56,10 +70,10 @@ static int exits_exit(struct exits *x, const struct sink_type *st,
 	return x->ops->begin ? x->ops->begin(x, v, st, ev) : 0;
 }
 
-static int exits_entry(struct exits *x, const struct sink_type *st,
-		       const struct event *ev)
+int exits_entry(struct exits *x, const struct sink_type *st,
+		const struct event *ev)
 {
-	struct sink_vcpu *v = sink_pairs_get(&x->pairs, st, ev);
+	struct sink_vcpu *v = sink_pairs_find(&x->pairs, st, ev, true);
 	uint64_t dur;
 
 	if (!v)
@@ -77,8 +91,8 @@ static int exits_entry(struct exits *x, const struct sink_type *st,
 	return x->ops->end(x, v, true, dur);
 }
 
-static int exits_kind(struct exits *x, const struct sink_type *st,
-		      const struct event *ev)
+int exits_kind(struct exits *x, const struct sink_type *st,
+	       const struct event *ev)
 {
 	enum sink_kind kind = sink_kind(st, ev);
 	struct sink_vcpu *v;
@@ -87,7 +101,7 @@ static int exits_kind(struct exits *x, const struct sink_type *st,
 	if (kind == SINK_KIND_NONE ||
 	    sink_field_at(ev, st->value, st->at_value, &value) < 0)
 		return 0;
-	v = sink_pairs_get(&x->pairs, st, ev);
+	v = sink_pairs_find(&x->pairs, st, ev, false);
 	if (!v)
 		return -ENOMEM;
 	/* the first such event of an exit says what it is about */
@@ -96,21 +110,6 @@ static int exits_kind(struct exits *x, const struct sink_type *st,
 		v->kind_value = value;
 	}
 	return 0;
-}
-
-int exits_event(struct exits *x, const struct sink_type *st,
-		const struct event *ev)
-{
-	switch (sink_role(st, ev)) {
-	case SINK_EXIT:
-		return exits_exit(x, st, ev);
-	case SINK_ENTRY:
-		return exits_entry(x, st, ev);
-	case SINK_CALL:
-		return 0;
-	default:
-		return exits_kind(x, st, ev);
-	}
 }
 
 int exits_finish(struct exits *x)

@@ -82,12 +82,32 @@ static inline enum domain exits_key_domain(uint64_t key)
 	return (enum domain)(key & 1);
 }
 
+/* exits_event() of an exit, an entry, any other event. */
+int exits_exit(struct exits *x, const struct sink_type *st,
+	       const struct event *ev);
+int exits_entry(struct exits *x, const struct sink_type *st,
+		const struct event *ev);
+int exits_kind(struct exits *x, const struct sink_type *st,
+	       const struct event *ev);
+
 /*
  * Feed event ev of type st (an exit, an entry, an event that says what an
  * exit is about; anything else is let through). 0 or -ENOMEM.
  */
-int exits_event(struct exits *x, const struct sink_type *st,
-		const struct event *ev);
+static inline int exits_event(struct exits *x, const struct sink_type *st,
+			      const struct event *ev)
+{
+	switch (sink_role(st, ev)) {
+	case SINK_EXIT:
+		return exits_exit(x, st, ev);
+	case SINK_ENTRY:
+		return exits_entry(x, st, ev);
+	case SINK_CALL:
+		return 0;
+	default:
+		return exits_kind(x, st, ev);
+	}
+}
 
 /* At the end: every exit still waiting ends unpaired. 0 or -ENOMEM. */
 int exits_finish(struct exits *x);

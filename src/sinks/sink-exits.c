@@ -40,13 +40,13 @@ struct exits_text {
 /* Per vCPU (index into pairs.v): where its exit came from. */
 struct exits_vrow {
 	uint32_t src;		/* the input of its pending exit */
-	uint32_t ref;		/* the reason_name of reason, or NONE */
-	uint64_t reason;	/* the reason of its last exit */
 	uint32_t prefix_src;	/* the input prefix was made for; or NONE */
 	struct exits_text prefix;	/* host, input, vm, vcpu, up to reason */
 };
 
 #define EXITS_NONE	UINT32_MAX
+/* reason keys below this find their name in a table, not the map */
+#define EXITS_SMALL	1024
 
 struct sink_exits {
 	struct sink sink;
@@ -61,6 +61,7 @@ struct sink_exits {
 	struct exits_vrow *vrows;	/* owned: by index into pairs.v */
 	uint32_t nvrows;
 	struct sink_map name_map;	/* reason key -> index into names */
+	uint16_t name_small[EXITS_SMALL];	/* key -> index + 1; 0 none */
 	struct exits_text *names;	/* owned: reason_name cells */
 	size_t nnames, cap_names;
 	uint64_t rows;
@@ -190,12 +191,17 @@ static int exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
 			     const struct sink_type *st,
 			     const struct event *ev)
 {
-	uint32_t i = sink_map_find(&c->name_map, v->reason);
+	uint32_t i;
 	char name[128], *cell;
 	size_t len;
 	void *grown;
 	int ret;
 
+	if (v->reason < EXITS_SMALL && c->name_small[v->reason]) {
+		v->ref = c->name_small[v->reason] - 1u;
+		return 0;
+	}
+	i = sink_map_find(&c->name_map, v->reason);
 	if (i != SINK_MAP_EMPTY) {
 		v->ref = i;
 		return 0;
@@ -222,39 +228,44 @@ static int exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
 	if (ret < 0)
 		return ret;
 	v->ref = (uint32_t)c->nnames++;
+	/* nnames <= SINK_MAXKEYS: fits */
+	if (v->reason < EXITS_SMALL)
+		c->name_small[v->reason] = (uint16_t)c->nnames;
 	return 0;
 }
 
 /* ------------------------------------------------------------- rows */
+
+/* Make c->vrows[vi] exist. 0 or -ENOMEM. */
+static __attribute__((noinline)) int exits_vrows(struct sink_exits *c,
+						 uint32_t vi)
+{
+	void *grown = c->vrows;
+	uint32_t old = c->nvrows, i;
+
+	if (sink_grow(&grown, &c->nvrows, vi, sizeof(*c->vrows)) < 0)
+		return -ENOMEM;
+	c->vrows = grown;
+	for (i = old; i < c->nvrows; i++)
+		c->vrows[i].prefix_src = EXITS_NONE;
+	return 0;
+}
 
 static int exits_begin_cb(struct exits *x, struct sink_vcpu *v,
 			  const struct sink_type *st, const struct event *ev)
 {
 	struct sink_exits *c = container_of(x, struct sink_exits, x);
 	uint32_t vi = (uint32_t)(v - x->pairs.v);
-	void *grown = c->vrows;
-	uint32_t old = c->nvrows, i;
-	struct exits_vrow *r;
-	int ret;
 
-	if (__builtin_expect(vi >= c->nvrows, 0)) {
-		if (sink_grow(&grown, &c->nvrows, vi, sizeof(*c->vrows)) < 0)
-			return -ENOMEM;
-		c->vrows = grown;
-		for (i = old; i < c->nvrows; i++)
-			c->vrows[i].prefix_src = c->vrows[i].ref = EXITS_NONE;
-	}
-	r = &c->vrows[vi];
-	r->src = ev->src->index;
-	/* a vCPU exits for the same reason in runs */
-	if (r->ref != EXITS_NONE && r->reason == v->reason) {
-		v->ref = r->ref;
+	if (__builtin_expect(vi >= c->nvrows, 0) && exits_vrows(c, vi) < 0)
+		return -ENOMEM;
+	c->vrows[vi].src = ev->src->index;
+	if (__builtin_expect(v->reason < EXITS_SMALL, 1) &&
+	    c->name_small[v->reason]) {
+		v->ref = c->name_small[v->reason] - 1u;
 		return 0;
 	}
-	ret = exits_reason_name(c, v, st, ev);
-	r->reason = v->reason;
-	r->ref = v->ref;
-	return ret;
+	return exits_reason_name(c, v, st, ev);
 }
 
 /* v in decimal at p: its length. */
@@ -390,15 +401,14 @@ static int sink_exits_nomem(struct diag *d)
 	return -ENOMEM;
 }
 
-static struct sink_type *exits_type(struct sink_exits *c,
-				    const struct event *ev)
+/* exits_type() of a type not looked at yet. */
+static __attribute__((noinline)) struct sink_type *
+exits_type_new(struct sink_exits *c, const struct event *ev)
 {
 	struct exits_type *t = &c->types[ev->src->index];
 	uint32_t ti = ev->type->index, old = t->n, i;
 	void *grown = t->st;
 
-	if (__builtin_expect(ti < t->n && t->st[ti].role != 0xff, 1))
-		return &t->st[ti];
 	if (ti >= t->n) {
 		if (sink_grow(&grown, &t->n, ti, sizeof(*t->st)) < 0)
 			return NULL;
@@ -412,13 +422,24 @@ static struct sink_type *exits_type(struct sink_exits *c,
 	return &t->st[ti];
 }
 
+static inline struct sink_type *exits_type(struct sink_exits *c,
+					   const struct event *ev)
+{
+	struct exits_type *t = &c->types[ev->src->index];
+	uint32_t ti = ev->type->index;
+
+	if (__builtin_expect(ti < t->n && t->st[ti].role != 0xff, 1))
+		return &t->st[ti];
+	return exits_type_new(c, ev);
+}
+
 static int sink_exits_event(struct sink *s, const struct event *ev,
 			    struct diag *d)
 {
 	struct sink_exits *c = container_of(s, struct sink_exits, sink);
 	struct sink_type *st = exits_type(c, ev);
 
-	if (!st || exits_event(&c->x, st, ev) < 0)
+	if (__builtin_expect(!st || exits_event(&c->x, st, ev) < 0, 0))
 		return sink_exits_nomem(d);
 	return 0;
 }

@@ -176,35 +176,22 @@ static struct sink_vcpu *sink_pairs_found(struct sink_pairs *p,
 	return v;
 }
 
-static inline struct sink_pairs_hit *sink_pairs_hit(struct sink_pairs *p,
-						    uint64_t task,
-						    uint64_t vcpu)
-{
-	uint64_t h = (task ^ vcpu << 20) * 0x9e3779b97f4a7c15ull;
-
-	return &p->hits[h >> 56];
-}
-
 struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 				 const struct sink_type *st,
 				 const struct event *ev)
 {
 	enum domain dom = ev->src->domain;
-	uint64_t pid = (uint64_t)ev->pid & ((1ull << 40) - 1);
-	uint64_t task = sink_thread_key(dom, SINK_TASK, pid);
-	uint64_t hkey = pid | (uint64_t)ev->src->machine << 40, hvcpu = 0;
-	struct sink_pairs_hit *hit = NULL;
+	uint64_t task = sink_thread_key(dom, SINK_TASK,
+					(uint64_t)ev->pid & ((1ull << 40) - 1));
+	uint64_t hkey = 0, hvcpu = 0;
+	/* the VM is the pid's, the vCPU the event's: one probe */
+	struct sink_pairs_hit *hit = sink_pairs_hit(p, st, ev, &hkey, &hvcpu);
 	struct sink_vcpu *v;
 	uint64_t n;
 	uint32_t learnt, vm;
 
-	/* the VM is the pid's, the vCPU the event's: one probe */
-	if (st->vm == SINK_NOSLOT && st->vcpu == SINK_NOSLOT && ev->has_vcpu) {
-		hvcpu = ev->vcpu | (uint64_t)dom << 32 | SINK_PAIRS_HIT;
-		hit = sink_pairs_hit(p, hkey, hvcpu);
-		if (hit->task == hkey && hit->vcpu == hvcpu)
-			return sink_pairs_found(p, st, ev, &p->v[hit->idx], task);
-	}
+	if (hit && hit->task == hkey && hit->vcpu == hvcpu)
+		return sink_pairs_found(p, st, ev, &p->v[hit->idx], task);
 	if (sink_vm_of(&p->vms, st, ev, &vm) < 0)
 		return NULL;
 	if (vm == SINK_VM_OVER)

@@ -120,6 +120,9 @@ static inline uint64_t sink_time_ns(const struct sink_time *t, uint64_t ts)
 	if (t->timeline != CLOCK_TSC)
 		return ts;
 	if (__builtin_expect(t->hz_fast, 1)) {
+		/* below a second (durations): q is 0 */
+		if (ts < t->hz)
+			return sink_time_div(t, ts * 1000000000u + t->hz / 2);
 		/* ts = q hz + r: q seconds, and r's ns rounded (the same) */
 		q = sink_time_div(t, ts);
 		return q * 1000000000u +
@@ -398,6 +401,33 @@ struct sink_pairs {
 
 #define SINK_PAIRS_HIT (1ull << 33)
 
+/* The entry of hits for ev, if its vCPU can be found there: its keys. */
+static inline struct sink_pairs_hit *
+sink_pairs_hit(struct sink_pairs *p, const struct sink_type *st,
+	       const struct event *ev, uint64_t *task, uint64_t *vcpu)
+{
+	uint64_t h;
+
+	if (st->vm != SINK_NOSLOT || st->vcpu != SINK_NOSLOT || !ev->has_vcpu)
+		return NULL;
+	*task = ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
+		(uint64_t)ev->src->machine << 40;
+	*vcpu = ev->vcpu | (uint64_t)ev->src->domain << 32 | SINK_PAIRS_HIT;
+	h = (*task ^ *vcpu << 20) * 0x9e3779b97f4a7c15ull;
+	return &p->hits[h >> 56];
+}
+
+/* The vCPU state of ev from hits, if it is there; else NULL. */
+static inline struct sink_vcpu *sink_pairs_probe(struct sink_pairs *p,
+						 const struct sink_type *st,
+						 const struct event *ev)
+{
+	uint64_t task, vcpu;
+	struct sink_pairs_hit *h = sink_pairs_hit(p, st, ev, &task, &vcpu);
+
+	return h && h->task == task && h->vcpu == vcpu ? &p->v[h->idx] : NULL;
+}
+
 /* The VM index of a vCPU key (from sink_pairs_get), and its vCPU. */
 static inline uint32_t sink_key_vm(uint64_t key)
 {
@@ -420,6 +450,25 @@ void sink_pairs_fini(struct sink_pairs *p);
 struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 				 const struct sink_type *st,
 				 const struct event *ev);
+
+/*
+ * sink_pairs_get() of an exit (entry false) or an entry, the common case
+ * inline: a vCPU found in hits, not an entry whose vCPU has nothing
+ * pending.
+ */
+static inline struct sink_vcpu *sink_pairs_find(struct sink_pairs *p,
+						const struct sink_type *st,
+						const struct event *ev,
+						bool entry)
+{
+	struct sink_vcpu *v = sink_pairs_probe(p, st, ev);
+
+	if (v && (v->pending || !entry)) {
+		v->host_tid = ev->pid;
+		return v;
+	}
+	return sink_pairs_get(p, st, ev);
+}
 
 /* ------------------------------------------------------------ output */
 
