@@ -187,7 +187,7 @@ static int exits_prefix(struct sink_exits *c, const struct sink_vcpu *v,
 }
 
 /* The reason_name cell of v's exit ev, made on first sight: v->ref. */
-static int exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
+static __attribute__((noinline)) int exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
 			     const struct sink_type *st,
 			     const struct event *ev)
 {
