@@ -21,6 +21,7 @@
 #ifndef KTF_HIST_H
 #define KTF_HIST_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

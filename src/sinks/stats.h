@@ -131,6 +131,8 @@ struct stats_crow;
 
 struct stats_merged;
 
+#define STATS_RING	16	/* a power of two */
+
 struct sink_stats {
 	struct sink sink;
 	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
@@ -174,6 +176,19 @@ struct sink_stats {
 	 * histogram written per exit instead of five.
 	 */
 	bool dists_live;
+	/*
+	 * The last durations of cross rows, not yet in their histograms:
+	 * an exit's row is fetched into the cache when it ends, its bucket
+	 * STATS_RING / 2 exits later, and counted after STATS_RING (the
+	 * counters, thousands of rows, are rarely in the cache; the order
+	 * they are added in changes nothing). Counted before any reads them.
+	 */
+	struct stats_pending {
+		uint32_t row;		/* index into cross */
+		uint64_t dur;
+	} ring[STATS_RING];
+	unsigned ring_n;		/* held, the oldest at ring_at */
+	unsigned ring_at;
 	struct exits x;			/* the pairing (exits.h) */
 	uint64_t events;
 	bool any_id;			/* the events table has an id column */
@@ -216,6 +231,9 @@ static inline void *stats_row(const struct stats_rows *r, size_t i)
 extern const struct exits_ops stats_exits_ops;
 /* At the end: exits still waiting met no entry. 0 or -ENOMEM. */
 int stats_exits_finish(struct sink_stats *c);
+
+/* Count the durations of c->ring into their histograms. 0 or -ENOMEM. */
+int stats_ring_flush(struct sink_stats *c);
 
 /* ------------------------------------------- stats-guest.c */
 
