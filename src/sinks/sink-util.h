@@ -61,11 +61,26 @@ static inline uint32_t sink_map_find(const struct sink_map *m, uint64_t key)
 	}
 }
 
+/*
+ * Start loading p into the cache. On x86-64 by hand: GCC 12 drops a
+ * __builtin_prefetch() of an address made by sink_map_slot()'s hash (at
+ * -O1 and -O2, its whole branch with it), and one for writing without
+ * -mprfchw.
+ */
+static inline void sink_prefetch(const void *p)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p);
+#endif
+}
+
 /* Start loading the slot of key into the cache: it is looked up soon. */
 static inline void sink_map_prefetch(const struct sink_map *m, uint64_t key)
 {
 	if (m->cap)
-		__builtin_prefetch(&m->v[sink_map_slot(key, m->cap)]);
+		sink_prefetch(&m->v[sink_map_slot(key, m->cap)]);
 }
 
 /* Add key (not in the map yet) with val. 0 or -ENOMEM. */

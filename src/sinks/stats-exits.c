@@ -87,6 +87,9 @@ void stats_exits_fini(struct sink_stats *c)
 		hist_fini(&((struct stats_cross *)stats_row(&c->cross, i))->d.h);
 	stats_rows_fini(&c->reasons);
 	stats_rows_fini(&c->cross);
+	for (i = 0; i < c->nxrows; i++)
+		free(c->xrows[i]);
+	free(c->xrows);
 	stats_rows_fini(&c->kinds);
 	stats_rows_fini(&c->funcs);
 	for (i = 0; i < c->nvcpus; i++)
@@ -112,10 +115,17 @@ static int stats_reason(struct sink_stats *c, const struct stats_type *st,
 	char name[128];
 	bool made;
 
+	if (key < STATS_SMALL && c->reason_small[key]) {
+		*out = c->reason_small[key] - 1u;
+		return 0;
+	}
 	if (!c->reasons.size)
 		stats_rows_init(&c->reasons, sizeof(struct stats_reason));
 	if (stats_rows_get(&c->reasons, key, out, &made) < 0)
 		return -ENOMEM;
+	/* at most SINK_MAXKEYS + 1 rows: an index + 1 fits */
+	if (key < STATS_SMALL)
+		c->reason_small[key] = (uint16_t)(*out + 1);
 	if (!made)
 		return 0;
 	r = stats_row(&c->reasons, *out);
@@ -181,27 +191,13 @@ int stats_ring_flush(struct sink_stats *c)
 	return ret;
 }
 
-/*
- * Start loading p into the cache. On x86-64 by hand: GCC 12 drops the
- * __builtin_prefetch() of a bucket below (its whole branch gone from
- * stats_ring_put()), and a write prefetch without -mprfchw.
- */
-static inline void stats_prefetch(const void *p)
-{
-#if defined(__x86_64__)
-	__asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
-#else
-	__builtin_prefetch(p);
-#endif
-}
-
 /* Start loading the bucket of duration dur of h into the cache. */
 static inline void stats_prefetch_bucket(const struct hist *h, uint64_t dur)
 {
 	unsigned g = hist_group(dur);
 
 	if (h->low && g >= h->lo && g <= h->hi)
-		stats_prefetch(&h->low[(size_t)(g - h->lo) * HIST_SUB +
+		sink_prefetch(&h->low[(size_t)(g - h->lo) * HIST_SUB +
 				       (g ? (unsigned)(dur >> (g - 1)) &
 						    (HIST_SUB - 1)
 					  : (unsigned)dur)]);
@@ -222,7 +218,7 @@ static int stats_ring_put(struct sink_stats *c, uint32_t xi, uint64_t dur)
 	}
 	c->ring[k].row = xi;
 	c->ring[k].dur = dur;
-	stats_prefetch(stats_ring_hist(c, k));
+	sink_prefetch(stats_ring_hist(c, k));
 	/* the row fetched STATS_RING / 2 exits ago: now its bucket */
 	if (c->ring_n > STATS_RING / 2) {
 		mid = (k + STATS_RING / 2) % STATS_RING;
@@ -260,6 +256,31 @@ static int stats_dists_fold(struct sink_stats *c)
 	return 0;
 }
 
+/* The cross row of vCPU vi and reason index ref, by the map. */
+static int stats_xrow(struct sink_stats *c, size_t vi, uint32_t ref,
+		      uint32_t *xi, bool *made)
+{
+	void *grown = c->xrows;
+
+	if (!c->cross.size)
+		stats_rows_init(&c->cross, sizeof(struct stats_cross));
+	if (stats_rows_get(&c->cross, (uint64_t)vi << 32 | ref, xi, made) < 0)
+		return -ENOMEM;
+	if (ref >= STATS_XREFS)
+		return 0;
+	/* vi < SINK_MAXKEYS: 512 bytes a vCPU at most */
+	if (sink_grow(&grown, &c->nxrows, (uint32_t)vi, sizeof(*c->xrows)) < 0)
+		return -ENOMEM;
+	c->xrows = grown;
+	if (!c->xrows[vi]) {
+		c->xrows[vi] = calloc(STATS_XREFS, sizeof(**c->xrows));
+		if (!c->xrows[vi])
+			return -ENOMEM;
+	}
+	c->xrows[vi][ref] = *xi + 1;
+	return 0;
+}
+
 /*
  * The distributions of v's exit, of reason index ref: out[4] its cross
  * row (*row its index), out[0..3] NULL while those are folded from the
@@ -274,10 +295,13 @@ static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
 	bool made;
 
 	out[0] = out[1] = out[2] = out[3] = NULL;
-	if (!c->cross.size)
-		stats_rows_init(&c->cross, sizeof(struct stats_cross));
-	if (stats_rows_get(&c->cross, (uint64_t)vi << 32 | ref, &xi, &made) < 0)
+	if (vi < c->nxrows && c->xrows[vi] && ref < STATS_XREFS &&
+	    c->xrows[vi][ref]) {
+		xi = c->xrows[vi][ref] - 1;
+		made = false;
+	} else if (stats_xrow(c, vi, ref, &xi, &made) < 0) {
 		return -ENOMEM;
+	}
 	x = stats_row(&c->cross, xi);
 	if (made) {
 		x->vcpu = xi == c->cross.other ? UINT32_MAX : (uint32_t)vi;

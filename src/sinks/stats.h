@@ -36,6 +36,7 @@ struct stats_counter {
 
 struct stats_type {
 	bool init;
+	bool calls;		/* its input may hold function calls (uftrace) */
 	int8_t named;		/* exits: reasons have names (-1: not known) */
 	struct sink_type st;
 	uint32_t counter;	/* types without has_id */
@@ -132,6 +133,9 @@ struct stats_crow;
 struct stats_merged;
 
 #define STATS_RING	16	/* a power of two */
+#define STATS_ID_HITS	64	/* a power of two */
+#define STATS_SMALL	1024
+#define STATS_XREFS	128
 
 struct sink_stats {
 	struct sink sink;
@@ -159,9 +163,22 @@ struct sink_stats {
 	size_t ncounters;
 	size_t cap_counters;
 	struct sink_map id_map;		/* (id, domain) -> counter */
+	/* the last (id, domain) keys found there, by their low bits */
+	struct stats_id_hit {
+		uint64_t key;		/* 0: none (ids are not all-ones) */
+		uint32_t counter;
+	} id_hits[STATS_ID_HITS];
 	uint32_t counter_other;		/* ids beyond the cap; or EMPTY */
 	struct stats_rows reasons;	/* struct stats_reason */
+	/* reason keys below STATS_SMALL: their index in reasons + 1; 0 none */
+	uint16_t reason_small[STATS_SMALL];
 	struct stats_rows cross;	/* struct stats_cross */
+	/*
+	 * Per vCPU (index into pairs.v), made on its first exit: its cross
+	 * rows by reason index below STATS_XREFS, index + 1; 0 not known.
+	 */
+	uint32_t **xrows;		/* owned, each owned */
+	uint32_t nxrows;
 	struct stats_rows kinds;	/* struct stats_kind */
 	struct stats_rows funcs;	/* struct stats_gfunc */
 	struct stats_dist *vcpus;	/* owned: by index into pairs.v */
