@@ -62,9 +62,13 @@ struct sink_exits {
 	uint32_t nvrows;
 	struct sink_map name_map;	/* reason key -> index into names */
 	uint16_t name_small[EXITS_SMALL];	/* key -> index + 1; 0 none */
-	struct exits_text *names;	/* owned: reason_name cells */
+	struct exits_text *names;	/* owned: reason, reason_name cells */
 	size_t nnames, cap_names;
 	uint64_t rows;
+	/* exits_ns(): the last whole seconds and their digits */
+	uint64_t sec;
+	char sec_text[24];
+	uint8_t sec_len;		/* 0: none yet */
 };
 
 /* Per input, per event type: what the sinks know of it (sink-util.h). */
@@ -186,10 +190,30 @@ static int exits_prefix(struct sink_exits *c, const struct sink_vcpu *v,
 	return ret;
 }
 
-/* The reason_name cell of v's exit ev, made on first sight: v->ref. */
-static __attribute__((noinline)) int exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
-			     const struct sink_type *st,
-			     const struct event *ev)
+/*
+ * The reason's number and its name, as one piece of a row (CSV "7,NAME";
+ * JSON '7,"reason_name":"NAME"'): at p, its length (<= EXITS_BOUND(len) +
+ * 40).
+ */
+static size_t exits_reason_cell(const struct sink_exits *c, char *p,
+				uint64_t reason, const char *name, size_t len)
+{
+	size_t n = pyfmt_u64_dec(p, reason);
+	static const char key[] = ",\"reason_name\":";
+
+	if (c->json) {
+		memcpy(p + n, key, sizeof(key) - 1);
+		n += sizeof(key) - 1;
+	} else {
+		p[n++] = ',';
+	}
+	return n + exits_cell(c, p + n, name, len);
+}
+
+/* The reason cell of v's exit ev, made on first sight: v->ref. */
+static __attribute__((noinline)) int
+exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
+		  const struct sink_type *st, const struct event *ev)
 {
 	uint32_t i;
 	char name[128], *cell;
@@ -214,7 +238,7 @@ static __attribute__((noinline)) int exits_reason_name(struct sink_exits *c, str
 			      name, sizeof(name)))
 		name[sink_reason_default(name, exits_key_value(v->reason))] = '\0';
 	len = strlen(name);
-	cell = malloc(EXITS_BOUND(len));
+	cell = malloc(EXITS_BOUND(len) + 40);
 	grown = c->names;
 	if (!cell || sink_reserve(&grown, &c->cap_names, c->nnames,
 				  sizeof(*c->names)) < 0) {
@@ -223,7 +247,9 @@ static __attribute__((noinline)) int exits_reason_name(struct sink_exits *c, str
 	}
 	c->names = grown;
 	c->names[c->nnames].s = cell;
-	c->names[c->nnames].len = exits_cell(c, cell, name, len);
+	c->names[c->nnames].len = exits_reason_cell(c, cell,
+						    exits_key_value(v->reason),
+						    name, len);
 	ret = sink_map_add(&c->name_map, v->reason, (uint32_t)c->nnames);
 	if (ret < 0)
 		return ret;
@@ -277,6 +303,56 @@ static inline size_t exits_dec(char *p, uint64_t v)
 	return n;
 }
 
+/* Exactly 9 digits of v < 10^9 at p. */
+static inline void exits_dec9(char *p, uint32_t v)
+{
+	uint32_t hi = v / 100000000;
+
+	p[0] = (char)('0' + hi);
+	pyfmt_dec8(p + 1, v - hi * 100000000);
+}
+
+/* The text of s seconds' ns, s * 10^9 (its digits but the last 9). */
+static __attribute__((noinline)) void exits_sec(struct sink_exits *c,
+						uint64_t s)
+{
+	c->sec = s;
+	c->sec_len = (uint8_t)pyfmt_u64_dec(c->sec_text, s);
+}
+
+/*
+ * Host time ts in ns (sink_time_ns()) in decimal at p: its length. The
+ * whole seconds come apart from the rest, their digits made once a second
+ * (up to 8 bytes past the digits may change).
+ */
+static inline size_t exits_ns(struct sink_exits *c, char *p, uint64_t ts)
+{
+	const struct sink_time *t = &c->time;
+	uint64_t s, ns;
+
+	if (t->timeline == CLOCK_TSC) {
+		if (!t->hz_fast)
+			return exits_dec(p, sink_time_ns(t, ts));
+		/* sink_time_ns(): ts = s hz + r, r's ns rounded */
+		s = sink_time_div(t, ts);
+		ns = sink_time_div(t, (ts - s * t->hz) * 1000000000u + t->hz / 2);
+		if (ns >= 1000000000u) {	/* rounded up to the next second */
+			s++;
+			ns -= 1000000000u;
+		}
+	} else {
+		s = ts / 1000000000u;
+		ns = ts - s * 1000000000u;
+	}
+	if (!s)
+		return exits_dec(p, ns);
+	if (s != c->sec || !c->sec_len)
+		exits_sec(c, s);
+	memcpy(p, c->sec_text, 24);
+	exits_dec9(p + c->sec_len, (uint32_t)ns);
+	return c->sec_len + 9u;
+}
+
 /* "0x" and the hex digits of v (up to 8 bytes past them may change) */
 static inline size_t exits_hex(char *p, uint64_t v)
 {
@@ -290,7 +366,7 @@ static inline size_t exits_hex(char *p, uint64_t v)
  * a constant in each copy, so neither tests it per cell.
  */
 static inline __attribute__((always_inline)) size_t
-exits_row(const struct sink_exits *c, const struct exits_vrow *r,
+exits_row(struct sink_exits *c, const struct exits_vrow *r,
 	  const struct sink_vcpu *v, bool paired, uint64_t dur,
 	  const char *name, size_t len, size_t symlen, char *p, const bool json)
 {
@@ -298,18 +374,13 @@ exits_row(const struct sink_exits *c, const struct exits_vrow *r,
 
 #define EXITS_LIT(s) (memcpy(p + n, s, sizeof(s) - 1), n += sizeof(s) - 1)
 	memcpy(p, r->prefix.s, n);
-	n += exits_dec(p + n, exits_key_value(v->reason));
-	if (json)
-		EXITS_LIT(",\"reason_name\":");
-	else
-		p[n++] = ',';
 	memcpy(p + n, name, len);
 	n += len;
 	if (json)
 		EXITS_LIT(",\"start_ns\":");
 	else
 		p[n++] = ',';
-	n += exits_dec(p + n, sink_time_ns(&c->time, v->exit_ts));
+	n += exits_ns(c, p + n, v->exit_ts);
 	if (json)
 		EXITS_LIT(",\"duration_ns\":");
 	else
@@ -359,17 +430,17 @@ static int exits_end_cb(struct exits *x, struct sink_vcpu *v, bool paired,
 	struct sink_exits *c = container_of(x, struct sink_exits, x);
 	struct exits_vrow *r = &c->vrows[v - x->pairs.v];
 	size_t symlen = v->sym ? strlen(v->sym) : 0, len;
-	char dflt[32];
+	char dflt[EXITS_BOUND(24) + 40], name_s[24];
 	const char *name;
 	char *p;
 
 	if (r->prefix_src != r->src && exits_prefix(c, v, r) < 0)
 		return -ENOMEM;
 	if (v->ref == EXITS_NONE) {
-		len = sink_reason_default(dflt + 1, exits_key_value(v->reason));
-		dflt[0] = dflt[len + 1] = '"';
-		name = c->json ? dflt : dflt + 1;
-		len += c->json ? 2 : 0;
+		len = sink_reason_default(name_s, exits_key_value(v->reason));
+		len = exits_reason_cell(c, dflt, exits_key_value(v->reason),
+					name_s, len);
+		name = dflt;
 	} else {
 		name = c->names[v->ref].s;
 		len = c->names[v->ref].len;
