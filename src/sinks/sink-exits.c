@@ -65,7 +65,9 @@ struct sink_exits {
 	struct exits_text *names;	/* owned: reason, reason_name cells */
 	size_t nnames, cap_names;
 	uint64_t rows;
-	/* exits_ns(): the last whole seconds and their digits */
+	/* exits_ns(): the last whole seconds of the TSC and their ticks */
+	uint64_t tick_s, tick_base;
+	/* the last whole seconds printed and their digits */
 	uint64_t sec;
 	char sec_text[24];
 	uint8_t sec_len;		/* 0: none yet */
@@ -333,9 +335,17 @@ static inline size_t exits_ns(struct sink_exits *c, char *p, uint64_t ts)
 	if (t->timeline == CLOCK_TSC) {
 		if (!t->hz_fast)
 			return exits_dec(p, sink_time_ns(t, ts));
-		/* sink_time_ns(): ts = s hz + r, r's ns rounded */
-		s = sink_time_div(t, ts);
-		ns = sink_time_div(t, (ts - s * t->hz) * 1000000000u + t->hz / 2);
+		/*
+		 * sink_time_ns(): ts = s hz + r, r's ns rounded; s divided
+		 * out once a second (0 at first: tick_base 0, tick_s 0)
+		 */
+		if (ts - c->tick_base >= t->hz) {
+			c->tick_s = sink_time_div(t, ts);
+			c->tick_base = c->tick_s * t->hz;
+		}
+		s = c->tick_s;
+		ns = sink_time_div(t, (ts - c->tick_base) * 1000000000u +
+					      t->hz / 2);
 		if (ns >= 1000000000u) {	/* rounded up to the next second */
 			s++;
 			ns -= 1000000000u;
