@@ -519,8 +519,26 @@ static int sink_exits_event(struct sink *s, const struct event *ev,
 {
 	struct sink_exits *c = container_of(s, struct sink_exits, sink);
 	struct sink_type *st = exits_type(c, ev);
+	int ret;
 
-	if (__builtin_expect(!st || exits_event(&c->x, st, ev) < 0, 0))
+	if (__builtin_expect(!st, 0))
+		return sink_exits_nomem(d);
+	/* exits_event(), the callbacks inlined */
+	switch (sink_role(st, ev)) {
+	case SINK_EXIT:
+		ret = exits_exit_with(&c->x, st, ev, exits_begin_cb,
+				      exits_end_cb);
+		break;
+	case SINK_ENTRY:
+		ret = exits_entry_with(&c->x, st, ev, exits_end_cb);
+		break;
+	case SINK_CALL:
+		ret = 0;
+		break;
+	default:
+		ret = exits_kind(&c->x, st, ev);
+	}
+	if (__builtin_expect(ret < 0, 0))
 		return sink_exits_nomem(d);
 	return 0;
 }
