@@ -113,12 +113,18 @@ int hist_merge(struct hist *dst, const struct hist *src)
 		return -ENOMEM;
 	off = (size_t)(src->lo - dst->lo) * HIST_SUB;
 	n = (size_t)(src->hi - src->lo + 1) * HIST_SUB;
+	/* below 256 values in all, no count needs more than its byte */
+	if ((src->high || dst->n + src->n > 0xff) && hist_high(dst) < 0)
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		if (!src->low[i] && (!src->high || !src->high[i]))
+		uint64_t c = hist_count(src, i);
+
+		if (!c)
 			continue;
-		if (hist_set(dst, off + i,
-			     hist_count(dst, off + i) + hist_count(src, i)) < 0)
-			return -ENOMEM;
+		c += hist_count(dst, off + i);
+		dst->low[off + i] = (uint8_t)c;
+		if (dst->high)
+			dst->high[off + i] = c & ~(uint64_t)0xff;
 	}
 	if (!dst->n || src->min < dst->min)
 		dst->min = src->min;
@@ -149,7 +155,7 @@ uint64_t hist_percentile(const struct hist *h, unsigned q)
 		return h->max;
 	n = (size_t)(h->hi - h->lo + 1) * HIST_SUB;
 	for (i = 0; i < n; i++) {
-		seen += hist_count(h, i);
+		seen += h->high ? h->low[i] + h->high[i] : h->low[i];
 		if (seen >= rank)
 			break;
 	}
