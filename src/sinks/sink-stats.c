@@ -197,10 +197,21 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 			ss->first = ev->ts;
 		}
 	}
-	if (sink_role(&st->st, ev) == SINK_CALL)
+	/* exits_event(), the callbacks called directly */
+	switch (sink_role(&st->st, ev)) {
+	case SINK_EXIT:
+		ret = exits_exit_with(&c->x, &st->st, ev, stats_exit_begin,
+				      stats_exit_end);
+		break;
+	case SINK_ENTRY:
+		ret = exits_entry_with(&c->x, &st->st, ev, stats_exit_end);
+		break;
+	case SINK_CALL:
 		ret = stats_guest_call(c, st, ev);
-	else
-		ret = exits_event(&c->x, &st->st, ev);
+		break;
+	default:
+		ret = exits_kind(&c->x, &st->st, ev);
+	}
 	return ret < 0 ? stats_nomem(d) : 0;
 }
 

@@ -370,7 +370,7 @@ static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
 }
 
 /* exits.h: an exit began on v: its reason's row, its guest function. */
-static int stats_exit_begin(struct exits *x, struct sink_vcpu *v,
+int stats_exit_begin(struct exits *x, struct sink_vcpu *v,
 			    const struct sink_type *sst,
 			    const struct event *ev)
 {
@@ -388,7 +388,7 @@ static int stats_exit_begin(struct exits *x, struct sink_vcpu *v,
 }
 
 /* exits.h: v's exit ended, into its distributions. */
-static int stats_exit_end(struct exits *x, struct sink_vcpu *v, bool paired,
+int stats_exit_end(struct exits *x, struct sink_vcpu *v, bool paired,
 			  uint64_t dur)
 {
 	struct sink_stats *c = container_of(x, struct sink_stats, x);

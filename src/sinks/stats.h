@@ -246,6 +246,11 @@ static inline void *stats_row(const struct stats_rows *r, size_t i)
 
 /* The pairing's callbacks (exits.h): exits into the tables. */
 extern const struct exits_ops stats_exits_ops;
+/* its callbacks, for sink-stats.c to call them directly */
+int stats_exit_begin(struct exits *x, struct sink_vcpu *v,
+		     const struct sink_type *st, const struct event *ev);
+int stats_exit_end(struct exits *x, struct sink_vcpu *v, bool paired,
+		   uint64_t dur);
 /* At the end: exits still waiting met no entry. 0 or -ENOMEM. */
 int stats_exits_finish(struct sink_stats *c);
 
