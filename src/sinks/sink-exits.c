@@ -346,7 +346,8 @@ static inline size_t exits_ns(struct sink_exits *c, char *p, uint64_t ts)
 		s = c->tick_s;
 		ns = sink_time_div(t, (ts - c->tick_base) * 1000000000u +
 					      t->hz / 2);
-		if (ns >= 1000000000u) {	/* rounded up to the next second */
+		if (ns >= 1000000000u) {
+			/* rounded up to the next second */
 			s++;
 			ns -= 1000000000u;
 		}

@@ -167,7 +167,7 @@ static struct sink_vcpu *sink_pairs_found(struct sink_pairs *p,
 	if (v->over)
 		return v;
 	if (!v->pending && sink_role(st, ev) == SINK_ENTRY) {
-		/* its exit may wait under the task (a format without vcpu_id) */
+		/* its exit may wait under the task (no vcpu_id field) */
 		t = sink_pairs_at(p, task, false);
 		if (t && t->pending)
 			return t;

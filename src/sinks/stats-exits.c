@@ -222,7 +222,8 @@ static int stats_ring_put(struct sink_stats *c, uint32_t xi, uint64_t dur)
 	/* the row fetched STATS_RING / 2 exits ago: now its bucket */
 	if (c->ring_n > STATS_RING / 2) {
 		mid = (k + STATS_RING / 2) % STATS_RING;
-		stats_prefetch_bucket(stats_ring_hist(c, mid), c->ring[mid].dur);
+		stats_prefetch_bucket(stats_ring_hist(c, mid),
+				      c->ring[mid].dur);
 	}
 	return ret;
 }

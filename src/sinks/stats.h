@@ -36,7 +36,7 @@ struct stats_counter {
 
 struct stats_type {
 	bool init;
-	bool calls;		/* its input may hold function calls (uftrace) */
+	bool calls;		/* its input may hold calls (uftrace) */
 	int8_t named;		/* exits: reasons have names (-1: not known) */
 	struct sink_type st;
 	uint32_t counter;	/* types without has_id */
@@ -165,7 +165,7 @@ struct sink_stats {
 	struct sink_map id_map;		/* (id, domain) -> counter */
 	/* the last (id, domain) keys found there, by their low bits */
 	struct stats_id_hit {
-		uint64_t key;		/* 0: none (ids are not all-ones) */
+		uint64_t key;		/* 0: none (key 0 always misses) */
 		uint32_t counter;
 	} id_hits[STATS_ID_HITS];
 	uint32_t counter_other;		/* ids beyond the cap; or EMPTY */
