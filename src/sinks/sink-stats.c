@@ -126,6 +126,16 @@ static inline struct stats_type *stats_type(struct sink_stats *c,
 	return stats_type_new(c, ev);
 }
 
+/*
+ * The entry of id_hits for key (id << 1 | domain): kvmtrace's ids are a
+ * class above bit 16 and a number below 32 (KVM_TRC_*), the class moved
+ * next to the number, so that no two of them share an entry.
+ */
+static inline size_t stats_id_slot(uint64_t key)
+{
+	return (size_t)(key ^ (key >> 11 & ~(uint64_t)0x3f)) % STATS_ID_HITS;
+}
+
 /* The counter of an event with an id, made on first sight. */
 static __attribute__((noinline)) int stats_count_id(struct sink_stats *c,
 						    const struct event *ev,
@@ -147,8 +157,8 @@ static __attribute__((noinline)) int stats_count_id(struct sink_stats *c,
 		    sink_map_add(&c->id_map, key, i) < 0)
 			return -ENOMEM;
 	}
-	c->id_hits[key % STATS_ID_HITS].key = key;
-	c->id_hits[key % STATS_ID_HITS].counter = i;
+	c->id_hits[stats_id_slot(key)].key = key;
+	c->id_hits[stats_id_slot(key)].counter = i;
 	c->counters[i].count++;
 	return 0;
 }
@@ -164,9 +174,8 @@ static inline int stats_count(struct sink_stats *c,
 		c->counters[st->counter].count++;
 		return 0;
 	}
-	/* an id's low bits tell the kvmtrace ids of one class apart */
 	key = ev->type->id << 1 | ev->src->domain;
-	hit = &c->id_hits[key % STATS_ID_HITS];
+	hit = &c->id_hits[stats_id_slot(key)];
 	if (__builtin_expect(hit->key == key && key, 1)) {
 		c->counters[hit->counter].count++;
 		return 0;

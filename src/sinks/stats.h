@@ -133,7 +133,7 @@ struct stats_crow;
 struct stats_merged;
 
 #define STATS_RING	16	/* a power of two */
-#define STATS_ID_HITS	64	/* a power of two */
+#define STATS_ID_HITS	256	/* a power of two */
 #define STATS_SMALL	1024
 #define STATS_XREFS	128
 
