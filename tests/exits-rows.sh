@@ -6,7 +6,9 @@
 # generated streams, per reason and in all, the rows with a duration are
 # its count, their sum its total, their min and max its min and max, the
 # rows without one its unpaired (tests/exits-rows.py); and --exits=jsonl
-# holds the CSV's rows value for value. TAP out; SKIP without python3.
+# holds the CSV's rows value for value; start_ns and duration_ns at the
+# edges of seconds are the exact roundings (tests/exits-ns.py). TAP out;
+# SKIP without python3.
 set -u
 : "${KTF:?}" "${KTF_SRCDIR:?}"
 cd "$KTF_SRCDIR" || exit 99
@@ -63,6 +65,19 @@ check "per-CPU kvmtrace files" -c 1000 $fix/kvmtrace/vm.kvmtrace.0 \
 	$fix/kvmtrace/vm.kvmtrace.1
 check "--guest-syms" -c 1000 --guest-syms $fix/exits/guest.elf \
 	$fix/exits/exits-elf.kvmtrace
+# start_ns and duration_ns at the edges of seconds, against exact sums
+for mhz in 2400 1000 1234.567; do
+	n=$((n + 1))
+	python3 tests/exits-ns.py gen $mhz "$T/ns.kvmtrace"
+	if $KTF --exits -c $mhz "$T/ns.kvmtrace" > "$T/ns.csv" 2> "$T/err" &&
+	   python3 tests/exits-ns.py check $mhz "$T/ns.csv" > "$T/tap"; then
+		echo "ok $n - -c $mhz: $(cat "$T/tap"): start_ns and duration_ns rounded as --stats rounds"
+	else
+		echo "not ok $n - -c $mhz: start_ns and duration_ns"
+		sed 's/^/# /' "$T/err" "$T/tap"
+		fail=$((fail + 1))
+	fi
+done
 gen=${KTF_BUILDDIR:-.}/tests/gen/gen-kvmtrace
 if [ -x "$gen" ]; then
 	"$gen" -n 40000 -r -m -u 0 -s 7 > "$T/gen.kvmtrace"

@@ -8,85 +8,42 @@
 #include "exits.h"
 #include "symtab.h"
 
-/* The guest function of v's exit ev, by its RIP; or NULL. */
-static const char *exits_sym(const struct exits *x, struct sink_vcpu *v,
-			     const struct sink_type *st,
-			     const struct event *ev)
+const char *exits_sym_find(const struct exits *x, uint64_t rip)
 {
 	int64_t sym;
 
-	v->has_rip = (x->want_rip || x->syms || x->sym_src) &&
-		     sink_exit_rip(st, ev, &v->rip) == 0;
-	if (!v->has_rip)
-		return NULL;
 	if (x->syms) {
-		sym = symtab_find(x->syms, v->rip);
+		sym = symtab_find(x->syms, rip);
 		return sym >= 0 ? symtab_name(x->syms, (size_t)sym) : NULL;
 	}
 	if (x->sym_src)
-		return x->sym_src->ops->func_at(x->sym_src, v->rip);
+		return x->sym_src->ops->func_at(x->sym_src, rip);
 	return NULL;
 }
 
-static int exits_exit(struct exits *x, const struct sink_type *st,
-		      const struct event *ev)
+int exits_exit(struct exits *x, const struct sink_type *st,
+	       const struct event *ev)
 {
-	struct sink_vcpu *v = sink_pairs_get(&x->pairs, st, ev);
-	uint64_t value;
-
-	if (!v)
-		return -ENOMEM;
-	if (v->over) {
-		x->exits_over++;
-		return 0;
-	}
-	if (v->pending) {
-		v->pending = false;
-		if (x->ops->end(x, v, false, 0) < 0)
-			return -ENOMEM;
-	}
-	if (sink_field_u64(ev, st->reason, &value) < 0)
-		value = 0;
-	v->reason = exits_reason_key(value, !ev->type->has_id,
-				     ev->src->domain);
-	v->kind = SINK_KIND_NONE;
-	v->sym = exits_sym(x, v, st, ev);
-	v->exit_ts = ev->ts;
-	v->pending = true;
-	return x->ops->begin ? x->ops->begin(x, v, st, ev) : 0;
+	return exits_exit_with(x, st, ev, x->ops->begin, x->ops->end);
 }
 
-static int exits_entry(struct exits *x, const struct sink_type *st,
-		       const struct event *ev)
+int exits_entry(struct exits *x, const struct sink_type *st,
+		const struct event *ev)
 {
-	struct sink_vcpu *v = sink_pairs_get(&x->pairs, st, ev);
-	uint64_t dur;
-
-	if (!v)
-		return -ENOMEM;
-	if (v->over)
-		return 0;
-	if (!v->pending) {
-		x->entries_unpaired++;
-		return 0;
-	}
-	v->pending = false;
-	dur = ev->ts > v->exit_ts ? ev->ts - v->exit_ts : 0;
-	if (x->time && x->time->ns)
-		dur = sink_time_ns(x->time, dur);
-	return x->ops->end(x, v, true, dur);
+	return exits_entry_with(x, st, ev, x->ops->end);
 }
 
-static int exits_kind(struct exits *x, const struct sink_type *st,
-		      const struct event *ev)
+int exits_kind(struct exits *x, const struct sink_type *st,
+	       const struct event *ev)
 {
 	enum sink_kind kind = sink_kind(st, ev);
 	struct sink_vcpu *v;
 	uint64_t value;
 
-	if (kind == SINK_KIND_NONE || sink_field_u64(ev, st->value, &value) < 0)
+	if (kind == SINK_KIND_NONE ||
+	    sink_field_at(ev, st->value, st->at_value, &value) < 0)
 		return 0;
-	v = sink_pairs_get(&x->pairs, st, ev);
+	v = sink_pairs_find(&x->pairs, st, ev, false);
 	if (!v)
 		return -ENOMEM;
 	/* the first such event of an exit says what it is about */
@@ -95,21 +52,6 @@ static int exits_kind(struct exits *x, const struct sink_type *st,
 		v->kind_value = value;
 	}
 	return 0;
-}
-
-int exits_event(struct exits *x, const struct sink_type *st,
-		const struct event *ev)
-{
-	switch (sink_role(st, ev)) {
-	case SINK_EXIT:
-		return exits_exit(x, st, ev);
-	case SINK_ENTRY:
-		return exits_entry(x, st, ev);
-	case SINK_CALL:
-		return 0;
-	default:
-		return exits_kind(x, st, ev);
-	}
 }
 
 int exits_finish(struct exits *x)

@@ -28,8 +28,10 @@
 #ifndef KTF_EXITS_H
 #define KTF_EXITS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sink-util.h"
 
@@ -82,12 +84,124 @@ static inline enum domain exits_key_domain(uint64_t key)
 	return (enum domain)(key & 1);
 }
 
+/* The guest function of RIP rip (--guest-syms, or a guest's kallsyms). */
+const char *exits_sym_find(const struct exits *x, uint64_t rip);
+
+/* The guest function of v's exit ev, by its RIP (v->rip); or NULL. */
+static inline const char *exits_sym(const struct exits *x,
+				    struct sink_vcpu *v,
+				    const struct sink_type *st,
+				    const struct event *ev)
+{
+	uint32_t w[2];
+
+	if (!x->want_rip && !x->syms && !x->sym_src) {
+		v->has_rip = false;
+		return NULL;
+	}
+	if (st->at_rip != SINK_NOAT && st->at_rip_hi != SINK_NOAT) {
+		/* kvmtrace: two words */
+		memcpy(&w[0], (const char *)ev->rec + st->at_rip, 4);
+		memcpy(&w[1], (const char *)ev->rec + st->at_rip_hi, 4);
+		v->rip = w[0] | (uint64_t)w[1] << 32;
+		v->has_rip = true;
+	} else {
+		v->has_rip = sink_exit_rip(st, ev, &v->rip) == 0;
+	}
+	if (!v->has_rip || (!x->syms && !x->sym_src))
+		return NULL;
+	return exits_sym_find(x, v->rip);
+}
+
+/*
+ * exits_exit() with the sink's callbacks given (begin may be NULL): a
+ * sink that names its own has them inlined, one call an event.
+ */
+static inline __attribute__((always_inline)) int
+exits_exit_with(struct exits *x, const struct sink_type *st,
+		const struct event *ev,
+		int (*begin)(struct exits *x, struct sink_vcpu *v,
+			     const struct sink_type *st,
+			     const struct event *ev),
+		int (*end)(struct exits *x, struct sink_vcpu *v, bool paired,
+			   uint64_t dur))
+{
+	struct sink_vcpu *v = sink_pairs_find(&x->pairs, st, ev, false);
+	uint64_t value;
+
+	if (!v)
+		return -ENOMEM;
+	if (v->over) {
+		x->exits_over++;
+		return 0;
+	}
+	if (v->pending) {
+		v->pending = false;
+		if (end(x, v, false, 0) < 0)
+			return -ENOMEM;
+	}
+	if (sink_field_at(ev, st->reason, st->at_reason, &value) < 0)
+		value = 0;
+	v->reason = exits_reason_key(value, !ev->type->has_id,
+				     ev->src->domain);
+	v->kind = SINK_KIND_NONE;
+	v->sym = exits_sym(x, v, st, ev);
+	v->exit_ts = ev->ts;
+	v->pending = true;
+	return begin ? begin(x, v, st, ev) : 0;
+}
+
+/* exits_entry() with the sink's end callback given. */
+static inline __attribute__((always_inline)) int
+exits_entry_with(struct exits *x, const struct sink_type *st,
+		 const struct event *ev,
+		 int (*end)(struct exits *x, struct sink_vcpu *v, bool paired,
+			    uint64_t dur))
+{
+	struct sink_vcpu *v = sink_pairs_find(&x->pairs, st, ev, true);
+	uint64_t dur;
+
+	if (!v)
+		return -ENOMEM;
+	if (v->over)
+		return 0;
+	if (!v->pending) {
+		x->entries_unpaired++;
+		return 0;
+	}
+	v->pending = false;
+	dur = ev->ts > v->exit_ts ? ev->ts - v->exit_ts : 0;
+	if (x->time && x->time->ns)
+		dur = sink_time_ns(x->time, dur);
+	return end(x, v, true, dur);
+}
+
+/* exits_event() of an exit, an entry, any other event. */
+int exits_exit(struct exits *x, const struct sink_type *st,
+	       const struct event *ev);
+int exits_entry(struct exits *x, const struct sink_type *st,
+		const struct event *ev);
+int exits_kind(struct exits *x, const struct sink_type *st,
+	       const struct event *ev);
+
 /*
  * Feed event ev of type st (an exit, an entry, an event that says what an
  * exit is about; anything else is let through). 0 or -ENOMEM.
  */
-int exits_event(struct exits *x, const struct sink_type *st,
-		const struct event *ev);
+static inline int exits_event(struct exits *x, const struct sink_type *st,
+			      const struct event *ev)
+{
+	switch (sink_role(st, ev)) {
+	case SINK_EXIT:
+		return exits_exit(x, st, ev);
+	case SINK_ENTRY:
+		return exits_entry(x, st, ev);
+	case SINK_CALL:
+		return 0;
+	default:
+		return exits_kind(x, st, ev);
+	}
+}
 
 /* At the end: every exit still waiting ends unpaired. 0 or -ENOMEM. */
 int exits_finish(struct exits *x);

@@ -7,23 +7,43 @@
 
 void hist_fini(struct hist *h)
 {
-	free(h->counts);
+	free(h->low);
+	free(h->high);
 	memset(h, 0, sizeof(*h));
 }
 
-static unsigned hist_group(uint64_t v)
+/* Bucket i's count. */
+static inline uint64_t hist_count(const struct hist *h, size_t i)
 {
-	if (v < HIST_SUB)
-		return 0;
-	return (unsigned)(63 - __builtin_clzll(v)) - (HIST_SUB_BITS - 1);
+	return h->low[i] + (h->high ? h->high[i] : 0);
 }
 
-/* The bucket of v within its group. */
-static unsigned hist_sub(uint64_t v, unsigned g)
+/* Make high exist. 0 or -ENOMEM. */
+static int hist_high(struct hist *h)
 {
-	if (!g)
-		return (unsigned)v;
-	return (unsigned)(v >> (g - 1)) & (HIST_SUB - 1);
+	if (!h->high)
+		h->high = calloc((size_t)(h->hi - h->lo + 1) * HIST_SUB,
+				 sizeof(*h->high));
+	return h->high ? 0 : -ENOMEM;
+}
+
+/* Set bucket i's count to c (high made if c needs it). 0 or -ENOMEM. */
+static int hist_set(struct hist *h, size_t i, uint64_t c)
+{
+	if (c > 0xff && hist_high(h) < 0)
+		return -ENOMEM;
+	h->low[i] = (uint8_t)c;
+	if (h->high)
+		h->high[i] = c & ~(uint64_t)0xff;
+	return 0;
+}
+
+int hist_carry(struct hist *h, size_t i)
+{
+	if (hist_high(h) < 0)
+		return -ENOMEM;
+	h->high[i] += 0x100;
+	return 0;
 }
 
 /* The lowest value of bucket sub of group g, and the bucket's width. */
@@ -41,40 +61,46 @@ static uint64_t hist_low(unsigned g, unsigned sub, uint64_t *width)
 static int hist_cover(struct hist *h, unsigned lo, unsigned hi)
 {
 	unsigned nlo, nhi;
-	uint64_t *n;
+	size_t off, n, old;
+	uint8_t *l;
+	uint64_t *w = NULL;
 
-	if (h->counts && lo >= h->lo && hi <= h->hi)
+	if (h->low && lo >= h->lo && hi <= h->hi)
 		return 0;
-	nlo = h->counts && h->lo < lo ? h->lo : lo;
-	nhi = h->counts && h->hi > hi ? h->hi : hi;
-	n = calloc((size_t)(nhi - nlo + 1) * HIST_SUB, sizeof(*n));
-	if (!n)
+	nlo = h->low && h->lo < lo ? h->lo : lo;
+	nhi = h->low && h->hi > hi ? h->hi : hi;
+	n = (size_t)(nhi - nlo + 1) * HIST_SUB;
+	l = calloc(n, sizeof(*l));
+	if (h->high)
+		w = calloc(n, sizeof(*w));
+	if (!l || (h->high && !w)) {
+		free(l);
+		free(w);
 		return -ENOMEM;
-	if (h->counts) {
-		memcpy(n + (size_t)(h->lo - nlo) * HIST_SUB, h->counts,
-		       (size_t)(h->hi - h->lo + 1) * HIST_SUB * sizeof(*n));
-		free(h->counts);
 	}
-	h->counts = n;
+	if (h->low) {
+		off = (size_t)(h->lo - nlo) * HIST_SUB;
+		old = (size_t)(h->hi - h->lo + 1) * HIST_SUB;
+		memcpy(l + off, h->low, old * sizeof(*l));
+		if (w)
+			memcpy(w + off, h->high, old * sizeof(*w));
+		free(h->low);
+		free(h->high);
+	}
+	h->low = l;
+	h->high = w;
 	h->lo = (uint8_t)nlo;
 	h->hi = (uint8_t)nhi;
 	return 0;
 }
 
-int hist_record(struct hist *h, uint64_t v)
+int hist_record_slow(struct hist *h, uint64_t v)
 {
 	unsigned g = hist_group(v);
 
 	if (hist_cover(h, g, g) < 0)
 		return -ENOMEM;
-	h->counts[(size_t)(g - h->lo) * HIST_SUB + hist_sub(v, g)]++;
-	if (!h->n || v < h->min)
-		h->min = v;
-	if (!h->n || v > h->max)
-		h->max = v;
-	h->n++;
-	h->total = h->total + v < h->total ? UINT64_MAX : h->total + v;
-	return 0;
+	return hist_record(h, v);
 }
 
 int hist_merge(struct hist *dst, const struct hist *src)
@@ -87,8 +113,19 @@ int hist_merge(struct hist *dst, const struct hist *src)
 		return -ENOMEM;
 	off = (size_t)(src->lo - dst->lo) * HIST_SUB;
 	n = (size_t)(src->hi - src->lo + 1) * HIST_SUB;
-	for (i = 0; i < n; i++)
-		dst->counts[off + i] += src->counts[i];
+	/* below 256 values in all, no count needs more than its byte */
+	if ((src->high || dst->n + src->n > 0xff) && hist_high(dst) < 0)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		uint64_t c = hist_count(src, i);
+
+		if (!c)
+			continue;
+		c += hist_count(dst, off + i);
+		dst->low[off + i] = (uint8_t)c;
+		if (dst->high)
+			dst->high[off + i] = c & ~(uint64_t)0xff;
+	}
 	if (!dst->n || src->min < dst->min)
 		dst->min = src->min;
 	if (!dst->n || src->max > dst->max)
@@ -118,7 +155,7 @@ uint64_t hist_percentile(const struct hist *h, unsigned q)
 		return h->max;
 	n = (size_t)(h->hi - h->lo + 1) * HIST_SUB;
 	for (i = 0; i < n; i++) {
-		seen += h->counts[i];
+		seen += h->high ? h->low[i] + h->high[i] : h->low[i];
 		if (seen >= rank)
 			break;
 	}
@@ -137,7 +174,7 @@ void hist_log2(const struct hist *h, uint64_t out[65])
 	size_t i, n;
 
 	memset(out, 0, 65 * sizeof(*out));
-	if (!h->counts)
+	if (!h->low)
 		return;
 	n = (size_t)(h->hi - h->lo + 1) * HIST_SUB;
 	for (i = 0; i < n; i++) {
@@ -145,7 +182,7 @@ void hist_log2(const struct hist *h, uint64_t out[65])
 					       (unsigned)(i % HIST_SUB), &width);
 
 		/* a bucket lies within one power of two */
-		out[low ? 64 - __builtin_clzll(low) : 0] += h->counts[i];
+		out[low ? 64 - __builtin_clzll(low) : 0] += hist_count(h, i);
 	}
 }
 
@@ -154,13 +191,13 @@ bool hist_next(const struct hist *h, size_t *pos, uint32_t *index,
 {
 	size_t i, n;
 
-	if (!h->counts)
+	if (!h->low)
 		return false;
 	n = (size_t)(h->hi - h->lo + 1) * HIST_SUB;
 	for (i = *pos; i < n; i++) {
-		if (h->counts[i]) {
+		if (hist_count(h, i)) {
 			*index = (uint32_t)(h->lo * HIST_SUB + i);
-			*count = h->counts[i];
+			*count = hist_count(h, i);
 			*pos = i + 1;
 			return true;
 		}
@@ -177,15 +214,16 @@ void hist_bucket(uint32_t index, uint64_t *low, uint64_t *width)
 int hist_add_bucket(struct hist *h, uint32_t index, uint64_t count)
 {
 	unsigned g = index / HIST_SUB;
-	uint64_t *c;
+	size_t i;
+	uint64_t c;
 
 	if (index >= HIST_NBUCKETS)
 		return -ERANGE;
 	if (hist_cover(h, g, g) < 0)
 		return -ENOMEM;
-	c = &h->counts[(size_t)(g - h->lo) * HIST_SUB + index % HIST_SUB];
-	if (*c + count < *c)
+	i = (size_t)(g - h->lo) * HIST_SUB + index % HIST_SUB;
+	c = hist_count(h, i);
+	if (c + count < c)
 		return -ERANGE;
-	*c += count;
-	return 0;
+	return hist_set(h, i, c + count);
 }

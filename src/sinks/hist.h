@@ -12,11 +12,16 @@
  * of at most 0.79 % (HIST_REL_ERROR_PPM).
  *
  * Buckets are kept for the powers of two seen, from the lowest to the
- * highest: at most 59 x 64 counters (30 KiB), typically a few hundred.
+ * highest: at most 59 x 64 counters, typically a few hundred. A counter is
+ * a byte, and beside it, once any counter of the histogram passes 255, a
+ * 64-bit word for the rest: exact, and a ninth of the memory a word each
+ * took where counts stay low (--stats keeps a histogram per vCPU and
+ * reason: thousands, written to at random, in the cache or not).
  */
 #ifndef KTF_HIST_H
 #define KTF_HIST_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,14 +37,53 @@ struct hist {
 	uint64_t n;
 	uint64_t total;		/* saturates at UINT64_MAX */
 	uint64_t min, max;
-	uint64_t *counts;	/* owned: HIST_SUB per group lo..hi */
-	uint8_t lo, hi;		/* groups held; counts NULL: none */
+	/*
+	 * Bucket i's count is low[i] + high[i]: HIST_SUB per group lo..hi;
+	 * high NULL while every count is below 256, else multiples of 256.
+	 */
+	uint8_t *low;		/* owned */
+	uint64_t *high;		/* owned */
+	uint8_t lo, hi;		/* groups held; low NULL: none */
 };
 
 void hist_fini(struct hist *h);
 
+/* hist_record() of a value outside the groups held. */
+int hist_record_slow(struct hist *h, uint64_t v);
+
+/* Carry bucket i's low byte (wrapped to 0) into high. 0 or -ENOMEM. */
+int hist_carry(struct hist *h, size_t i);
+
+/* The group of v: 0 below HIST_SUB, else 1 + log2(v) - HIST_SUB_BITS. */
+static inline unsigned hist_group(uint64_t v)
+{
+	if (v < HIST_SUB)
+		return 0;
+	return (unsigned)(63 - __builtin_clzll(v)) - (HIST_SUB_BITS - 1);
+}
+
 /* Add one value. 0 or -ENOMEM (then h is unchanged). */
-int hist_record(struct hist *h, uint64_t v);
+static inline int hist_record(struct hist *h, uint64_t v)
+{
+	unsigned g = hist_group(v);
+	size_t i;
+
+	if (__builtin_expect(!h->low || g < h->lo || g > h->hi, 0))
+		return hist_record_slow(h, v);
+	i = (size_t)(g - h->lo) * HIST_SUB +
+	    (g ? (unsigned)(v >> (g - 1)) & (HIST_SUB - 1) : (unsigned)v);
+	if (__builtin_expect(!++h->low[i], 0) && hist_carry(h, i) < 0) {
+		h->low[i]--;
+		return -ENOMEM;
+	}
+	if (!h->n || v < h->min)
+		h->min = v;
+	if (!h->n || v > h->max)
+		h->max = v;
+	h->n++;
+	h->total = h->total + v < h->total ? UINT64_MAX : h->total + v;
+	return 0;
+}
 
 /* Add every value of src to dst. 0 or -ENOMEM. */
 int hist_merge(struct hist *dst, const struct hist *src);

@@ -40,13 +40,13 @@ struct exits_text {
 /* Per vCPU (index into pairs.v): where its exit came from. */
 struct exits_vrow {
 	uint32_t src;		/* the input of its pending exit */
-	uint32_t ref;		/* the reason_name of reason, or NONE */
-	uint64_t reason;	/* the reason of its last exit */
 	uint32_t prefix_src;	/* the input prefix was made for; or NONE */
 	struct exits_text prefix;	/* host, input, vm, vcpu, up to reason */
 };
 
 #define EXITS_NONE	UINT32_MAX
+/* reason keys below this find their name in a table, not the map */
+#define EXITS_SMALL	1024
 
 struct sink_exits {
 	struct sink sink;
@@ -61,9 +61,16 @@ struct sink_exits {
 	struct exits_vrow *vrows;	/* owned: by index into pairs.v */
 	uint32_t nvrows;
 	struct sink_map name_map;	/* reason key -> index into names */
-	struct exits_text *names;	/* owned: reason_name cells */
+	uint16_t name_small[EXITS_SMALL];	/* key -> index + 1; 0 none */
+	struct exits_text *names;	/* owned: reason, reason_name cells */
 	size_t nnames, cap_names;
 	uint64_t rows;
+	/* exits_ns(): the last whole seconds of the TSC and their ticks */
+	uint64_t tick_s, tick_base;
+	/* the last whole seconds printed and their digits */
+	uint64_t sec;
+	char sec_text[24];
+	uint8_t sec_len;		/* 0: none yet */
 };
 
 /* Per input, per event type: what the sinks know of it (sink-util.h). */
@@ -185,17 +192,42 @@ static int exits_prefix(struct sink_exits *c, const struct sink_vcpu *v,
 	return ret;
 }
 
-/* The reason_name cell of v's exit ev, made on first sight: v->ref. */
-static int exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
-			     const struct sink_type *st,
-			     const struct event *ev)
+/*
+ * The reason's number and its name, as one piece of a row (CSV "7,NAME";
+ * JSON '7,"reason_name":"NAME"'): at p, its length (<= EXITS_BOUND(len) +
+ * 40).
+ */
+static size_t exits_reason_cell(const struct sink_exits *c, char *p,
+				uint64_t reason, const char *name, size_t len)
 {
-	uint32_t i = sink_map_find(&c->name_map, v->reason);
+	size_t n = pyfmt_u64_dec(p, reason);
+	static const char key[] = ",\"reason_name\":";
+
+	if (c->json) {
+		memcpy(p + n, key, sizeof(key) - 1);
+		n += sizeof(key) - 1;
+	} else {
+		p[n++] = ',';
+	}
+	return n + exits_cell(c, p + n, name, len);
+}
+
+/* The reason cell of v's exit ev, made on first sight: v->ref. */
+static __attribute__((noinline)) int
+exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
+		  const struct sink_type *st, const struct event *ev)
+{
+	uint32_t i;
 	char name[128], *cell;
 	size_t len;
 	void *grown;
 	int ret;
 
+	if (v->reason < EXITS_SMALL && c->name_small[v->reason]) {
+		v->ref = c->name_small[v->reason] - 1u;
+		return 0;
+	}
+	i = sink_map_find(&c->name_map, v->reason);
 	if (i != SINK_MAP_EMPTY) {
 		v->ref = i;
 		return 0;
@@ -208,7 +240,7 @@ static int exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
 			      name, sizeof(name)))
 		name[sink_reason_default(name, exits_key_value(v->reason))] = '\0';
 	len = strlen(name);
-	cell = malloc(EXITS_BOUND(len));
+	cell = malloc(EXITS_BOUND(len) + 40);
 	grown = c->names;
 	if (!cell || sink_reserve(&grown, &c->cap_names, c->nnames,
 				  sizeof(*c->names)) < 0) {
@@ -217,44 +249,51 @@ static int exits_reason_name(struct sink_exits *c, struct sink_vcpu *v,
 	}
 	c->names = grown;
 	c->names[c->nnames].s = cell;
-	c->names[c->nnames].len = exits_cell(c, cell, name, len);
+	c->names[c->nnames].len = exits_reason_cell(c, cell,
+						    exits_key_value(v->reason),
+						    name, len);
 	ret = sink_map_add(&c->name_map, v->reason, (uint32_t)c->nnames);
 	if (ret < 0)
 		return ret;
 	v->ref = (uint32_t)c->nnames++;
+	/* nnames <= SINK_MAXKEYS: fits */
+	if (v->reason < EXITS_SMALL)
+		c->name_small[v->reason] = (uint16_t)c->nnames;
 	return 0;
 }
 
 /* ------------------------------------------------------------- rows */
+
+/* Make c->vrows[vi] exist. 0 or -ENOMEM. */
+static __attribute__((noinline)) int exits_vrows(struct sink_exits *c,
+						 uint32_t vi)
+{
+	void *grown = c->vrows;
+	uint32_t old = c->nvrows, i;
+
+	if (sink_grow(&grown, &c->nvrows, vi, sizeof(*c->vrows)) < 0)
+		return -ENOMEM;
+	c->vrows = grown;
+	for (i = old; i < c->nvrows; i++)
+		c->vrows[i].prefix_src = EXITS_NONE;
+	return 0;
+}
 
 static int exits_begin_cb(struct exits *x, struct sink_vcpu *v,
 			  const struct sink_type *st, const struct event *ev)
 {
 	struct sink_exits *c = container_of(x, struct sink_exits, x);
 	uint32_t vi = (uint32_t)(v - x->pairs.v);
-	void *grown = c->vrows;
-	uint32_t old = c->nvrows, i;
-	struct exits_vrow *r;
-	int ret;
 
-	if (__builtin_expect(vi >= c->nvrows, 0)) {
-		if (sink_grow(&grown, &c->nvrows, vi, sizeof(*c->vrows)) < 0)
-			return -ENOMEM;
-		c->vrows = grown;
-		for (i = old; i < c->nvrows; i++)
-			c->vrows[i].prefix_src = c->vrows[i].ref = EXITS_NONE;
-	}
-	r = &c->vrows[vi];
-	r->src = ev->src->index;
-	/* a vCPU exits for the same reason in runs */
-	if (r->ref != EXITS_NONE && r->reason == v->reason) {
-		v->ref = r->ref;
+	if (__builtin_expect(vi >= c->nvrows, 0) && exits_vrows(c, vi) < 0)
+		return -ENOMEM;
+	c->vrows[vi].src = ev->src->index;
+	if (__builtin_expect(v->reason < EXITS_SMALL, 1) &&
+	    c->name_small[v->reason]) {
+		v->ref = c->name_small[v->reason] - 1u;
 		return 0;
 	}
-	ret = exits_reason_name(c, v, st, ev);
-	r->reason = v->reason;
-	r->ref = v->ref;
-	return ret;
+	return exits_reason_name(c, v, st, ev);
 }
 
 /* v in decimal at p: its length. */
@@ -264,6 +303,65 @@ static inline size_t exits_dec(char *p, uint64_t v)
 
 	pyfmt_dec_back(p + n, v);
 	return n;
+}
+
+/* Exactly 9 digits of v < 10^9 at p. */
+static inline void exits_dec9(char *p, uint32_t v)
+{
+	uint32_t hi = v / 100000000;
+
+	p[0] = (char)('0' + hi);
+	pyfmt_dec8(p + 1, v - hi * 100000000);
+}
+
+/* The text of s seconds' ns, s * 10^9 (its digits but the last 9). */
+static __attribute__((noinline)) void exits_sec(struct sink_exits *c,
+						uint64_t s)
+{
+	c->sec = s;
+	c->sec_len = (uint8_t)pyfmt_u64_dec(c->sec_text, s);
+}
+
+/*
+ * Host time ts in ns (sink_time_ns()) in decimal at p: its length. The
+ * whole seconds come apart from the rest, their digits made once a second
+ * (up to 8 bytes past the digits may change).
+ */
+static inline size_t exits_ns(struct sink_exits *c, char *p, uint64_t ts)
+{
+	const struct sink_time *t = &c->time;
+	uint64_t s, ns;
+
+	if (t->timeline == CLOCK_TSC) {
+		if (!t->hz_fast)
+			return exits_dec(p, sink_time_ns(t, ts));
+		/*
+		 * sink_time_ns(): ts = s hz + r, r's ns rounded; s divided
+		 * out once a second (0 at first: tick_base 0, tick_s 0)
+		 */
+		if (ts - c->tick_base >= t->hz) {
+			c->tick_s = sink_time_div(t, ts);
+			c->tick_base = c->tick_s * t->hz;
+		}
+		s = c->tick_s;
+		ns = sink_time_div(t, (ts - c->tick_base) * 1000000000u +
+					      t->hz / 2);
+		if (ns >= 1000000000u) {
+			/* rounded up to the next second */
+			s++;
+			ns -= 1000000000u;
+		}
+	} else {
+		s = ts / 1000000000u;
+		ns = ts - s * 1000000000u;
+	}
+	if (!s)
+		return exits_dec(p, ns);
+	if (s != c->sec || !c->sec_len)
+		exits_sec(c, s);
+	memcpy(p, c->sec_text, 24);
+	exits_dec9(p + c->sec_len, (uint32_t)ns);
+	return c->sec_len + 9u;
 }
 
 /* "0x" and the hex digits of v (up to 8 bytes past them may change) */
@@ -279,7 +377,7 @@ static inline size_t exits_hex(char *p, uint64_t v)
  * a constant in each copy, so neither tests it per cell.
  */
 static inline __attribute__((always_inline)) size_t
-exits_row(const struct sink_exits *c, const struct exits_vrow *r,
+exits_row(struct sink_exits *c, const struct exits_vrow *r,
 	  const struct sink_vcpu *v, bool paired, uint64_t dur,
 	  const char *name, size_t len, size_t symlen, char *p, const bool json)
 {
@@ -287,18 +385,13 @@ exits_row(const struct sink_exits *c, const struct exits_vrow *r,
 
 #define EXITS_LIT(s) (memcpy(p + n, s, sizeof(s) - 1), n += sizeof(s) - 1)
 	memcpy(p, r->prefix.s, n);
-	n += exits_dec(p + n, exits_key_value(v->reason));
-	if (json)
-		EXITS_LIT(",\"reason_name\":");
-	else
-		p[n++] = ',';
 	memcpy(p + n, name, len);
 	n += len;
 	if (json)
 		EXITS_LIT(",\"start_ns\":");
 	else
 		p[n++] = ',';
-	n += exits_dec(p + n, sink_time_ns(&c->time, v->exit_ts));
+	n += exits_ns(c, p + n, v->exit_ts);
 	if (json)
 		EXITS_LIT(",\"duration_ns\":");
 	else
@@ -348,17 +441,17 @@ static int exits_end_cb(struct exits *x, struct sink_vcpu *v, bool paired,
 	struct sink_exits *c = container_of(x, struct sink_exits, x);
 	struct exits_vrow *r = &c->vrows[v - x->pairs.v];
 	size_t symlen = v->sym ? strlen(v->sym) : 0, len;
-	char dflt[32];
+	char dflt[EXITS_BOUND(24) + 40], name_s[24];
 	const char *name;
 	char *p;
 
 	if (r->prefix_src != r->src && exits_prefix(c, v, r) < 0)
 		return -ENOMEM;
 	if (v->ref == EXITS_NONE) {
-		len = sink_reason_default(dflt + 1, exits_key_value(v->reason));
-		dflt[0] = dflt[len + 1] = '"';
-		name = c->json ? dflt : dflt + 1;
-		len += c->json ? 2 : 0;
+		len = sink_reason_default(name_s, exits_key_value(v->reason));
+		len = exits_reason_cell(c, dflt, exits_key_value(v->reason),
+					name_s, len);
+		name = dflt;
 	} else {
 		name = c->names[v->ref].s;
 		len = c->names[v->ref].len;
@@ -390,15 +483,14 @@ static int sink_exits_nomem(struct diag *d)
 	return -ENOMEM;
 }
 
-static struct sink_type *exits_type(struct sink_exits *c,
-				    const struct event *ev)
+/* exits_type() of a type not looked at yet. */
+static __attribute__((noinline)) struct sink_type *
+exits_type_new(struct sink_exits *c, const struct event *ev)
 {
 	struct exits_type *t = &c->types[ev->src->index];
 	uint32_t ti = ev->type->index, old = t->n, i;
 	void *grown = t->st;
 
-	if (__builtin_expect(ti < t->n && t->st[ti].role != 0xff, 1))
-		return &t->st[ti];
 	if (ti >= t->n) {
 		if (sink_grow(&grown, &t->n, ti, sizeof(*t->st)) < 0)
 			return NULL;
@@ -412,13 +504,42 @@ static struct sink_type *exits_type(struct sink_exits *c,
 	return &t->st[ti];
 }
 
+static inline struct sink_type *exits_type(struct sink_exits *c,
+					   const struct event *ev)
+{
+	struct exits_type *t = &c->types[ev->src->index];
+	uint32_t ti = ev->type->index;
+
+	if (__builtin_expect(ti < t->n && t->st[ti].role != 0xff, 1))
+		return &t->st[ti];
+	return exits_type_new(c, ev);
+}
+
 static int sink_exits_event(struct sink *s, const struct event *ev,
 			    struct diag *d)
 {
 	struct sink_exits *c = container_of(s, struct sink_exits, sink);
 	struct sink_type *st = exits_type(c, ev);
+	int ret;
 
-	if (!st || exits_event(&c->x, st, ev) < 0)
+	if (__builtin_expect(!st, 0))
+		return sink_exits_nomem(d);
+	/* exits_event(), the callbacks inlined */
+	switch (sink_role(st, ev)) {
+	case SINK_EXIT:
+		ret = exits_exit_with(&c->x, st, ev, exits_begin_cb,
+				      exits_end_cb);
+		break;
+	case SINK_ENTRY:
+		ret = exits_entry_with(&c->x, st, ev, exits_end_cb);
+		break;
+	case SINK_CALL:
+		ret = 0;
+		break;
+	default:
+		ret = exits_kind(&c->x, st, ev);
+	}
+	if (__builtin_expect(ret < 0, 0))
 		return sink_exits_nomem(d);
 	return 0;
 }

@@ -156,6 +156,26 @@ static struct sink_vcpu *sink_pairs_at(struct sink_pairs *p, uint64_t key,
 	return &p->v[p->n++];
 }
 
+/* The state to return for ev on v, the vCPU of ev's task (see the .h). */
+static struct sink_vcpu *sink_pairs_found(struct sink_pairs *p,
+					  const struct sink_type *st,
+					  const struct event *ev,
+					  struct sink_vcpu *v, uint64_t task)
+{
+	struct sink_vcpu *t;
+
+	if (v->over)
+		return v;
+	if (!v->pending && sink_role(st, ev) == SINK_ENTRY) {
+		/* its exit may wait under the task (no vcpu_id field) */
+		t = sink_pairs_at(p, task, false);
+		if (t && t->pending)
+			return t;
+	}
+	v->host_tid = ev->pid;
+	return v;
+}
+
 struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 				 const struct sink_type *st,
 				 const struct event *ev)
@@ -163,15 +183,20 @@ struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 	enum domain dom = ev->src->domain;
 	uint64_t task = sink_thread_key(dom, SINK_TASK,
 					(uint64_t)ev->pid & ((1ull << 40) - 1));
-	struct sink_vcpu *v, *t;
+	uint64_t hkey = 0, hvcpu = 0;
+	/* the VM is the pid's, the vCPU the event's: one probe */
+	struct sink_pairs_hit *hit = sink_pairs_hit(p, st, ev, &hkey, &hvcpu);
+	struct sink_vcpu *v;
 	uint64_t n;
 	uint32_t learnt, vm;
 
+	if (hit && hit->task == hkey && hit->vcpu == hvcpu)
+		return sink_pairs_found(p, st, ev, &p->v[hit->idx], task);
 	if (sink_vm_of(&p->vms, st, ev, &vm) < 0)
 		return NULL;
 	if (vm == SINK_VM_OVER)
 		return sink_pairs_over(p);
-	if (sink_field_u64(ev, st->vcpu, &n) == 0) {
+	if (sink_field_at(ev, st->vcpu, st->at_vcpu, &n) == 0) {
 		if (n < SINK_MAP_EMPTY &&
 		    sink_map_find(&p->pid_vcpu, task) != (uint32_t)n &&
 		    (p->pid_vcpu.n < SINK_MAXKEYS ||
@@ -191,13 +216,12 @@ struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 	}
 	n = (uint64_t)vm << 32 | (n & 0xffffffffu);
 	v = sink_pairs_at(p, sink_thread_key(dom, SINK_VCPU, n), true);
-	if (v && !v->over && !v->pending && sink_role(st, ev) == SINK_ENTRY) {
-		/* its exit may wait under the task (a format without vcpu_id) */
-		t = sink_pairs_at(p, task, false);
-		if (t && t->pending)
-			return t;
+	if (!v)
+		return NULL;
+	if (hit && !v->over) {
+		hit->task = hkey;
+		hit->vcpu = hvcpu;
+		hit->idx = (uint32_t)(v - p->v);
 	}
-	if (v && !v->over)
-		v->host_tid = ev->pid;
-	return v;
+	return sink_pairs_found(p, st, ev, v, task);
 }

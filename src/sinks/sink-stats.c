@@ -88,8 +88,9 @@ static int stats_type_counter(struct sink_stats *c, const struct event *ev,
 	return stats_new_counter(c, ev->src->domain, false, t->id, buf, out);
 }
 
-static struct stats_type *stats_type(struct sink_stats *c,
-				     const struct event *ev)
+/* stats_type() of a type not looked at yet. */
+static __attribute__((noinline)) struct stats_type *
+stats_type_new(struct sink_stats *c, const struct event *ev)
 {
 	struct stats_src *ss = &c->ssrcs[ev->src->index];
 	uint32_t ti = ev->type->index;
@@ -104,6 +105,8 @@ static struct stats_type *stats_type(struct sink_stats *c,
 	if (!st->init) {
 		sink_type_init(&st->st, ev->src, ev->type);
 		st->named = -1;
+		/* stats_func_event() looks at uftrace inputs alone */
+		st->calls = !strcmp(ev->src->ops->kind, "uftrace");
 		if (!ev->type->has_id &&
 		    stats_type_counter(c, ev, &st->counter) < 0)
 			return NULL;
@@ -112,18 +115,34 @@ static struct stats_type *stats_type(struct sink_stats *c,
 	return st;
 }
 
-static int stats_count(struct sink_stats *c, const struct stats_type *st,
-		       const struct event *ev)
+static inline struct stats_type *stats_type(struct sink_stats *c,
+					    const struct event *ev)
 {
-	uint64_t key;
-	uint32_t i;
+	struct stats_src *ss = &c->ssrcs[ev->src->index];
+	uint32_t ti = ev->type->index;
 
-	if (!ev->type->has_id) {
-		c->counters[st->counter].count++;
-		return 0;
-	}
-	key = ev->type->id << 1 | ev->src->domain;
-	i = sink_map_find(&c->id_map, key);
+	if (__builtin_expect(ti < ss->n && ss->types[ti].init, 1))
+		return &ss->types[ti];
+	return stats_type_new(c, ev);
+}
+
+/*
+ * The entry of id_hits for key (id << 1 | domain): kvmtrace's ids are a
+ * class above bit 16 and a number below 32 (KVM_TRC_*), the class moved
+ * next to the number, so that no two of them share an entry.
+ */
+static inline size_t stats_id_slot(uint64_t key)
+{
+	return (size_t)(key ^ (key >> 11 & ~(uint64_t)0x3f)) % STATS_ID_HITS;
+}
+
+/* The counter of an event with an id, made on first sight. */
+static __attribute__((noinline)) int stats_count_id(struct sink_stats *c,
+						    const struct event *ev,
+						    uint64_t key)
+{
+	uint32_t i = sink_map_find(&c->id_map, key);
+
 	if (i == SINK_MAP_EMPTY && c->id_map.n >= SINK_MAXKEYS) {
 		/* beyond the cap: one counter for the rest */
 		if (c->counter_other == SINK_MAP_EMPTY &&
@@ -138,8 +157,30 @@ static int stats_count(struct sink_stats *c, const struct stats_type *st,
 		    sink_map_add(&c->id_map, key, i) < 0)
 			return -ENOMEM;
 	}
+	c->id_hits[stats_id_slot(key)].key = key;
+	c->id_hits[stats_id_slot(key)].counter = i;
 	c->counters[i].count++;
 	return 0;
+}
+
+static inline int stats_count(struct sink_stats *c,
+			      const struct stats_type *st,
+			      const struct event *ev)
+{
+	uint64_t key;
+	struct stats_id_hit *hit;
+
+	if (!ev->type->has_id) {
+		c->counters[st->counter].count++;
+		return 0;
+	}
+	key = ev->type->id << 1 | ev->src->domain;
+	hit = &c->id_hits[stats_id_slot(key)];
+	if (__builtin_expect(hit->key == key && key, 1)) {
+		c->counters[hit->counter].count++;
+		return 0;
+	}
+	return stats_count_id(c, ev, key);
 }
 
 static int sink_stats_event(struct sink *s, const struct event *ev,
@@ -151,7 +192,7 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 	int ret = 0;
 
 	if (!st || stats_count(c, st, ev) < 0 ||
-	    stats_func_event(c->func, ev) < 0)
+	    (st->calls && stats_func_event(c->func, ev) < 0))
 		return stats_nomem(d);
 	c->events++;
 	ss->events++;
@@ -165,10 +206,21 @@ static int sink_stats_event(struct sink *s, const struct event *ev,
 			ss->first = ev->ts;
 		}
 	}
-	if (sink_role(&st->st, ev) == SINK_CALL)
+	/* exits_event(), the callbacks called directly */
+	switch (sink_role(&st->st, ev)) {
+	case SINK_EXIT:
+		ret = exits_exit_with(&c->x, &st->st, ev, stats_exit_begin,
+				      stats_exit_end);
+		break;
+	case SINK_ENTRY:
+		ret = exits_entry_with(&c->x, &st->st, ev, stats_exit_end);
+		break;
+	case SINK_CALL:
 		ret = stats_guest_call(c, st, ev);
-	else
-		ret = exits_event(&c->x, &st->st, ev);
+		break;
+	default:
+		ret = exits_kind(&c->x, &st->st, ev);
+	}
 	return ret < 0 ? stats_nomem(d) : 0;
 }
 

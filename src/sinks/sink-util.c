@@ -218,8 +218,8 @@ static bool sink_kind_init(struct sink_type *st, struct source *src,
 	return false;
 }
 
-void sink_type_init(struct sink_type *st, struct source *src,
-		    const struct event_type *t)
+static void sink_type_slots(struct sink_type *st, struct source *src,
+			    const struct event_type *t)
 {
 	st->role = SINK_EVENT;
 	st->reason = SINK_NOSLOT;
@@ -284,6 +284,28 @@ void sink_type_init(struct sink_type *st, struct source *src,
 	}
 }
 
+/* The offset of slot in ev->rec where it is a uint32_t always; or NOAT. */
+static uint16_t sink_at(struct source *src, int32_t slot)
+{
+	size_t off;
+
+	if (slot == SINK_NOSLOT || slot < 0 || !src->ops->field_u32 ||
+	    !src->ops->field_u32(src, slot, &off) || off >= SINK_NOAT)
+		return SINK_NOAT;
+	return (uint16_t)off;
+}
+
+void sink_type_init(struct sink_type *st, struct source *src,
+		    const struct event_type *t)
+{
+	sink_type_slots(st, src, t);
+	st->at_reason = sink_at(src, st->reason);
+	st->at_vcpu = sink_at(src, st->vcpu);
+	st->at_value = sink_at(src, st->value);
+	st->at_rip = sink_at(src, st->rip);
+	st->at_rip_hi = sink_at(src, st->rip_hi);
+}
+
 int sink_field_u64(const struct event *ev, int32_t slot, uint64_t *out)
 {
 	struct value v;
@@ -302,10 +324,10 @@ int sink_exit_rip(const struct sink_type *st, const struct event *ev,
 {
 	uint64_t hi = 0;
 
-	if (sink_field_u64(ev, st->rip, rip) < 0)
+	if (sink_field_at(ev, st->rip, st->at_rip, rip) < 0)
 		return -ENOENT;
 	if (st->rip_hi != SINK_NOSLOT) {
-		if (sink_field_u64(ev, st->rip_hi, &hi) < 0)
+		if (sink_field_at(ev, st->rip_hi, st->at_rip_hi, &hi) < 0)
 			hi = 0;
 		*rip = (*rip & 0xffffffffu) | hi << 32;
 	}

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "event.h"
 #include "source.h"
@@ -60,11 +61,26 @@ static inline uint32_t sink_map_find(const struct sink_map *m, uint64_t key)
 	}
 }
 
+/*
+ * Start loading p into the cache. On x86-64 by hand: GCC 12 drops a
+ * __builtin_prefetch() of an address made by sink_map_slot()'s hash (at
+ * -O1 and -O2, its whole branch with it), and one for writing without
+ * -mprfchw.
+ */
+static inline void sink_prefetch(const void *p)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p);
+#endif
+}
+
 /* Start loading the slot of key into the cache: it is looked up soon. */
 static inline void sink_map_prefetch(const struct sink_map *m, uint64_t key)
 {
 	if (m->cap)
-		__builtin_prefetch(&m->v[sink_map_slot(key, m->cap)]);
+		sink_prefetch(&m->v[sink_map_slot(key, m->cap)]);
 }
 
 /* Add key (not in the map yet) with val. 0 or -ENOMEM. */
@@ -119,6 +135,9 @@ static inline uint64_t sink_time_ns(const struct sink_time *t, uint64_t ts)
 	if (t->timeline != CLOCK_TSC)
 		return ts;
 	if (__builtin_expect(t->hz_fast, 1)) {
+		/* below a second (durations): q is 0 */
+		if (ts < t->hz)
+			return sink_time_div(t, ts * 1000000000u + t->hz / 2);
 		/* ts = q hz + r: q seconds, and r's ns rounded (the same) */
 		q = sink_time_div(t, ts);
 		return q * 1000000000u +
@@ -186,7 +205,16 @@ struct sink_type {
 	int32_t value;		/* a kind's value: port, gpa, msr, nr, vector */
 	int32_t rip;		/* EXIT: guest_rip (kvmtrace: words 2, 3) */
 	int32_t rip_hi;		/* kvmtrace EXIT: the RIP's high word */
+	/*
+	 * reason, vcpu, value, rip and rip_hi where the source keeps them as
+	 * a uint32_t at a fixed byte offset of ev->rec for every event
+	 * (source_ops.field_u32: kvmtrace's words), read without a call;
+	 * SINK_NOAT: through field().
+	 */
+	uint16_t at_reason, at_vcpu, at_value, at_rip, at_rip_hi;
 };
+
+#define SINK_NOAT UINT16_MAX
 
 void sink_type_init(struct sink_type *st, struct source *src,
 		    const struct event_type *t);
@@ -228,6 +256,19 @@ static inline enum sink_kind sink_kind(const struct sink_type *st,
 
 /* Integer field slot of ev: 0 with *out, or -ENOENT. */
 int sink_field_u64(const struct event *ev, int32_t slot, uint64_t *out);
+
+/* sink_field_u64() of a slot of st whose offset (st->at_*) is at. */
+static inline int sink_field_at(const struct event *ev, int32_t slot,
+				uint16_t at, uint64_t *out)
+{
+	uint32_t w;
+
+	if (at == SINK_NOAT)
+		return sink_field_u64(ev, slot, out);
+	memcpy(&w, (const char *)ev->rec + at, sizeof(w));
+	*out = w;
+	return 0;
+}
 
 /* For SINK_CALL: 1 entry, -1 exit, 2 an event record, 0 else (lost). */
 int sink_call_dir(const struct sink_type *st, const struct event *ev);
@@ -361,7 +402,46 @@ struct sink_pairs {
 	 */
 	uint64_t last_key;
 	uint32_t last;		/* index + 1; 0: none */
+	/*
+	 * The vCPUs of events that name theirs (ev->vcpu) and no VM (no `vm`
+	 * key): their state by (pid, machine, domain, vCPU), in one probe
+	 * (kvmtrace streams switch vCPUs at nearly every record).
+	 */
+	struct sink_pairs_hit {
+		uint64_t task;	/* pid | machine << 40 */
+		uint64_t vcpu;	/* vCPU | domain << 32 | SINK_PAIRS_HIT */
+		uint32_t idx;	/* into v */
+	} hits[256];
 };
+
+#define SINK_PAIRS_HIT (1ull << 33)
+
+/* The entry of hits for ev, if its vCPU can be found there: its keys. */
+static inline struct sink_pairs_hit *
+sink_pairs_hit(struct sink_pairs *p, const struct sink_type *st,
+	       const struct event *ev, uint64_t *task, uint64_t *vcpu)
+{
+	uint64_t h;
+
+	if (st->vm != SINK_NOSLOT || st->vcpu != SINK_NOSLOT || !ev->has_vcpu)
+		return NULL;
+	*task = ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
+		(uint64_t)ev->src->machine << 40;
+	*vcpu = ev->vcpu | (uint64_t)ev->src->domain << 32 | SINK_PAIRS_HIT;
+	h = (*task ^ *vcpu << 20) * 0x9e3779b97f4a7c15ull;
+	return &p->hits[h >> 56];
+}
+
+/* The vCPU state of ev from hits, if it is there; else NULL. */
+static inline struct sink_vcpu *sink_pairs_probe(struct sink_pairs *p,
+						 const struct sink_type *st,
+						 const struct event *ev)
+{
+	uint64_t task, vcpu;
+	struct sink_pairs_hit *h = sink_pairs_hit(p, st, ev, &task, &vcpu);
+
+	return h && h->task == task && h->vcpu == vcpu ? &p->v[h->idx] : NULL;
+}
 
 /* The VM index of a vCPU key (from sink_pairs_get), and its vCPU. */
 static inline uint32_t sink_key_vm(uint64_t key)
@@ -385,6 +465,25 @@ void sink_pairs_fini(struct sink_pairs *p);
 struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 				 const struct sink_type *st,
 				 const struct event *ev);
+
+/*
+ * sink_pairs_get() of an exit (entry false) or an entry, the common case
+ * inline: a vCPU found in hits, not an entry whose vCPU has nothing
+ * pending.
+ */
+static inline struct sink_vcpu *sink_pairs_find(struct sink_pairs *p,
+						const struct sink_type *st,
+						const struct event *ev,
+						bool entry)
+{
+	struct sink_vcpu *v = sink_pairs_probe(p, st, ev);
+
+	if (v && (v->pending || !entry)) {
+		v->host_tid = ev->pid;
+		return v;
+	}
+	return sink_pairs_get(p, st, ev);
+}
 
 /* ------------------------------------------------------------ output */
 

@@ -87,6 +87,9 @@ void stats_exits_fini(struct sink_stats *c)
 		hist_fini(&((struct stats_cross *)stats_row(&c->cross, i))->d.h);
 	stats_rows_fini(&c->reasons);
 	stats_rows_fini(&c->cross);
+	for (i = 0; i < c->nxrows; i++)
+		free(c->xrows[i]);
+	free(c->xrows);
 	stats_rows_fini(&c->kinds);
 	stats_rows_fini(&c->funcs);
 	for (i = 0; i < c->nvcpus; i++)
@@ -112,10 +115,17 @@ static int stats_reason(struct sink_stats *c, const struct stats_type *st,
 	char name[128];
 	bool made;
 
+	if (key < STATS_SMALL && c->reason_small[key]) {
+		*out = c->reason_small[key] - 1u;
+		return 0;
+	}
 	if (!c->reasons.size)
 		stats_rows_init(&c->reasons, sizeof(struct stats_reason));
 	if (stats_rows_get(&c->reasons, key, out, &made) < 0)
 		return -ENOMEM;
+	/* at most SINK_MAXKEYS + 1 rows: an index + 1 fits */
+	if (key < STATS_SMALL)
+		c->reason_small[key] = (uint16_t)(*out + 1);
 	if (!made)
 		return 0;
 	r = stats_row(&c->reasons, *out);
@@ -160,6 +170,64 @@ static int stats_dists_agg(struct sink_stats *c, size_t vi, uint32_t ref,
 	return 0;
 }
 
+/* ------------------------------------------------ durations pending */
+
+static inline struct hist *stats_ring_hist(struct sink_stats *c, unsigned k)
+{
+	return &((struct stats_cross *)stats_row(&c->cross,
+						 c->ring[k].row))->d.h;
+}
+
+int stats_ring_flush(struct sink_stats *c)
+{
+	int ret = 0;
+
+	for (; c->ring_n; c->ring_n--) {
+		if (ret == 0)
+			ret = hist_record(stats_ring_hist(c, c->ring_at),
+					  c->ring[c->ring_at].dur);
+		c->ring_at = (c->ring_at + 1) % STATS_RING;
+	}
+	return ret;
+}
+
+/* Start loading the bucket of duration dur of h into the cache. */
+static inline void stats_prefetch_bucket(const struct hist *h, uint64_t dur)
+{
+	unsigned g = hist_group(dur);
+
+	if (h->low && g >= h->lo && g <= h->hi)
+		sink_prefetch(&h->low[(size_t)(g - h->lo) * HIST_SUB +
+				       (g ? (unsigned)(dur >> (g - 1)) &
+						    (HIST_SUB - 1)
+					  : (unsigned)dur)]);
+}
+
+/* Duration dur of cross row xi: into the ring, the oldest counted. */
+static int stats_ring_put(struct sink_stats *c, uint32_t xi, uint64_t dur)
+{
+	unsigned k = (c->ring_at + c->ring_n) % STATS_RING, mid;
+	int ret = 0;
+
+	if (c->ring_n == STATS_RING) {
+		/* the oldest goes, the new one takes its place */
+		ret = hist_record(stats_ring_hist(c, k), c->ring[k].dur);
+		c->ring_at = (c->ring_at + 1) % STATS_RING;
+	} else {
+		c->ring_n++;
+	}
+	c->ring[k].row = xi;
+	c->ring[k].dur = dur;
+	sink_prefetch(stats_ring_hist(c, k));
+	/* the row fetched STATS_RING / 2 exits ago: now its bucket */
+	if (c->ring_n > STATS_RING / 2) {
+		mid = (k + STATS_RING / 2) % STATS_RING;
+		stats_prefetch_bucket(stats_ring_hist(c, mid),
+				      c->ring[mid].dur);
+	}
+	return ret;
+}
+
 /* Add the cross rows to all, reasons, vcpus and vms; from then on live. */
 static int stats_dists_fold(struct sink_stats *c)
 {
@@ -168,6 +236,8 @@ static int stats_dists_fold(struct sink_stats *c)
 
 	if (c->dists_live)
 		return 0;
+	if (stats_ring_flush(c) < 0)
+		return -ENOMEM;
 	for (i = 0; i < c->cross.n; i++) {
 		const struct stats_cross *x = stats_row(&c->cross, i);
 
@@ -187,12 +257,38 @@ static int stats_dists_fold(struct sink_stats *c)
 	return 0;
 }
 
+/* The cross row of vCPU vi and reason index ref, by the map. */
+static int stats_xrow(struct sink_stats *c, size_t vi, uint32_t ref,
+		      uint32_t *xi, bool *made)
+{
+	void *grown = c->xrows;
+
+	if (!c->cross.size)
+		stats_rows_init(&c->cross, sizeof(struct stats_cross));
+	if (stats_rows_get(&c->cross, (uint64_t)vi << 32 | ref, xi, made) < 0)
+		return -ENOMEM;
+	if (ref >= STATS_XREFS)
+		return 0;
+	/* vi < SINK_MAXKEYS: 512 bytes a vCPU at most */
+	if (sink_grow(&grown, &c->nxrows, (uint32_t)vi, sizeof(*c->xrows)) < 0)
+		return -ENOMEM;
+	c->xrows = grown;
+	if (!c->xrows[vi]) {
+		c->xrows[vi] = calloc(STATS_XREFS, sizeof(**c->xrows));
+		if (!c->xrows[vi])
+			return -ENOMEM;
+	}
+	c->xrows[vi][ref] = *xi + 1;
+	return 0;
+}
+
 /*
  * The distributions of v's exit, of reason index ref: out[4] its cross
- * row, out[0..3] NULL while those are folded from the cross rows.
+ * row (*row its index), out[0..3] NULL while those are folded from the
+ * cross rows.
  */
 static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
-		       uint32_t ref, struct stats_dist **out)
+		       uint32_t ref, struct stats_dist **out, uint32_t *row)
 {
 	size_t vi = (size_t)(v - c->x.pairs.v);
 	struct stats_cross *x;
@@ -200,16 +296,20 @@ static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
 	bool made;
 
 	out[0] = out[1] = out[2] = out[3] = NULL;
-	if (!c->cross.size)
-		stats_rows_init(&c->cross, sizeof(struct stats_cross));
-	if (stats_rows_get(&c->cross, (uint64_t)vi << 32 | ref, &xi, &made) < 0)
+	if (vi < c->nxrows && c->xrows[vi] && ref < STATS_XREFS &&
+	    c->xrows[vi][ref]) {
+		xi = c->xrows[vi][ref] - 1;
+		made = false;
+	} else if (stats_xrow(c, vi, ref, &xi, &made) < 0) {
 		return -ENOMEM;
+	}
 	x = stats_row(&c->cross, xi);
 	if (made) {
 		x->vcpu = xi == c->cross.other ? UINT32_MAX : (uint32_t)vi;
 		x->reason = ref;
 	}
 	out[4] = &x->d;
+	*row = xi;
 	/* the row "other" mixes vCPUs and reasons: the rest is live */
 	if (xi == c->cross.other && stats_dists_fold(c) < 0)
 		return -ENOMEM;
@@ -220,12 +320,12 @@ static int stats_dists(struct sink_stats *c, const struct sink_vcpu *v,
 
 /* stats_dists() of v's exit. */
 static int stats_dists_of(struct sink_stats *c, struct sink_vcpu *v,
-			  struct stats_dist **d)
+			  struct stats_dist **d, uint32_t *row)
 {
 	if (v->ref == STATS_NOREF &&
 	    stats_reason(c, NULL, NULL, v->reason, &v->ref) < 0)
 		return -ENOMEM;
-	return stats_dists(c, v, v->ref, d);
+	return stats_dists(c, v, v->ref, d, row);
 }
 
 static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
@@ -271,7 +371,7 @@ static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
 }
 
 /* exits.h: an exit began on v: its reason's row, its guest function. */
-static int stats_exit_begin(struct exits *x, struct sink_vcpu *v,
+int stats_exit_begin(struct exits *x, struct sink_vcpu *v,
 			    const struct sink_type *sst,
 			    const struct event *ev)
 {
@@ -289,15 +389,22 @@ static int stats_exit_begin(struct exits *x, struct sink_vcpu *v,
 }
 
 /* exits.h: v's exit ended, into its distributions. */
-static int stats_exit_end(struct exits *x, struct sink_vcpu *v, bool paired,
+int stats_exit_end(struct exits *x, struct sink_vcpu *v, bool paired,
 			  uint64_t dur)
 {
 	struct sink_stats *c = container_of(x, struct sink_stats, x);
 	struct stats_dist *d[5];
+	uint32_t row;
 	size_t i;
 
-	if (stats_dists_of(c, v, d) < 0)
+	if (stats_dists_of(c, v, d, &row) < 0)
 		return -ENOMEM;
+	if (!c->dists_live && paired) {
+		/* the cross row alone (stats_dists) */
+		if (stats_ring_put(c, row, dur) < 0)
+			return -ENOMEM;
+		return stats_charge(c, v, dur);
+	}
 	for (i = 0; i < 5; i++) {
 		if (!d[i])
 			continue;
@@ -319,5 +426,7 @@ int stats_exits_finish(struct sink_stats *c)
 	/* exits still waiting at the end met no entry */
 	int ret = exits_finish(&c->x);
 
+	if (ret == 0)
+		ret = stats_ring_flush(c);
 	return ret < 0 ? ret : stats_dists_fold(c);
 }

@@ -36,6 +36,7 @@ struct stats_counter {
 
 struct stats_type {
 	bool init;
+	bool calls;		/* its input may hold calls (uftrace) */
 	int8_t named;		/* exits: reasons have names (-1: not known) */
 	struct sink_type st;
 	uint32_t counter;	/* types without has_id */
@@ -131,6 +132,11 @@ struct stats_crow;
 
 struct stats_merged;
 
+#define STATS_RING	16	/* a power of two */
+#define STATS_ID_HITS	256	/* a power of two */
+#define STATS_SMALL	1024
+#define STATS_XREFS	128
+
 struct sink_stats {
 	struct sink sink;
 	struct stats_func *func;	/* owned: uftrace functions (stats-func.h) */
@@ -157,9 +163,22 @@ struct sink_stats {
 	size_t ncounters;
 	size_t cap_counters;
 	struct sink_map id_map;		/* (id, domain) -> counter */
+	/* the last (id, domain) keys found there, by their low bits */
+	struct stats_id_hit {
+		uint64_t key;		/* 0: none (key 0 always misses) */
+		uint32_t counter;
+	} id_hits[STATS_ID_HITS];
 	uint32_t counter_other;		/* ids beyond the cap; or EMPTY */
 	struct stats_rows reasons;	/* struct stats_reason */
+	/* reason keys below STATS_SMALL: their index in reasons + 1; 0 none */
+	uint16_t reason_small[STATS_SMALL];
 	struct stats_rows cross;	/* struct stats_cross */
+	/*
+	 * Per vCPU (index into pairs.v), made on its first exit: its cross
+	 * rows by reason index below STATS_XREFS, index + 1; 0 not known.
+	 */
+	uint32_t **xrows;		/* owned, each owned */
+	uint32_t nxrows;
 	struct stats_rows kinds;	/* struct stats_kind */
 	struct stats_rows funcs;	/* struct stats_gfunc */
 	struct stats_dist *vcpus;	/* owned: by index into pairs.v */
@@ -174,6 +193,19 @@ struct sink_stats {
 	 * histogram written per exit instead of five.
 	 */
 	bool dists_live;
+	/*
+	 * The last durations of cross rows, not yet in their histograms:
+	 * an exit's row is fetched into the cache when it ends, its bucket
+	 * STATS_RING / 2 exits later, and counted after STATS_RING (the
+	 * counters, thousands of rows, are rarely in the cache; the order
+	 * they are added in changes nothing). Counted before any reads them.
+	 */
+	struct stats_pending {
+		uint32_t row;		/* index into cross */
+		uint64_t dur;
+	} ring[STATS_RING];
+	unsigned ring_n;		/* held, the oldest at ring_at */
+	unsigned ring_at;
 	struct exits x;			/* the pairing (exits.h) */
 	uint64_t events;
 	bool any_id;			/* the events table has an id column */
@@ -214,8 +246,16 @@ static inline void *stats_row(const struct stats_rows *r, size_t i)
 
 /* The pairing's callbacks (exits.h): exits into the tables. */
 extern const struct exits_ops stats_exits_ops;
+/* its callbacks, for sink-stats.c to call them directly */
+int stats_exit_begin(struct exits *x, struct sink_vcpu *v,
+		     const struct sink_type *st, const struct event *ev);
+int stats_exit_end(struct exits *x, struct sink_vcpu *v, bool paired,
+		   uint64_t dur);
 /* At the end: exits still waiting met no entry. 0 or -ENOMEM. */
 int stats_exits_finish(struct sink_stats *c);
+
+/* Count the durations of c->ring into their histograms. 0 or -ENOMEM. */
+int stats_ring_flush(struct sink_stats *c);
 
 /* ------------------------------------------- stats-guest.c */
 
