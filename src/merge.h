@@ -297,6 +297,17 @@ static inline int merge_next(struct merge *m, struct event **ev,
 }
 
 /*
+ * Batched: the packed tree's common case for up to max events, copied to
+ * out[0 ..] in order (their rec and type borrowed, as merge_next_batch()
+ * hands them out): how many. It stops, before changing anything, at the
+ * first event it does not take (a slot at the end of its batch, a step
+ * back in time, a time out of range, an event with a message, anything
+ * but the packed tree): merge_next_batch() takes that one.
+ * (merge-batch.c)
+ */
+size_t merge_fill(struct merge *m, struct event *out, size_t max);
+
+/*
  * merge_next() of a batched merge (merge_batched()): also MERGE_FLUSH.
  * The common case inline: the slot whose event went out last steps to
  * its next event, in order and in range, which climbs the packed tree.

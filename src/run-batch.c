@@ -79,6 +79,28 @@ static int run_sink_events(struct run *r, const struct event *ev, size_t n,
 
 #define RUN_BATCH 32
 
+/*
+ * clock_span_add() of evs[0 .. n - 1]'s times, without its tests: a span
+ * that has no event yet holds first UINT64_MAX and last 0 from
+ * run_merged() on (clock.c reads neither while events is 0)
+ */
+static void run_spans(struct run *r, const struct event *evs, size_t n)
+{
+	struct clock_span *sp;
+	uint64_t ts;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!evs[i].has_ts)
+			continue;
+		sp = &r->spans[evs[i].src->index];
+		ts = evs[i].ts;
+		sp->events++;
+		sp->first = ts < sp->first ? ts : sp->first;
+		sp->last = ts > sp->last ? ts : sp->last;
+	}
+}
+
 /* Where a batch goes, and what the stream as printed so far says */
 struct run_feed {
 	struct run_progress *progress;
@@ -109,10 +131,8 @@ static int run_feed(struct run *r, struct run_feed *f, struct event *evs,
 	else
 		ret = run_sink_events(r, evs, n, &done, &d);
 	/* the events run_events() would have counted: up to the failed one */
-	for (i = 0; f->spans && i < n && i <= done; i++)
-		if (evs[i].has_ts)
-			clock_span_add(&r->spans[evs[i].src->index],
-				       evs[i].ts);
+	if (f->spans)
+		run_spans(r, evs, ret < 0 && done < n ? done + 1 : n);
 	if (ret < 0) {
 		run_progress_end(f->progress);
 		run_say("%s", d.msg);
@@ -184,15 +204,28 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 	struct diag d;
 	int ret, status;
 
+	for (size_t i = 0; spans && i < r->nsrcs; i++) {
+		if (!r->spans[i].events) {
+			r->spans[i].first = UINT64_MAX;
+			r->spans[i].last = 0;
+		}
+	}
 	diag_init(&d);
 	for (;;) {
-		ret = merge_next_batch(m, &ev, &d);
-		if (__builtin_expect(ret == MERGE_EVENT, 1)) {
-			if (__builtin_expect(ev->damaged, 0) && skip_damaged)
-				continue;
-			evs[n++] = *ev;
-			if (n < RUN_BATCH)
-				continue;
+		/* the common case, a loop of its own; what it leaves, here */
+		n += merge_fill(m, evs + n, RUN_BATCH - n);
+		if (n == RUN_BATCH) {
+			ret = MERGE_EVENT;
+		} else {
+			ret = merge_next_batch(m, &ev, &d);
+			if (__builtin_expect(ret == MERGE_EVENT, 1)) {
+				if (__builtin_expect(ev->damaged, 0) &&
+				    skip_damaged)
+					continue;
+				evs[n++] = *ev;
+				if (n < RUN_BATCH)
+					continue;
+			}
 		}
 		status = run_feed(r, &f, evs, n);
 		if (status >= 0)

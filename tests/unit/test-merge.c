@@ -157,7 +157,8 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	struct diag d;
 	uint64_t s = seed;
 	bool ok, packed, batched;
-	size_t nhold = 0, bad = 0, flushes = 0;
+	size_t nhold = 0, bad = 0, flushes = 0, filled = 0;
+	uint64_t warn_seq = UINT64_MAX, back_seq = UINT64_MAX;
 	static const size_t bmax[] = { 1, 2, 3, 5, 7, 32, 64 };
 	int ret;
 
@@ -217,6 +218,27 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	m = merge_create(srcs, k, clock);
 	batched = (how & RUN_BATCHED) && merge_batched(m);
 	for (;;) {
+		if (batched) {
+			/* the common case in a loop, as run_merged() takes it */
+			size_t nf = merge_fill(m, hold + nhold, HOLD - nhold);
+
+			for (i = nhold; i < nhold + nf && ngot < 16 * MAXEV; i++)
+				got[ngot++] = (struct seen){
+					hold[i].src->index, hold[i].ts,
+					hold[i].seq };
+			nhold += nf;
+			filled += nf;
+			if (nhold == HOLD) {
+				for (i = 0; i < nhold; i++) {
+					const uint64_t *r = hold[i].rec;
+
+					bad += !r || *r != hold[i].seq;
+				}
+				nhold = 0;
+				merge_flushed(m);
+				continue;
+			}
+		}
 		diag_init(&d);
 		ret = batched ? merge_next_batch(m, &ev, &d) :
 				merge_next(m, &ev, &d);
@@ -243,8 +265,10 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 			nerr++;
 			continue;
 		}
-		if (ret == MERGE_WARN)
+		if (ret == MERGE_WARN) {
 			nwarn++;
+			warn_seq = ev->seq;
+		}
 		if (batched && ret == MERGE_WARN)
 			hold[nhold++] = *ev;
 		if (ngot < 16 * MAXEV)
@@ -258,6 +282,11 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 		struct seen *p = got;
 
 		ok = nwarn == (k > 1);
+		/* said with the first event of it that stepped back */
+		for (j = 1; j < fk[back].n && back_seq == UINT64_MAX; j++)
+			if (fk[back].ts[j] < fk[back].ts[j - 1])
+				back_seq = j;
+		ok = ok && (k < 2 || warn_seq == back_seq);
 		for (i = 0, j = 0; i < ngot; i++)
 			if (p[i].src == back)
 				ok = ok && p[i].seq == j++;
@@ -271,7 +300,7 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	/* batched: every held record whole; batches of more than one read */
 	ok = ok && !bad && batched == ((how & RUN_BATCHED) && k > 1);
 	if (batched && ngot > 2 * MAXEV)
-		ok = ok && flushes > 0;
+		ok = ok && flushes > 0 && filled > 0;
 	/* the form the tree ended in: packed unless a time did not fit */
 	if (k > 1 && (how & RUN_NOMAX) && (!(how & RUN_BIG) || back >= k))
 		ok = ok && packed;
