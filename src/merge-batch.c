@@ -4,6 +4,7 @@
  * tree's words in registers across the events of a batch, not loaded
  * again for each through the merge.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "merge.h"
@@ -57,7 +58,8 @@ size_t merge_fill(struct merge *m, struct event *out, size_t max)
 			return j;
 		}
 		s->gen = gen;
-		out[j] = *s->ev;
+		/* relts_neg and relts are the caller's (run_set_relts()) */
+		memcpy(&out[j], s->ev, offsetof(struct event, relts));
 	}
 	m->cur = cur;
 	return j;

@@ -299,7 +299,8 @@ static inline int merge_next(struct merge *m, struct event **ev,
 /*
  * Batched: the packed tree's common case for up to max events, copied to
  * out[0 ..] in order (their rec and type borrowed, as merge_next_batch()
- * hands them out): how many. It stops, before changing anything, at the
+ * hands them out; all but relts and relts_neg, which the caller sets):
+ * how many. It stops, before changing anything, at the
  * first event it does not take (a slot at the end of its batch, a step
  * back in time, a time out of range, an event with a message, anything
  * but the packed tree): merge_next_batch() takes that one.

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -80,10 +81,40 @@ static int run_sink_events(struct run *r, const struct event *ev, size_t n,
 #define RUN_BATCH 32
 
 /*
- * clock_span_add() of evs[0 .. n - 1]'s times, without its tests: a span
- * that has no event yet holds first UINT64_MAX and last 0 from
- * run_merged() on (clock.c reads neither while events is 0)
+ * run_set_relts() of evs[0 .. n - 1] and the spans of their times for the
+ * alignment report (clock_span_add()), in one pass; a span that has no
+ * event yet holds first UINT64_MAX and last 0 from run_merged() on
+ * (clock.c reads neither while events is 0)
  */
+static void run_relts_spans(struct run *r, struct event *evs, size_t n,
+			    uint64_t *lastp)
+{
+	uint64_t last = *lastp, ts;
+	struct clock_span *sp;
+	struct event *e;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		e = &evs[i];
+		e->relts_neg = false;
+		e->relts = 0;
+		if (!e->has_ts)
+			continue;
+		ts = e->ts;
+		if (last) {
+			e->relts_neg = ts < last;
+			e->relts = ts < last ? last - ts : ts - last;
+		}
+		last = ts;
+		sp = &r->spans[e->src->index];
+		sp->events++;
+		sp->first = ts < sp->first ? ts : sp->first;
+		sp->last = ts > sp->last ? ts : sp->last;
+	}
+	*lastp = last;
+}
+
+/* the spans of run_relts_spans() alone */
 static void run_spans(struct run *r, const struct event *evs, size_t n)
 {
 	struct clock_span *sp;
@@ -108,6 +139,7 @@ struct run_feed {
 	bool rendered;		/* an event went to the sink */
 	bool text;		/* to render_events(), not a sink's call */
 	bool spans;		/* the times to r->spans */
+	struct clock_span *save;	/* with spans: r->nsrcs of them */
 };
 
 /*
@@ -121,18 +153,31 @@ static int run_feed(struct run *r, struct run_feed *f, struct event *evs,
 	struct diag d;
 	int ret;
 
+	uint64_t last = f->last_ts;
+
 	if (!n)
 		return -1;
-	for (i = 0; i < n; i++)
-		run_set_relts(&evs[i], &f->last_ts);
+	if (f->spans) {
+		/* the spans as they were, should a sink stop in this batch */
+		memcpy(f->save, r->spans, r->nsrcs * sizeof(*f->save));
+		run_relts_spans(r, evs, n, &last);
+	} else {
+		/* last in a register, not reloaded after each event's stores */
+		for (i = 0; i < n; i++)
+			run_set_relts(&evs[i], &last);
+	}
+	f->last_ts = last;
 	diag_init(&d);
 	if (f->text)
 		ret = render_events(r->render, evs, n, r->out, &done, &d);
 	else
 		ret = run_sink_events(r, evs, n, &done, &d);
-	/* the events run_events() would have counted: up to the failed one */
-	if (f->spans)
-		run_spans(r, evs, ret < 0 && done < n ? done + 1 : n);
+	if (ret < 0 && f->spans && done + 1 < n) {
+		/* the events run_events() would have counted: up to the
+		 * failed one */
+		memcpy(r->spans, f->save, r->nsrcs * sizeof(*f->save));
+		run_spans(r, evs, done + 1);
+	}
 	if (ret < 0) {
 		run_progress_end(f->progress);
 		run_say("%s", d.msg);
@@ -185,7 +230,8 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data)
  * from the readers), to the sink when it is full, when a slot of the
  * merge is to read over the records of events in it (MERGE_FLUSH), and
  * before any message, which so comes after the events before it, as in
- * run_events()'s loop.
+ * run_events()'s loop. merge_fill()'s events are not checked for damage:
+ * next_batch never gives a damaged one.
  */
 int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 	       bool spans)
@@ -202,8 +248,15 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 	struct event evs[RUN_BATCH], *ev;
 	size_t n = 0;
 	struct diag d;
-	int ret, status;
+	int ret, status = -1;
 
+	if (spans) {
+		f.save = calloc(r->nsrcs, sizeof(*f.save));
+		if (!f.save) {
+			run_say("out of memory");
+			return EXIT_DATA;
+		}
+	}
 	for (size_t i = 0; spans && i < r->nsrcs; i++) {
 		if (!r->spans[i].events) {
 			r->spans[i].first = UINT64_MAX;
@@ -229,7 +282,7 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 		}
 		status = run_feed(r, &f, evs, n);
 		if (status >= 0)
-			return status;
+			break;
 		n = 0;
 		/* every event handed out is consumed, unless one comes now */
 		if (ret != MERGE_WARN)
@@ -237,7 +290,7 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 		if (ret == MERGE_EVENT || ret == MERGE_FLUSH)
 			continue;
 		if (ret == MERGE_END)
-			return -1;
+			break;
 		run_progress_end(progress);
 		run_say("%s", d.msg);
 		diag_init(&d);
@@ -250,4 +303,6 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 		if (!ev->damaged || !skip_damaged)
 			evs[n++] = *ev;
 	}
+	free(f.save);
+	return status;
 }
