@@ -15,16 +15,15 @@ size_t merge_fill(struct merge *m, struct event *out, size_t max)
 	uint64_t *node = m->node;
 	const uint64_t base = m->base, lim = m->lim, mask = m->mask;
 	const unsigned bits = m->bits;
-	const uint32_t gen = m->gen;
 	const size_t n = m->n;
 	uint32_t cur = m->cur;
-	struct event *e;
+	struct event *e, *o = out, *end = out + max;
 	uint64_t ts, k, t, lo;
-	size_t j, p;
+	size_t p;
 
 	if (m->mode != MERGE_MODE_BATCH)
 		return 0;
-	for (j = 0; j < max; j++) {
+	for (; o < end; o++) {
 		/* the slot whose event went out last steps to its next one */
 		s = &slots[cur];
 		e = s->ev + 1;
@@ -40,7 +39,7 @@ size_t merge_fill(struct merge *m, struct event *out, size_t max)
 		for (p = (n + cur) / 2; p > 0; p /= 2) {
 			t = node[p];
 			lo = t < k ? t : k;
-			node[p] = t ^ k ^ lo;
+			node[p] = t < k ? k : t;
 			k = lo;
 		}
 		node[0] = k;
@@ -55,12 +54,13 @@ size_t merge_fill(struct merge *m, struct event *out, size_t max)
 			 */
 			m->cur = MERGE_NONE;
 			m->mode = MERGE_MODE_SLOW;
-			return j;
+			m->held |= o > out;
+			return (size_t)(o - out);
 		}
-		s->gen = gen;
 		/* relts_neg and relts are the caller's (run_set_relts()) */
-		memcpy(&out[j], s->ev, offsetof(struct event, relts));
+		memcpy(o, s->ev, offsetof(struct event, relts));
 	}
 	m->cur = cur;
-	return j;
+	m->held |= o > out;
+	return (size_t)(o - out);
 }

@@ -99,8 +99,6 @@ bool merge_batched(struct merge *m)
 		s->ev = &s->evs[0];
 		s->bend = s->ev;
 	}
-	/* a slot's gen is 0 until its first event goes out */
-	m->gen = 1;
 	m->batched = true;
 	return true;
 }
@@ -424,7 +422,7 @@ static int merge_pick(struct merge *m, struct event **out, struct diag *d)
 			return MERGE_END;
 	}
 	s = &m->slots[i];
-	s->gen = m->gen;
+	m->held = true;
 	*out = s->ev;
 	if (m->n > 1) {
 		m->cur = i;
@@ -451,9 +449,8 @@ int merge_next_many(struct merge *m, struct event **out, struct diag *d)
 		/* the slot whose event went out last takes its next one */
 		i = m->cur;
 		/* a new batch would overwrite records the caller holds */
-		if (m->slots[i].batch &&
-		    m->slots[i].ev + 1 >= m->slots[i].bend &&
-		    m->slots[i].gen == m->gen)
+		if (m->slots[i].batch && m->held &&
+		    m->slots[i].ev + 1 >= m->slots[i].bend)
 			return MERGE_FLUSH;
 		m->cur = MERGE_NONE;
 		m->mode = MERGE_MODE_SLOW;

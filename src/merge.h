@@ -67,7 +67,6 @@ struct merge_slot {
 	int ahead_ret;		/* what next() returned for it; batch: an
 				 * error left after the batch's events
 				 * (a time clock_map() refused), or 0 */
-	uint32_t gen;		/* merge.gen when its last event went out */
 	bool look;
 	bool fast;		/* look, on the timeline's clock: what
 				 * merge_next_fast() takes itself */
@@ -124,11 +123,14 @@ struct merge {
 					 * comparisons */
 	const struct clock *clock;	/* borrowed */
 	/*
-	 * merge_batched(): each slot's events, MERGE_BATCH a slot; gen
-	 * counts the caller's flushes (merge_flushed())
+	 * merge_batched(): each slot's events, MERGE_BATCH a slot; held:
+	 * events went out since the caller's last merge_flushed(), and
+	 * a slot at the end of its batch may read over none of them
+	 * (the slot to read is the one whose event went out last: its
+	 * own would be among them but for a flush just then)
 	 */
 	struct event *bev;		/* owned */
-	uint32_t gen;
+	bool held;
 	bool batched;
 };
 
@@ -168,7 +170,7 @@ bool merge_batched(struct merge *m);
  */
 static inline void merge_flushed(struct merge *m)
 {
-	m->gen++;
+	m->held = false;
 }
 
 /*
@@ -217,7 +219,7 @@ merge_climb(struct merge *m, uint32_t i, uint64_t ts, struct event **out,
 	i = (uint32_t)(m->node[0] & m->mask);
 	s = &m->slots[i];
 	m->cur = i;
-	s->gen = m->gen;
+	m->held = true;
 	*out = s->ev;
 	if (__builtin_expect(s->warn, 0))
 		return merge_warn(s, d);
