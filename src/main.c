@@ -251,163 +251,9 @@ static int pair_inputs(struct run *r)
 	return 0;
 }
 
-/*
- * relts as the 2008 tool computed it, on the stream as printed: ticks since
- * the previous event with a time stamp; 0 for the first, for events without
- * one, and after a time stamp of 0.
- */
-static void set_relts(struct event *ev, uint64_t *last)
-{
-	ev->relts_neg = false;
-	ev->relts = 0;
-	if (!ev->has_ts)
-		return;
-	if (*last) {
-		ev->relts_neg = ev->ts < *last;
-		ev->relts = ev->relts_neg ? *last - ev->ts : ev->ts - *last;
-	}
-	*last = ev->ts;
-}
-
-struct progress {
-	bool on;
-	uint64_t events;
-	struct timespec start;
-	bool shown;
-};
-
-static void progress_show(struct progress *p)
-{
-	struct timespec now;
-	double secs;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	secs = (double)(now.tv_sec - p->start.tv_sec) +
-	       (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
-	if (secs < 1.0)
-		return;
-	fprintf(stderr, "\rkvmtrace_format: %" PRIu64 " events, %.1f s, %.2f M events/s ",
-		p->events, secs, (double)p->events / secs / 1e6);
-	p->shown = true;
-}
-
-static void progress_end(struct progress *p)
-{
-	if (p->shown)
-		fputs("\r\033[K", stderr);
-}
-
-/* One more event: the line every 2^18 of them, once a second has gone */
-static void progress_tick(struct progress *p)
-{
-	if (p->on && !(++p->events & 0x3ffff))
-		progress_show(p);
-}
-
-/* n more events: the line when they pass a multiple of 2^18 */
-static void progress_add(struct progress *p, size_t n)
-{
-	uint64_t before = p->events;
-
-	p->events += n;
-	if (p->on && (before >> 18) != (p->events >> 18))
-		progress_show(p);
-}
-
-/*
- * One input on the timeline's own clock (nothing to order, no time to
- * map: the merge would hand its events on as they come), no filter, not
- * live: its reader's batches go to the sink without a call of the merge
- * per event, and as text straight to the renderer, without the sink's
- * call either. The same output and messages as run_events()'s loop.
- */
-static bool run_batched(const struct run *r)
-{
-	const struct source *s = r->nsrcs == 1 ? r->srcs[0] : NULL;
-
-	return s && s->ops->next_batch && !r->opt.live && !r->opt.filter &&
-	       s->domain == DOMAIN_HOST && s->clock == r->clock->timeline;
-}
-
-/*
- * ev[0 .. n - 1] to a sink other than text, as run_events() gives them
- * one by one; *done as render_events() says it
- */
-static int run_sink_events(struct run *r, const struct event *ev, size_t n,
-			   size_t *done, struct diag *d)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		ret = r->sink->ops->event(r->sink, &ev[i], d);
-		if (ret < 0) {
-			*done = i;
-			return ret;
-		}
-		if (r->out->closed)
-			break;
-	}
-	*done = i;
-	return 0;
-}
-
-#define RUN_BATCH 32
-
-/* run_events()'s loop for run_batched(): -1 when the input ended, or
- * the exit status to return */
-static int run_batches(struct run *r, struct progress *progress,
-		       bool *bad_data)
-{
-	bool text = !r->opt.chrome && !r->opt.stats && !r->opt.exits;
-	struct source *src = r->srcs[0];
-	struct event evs[RUN_BATCH];
-	bool rendered = false;
-	uint64_t last_ts = 0;
-	size_t i, done;
-	struct diag d;
-	int n, ret;
-
-	memset(evs, 0, sizeof(evs));
-	for (;;) {
-		diag_init(&d);
-		n = src->ops->next_batch(src, evs, RUN_BATCH, &d);
-		if (n == 0)
-			return -1;
-		if (n < 0) {
-			/* the input is finished */
-			progress_end(progress);
-			error(d.msg);
-			*bad_data = true;
-			return -1;
-		}
-		for (i = 0; i < (size_t)n; i++)
-			set_relts(&evs[i], &last_ts);
-		if (text)
-			ret = render_events(r->render, evs, (size_t)n, r->out,
-					    &done, &d);
-		else
-			ret = run_sink_events(r, evs, (size_t)n, &done, &d);
-		if (ret < 0) {
-			progress_end(progress);
-			error(d.msg);
-			/* as run_events(): a rule-file error before any line */
-			if (!rendered && !done && ret == -EINVAL) {
-				r->out->len = 0;
-				return EXIT_USAGE;
-			}
-			return EXIT_DATA;
-		}
-		rendered = true;
-		if (r->out->closed)
-			return 0;
-		progress_add(progress, (size_t)n);
-	}
-}
-
 static int run_events(struct run *r, bool *bad_data)
 {
-	struct progress progress = { 0 };
+	struct run_progress progress = { 0 };
 	uint64_t last_ts = 0;
 	bool spans = false, rendered = false;
 	struct diag d;
@@ -429,6 +275,12 @@ static int run_events(struct run *r, bool *bad_data)
 			return ret;
 		goto end;
 	}
+	if (!r->opt.live && !r->opt.filter && merge_batched(r->merge)) {
+		ret = run_merged(r, &progress, bad_data, spans);
+		if (ret >= 0)
+			return ret;
+		goto end;
+	}
 	for (;;) {
 		diag_init(&d);
 		ret = merge_next(r->merge, &ev, &d);
@@ -436,14 +288,14 @@ static int run_events(struct run *r, bool *bad_data)
 			break;
 		if (ret < 0) {
 			/* that input is finished; the others go on */
-			progress_end(&progress);
+			run_progress_end(&progress);
 			error(d.msg);
 			*bad_data = true;
 			continue;
 		}
 		/* live: CPUs read by turns may step back a little */
 		if (ret == MERGE_WARN && !r->opt.live) {
-			progress_end(&progress);
+			run_progress_end(&progress);
 			error(d.msg);
 		}
 		/* a damaged record: only the reference tool's line shows it */
@@ -455,10 +307,10 @@ static int run_events(struct run *r, bool *bad_data)
 			clock_span_add(&r->spans[ev->src->index], ev->ts);
 		if (r->opt.filter && !filter_match(r->opt.filter, ev))
 			continue;
-		set_relts(ev, &last_ts);
+		run_set_relts(ev, &last_ts);
 		ret = r->sink->ops->event(r->sink, ev, &d);
 		if (ret < 0) {
-			progress_end(&progress);
+			run_progress_end(&progress);
 			error(d.msg);
 			/*
 			 * before any line (the glob rules are checked at the
@@ -473,10 +325,10 @@ static int run_events(struct run *r, bool *bad_data)
 		rendered = true;
 		if (r->out->closed)
 			return 0;
-		progress_tick(&progress);
+		run_progress_tick(&progress);
 	}
 end:
-	progress_end(&progress);
+	run_progress_end(&progress);
 	/* live: --events are the events enabled; an idle host is no typo */
 	if (!r->opt.live)
 		filter_report(r->opt.filter, warn, NULL);

@@ -68,7 +68,39 @@ void merge_destroy(struct merge *m)
 	free(m->node);
 	free(m->pwin);
 	free(m->key);
+	free(m->bev);
 	free(m);
+}
+
+bool merge_batched(struct merge *m)
+{
+	size_t i;
+
+	if (m->n < 2 || m->nfill)
+		return false;
+	for (i = 0; i < m->n; i++)
+		if (!m->slots[i].src->ops->next_batch)
+			return false;
+	m->bev = calloc(m->n * MERGE_BATCH, sizeof(*m->bev));
+	if (!m->bev)
+		return false;
+	for (i = 0; i < m->n; i++) {
+		if (!m->slots[i].ahead_d)
+			m->slots[i].ahead_d = malloc(sizeof(struct diag));
+		if (!m->slots[i].ahead_d)
+			return false;
+	}
+	for (i = 0; i < m->n; i++) {
+		struct merge_slot *s = &m->slots[i];
+
+		s->look = false;
+		s->fast = false;
+		s->batch = true;
+		s->ev = &s->evs[0];
+		s->bend = s->ev;
+	}
+	m->batched = true;
+	return true;
 }
 
 /*
@@ -225,6 +257,9 @@ static void merge_settle(struct merge *m, uint32_t i, int ret)
 
 	if (ret <= 0) {
 		s->done = true;
+		/* not an event of the batch: the caller may hold a copy */
+		if (s->batch)
+			s->ev = &s->evs[0];
 		s->ev->ts = UINT64_MAX;
 	} else {
 		if (s->ev->ts < s->last_ts && !s->stepped_back) {
@@ -248,6 +283,43 @@ static void merge_settle(struct merge *m, uint32_t i, int ret)
 }
 
 /*
+ * Batched slot i's next batch into its array, its times mapped: how many
+ * events, 0 at the end, or a negative errno. A time clock_map() refuses
+ * ends the batch before it; the error comes at the next read, where
+ * merge_read() would give it.
+ */
+static int merge_batch_read(struct merge *m, uint32_t i, struct diag *d)
+{
+	struct merge_slot *s = &m->slots[i];
+	struct event *bev = m->bev + (size_t)i * MERGE_BATCH;
+	int n, j, ret;
+
+	if (s->ahead_ret < 0) {
+		ret = s->ahead_ret;
+		s->ahead_ret = 0;
+		*d = *s->ahead_d;
+		return ret;
+	}
+	n = s->src->ops->next_batch(s->src, bev, MERGE_BATCH, d);
+	for (j = 0; m->map && j < n; j++) {
+		if (clock_map(m->clock, s->src, &bev[j]) < 0) {
+			/* that input stops: its time is past what ns can say */
+			clock_map_error(m->clock, s->src, &bev[j], s->ahead_d);
+			s->ahead_ret = -ERANGE;
+			n = j;
+			break;
+		}
+	}
+	if (n == 0 && s->ahead_ret < 0)
+		return merge_batch_read(m, i, d);
+	if (n > 0) {
+		s->ev = bev;
+		s->bend = bev + n;
+	}
+	return n;
+}
+
+/*
  * Read the next event of slot i, and replay it once the tree is built.
  * Returns 1, 0 (that input ended), or a negative errno (it failed); an
  * input that ended or failed is done.
@@ -257,6 +329,16 @@ static int merge_refill(struct merge *m, uint32_t i, struct diag *d)
 	struct merge_slot *s = &m->slots[i];
 	int ret;
 
+	if (s->batch) {
+		if (s->ev + 1 < s->bend) {
+			s->ev++;
+			ret = 1;
+		} else {
+			ret = merge_batch_read(m, i, d);
+		}
+		merge_settle(m, i, ret);
+		return ret;
+	}
 	if (s->have_ahead) {
 		ret = s->ahead_ret;
 		if (ret > 0) {
@@ -340,10 +422,12 @@ static int merge_pick(struct merge *m, struct event **out, struct diag *d)
 			return MERGE_END;
 	}
 	s = &m->slots[i];
+	m->held = true;
 	*out = s->ev;
 	if (m->n > 1) {
 		m->cur = i;
-		m->mode = m->packed ? MERGE_MODE_FAST : MERGE_MODE_SLOW;
+		m->mode = !m->packed ? MERGE_MODE_SLOW :
+			  m->batched ? MERGE_MODE_BATCH : MERGE_MODE_FAST;
 	} else {
 		/* one input takes its next event in merge_single() */
 		m->mode = m->map ? MERGE_MODE_SLOW : MERGE_MODE_ONE;
@@ -364,6 +448,10 @@ int merge_next_many(struct merge *m, struct event **out, struct diag *d)
 	if (m->cur != MERGE_NONE) {
 		/* the slot whose event went out last takes its next one */
 		i = m->cur;
+		/* a new batch would overwrite records the caller holds */
+		if (m->slots[i].batch && m->held &&
+		    m->slots[i].ev + 1 >= m->slots[i].bend)
+			return MERGE_FLUSH;
 		m->cur = MERGE_NONE;
 		m->mode = MERGE_MODE_SLOW;
 		ret = merge_refill(m, i, d);
@@ -412,3 +500,6 @@ int merge_next_other(struct merge *m, struct event **out, struct diag *d)
 	return merge_climb(m, i, ts, out, d);
 }
 
+
+_Static_assert(sizeof(struct merge_slot) == 256,
+	       "a slot's address is a shift of its index");

@@ -54,18 +54,30 @@ struct merge_slot {
 	 * off the path to the next event. The two take turns in evs (the
 	 * pointers swap; the events are not copied).
 	 */
-	struct event *ahead;	/* the other of evs */
-	int ahead_ret;		/* what next() returned for it */
+	union {
+		struct event *ahead;	/* the other of evs */
+		/*
+		 * batch: the end of its events. A slot whose source has
+		 * next_batch (merge_batched()) reads a batch into an array
+		 * of its own (merge.bev) and takes its events in turn: ev
+		 * steps to the next one, no call.
+		 */
+		struct event *bend;
+	};
+	int ahead_ret;		/* what next() returned for it; batch: an
+				 * error left after the batch's events
+				 * (a time clock_map() refused), or 0 */
 	bool look;
 	bool fast;		/* look, on the timeline's clock: what
 				 * merge_next_fast() takes itself */
 	bool have_ahead;	/* ahead_ret and ahead hold the next read */
+	bool batch;		/* read by next_batch (merge_batched()) */
 	bool done;		/* ended or failed: loses to every event */
 	bool warn;		/* ev stepped back: say so when it goes out */
 	uint64_t last_ts;	/* host time of its previous event */
 	uint64_t warn_last;	/* with warn: last_ts before ev */
 	bool stepped_back;	/* reported already */
-	struct diag *ahead_d;	/* owned, with look: its message */
+	struct diag *ahead_d;	/* owned, with look or batch: its message */
 	struct event evs[2];
 } __attribute__((aligned(64)));	/* whole lines; 256 bytes today */
 
@@ -76,6 +88,8 @@ enum merge_mode {
 	MERGE_MODE_ONE,		/* one input, no mapping: inline */
 	MERGE_MODE_SLOW,	/* anything else: an input that ended or
 				 * failed, the wide tree, the end */
+	MERGE_MODE_BATCH,	/* packed tree, batched slots, cur to step
+				 * first (merge_next_batch()) */
 };
 
 #define MERGE_NONE UINT32_MAX
@@ -108,17 +122,56 @@ struct merge {
 					 * its event, side by side for the
 					 * comparisons */
 	const struct clock *clock;	/* borrowed */
+	/*
+	 * merge_batched(): each slot's events, MERGE_BATCH a slot; held:
+	 * events went out since the caller's last merge_flushed(), and
+	 * a slot at the end of its batch may read over none of them
+	 * (the slot to read is the one whose event went out last: its
+	 * own would be among them but for a flush just then)
+	 */
+	struct event *bev;		/* owned */
+	bool held;
+	bool batched;
 };
+
+/* Events a batched slot reads at a time (merge_batched()) */
+#define MERGE_BATCH 32
 
 enum merge_result {
 	MERGE_END = 0,
 	MERGE_EVENT = 1,
 	MERGE_WARN = 2,		/* an event, and a warning in diag */
+	/*
+	 * batched: no event; the slot to read next would overwrite the
+	 * records of events handed out since the last merge_flushed():
+	 * consume them, call merge_flushed(), then merge_next_batch() again
+	 */
+	MERGE_FLUSH = 3,
 };
 
 struct merge *merge_create(struct source **srcs, size_t n,
 			   const struct clock *clock);
 void merge_destroy(struct merge *m);
+
+/*
+ * Read every input in batches (source_ops.next_batch), for a caller that
+ * holds the events it is given (copies of them: their rec and type
+ * borrowed) until it passes them on in a batch of its own, and calls
+ * merge_next_batch(), not merge_next(). Only when there are two inputs or
+ * more and every one has next_batch; call before the first event. Returns
+ * whether the merge is batched now. The order of events, the messages and
+ * where they come are those of merge_next().
+ */
+bool merge_batched(struct merge *m);
+
+/*
+ * Batched: the events handed out so far have been consumed (rendered):
+ * the slots may read over their records.
+ */
+static inline void merge_flushed(struct merge *m)
+{
+	m->held = false;
+}
 
 /*
  * The ways of merge_next() out of line: every case (priming, an input
@@ -166,6 +219,7 @@ merge_climb(struct merge *m, uint32_t i, uint64_t ts, struct event **out,
 	i = (uint32_t)(m->node[0] & m->mask);
 	s = &m->slots[i];
 	m->cur = i;
+	m->held = true;
 	*out = s->ev;
 	if (__builtin_expect(s->warn, 0))
 		return merge_warn(s, d);
@@ -242,6 +296,43 @@ static inline int merge_next(struct merge *m, struct event **ev,
 	}
 	*ev = s->ev;
 	return MERGE_EVENT;
+}
+
+/*
+ * Batched: the packed tree's common case for up to max events, copied to
+ * out[0 ..] in order (their rec and type borrowed, as merge_next_batch()
+ * hands them out; all but relts and relts_neg, which the caller sets):
+ * how many. It stops, before changing anything, at the
+ * first event it does not take (a slot at the end of its batch, a step
+ * back in time, a time out of range, an event with a message, anything
+ * but the packed tree): merge_next_batch() takes that one.
+ * (merge-batch.c)
+ */
+size_t merge_fill(struct merge *m, struct event *out, size_t max);
+
+/*
+ * merge_next() of a batched merge (merge_batched()): also MERGE_FLUSH.
+ * The common case inline: the slot whose event went out last steps to
+ * its next event, in order and in range, which climbs the packed tree.
+ */
+static inline int merge_next_batch(struct merge *m, struct event **out,
+				   struct diag *d)
+{
+	struct merge_slot *s;
+	struct event *e;
+	uint64_t ts;
+
+	if (__builtin_expect(m->mode != MERGE_MODE_BATCH, 0))
+		return merge_next_many(m, out, d);
+	s = &m->slots[m->cur];
+	e = s->ev + 1;
+	if (__builtin_expect(e >= s->bend, 0))
+		return merge_next_many(m, out, d);
+	ts = e->ts;
+	if (__builtin_expect(ts < s->last_ts || ts - m->base >= m->lim, 0))
+		return merge_next_many(m, out, d);
+	s->ev = e;
+	return merge_climb(m, m->cur, ts, out, d);
 }
 
 #endif

@@ -8,9 +8,13 @@
 #ifndef KTF_RUN_H
 #define KTF_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <time.h>
 
 #include "diag.h"
+#include "event.h"
 #include "options.h"
 #include "outfile.h"
 
@@ -63,5 +67,69 @@ int run_open_live(struct run *r, struct diag *d);
  * written. Returns an exit status, or -1 when the inputs are traces.
  */
 int run_saved(struct run *r);
+
+/*
+ * The progress line on a terminal (--progress is implied there): events
+ * read, seconds, events a second, once a second has gone.
+ */
+struct run_progress {
+	bool on;
+	uint64_t events;
+	struct timespec start;
+	bool shown;
+};
+
+void run_progress_show(struct run_progress *p);
+void run_progress_end(struct run_progress *p);
+
+/* One more event: the line every 2^18 of them, once a second has gone */
+static inline void run_progress_tick(struct run_progress *p)
+{
+	if (p->on && !(++p->events & 0x3ffff))
+		run_progress_show(p);
+}
+
+/* n more events: the line when they pass a multiple of 2^18 */
+static inline void run_progress_add(struct run_progress *p, size_t n)
+{
+	uint64_t before = p->events;
+
+	p->events += n;
+	if (p->on && (before >> 18) != (p->events >> 18))
+		run_progress_show(p);
+}
+
+/*
+ * relts as the 2008 tool computed it, on the stream as printed: ticks
+ * since the previous event with a time stamp; 0 for the first, for events
+ * without one, and after a time stamp of 0.
+ */
+static inline void run_set_relts(struct event *ev, uint64_t *last)
+{
+	ev->relts_neg = false;
+	ev->relts = 0;
+	if (!ev->has_ts)
+		return;
+	if (*last) {
+		ev->relts_neg = ev->ts < *last;
+		ev->relts = ev->relts_neg ? *last - ev->ts : ev->ts - *last;
+	}
+	*last = ev->ts;
+}
+
+/*
+ * The event loops that pass events on in batches (run-batch.c), in place
+ * of main.c's one event at a time, where nothing needs that: no filter,
+ * not live. run_batched(): one input on the timeline's own clock, read by
+ * its next_batch; run_batches() reads it. run_merged(): several inputs,
+ * each read by its next_batch, merged (merge_batched() said yes); spans:
+ * count the events' times for the alignment report. Both return -1 when
+ * the inputs ended (the sink's end is the caller's), or the exit status.
+ */
+bool run_batched(const struct run *r);
+int run_batches(struct run *r, struct run_progress *progress,
+		bool *bad_data);
+int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
+	       bool spans);
 
 #endif

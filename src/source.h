@@ -89,7 +89,9 @@ struct source_ops {
 	 * with diag filled, as next() does: a batch stops before a record
 	 * next() would fail on, the next call returns the error. Never a
 	 * damaged event. For one input printed as text (main.c reads it
-	 * without the merge).
+	 * without the merge), and for the merge of inputs that all have it
+	 * (merge_batched(): a slot reads again only once the events of its
+	 * last batch have been passed on).
 	 */
 	int (*next_batch)(struct source *src, struct event *ev, size_t max,
 			  struct diag *d);

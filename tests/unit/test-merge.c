@@ -6,7 +6,10 @@
  * an event stamped UINT64_MAX, inputs that are empty; each read ahead
  * (two_events) or not, near 0 or near 2^62, in the packed tree all
  * through or made wide on the way (merge.h), their times mapped
- * (clock_map) or not.
+ * (clock_map) or not; read one by one or in batches (merge_batched():
+ * batches of 1 to 32 events, their records overwritten by the next
+ * batch, held by the test in a batch of its own until MERGE_FLUSH or
+ * full, and checked then, as main.c's run_merged() does).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -26,7 +29,13 @@ struct fake {
 	size_t n;
 	size_t at;
 	size_t fail_at;		/* next() fails here; n: never */
+	size_t bmax;		/* next_batch gives at most this many */
+	/* the records of the last read: overwritten by the next one */
+	uint64_t rec[MAXEV];
 };
+
+/* a record read over: what a rec borrowed too long would show */
+#define POISON 0xdeadbeefdeadbeefull
 
 static int fake_next(struct source *src, struct event *ev, struct diag *d)
 {
@@ -47,6 +56,38 @@ static int fake_next(struct source *src, struct event *ev, struct diag *d)
 	return 1;
 }
 
+/*
+ * As source.h says: up to max events, each whole until the next call; a
+ * batch stops before the record next() fails on. Each call fills the
+ * records anew, the last batch's poisoned.
+ */
+static int fake_next_batch(struct source *src, struct event *ev, size_t max,
+			   struct diag *d)
+{
+	struct fake *f = src->priv;
+	size_t i, lim = max < f->bmax ? max : f->bmax;
+	int ret;
+
+	for (i = 0; i < MAXEV; i++)
+		f->rec[i] = POISON;
+	for (i = 0; i < lim; i++) {
+		if (f->at == f->fail_at && f->at < f->n && i)
+			break;
+		ret = fake_next(src, &ev[i], d);
+		if (ret <= 0)
+			return i ? (int)i : ret;
+		f->rec[i] = ev[i].seq;
+		ev[i].rec = &f->rec[i];
+	}
+	return (int)i;
+}
+
+static const struct source_ops fake_batch_ops = {
+	.kind = "fake",
+	.next = fake_next,
+	.two_events = true,
+	.next_batch = fake_next_batch,
+};
 static const struct source_ops fake_ops = {
 	.kind = "fake",
 	.next = fake_next,
@@ -66,7 +107,11 @@ enum {
 	RUN_MAP = 8,	/* TSC inputs on a ns timeline at 500 MHz: mapped
 			 * (clock_map), times doubled; UINT64_MAX does not
 			 * fit, its input stops there with an error */
+	RUN_BATCHED = 16,	/* next_batch, merge_batched() */
 };
+
+/* the test's own batch of events, as run_merged() holds them */
+#define HOLD 5
 
 struct seen {
 	unsigned src;
@@ -108,10 +153,13 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	size_t nwant = 0, ngot = 0, i, j, nerr = 0, nwarn = 0, experr = 0;
 	struct clock *clock = clock_create();
 	struct merge *m;
-	struct event *ev;
+	struct event *ev, hold[HOLD];
 	struct diag d;
 	uint64_t s = seed;
-	bool ok, packed;
+	bool ok, packed, batched;
+	size_t nhold = 0, bad = 0, flushes = 0, filled = 0;
+	uint64_t warn_seq = UINT64_MAX, back_seq = UINT64_MAX;
+	static const size_t bmax[] = { 1, 2, 3, 5, 7, 32, 64 };
 	int ret;
 
 	memset(src, 0, sizeof(src));
@@ -125,7 +173,10 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 			fk[i].ts[j] = (j ? fk[i].ts[j - 1] : off) + next_rand(&s) % 3;
 		if (i == 0 && fk[i].n && !(how & RUN_NOMAX))
 			fk[i].ts[fk[i].n - 1] = UINT64_MAX;
-		src[i].ops = how & RUN_LOOK ? &fake_look_ops : &fake_ops;
+		fk[i].bmax = bmax[(i + seed) % 7];
+		src[i].ops = how & RUN_BATCHED ? &fake_batch_ops :
+			     how & RUN_LOOK    ? &fake_look_ops :
+						 &fake_ops;
 		src[i].name = "fake";
 		src[i].index = (unsigned)i;
 		src[i].clock = CLOCK_TSC;
@@ -165,17 +216,61 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 		clock->tsc_mhz = 500.0;
 	}
 	m = merge_create(srcs, k, clock);
+	batched = (how & RUN_BATCHED) && merge_batched(m);
 	for (;;) {
+		if (batched) {
+			/* the common case in a loop, as run_merged() takes it */
+			size_t nf = merge_fill(m, hold + nhold, HOLD - nhold);
+
+			for (i = nhold; i < nhold + nf && ngot < 16 * MAXEV; i++)
+				got[ngot++] = (struct seen){
+					hold[i].src->index, hold[i].ts,
+					hold[i].seq };
+			nhold += nf;
+			filled += nf;
+			if (nhold == HOLD) {
+				for (i = 0; i < nhold; i++) {
+					const uint64_t *r = hold[i].rec;
+
+					bad += !r || *r != hold[i].seq;
+				}
+				nhold = 0;
+				merge_flushed(m);
+				continue;
+			}
+		}
 		diag_init(&d);
-		ret = merge_next(m, &ev, &d);
+		ret = batched ? merge_next_batch(m, &ev, &d) :
+				merge_next(m, &ev, &d);
+		if (batched && ret == MERGE_EVENT && nhold < HOLD)
+			hold[nhold++] = *ev;
+		if (batched && (ret != MERGE_EVENT || nhold == HOLD)) {
+			/* the held events' records are still theirs */
+			for (i = 0; i < nhold; i++) {
+				const uint64_t *r = hold[i].rec;
+
+				bad += !r || *r != hold[i].seq;
+			}
+			nhold = 0;
+			flushes += ret == MERGE_FLUSH;
+			/* not with an event to hold after them */
+			if (ret != MERGE_WARN)
+				merge_flushed(m);
+		}
+		if (ret == MERGE_FLUSH)
+			continue;
 		if (ret == MERGE_END)
 			break;
 		if (ret < 0) {
 			nerr++;
 			continue;
 		}
-		if (ret == MERGE_WARN)
+		if (ret == MERGE_WARN) {
 			nwarn++;
+			warn_seq = ev->seq;
+		}
+		if (batched && ret == MERGE_WARN)
+			hold[nhold++] = *ev;
 		if (ngot < 16 * MAXEV)
 			got[ngot++] = (struct seen){ ev->src->index, ev->ts, ev->seq };
 	}
@@ -187,6 +282,11 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 		struct seen *p = got;
 
 		ok = nwarn == (k > 1);
+		/* said with the first event of it that stepped back */
+		for (j = 1; j < fk[back].n && back_seq == UINT64_MAX; j++)
+			if (fk[back].ts[j] < fk[back].ts[j - 1])
+				back_seq = j;
+		ok = ok && (k < 2 || warn_seq == back_seq);
 		for (i = 0, j = 0; i < ngot; i++)
 			if (p[i].src == back)
 				ok = ok && p[i].seq == j++;
@@ -197,18 +297,23 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 			ok = !cmp_seen(&got[i], &want[i]);
 	}
 	ok = ok && nerr == experr + (fail < k && fk[fail].n / 2 < fk[fail].n);
+	/* batched: every held record whole; batches of more than one read */
+	ok = ok && !bad && batched == ((how & RUN_BATCHED) && k > 1);
+	if (batched && ngot > 2 * MAXEV)
+		ok = ok && flushes > 0 && filled > 0;
 	/* the form the tree ended in: packed unless a time did not fit */
 	if (k > 1 && (how & RUN_NOMAX) && (!(how & RUN_BIG) || back >= k))
 		ok = ok && packed;
 	if (k > 1 && !(how & (RUN_NOMAX | RUN_MAP)) && fk[0].n)
 		ok = ok && !packed;
-	return tap_ok(t, ok, "%zu inputs, seed %llu%s%s%s%s%s%s: %zu events in order",
+	return tap_ok(t, ok, "%zu inputs, seed %llu%s%s%s%s%s%s%s: %zu events in order",
 		      k, (unsigned long long)seed, fail < k ? ", one fails" : "",
 		      back < k ? ", one steps back" : "",
 		      how & RUN_LOOK ? ", read ahead" : "",
 		      how & RUN_BIG ? ", near 2^62" : "",
 		      how & RUN_NOMAX ? ", packed" : "",
-		      how & RUN_MAP ? ", mapped" : "", ngot);
+		      how & RUN_MAP ? ", mapped" : "",
+		      how & RUN_BATCHED ? ", batched" : "", ngot);
 }
 
 int main(void)
@@ -218,8 +323,8 @@ int main(void)
 
 	unsigned how;
 
-	tap_plan(16 * 9 * 3);
-	for (how = 0; how < 16; how++) {
+	tap_plan(32 * 9 * 3);
+	for (how = 0; how < 32; how++) {
 		for (k = 1; k <= 9; k++) {
 			run(&t, k, 0x9e3779b97f4a7c15ull + k + how, 99, 99, how);
 			run(&t, k, 0x2545f4914f6cdd1dull * k + how, k - 1, 99,

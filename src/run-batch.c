@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The event loops that pass events on in batches (run.h): one input read
+ * by its next_batch, or several merged from batches of their own. The
+ * same output, messages and exit status as main.c's loop of one event at
+ * a time.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "merge.h"
+#include "outbuf.h"
+#include "render.h"
+#include "run.h"
+#include "sink.h"
+#include "source.h"
+
+void run_progress_show(struct run_progress *p)
+{
+	struct timespec now;
+	double secs;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	secs = (double)(now.tv_sec - p->start.tv_sec) +
+	       (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
+	if (secs < 1.0)
+		return;
+	fprintf(stderr, "\rkvmtrace_format: %" PRIu64 " events, %.1f s, %.2f M events/s ",
+		p->events, secs, (double)p->events / secs / 1e6);
+	p->shown = true;
+}
+
+void run_progress_end(struct run_progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+}
+
+/*
+ * One input on the timeline's own clock (nothing to order, no time to
+ * map: the merge would hand its events on as they come), no filter, not
+ * live: its reader's batches go to the sink without a call of the merge
+ * per event, and as text straight to the renderer, without the sink's
+ * call either. The same output and messages as run_events()'s loop.
+ */
+bool run_batched(const struct run *r)
+{
+	const struct source *s = r->nsrcs == 1 ? r->srcs[0] : NULL;
+
+	return s && s->ops->next_batch && !r->opt.live && !r->opt.filter &&
+	       s->domain == DOMAIN_HOST && s->clock == r->clock->timeline;
+}
+
+/*
+ * ev[0 .. n - 1] to a sink other than text, as run_events() gives them
+ * one by one; *done as render_events() says it
+ */
+static int run_sink_events(struct run *r, const struct event *ev, size_t n,
+			   size_t *done, struct diag *d)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = r->sink->ops->event(r->sink, &ev[i], d);
+		if (ret < 0) {
+			*done = i;
+			return ret;
+		}
+		if (r->out->closed)
+			break;
+	}
+	*done = i;
+	return 0;
+}
+
+#define RUN_BATCH 32
+
+/*
+ * run_set_relts() of evs[0 .. n - 1] and the spans of their times for the
+ * alignment report (clock_span_add()), in one pass; a span that has no
+ * event yet holds first UINT64_MAX and last 0 from run_merged() on
+ * (clock.c reads neither while events is 0)
+ */
+static void run_relts_spans(struct run *r, struct event *evs, size_t n,
+			    uint64_t *lastp)
+{
+	uint64_t last = *lastp, ts;
+	struct clock_span *sp;
+	struct event *e;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		e = &evs[i];
+		e->relts_neg = false;
+		e->relts = 0;
+		if (!e->has_ts)
+			continue;
+		ts = e->ts;
+		if (last) {
+			e->relts_neg = ts < last;
+			e->relts = ts < last ? last - ts : ts - last;
+		}
+		last = ts;
+		sp = &r->spans[e->src->index];
+		sp->events++;
+		sp->first = ts < sp->first ? ts : sp->first;
+		sp->last = ts > sp->last ? ts : sp->last;
+	}
+	*lastp = last;
+}
+
+/* the spans of run_relts_spans() alone */
+static void run_spans(struct run *r, const struct event *evs, size_t n)
+{
+	struct clock_span *sp;
+	uint64_t ts;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!evs[i].has_ts)
+			continue;
+		sp = &r->spans[evs[i].src->index];
+		ts = evs[i].ts;
+		sp->events++;
+		sp->first = ts < sp->first ? ts : sp->first;
+		sp->last = ts > sp->last ? ts : sp->last;
+	}
+}
+
+/* Where a batch goes, and what the stream as printed so far says */
+struct run_feed {
+	struct run_progress *progress;
+	uint64_t last_ts;	/* run_set_relts() */
+	bool rendered;		/* an event went to the sink */
+	bool text;		/* to render_events(), not a sink's call */
+	bool spans;		/* the times to r->spans */
+	struct clock_span *save;	/* with spans: r->nsrcs of them */
+};
+
+/*
+ * evs[0 .. n - 1] to the sink: -1 to go on, or the exit status to return
+ * (a rule-file error before any line, bad data, the reader gone)
+ */
+static int run_feed(struct run *r, struct run_feed *f, struct event *evs,
+		    size_t n)
+{
+	size_t i, done;
+	struct diag d;
+	int ret;
+
+	uint64_t last = f->last_ts;
+
+	if (!n)
+		return -1;
+	if (f->spans) {
+		/* the spans as they were, should a sink stop in this batch */
+		memcpy(f->save, r->spans, r->nsrcs * sizeof(*f->save));
+		run_relts_spans(r, evs, n, &last);
+	} else {
+		/* last in a register, not reloaded after each event's stores */
+		for (i = 0; i < n; i++)
+			run_set_relts(&evs[i], &last);
+	}
+	f->last_ts = last;
+	diag_init(&d);
+	if (f->text)
+		ret = render_events(r->render, evs, n, r->out, &done, &d);
+	else
+		ret = run_sink_events(r, evs, n, &done, &d);
+	if (ret < 0 && f->spans && done + 1 < n) {
+		/* the events run_events() would have counted: up to the
+		 * failed one */
+		memcpy(r->spans, f->save, r->nsrcs * sizeof(*f->save));
+		run_spans(r, evs, done + 1);
+	}
+	if (ret < 0) {
+		run_progress_end(f->progress);
+		run_say("%s", d.msg);
+		/* as run_events(): a rule-file error before any line */
+		if (!f->rendered && !done && ret == -EINVAL) {
+			r->out->len = 0;
+			return EXIT_USAGE;
+		}
+		return EXIT_DATA;
+	}
+	f->rendered = true;
+	if (r->out->closed)
+		return 0;
+	run_progress_add(f->progress, n);
+	return -1;
+}
+
+int run_batches(struct run *r, struct run_progress *progress, bool *bad_data)
+{
+	struct run_feed f = {
+		.progress = progress,
+		.text = !r->opt.chrome && !r->opt.stats && !r->opt.exits,
+	};
+	struct source *src = r->srcs[0];
+	struct event evs[RUN_BATCH];
+	struct diag d;
+	int n, ret;
+
+	memset(evs, 0, sizeof(evs));
+	for (;;) {
+		diag_init(&d);
+		n = src->ops->next_batch(src, evs, RUN_BATCH, &d);
+		if (n == 0)
+			return -1;
+		if (n < 0) {
+			/* the input is finished */
+			run_progress_end(progress);
+			run_say("%s", d.msg);
+			*bad_data = true;
+			return -1;
+		}
+		ret = run_feed(r, &f, evs, (size_t)n);
+		if (ret >= 0)
+			return ret;
+	}
+}
+
+/*
+ * The merge's events, copied into a batch (their rec and type borrowed
+ * from the readers), to the sink when it is full, when a slot of the
+ * merge is to read over the records of events in it (MERGE_FLUSH), and
+ * before any message, which so comes after the events before it, as in
+ * run_events()'s loop. merge_fill()'s events are not checked for damage:
+ * next_batch never gives a damaged one.
+ */
+int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
+	       bool spans)
+{
+	struct run_feed f = {
+		.progress = progress,
+		.text = !r->opt.chrome && !r->opt.stats && !r->opt.exits,
+		.spans = spans,
+	};
+	/* a damaged record: only the reference tool's line shows it */
+	bool skip_damaged = r->rules_file || r->opt.chrome || r->opt.stats ||
+			    r->opt.exits;
+	struct merge *m = r->merge;
+	struct event evs[RUN_BATCH], *ev;
+	size_t n = 0;
+	struct diag d;
+	int ret, status = -1;
+
+	if (spans) {
+		f.save = calloc(r->nsrcs, sizeof(*f.save));
+		if (!f.save) {
+			run_say("out of memory");
+			return EXIT_DATA;
+		}
+	}
+	for (size_t i = 0; spans && i < r->nsrcs; i++) {
+		if (!r->spans[i].events) {
+			r->spans[i].first = UINT64_MAX;
+			r->spans[i].last = 0;
+		}
+	}
+	diag_init(&d);
+	for (;;) {
+		/* the common case, a loop of its own; what it leaves, here */
+		n += merge_fill(m, evs + n, RUN_BATCH - n);
+		if (n == RUN_BATCH) {
+			ret = MERGE_EVENT;
+		} else {
+			ret = merge_next_batch(m, &ev, &d);
+			if (__builtin_expect(ret == MERGE_EVENT, 1)) {
+				if (__builtin_expect(ev->damaged, 0) &&
+				    skip_damaged)
+					continue;
+				evs[n++] = *ev;
+				if (n < RUN_BATCH)
+					continue;
+			}
+		}
+		status = run_feed(r, &f, evs, n);
+		if (status >= 0)
+			break;
+		n = 0;
+		/* every event handed out is consumed, unless one comes now */
+		if (ret != MERGE_WARN)
+			merge_flushed(m);
+		if (ret == MERGE_EVENT || ret == MERGE_FLUSH)
+			continue;
+		if (ret == MERGE_END)
+			break;
+		run_progress_end(progress);
+		run_say("%s", d.msg);
+		diag_init(&d);
+		if (ret < 0) {
+			/* that input is finished; the others go on */
+			*bad_data = true;
+			continue;
+		}
+		/* MERGE_WARN: the event that stepped back */
+		if (!ev->damaged || !skip_damaged)
+			evs[n++] = *ev;
+	}
+	free(f.save);
+	return status;
+}
