@@ -444,6 +444,7 @@ static void live_close(struct source *src)
 	tepf_slots_free(&l->tc.slots);
 	free(l->tc.by_id);
 	free(l->tc.sparse);
+	tc_types_free(&l->tc);
 	free(l->tc.types);
 	trace_seq_destroy(&l->tc.info);
 	tdguard_destroy(l->tc.guard);

@@ -645,6 +645,7 @@ static void tc_close(struct source *src)
 	free(tc->behind);
 	free(tc->by_id);
 	free(tc->sparse);
+	tc_types_free(tc);
 	free(tc->types);
 	trace_seq_destroy(&tc->info);
 	tdguard_destroy(tc->guard);

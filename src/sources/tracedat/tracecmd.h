@@ -95,12 +95,18 @@ enum tc_learn {
 	TC_LEARN_WAKEUP,	/* sched_wakeup, sched_wakeup_new: comm */
 };
 
-/* Is a type's text made by hand (tracecmd-kvmtext.c)? */
+/*
+ * Is a type's text made by hand (tracecmd-kvmtext.c) or from its print
+ * fmt compiled (tracecmd-pfmt.c)?
+ */
 enum tc_kt {
 	TC_KT_UNKNOWN = 0,	/* not yet asked */
 	TC_KT_NONE,
 	TC_KT_EMULATE_INSN,	/* kvm_emulate_insn of the kvm plugin */
+	TC_KT_PFMT,		/* its print fmt, compiled: pf */
 };
+
+struct tc_pfmt;
 
 struct tc_type {
 	struct event_type t;
@@ -108,6 +114,7 @@ struct tc_type {
 	enum tc_syms syms;
 	enum tc_kt kt;
 	const struct tep_format_field *kt_f[6];	/* its fields, borrowed */
+	struct tc_pfmt *pf;	/* owned: TC_KT_PFMT */
 	enum tc_learn learn;
 	/* its comm and pid fields, in pairs (tc_learn_fields()); NULL: none */
 	const struct tep_format_field *learn_f[4];
@@ -276,6 +283,22 @@ void tc_kvmtext_bind(struct tc_type *t);
  */
 const char *tc_kvmtext(struct tc *tc, const struct tc_type *t,
 		       const struct tep_record *rec, size_t *len);
+
+/*
+ * tracecmd-pfmt.c: e's print fmt compiled, when libtraceevent prints it
+ * without a plugin and with nothing tc_pfmt_text() does not make as it
+ * does; NULL otherwise (or out of memory). tc gives the byte order.
+ */
+struct tc_pfmt *tc_pfmt_create(const struct tc *tc, struct tep_event *e);
+void tc_pfmt_free(struct tc_pfmt *pf);
+/*
+ * libtraceevent's text of rec (its newline, if the format ends in one,
+ * kept) with *len, in pf's buffer; NULL: tep_print_event()'s to make.
+ */
+const char *tc_pfmt_text(const struct tc_pfmt *pf,
+			 const struct tep_record *rec, size_t *len);
+/* Free what the types of tc own (their compiled formats). */
+void tc_types_free(struct tc *tc);
 
 /*
  * Parse the kallsyms a copy left out (tracedat_inflate_lean()), if not yet:
