@@ -115,6 +115,7 @@ struct tc_type {
 	enum tc_kt kt;
 	const struct tep_format_field *kt_f[6];	/* its fields, borrowed */
 	struct tc_pfmt *pf;	/* owned: TC_KT_PFMT */
+	uint64_t fits;		/* tdguard_fits() of ev; 0: not yet asked */
 	enum tc_learn learn;
 	/* its comm and pid fields, in pairs (tc_learn_fields()); NULL: none */
 	const struct tep_format_field *learn_f[4];
