@@ -42,11 +42,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pyfmt.h"
 #include "tracecmd.h"
 
 #define TC_PF_DEPTH	32	/* nesting of the expressions compiled */
 #define TC_PF_WIDTH	64	/* widest number field compiled */
 #define TC_PF_TEXT	16384	/* longest text compiled */
+#define TC_PF_SLACK	16	/* bytes after the text and the literals:
+				 * short pieces are copied 16 at a time */
 
 enum tc_pf_nkind {
 	TC_PFN_CONST,		/* val */
@@ -526,6 +529,7 @@ struct tc_pfmt *tc_pfmt_create(const struct tc *tc, struct tep_event *e)
 	struct tc_pfmt *pf;
 	const char *f;
 	size_t total = 0;
+	char *lits;
 
 	if (!e || !e->print_fmt.format || e->handler || e->flags)
 		return NULL;
@@ -549,9 +553,12 @@ struct tc_pfmt *tc_pfmt_create(const struct tc *tc, struct tep_event *e)
 			goto refuse;
 	}
 	pf->cap = total + 1;
-	pf->text = malloc(pf->cap);
-	if (!pf->text)
+	pf->text = malloc(pf->cap + TC_PF_SLACK);
+	lits = realloc(pf->lits, pf->nlits + TC_PF_SLACK);
+	if (!pf->text || !lits)
 		goto refuse;
+	pf->lits = lits;
+	memset(pf->lits + pf->nlits, 0, TC_PF_SLACK);
 	return pf;
 refuse:
 	tc_pfmt_free(pf);
@@ -643,7 +650,7 @@ static char *tc_pf_hex(char *p, uint64_t v, bool upper)
 /* printf of v (the cast print_arg_number() makes) as piece p asks */
 static char *tc_pf_number(char *o, const struct tc_pf_piece *p, uint64_t v)
 {
-	char digits[24], *d = digits + sizeof(digits), *e = d;
+	char digits[24], *d, *e;
 	bool neg = false;
 	size_t n, pad;
 
@@ -659,14 +666,15 @@ static char *tc_pf_number(char *o, const struct tc_pf_piece *p, uint64_t v)
 	}
 	if (p->conv == 'x' || p->conv == 'X') {
 		n = (size_t)(tc_pf_hex(digits, v, p->conv == 'X') - digits);
-		d = digits;
-		e = digits + n;
 	} else {
-		do {
-			*--d = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
+		if (!p->width && !neg) {
+			/* the common case: the digits as they are */
+			return o + pyfmt_u64_dec(o, v);
+		}
+		n = pyfmt_u64_dec(digits, v);
 	}
+	d = digits;
+	e = digits + n;
 	n = (size_t)(e - d) + neg;
 	pad = p->width > n ? p->width - n : 0;
 	if (!p->left && !p->zero)
@@ -752,6 +760,7 @@ const char *tc_pfmt_text(const struct tc_pfmt *pf, const struct tep_record *rec,
 {
 	const unsigned char *data = rec->data;
 	const struct tc_pf_piece *p;
+	const struct tc_pf_node *n;
 	char *o = pf->text;
 	uint64_t v;
 	uint32_t k;
@@ -762,11 +771,18 @@ const char *tc_pfmt_text(const struct tc_pfmt *pf, const struct tep_record *rec,
 		p = &pf->p[k];
 		switch (p->kind) {
 		case TC_PFP_TEXT:
-			memcpy(o, pf->lits + p->off, p->len);
+			/* both buffers have TC_PF_SLACK bytes more */
+			if (p->len <= TC_PF_SLACK)
+				memcpy(o, pf->lits + p->off, TC_PF_SLACK);
+			else
+				memcpy(o, pf->lits + p->off, p->len);
 			o += p->len;
 			break;
 		case TC_PFP_NUM:
-			if (!tc_pf_eval(pf, p->idx, data, &v))
+			n = &pf->nodes[p->idx];
+			if (n->kind == TC_PFN_FIELD)
+				v = tc_read(pf->tc, data + n->off, n->size);
+			else if (!tc_pf_eval(pf, p->idx, data, &v))
 				return NULL;
 			o = tc_pf_number(o, p, v);
 			break;
