@@ -431,6 +431,7 @@ static void live_close(struct source *src)
 		live_tracefs_close(l);
 		live_pages_fini(l);
 	}
+	tc_funcs_free(&l->tc.funcs);	/* after the tep: its resolver */
 	if (l->sig_fd >= 0) {
 		struct signalfd_siginfo si;
 

@@ -316,7 +316,7 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 						    : &tc->types[ev->type->index];
 	struct tep_event *e;
 
-	if (tc->kallsyms.fd >= 0) {
+	if (tc->kallsyms.fd >= 0 || tc->proc_kallsyms) {
 		if (t && t->syms == TC_SYMS_UNKNOWN)
 			t->syms = tc_needs_syms(t->ev) ? TC_SYMS_YES : TC_SYMS_NO;
 		if (!t || t->syms == TC_SYMS_YES)

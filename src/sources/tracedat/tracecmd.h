@@ -174,6 +174,8 @@ struct tc {
 						 * copy lacks is, until
 						 * something needs a symbol */
 	struct tc_funcs funcs;		/* owned: kallsyms, tep's resolver */
+	bool proc_kallsyms;		/* live: /proc/kallsyms not read yet
+					 * (tc_need_kallsyms() reads it) */
 	char kt_text[128];		/* tc_kvmtext()'s text */
 	char kt_last[48];		/* the bytes' text it made last */
 	uint8_t kt_lastlen;		/* its length; 0: none yet */
@@ -306,6 +308,8 @@ void tc_types_free(struct tc *tc);
  * before anything looks a symbol up in tc->tep.
  */
 void tc_need_kallsyms(struct tc *tc);
+/* The text of /proc/kallsyms (malloc'd), or NULL (tracecmd-kallsyms.c). */
+char *tc_proc_kallsyms(void);
 /*
  * tep_parse_kallsyms(): the functions of kallsyms (malloc'd; fs takes
  * it, and cuts it up in place) into fs, which becomes tep's function
