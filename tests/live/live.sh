@@ -245,15 +245,20 @@ wait $p
 rc=$?
 [ "$rc" -eq 0 ] && [ -s "$T/dur" ] && no_instance $p
 ok $? "--duration: exit $rc after events, no instance left"
+# withpid FILE CMD...: CMD, its pid in FILE (the run's instance is
+# instances/kvmtrace_format-PID; another tool's or test's run may have
+# one of its own meanwhile)
+printf '%s\n' '#!/bin/sh' 'echo $$ > "$1"' 'shift' 'exec "$@"' > "$T/withpid"
 # a closed pipe: the reader takes one line and goes
-$KTF --live --events=sched:sched_switch 2> "$T/pipe.err" | head -1 > "$T/pipe"
+sh "$T/withpid" "$T/pipe.pid" $KTF --live --events=sched:sched_switch \
+	2> "$T/pipe.err" | head -1 > "$T/pipe"
 rc=$?
-[ -s "$T/pipe" ] && ! ls $TR/instances | grep -q '^kvmtrace_format-'
+[ -s "$T/pipe" ] && [ -s "$T/pipe.pid" ] && no_instance "$(cat "$T/pipe.pid")"
 ok $? "a closed output ends the run, no instance left"
 # idle (kvm:* fires not here) and the pipe closed: the run still ends
-timeout 30 sh -c "$KTF --live --events='kvm:*' | true"
+timeout 30 sh -c "sh '$T/withpid' '$T/idle.pid' $KTF --live --events='kvm:*' | true"
 rc=$?
-[ "$rc" -eq 0 ] && ! ls $TR/instances | grep -q '^kvmtrace_format-'
+[ "$rc" -eq 0 ] && [ -s "$T/idle.pid" ] && no_instance "$(cat "$T/idle.pid")"
 ok $? "no event and a closed output: the run ends ($rc), no instance left"
 # the instance of a killed run (its pid gone) goes with the next run
 /bin/true &
@@ -282,10 +287,11 @@ else
 fi
 
 # ---------------------------------------------------------------- 4.
-$KTF --live --events=sched:sched_swich --duration=1 > "$T/out" 2> "$T/err"
+sh "$T/withpid" "$T/typo.pid" $KTF --live --events=sched:sched_swich \
+	--duration=1 > "$T/out" 2> "$T/err"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "did you mean 'sched:sched_switch'" "$T/err" &&
-	! ls $TR/instances | grep -q "^kvmtrace_format-"
+	[ -s "$T/typo.pid" ] && no_instance "$(cat "$T/typo.pid")"
 ok $? "an unknown event: exit $rc: $(cat "$T/err")"
 
 echo "1..$n"

@@ -5,7 +5,9 @@
 # --live-replay=FILE reads the pages of a trace.dat as the live reader
 # reads trace_pipe_raw (src/sources/live/), no root needed. Checked:
 # - the default lines equal the trace.dat reader's (which tracedat.t holds
-#   equal to `trace-cmd report`) without its cpus= line, and `trace-cmd
+#   equal to `trace-cmd report`; pages.dat: every kind of page entry and
+#   missed events, tests/gen/gen-tracedat-pages.py, as the page walker of
+#   live-pages.c takes them) without its cpus= line, and `trace-cmd
 #   report` itself when it is installed; with a rule file, the tool's own
 #   output on the trace.dat;
 # - --live --stats on the generated host with kvm_exit/kvm_entry pairs
@@ -45,7 +47,8 @@ ok() {
 exits=tests/fixtures/exits/host-exits.dat
 for dat in $exits tests/fixtures/tracedat/mixed-sched.dat \
 	   tests/fixtures/tracedat/host-kvm-v6.dat \
-	   tests/fixtures/tracedat/host-local-clock.dat; do
+	   tests/fixtures/tracedat/host-local-clock.dat \
+	   tests/fixtures/tracedat/pages.dat; do
 	$KTF "$dat" | sed 1d > "$T/want"
 	$KTF --live-replay="$dat" > "$T/got" 2> "$T/err"
 	cmp -s "$T/want" "$T/got" && [ -s "$T/got" ] && ! [ -s "$T/err" ]

@@ -41,6 +41,17 @@ struct live_cpu {
 	bool dry;		/* nothing more to read this round */
 	bool done;		/* replay: no page left */
 	uint64_t off, end;	/* replay: the pages' place in the file */
+	/*
+	 * The page at hand as kbuffer_load_subbuffer() and
+	 * kbuffer_next_event() walk it, made here (live-pages.c) when the
+	 * pages are in the host's byte order (kbuf otherwise): its calls
+	 * were a fifth of --live's time
+	 */
+	const unsigned char *kdata;	/* the page's data, in page */
+	unsigned int kstart, ksize;	/* its offset; commit's size */
+	unsigned int kcurr, kindex, knext;	/* kbuffer's curr, index, next */
+	unsigned long long kts;		/* kbuffer's timestamp */
+	long long klost;		/* kbuffer's lost_events */
 };
 
 struct live {
@@ -55,6 +66,8 @@ struct live {
 	int replay_fd;		/* replay: the file, or -1 */
 	struct live_cpu *cpus;	/* owned: tc.ncpus */
 	int page_size;		/* a sub-buffer */
+	bool own_pages;		/* pages walked here, not by kbuffer */
+	int long_size;		/* kbuffer's: tep's long size, 4 or 8 */
 	int last;		/* the CPU of the event handed out, or -1 */
 	int sig_fd;		/* signalfd of SIGINT, SIGTERM, SIGHUP */
 	sigset_t old_mask;	/* the mask before open */

@@ -15,6 +15,121 @@
 #include "diag.h"
 #include "live-int.h"
 
+/*
+ * kbuffer's walk of a page (libtraceevent 1.7 kbuffer-parse.c:
+ * kbuffer_load_subbuffer(), translate_data(), update_pointers(),
+ * __next_event()) for little-endian pages on a little-endian host, with
+ * its unsigned arithmetic: the same records, stamps, sizes and missed
+ * events, without a call into the library for each of them.
+ */
+#define LIVE_KB_PADDING		29
+#define LIVE_KB_TIME_EXTEND	30
+#define LIVE_KB_TIME_STAMP	31
+#define LIVE_KB_TS_MSB		(0xf8ULL << 56)
+#define LIVE_KB_SLACK		16	/* zeros after a page: reads past it */
+
+static unsigned int live_kb_4(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static unsigned long long live_kb_long(const struct live *l,
+				       const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, l->long_size == 8 ? 8 : 4);
+	return v;
+}
+
+/* update_pointers() at c->kcurr: the record's type_len */
+static unsigned int live_kb_update(struct live_cpu *c)
+{
+	const unsigned char *ptr = c->kdata + c->kcurr;
+	unsigned int type_len_ts = live_kb_4(ptr), type_len;
+	unsigned long long delta, extend, msb = 0;
+	int length;
+
+	ptr += 4;
+	type_len = type_len_ts & 31;
+	delta = type_len_ts >> 5;
+	switch (type_len) {
+	case LIVE_KB_PADDING:
+		length = (int)live_kb_4(ptr);
+		break;
+	case LIVE_KB_TIME_STAMP:
+		msb = c->kts & LIVE_KB_TS_MSB;
+		/* fall through */
+	case LIVE_KB_TIME_EXTEND:
+		extend = live_kb_4(ptr);
+		ptr += 4;
+		extend <<= TS_SHIFT;
+		extend += delta;
+		delta = extend | msb;
+		length = 0;
+		break;
+	case 0:
+		length = (int)live_kb_4(ptr) - 4;
+		length = (length + 3) & ~3;
+		ptr += 4;
+		break;
+	default:
+		length = (int)type_len * 4;
+		break;
+	}
+	if (type_len == LIVE_KB_TIME_STAMP)
+		c->kts = delta;
+	else
+		c->kts += delta;
+	c->kindex = (unsigned int)(ptr - c->kdata);
+	c->knext = c->kindex + (unsigned int)length;
+	return type_len;
+}
+
+/* __next_event(): 0, or -1 at the end of the page */
+static int live_kb_next(struct live_cpu *c)
+{
+	unsigned int type;
+
+	do {
+		c->kcurr = c->knext;
+		if (c->knext >= c->ksize)
+			return -1;
+		type = live_kb_update(c);
+	} while (type == LIVE_KB_TIME_EXTEND || type == LIVE_KB_TIME_STAMP ||
+		 type == LIVE_KB_PADDING);
+	return 0;
+}
+
+/* kbuffer_load_subbuffer() of c->page */
+static void live_kb_load(const struct live *l, struct live_cpu *c)
+{
+	const unsigned char *page = c->page;
+	unsigned long long flags;
+
+	memcpy(&c->kts, page, 8);
+	c->kcurr = 0;
+	c->kstart = l->long_size == 8 ? 16 : 12;
+	c->kdata = page + c->kstart;
+	flags = live_kb_long(l, page + 8);
+	c->ksize = (unsigned int)flags & ((1u << 27) - 1);
+	if (flags & (1UL << 31)) {
+		if (flags & (1UL << 30))
+			c->klost = (long long)live_kb_long(l, c->kdata +
+							    c->ksize);
+		else
+			c->klost = -1;
+	} else {
+		c->klost = 0;
+	}
+	c->kindex = 0;
+	c->knext = 0;
+	live_kb_next(c);
+}
+
 int live_pages_init(struct live *l)
 {
 	int i;
@@ -29,10 +144,14 @@ int live_pages_init(struct live *l)
 		c->cpu = i;
 		c->fd = -1;
 		c->kbuf = tep_kbuffer(l->tc.tep);
-		c->page = malloc((size_t)l->page_size);
+		c->page = calloc(1, (size_t)l->page_size + LIVE_KB_SLACK);
 		if (!c->kbuf || !c->page)
 			return -ENOMEM;
 	}
+	/* as tep_kbuffer() sets it up */
+	l->long_size = tep_get_long_size(l->tc.tep) == 8 ? 8 : 4;
+	l->own_pages = !tep_is_file_bigendian(l->tc.tep) &&
+		       !tep_is_local_bigendian(l->tc.tep);
 	return 0;
 }
 
@@ -53,27 +172,46 @@ void live_pages_fini(struct live *l)
  * The record kbuf is at, into c->rec; false when the page is done, or
  * when the record runs past the page (c->bad: the rest is left out).
  */
-static bool live_pages_take(struct live_cpu *c)
+static bool live_pages_take(const struct live *l, struct live_cpu *c)
 {
 	unsigned long long ts;
-	void *data = kbuffer_read_event(c->kbuf, &ts);
+	void *data;
+	int size;
 	size_t at;
 
 	c->has_rec = false;
-	if (!data)
-		return false;
+	if (l->own_pages) {
+		/* kbuffer_read_event() */
+		if (c->kcurr >= c->ksize)
+			return false;
+		ts = c->kts;
+		data = (void *)(c->kdata + c->kindex);
+		size = (int)(c->knext - c->kindex);
+	} else {
+		data = kbuffer_read_event(c->kbuf, &ts);
+		if (!data)
+			return false;
+		size = kbuffer_event_size(c->kbuf);
+	}
 	at = (size_t)((char *)data - (char *)c->page);
-	if (at > c->len || (size_t)kbuffer_event_size(c->kbuf) > c->len - at) {
+	if (at > c->len || (size_t)size > c->len - at) {
 		c->bad = true;
 		return false;
 	}
 	c->has_rec = true;
 	c->rec.ts = ts;
 	c->rec.data = data;
-	c->rec.size = kbuffer_event_size(c->kbuf);
-	c->rec.record_size = kbuffer_curr_size(c->kbuf);
-	c->rec.offset = (unsigned long long)kbuffer_curr_offset(c->kbuf);
-	c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+	c->rec.size = size;
+	if (l->own_pages) {
+		c->rec.record_size = (int)(c->knext - c->kcurr);
+		c->rec.offset = (unsigned long long)(int)(c->kcurr + c->kstart);
+		c->rec.missed_events = c->kcurr ? 0 : c->klost;
+	} else {
+		c->rec.record_size = kbuffer_curr_size(c->kbuf);
+		c->rec.offset =
+			(unsigned long long)kbuffer_curr_offset(c->kbuf);
+		c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+	}
 	c->rec.cpu = c->cpu;
 	return true;
 }
@@ -108,9 +246,11 @@ int live_pages_load(struct live *l, struct live_cpu *c, int len)
 	    ((tc_read(tc, (char *)c->page + 8, lsize) & (1u << 30)) &&
 	     commit + (size_t)lsize > c->len - hdr))
 		return -EIO;
-	if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
+	if (l->own_pages)
+		live_kb_load(l, c);
+	else if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
 		return -EIO;
-	live_pages_take(c);
+	live_pages_take(l, c);
 	if (c->bad)
 		l->nbad++;
 	return 0;
@@ -120,8 +260,9 @@ void live_pages_advance(struct live *l, struct live_cpu *c)
 {
 	if (!c->has_rec)
 		return;
-	if (kbuffer_next_event(c->kbuf, NULL))
-		live_pages_take(c);
+	if (l->own_pages ? live_kb_next(c) == 0
+			 : kbuffer_next_event(c->kbuf, NULL) != NULL)
+		live_pages_take(l, c);
 	else
 		c->has_rec = false;
 	if (c->bad)

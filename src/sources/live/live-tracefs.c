@@ -362,6 +362,100 @@ static int live_open_cpus(struct live *l, struct diag *d)
 	return 0;
 }
 
+/* The text of a tracefs or /proc file (malloc'd, NUL-ended), or NULL. */
+static char *live_slurp(const char *path, size_t *len)
+{
+	size_t cap = 16384, n = 0;
+	char *buf = malloc(cap), *nb;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || !buf)
+		goto fail;
+	for (;;) {
+		if (cap - n < 4097) {
+			if (cap > ((size_t)256 << 20))
+				goto fail;	/* no file here is that big */
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				goto fail;
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * A tep of the event formats of systems, as tracefs_local_events_system()
+ * makes one (the header page, each event's format, saved_cmdlines,
+ * printk_formats, the long size) but for /proc/kallsyms: libtracefs
+ * parses all of it (120 k lines here, about 0.07 s of CPU at each start,
+ * most of the start), where only the text of an event that names a
+ * kernel function needs it: tc_need_kallsyms() reads it then
+ * (tc.proc_kallsyms).
+ */
+static struct tep_handle *live_local_tep(const char *dir, char **systems)
+{
+	struct tep_handle *tep = tep_alloc();
+	char path[4096], **events, *buf;
+	size_t len;
+	int i, j;
+
+	if (!tep)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/events/header_page", dir);
+	buf = live_slurp(path, &len);
+	if (!buf || !len) {
+		free(buf);
+		tep_free(tep);
+		return NULL;
+	}
+	tep_parse_header_page(tep, buf, (unsigned long)len, sizeof(long));
+	free(buf);
+	for (i = 0; systems && systems[i]; i++) {
+		events = tracefs_system_events(dir, systems[i]);
+		for (j = 0; events && events[j]; j++) {
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format",
+				 dir, systems[i], events[j]);
+			buf = live_slurp(path, &len);
+			if (buf && len)
+				tep_parse_event(tep, buf, len, systems[i]);
+			free(buf);
+		}
+		tracefs_list_free(events);
+	}
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", dir);
+	buf = live_slurp(path, &len);
+	if (buf && len)
+		tep_parse_saved_cmdlines(tep, buf);
+	free(buf);
+	snprintf(path, sizeof(path), "%s/printk_formats", dir);
+	buf = live_slurp(path, &len);
+	if (buf && len)
+		tep_parse_printk_formats(tep, buf);
+	free(buf);
+	tep_set_long_size(tep, tep_get_header_page_size(tep));
+	return tep;
+}
+
 /* Write "sys/event" enable as on says; 0 or -errno. */
 static int live_enable(struct live *l, const char *sysev, bool on)
 {
@@ -385,8 +479,8 @@ int live_tracefs_open(struct live *l, const char *name, struct diag *d)
 	ret = live_resolve(l, dir, &systems, d);
 	if (ret < 0)
 		goto out;
-	l->tc.tep = tracefs_local_events_system(
-		dir, (const char *const *)systems);
+	l->tc.tep = live_local_tep(dir, systems);
+	l->tc.proc_kallsyms = true;
 	if (!l->tc.tep) {
 		diag_set(d, "--live: cannot read the event formats in %s/events",
 			 dir);
@@ -424,6 +518,8 @@ int live_tracefs_open(struct live *l, const char *name, struct diag *d)
 	/* wake the reader at any data, not at half a buffer */
 	tracefs_instance_file_write(l->inst, "buffer_percent", "0");
 	l->tc.ncpus = live_count_cpus(l);
+	if (l->tc.ncpus > 0)
+		tep_set_cpus(l->tc.tep, l->tc.ncpus);
 	if (l->tc.ncpus <= 0) {
 		diag_set(d, "--live: the instance %s has no per-CPU buffers",
 			 l->inst_name);

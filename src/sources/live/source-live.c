@@ -431,6 +431,7 @@ static void live_close(struct source *src)
 		live_tracefs_close(l);
 		live_pages_fini(l);
 	}
+	tc_funcs_free(&l->tc.funcs);	/* after the tep: its resolver */
 	if (l->sig_fd >= 0) {
 		struct signalfd_siginfo si;
 
@@ -444,6 +445,7 @@ static void live_close(struct source *src)
 	tepf_slots_free(&l->tc.slots);
 	free(l->tc.by_id);
 	free(l->tc.sparse);
+	tc_types_free(&l->tc);
 	free(l->tc.types);
 	trace_seq_destroy(&l->tc.info);
 	tdguard_destroy(l->tc.guard);

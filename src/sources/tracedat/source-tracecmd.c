@@ -310,6 +310,14 @@ void tc_need_kallsyms(struct tc *tc)
 {
 	char *text;
 
+	if (tc->proc_kallsyms) {
+		tc->proc_kallsyms = false;
+		text = tc_proc_kallsyms();
+		if (text)
+			tc_parse_kallsyms(tc->tep, &tc->funcs, text);
+		return;
+	}
+
 	if (tc->kallsyms.fd < 0)
 		return;
 	diag_init(&tc->late_d);
@@ -645,6 +653,7 @@ static void tc_close(struct source *src)
 	free(tc->behind);
 	free(tc->by_id);
 	free(tc->sparse);
+	tc_types_free(tc);
 	free(tc->types);
 	trace_seq_destroy(&tc->info);
 	tdguard_destroy(tc->guard);

@@ -293,6 +293,21 @@ static bool tc_needs_syms(const struct tep_event *e)
 	return tc_arg_calls(e->print_fmt.args, 0);
 }
 
+/*
+ * How the text of type t is made: by hand (kvm_emulate_insn), from its
+ * print fmt compiled, or by tep_print_event(). A type whose comms a
+ * plugin learns as it prints (sched_switch) is not compiled.
+ */
+static void tc_text_bind(struct tc *tc, struct tc_type *t)
+{
+	tc_kvmtext_bind(t);
+	if (t->kt != TC_KT_NONE || t->learn != TC_LEARN_NONE)
+		return;
+	t->pf = tc_pfmt_create(tc, t->ev);
+	if (t->pf)
+		t->kt = TC_KT_PFMT;
+}
+
 /* libtraceevent's text of ev's record, without the newline some formats end in. */
 const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 {
@@ -301,7 +316,7 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 						    : &tc->types[ev->type->index];
 	struct tep_event *e;
 
-	if (tc->kallsyms.fd >= 0) {
+	if (tc->kallsyms.fd >= 0 || tc->proc_kallsyms) {
 		if (t && t->syms == TC_SYMS_UNKNOWN)
 			t->syms = tc_needs_syms(t->ev) ? TC_SYMS_YES : TC_SYMS_NO;
 		if (!t || t->syms == TC_SYMS_YES)
@@ -311,8 +326,16 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 		const char *text;
 
 		if (t->kt == TC_KT_UNKNOWN)
-			tc_kvmtext_bind(t);
-		if (t->kt != TC_KT_NONE) {
+			tc_text_bind(tc, t);
+		if (t->kt == TC_KT_PFMT) {
+			text = tc_pfmt_text(t->pf, rec, len);
+			if (text) {
+				tc->cur_info = true;
+				if (*len && text[*len - 1] == '\n')
+					(*len)--;
+				return text;
+			}
+		} else if (t->kt != TC_KT_NONE) {
 			text = tc_kvmtext(tc, t, rec, len);
 			if (text) {
 				tc->cur_info = true;
@@ -322,7 +345,7 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 		}
 	} else if (t) {
 		if (t->kt == TC_KT_UNKNOWN)
-			tc_kvmtext_bind(t);
+			tc_text_bind(tc, t);
 		if (t->kt == TC_KT_EMULATE_INSN)
 			tc->kt_plugin = true;
 	}

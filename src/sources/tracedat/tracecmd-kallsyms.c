@@ -37,6 +37,7 @@
  * tep_find_function_info() gives a size of 0; nothing we call uses it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,4 +330,42 @@ int tc_parse_kallsyms(struct tep_handle *tep, struct tc_funcs *fs,
 	if (tep_set_function_resolver(tep, tc_funcs_resolve, fs) < 0)
 		return -1;
 	return ret;
+}
+
+char *tc_proc_kallsyms(void)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap), *nb;
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0 || !buf)
+		goto fail;
+	for (;;) {
+		if (cap - n < 65537) {
+			if (cap > ((size_t)1 << 30))
+				goto fail;
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				goto fail;
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
 }

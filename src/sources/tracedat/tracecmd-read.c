@@ -359,7 +359,7 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	/* tracedat-guard: a fault printing the last event ends this input */
 	if (tdguard_failed(tc->guard, d))
 		return -EIO;
-	if (tc_late_failed(tc, d))
+	if (__builtin_expect(tc->late, 0) && tc_late_failed(tc, d))
 		return -EIO;
 	if (!tc->started)
 		tc_start(src, tc);
@@ -439,8 +439,17 @@ again:
 	 */
 	ev->damaged = false;
 	if (ev->type != &tc->unknown) {
-		ret = tdguard_record(tc->guard, tc->tep,
-				     tc->types[ev->type->index].ev, rec, &bad);
+		struct tc_type *t = &tc->types[ev->type->index];
+
+		/* tdguard_record()'s first test, its size kept per type */
+		if (__builtin_expect(!t->fits, 0))
+			t->fits = tdguard_fits(tc->guard, t->ev);
+		ret = __builtin_expect(rec->size >= 0 &&
+					       (uint64_t)rec->size >= t->fits,
+				       1)
+			      ? 0
+			      : tdguard_record(tc->guard, tc->tep, t->ev, rec,
+					       &bad);
 		if (__builtin_expect(ret != 0, 0)) {
 			if (ret == -ENOMEM) {
 				*d = bad;

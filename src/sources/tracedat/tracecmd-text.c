@@ -61,6 +61,7 @@ static char *tc_tag(const struct tc *tc, const struct tep_record *rec,
 int tc_render_default(struct source *src, const struct event *ev,
 		      struct outbuf *o)
 {
+	static const char tc_spaces[20] = "                    ";
 	struct tep_record *rec = (struct tep_record *)ev->rec;
 	struct tc *tc = src->priv;
 	const char *name = ev->type->name ? ev->type->name : "UNKNOWN";
@@ -91,8 +92,10 @@ int tc_render_default(struct source *src, const struct event *ev,
 			p += 18;
 		}
 	}
-	for (i = clen; i < 16; i++)
-		*p++ = ' ';
+	/* "%16s": 16 spaces stored at once (o has room), the comm over them */
+	memcpy(p, tc_spaces, 16);
+	if (clen < 16)
+		p += 16 - clen;
 	memcpy(p, comm, clen);
 	p += clen;
 	*p++ = '-';
@@ -102,9 +105,8 @@ int tc_render_default(struct source *src, const struct event *ev,
 		p[i++] = '-';
 	pidmag = ev->pid < 0 ? -(uint64_t)ev->pid : (uint64_t)ev->pid;
 	i += pyfmt_u64_dec(p + i, pidmag);
-	for (; i < 5; i++)
-		p[i] = ' ';
-	p += i;
+	memcpy(p + i, tc_spaces, 8);
+	p += i < 5 ? 5 : i;
 	memcpy(p, " [", 2);
 	p += 2;
 	p += pyfmt_u64_dec_w(p, ev->cpu, 3, '0');
@@ -129,8 +131,9 @@ int tc_render_default(struct source *src, const struct event *ev,
 	p += nlen;
 	memcpy(p, ": ", 2);
 	p += 2;
-	for (i = nlen; i < 20; i++)
-		*p++ = ' ';
+	memcpy(p, tc_spaces, 20);
+	if (nlen < 20)
+		p += 20 - nlen;
 	memcpy(p, info, ilen);
 	p += ilen;
 	*p++ = '\n';

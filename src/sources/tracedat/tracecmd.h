@@ -95,12 +95,18 @@ enum tc_learn {
 	TC_LEARN_WAKEUP,	/* sched_wakeup, sched_wakeup_new: comm */
 };
 
-/* Is a type's text made by hand (tracecmd-kvmtext.c)? */
+/*
+ * Is a type's text made by hand (tracecmd-kvmtext.c) or from its print
+ * fmt compiled (tracecmd-pfmt.c)?
+ */
 enum tc_kt {
 	TC_KT_UNKNOWN = 0,	/* not yet asked */
 	TC_KT_NONE,
 	TC_KT_EMULATE_INSN,	/* kvm_emulate_insn of the kvm plugin */
+	TC_KT_PFMT,		/* its print fmt, compiled: pf */
 };
+
+struct tc_pfmt;
 
 struct tc_type {
 	struct event_type t;
@@ -108,6 +114,8 @@ struct tc_type {
 	enum tc_syms syms;
 	enum tc_kt kt;
 	const struct tep_format_field *kt_f[6];	/* its fields, borrowed */
+	struct tc_pfmt *pf;	/* owned: TC_KT_PFMT */
+	uint64_t fits;		/* tdguard_fits() of ev; 0: not yet asked */
 	enum tc_learn learn;
 	/* its comm and pid fields, in pairs (tc_learn_fields()); NULL: none */
 	const struct tep_format_field *learn_f[4];
@@ -166,6 +174,8 @@ struct tc {
 						 * copy lacks is, until
 						 * something needs a symbol */
 	struct tc_funcs funcs;		/* owned: kallsyms, tep's resolver */
+	bool proc_kallsyms;		/* live: /proc/kallsyms not read yet
+					 * (tc_need_kallsyms() reads it) */
 	char kt_text[128];		/* tc_kvmtext()'s text */
 	char kt_last[48];		/* the bytes' text it made last */
 	uint8_t kt_lastlen;		/* its length; 0: none yet */
@@ -278,10 +288,28 @@ const char *tc_kvmtext(struct tc *tc, const struct tc_type *t,
 		       const struct tep_record *rec, size_t *len);
 
 /*
+ * tracecmd-pfmt.c: e's print fmt compiled, when libtraceevent prints it
+ * without a plugin and with nothing tc_pfmt_text() does not make as it
+ * does; NULL otherwise (or out of memory). tc gives the byte order.
+ */
+struct tc_pfmt *tc_pfmt_create(const struct tc *tc, struct tep_event *e);
+void tc_pfmt_free(struct tc_pfmt *pf);
+/*
+ * libtraceevent's text of rec (its newline, if the format ends in one,
+ * kept) with *len, in pf's buffer; NULL: tep_print_event()'s to make.
+ */
+const char *tc_pfmt_text(const struct tc_pfmt *pf,
+			 const struct tep_record *rec, size_t *len);
+/* Free what the types of tc own (their compiled formats). */
+void tc_types_free(struct tc *tc);
+
+/*
  * Parse the kallsyms a copy left out (tracedat_inflate_lean()), if not yet:
  * before anything looks a symbol up in tc->tep.
  */
 void tc_need_kallsyms(struct tc *tc);
+/* The text of /proc/kallsyms (malloc'd), or NULL (tracecmd-kallsyms.c). */
+char *tc_proc_kallsyms(void);
 /*
  * tep_parse_kallsyms(): the functions of kallsyms (malloc'd; fs takes
  * it, and cuts it up in place) into fs, which becomes tep's function

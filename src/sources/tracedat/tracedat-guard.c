@@ -333,6 +333,13 @@ int tdguard_record(struct tdguard *g, struct tep_handle *tep,
 	return tdguard_check(g, tep, e, f, rec, d);
 }
 
+uint64_t tdguard_fits(struct tdguard *g, const struct tep_event *e)
+{
+	const struct tdguard_fmt *f = tdguard_fmt(g, e);
+
+	return f ? f->fits : UINT64_MAX;
+}
+
 /* --------------------------------------------------------------- trap */
 
 /*

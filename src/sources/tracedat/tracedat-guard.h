@@ -70,6 +70,13 @@ void tdguard_destroy(struct tdguard *g);
 int tdguard_record(struct tdguard *g, struct tep_handle *tep,
 		   struct tep_event *e, const struct tep_record *rec,
 		   struct diag *d);
+/*
+ * The record size from which tdguard_record() returns 0 for a record of e
+ * at its first test (the fields end there, no __data_loc field):
+ * callers may test it themselves, once a type. UINT64_MAX: every record
+ * of e is looked at (or no memory: tdguard_record() says so).
+ */
+uint64_t tdguard_fits(struct tdguard *g, const struct tep_event *e);
 
 /*
  * tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO) under the trap; e
