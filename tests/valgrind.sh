@@ -24,25 +24,28 @@
 # run goes under memcheck when it is the first run of its test (in the
 # test's own order: a test runs its cases one after another; tests run in
 # parallel, hence per test) with its key:
-#   - every file it names, as an argument or in an option's value, and
-#     standard input when that is a regular file: by its content when a
-#     library parses it, else by its kind (part(), below);
-#   - the names of the options it is given, but for those that only
+#   - a run that names a file a library parses (part(), below: a
+#     trace.dat, a perf.data, an ELF file, a C++ or Rust uftrace
+#     recording): the set of those files, by content. Each such file is
+#     read under memcheck once in each test that reads it, whatever the
+#     rules and options beside it;
+#   - any other run (our code alone): the kinds of its inputs (binary,
+#     text, YAML, uftrace, FIFO, pipe; standard input when it is a
+#     regular file) and the names of its options, but for those that only
 #     select or scale what is printed (-c, --events, --vcpu, --pid,
 #     --time-range, --stats-top, --stats-sort, --host) and -o (written,
 #     not read); values do not count (--stats=csv and --stats=json are
-#     the one --stats).
+#     the one --stats). Each kind of input is read under memcheck once in
+#     each mode (text, --chrome, --stats, --exits, ...) of each test.
 # A later run with the same key runs natively: its case still checks its
-# output, and the distcheck stage its memory. In effect, each trace.dat,
-# perf.data, ELF file and C++/Rust uftrace recording of a test is read
-# under memcheck once in each mode (default text, rules, --chrome,
-# --stats, --exits, ...) and each kind of our own inputs once in each
-# mode. tests/hostile.sh sets KTF_VALGRIND_HOSTILE=1: its rows that reach
-# a library, a damaged YAML rule file too, each go under memcheck.
-# KTF_VALGRIND_TEST names the test (tests/valgrind-test.sh sets it);
-# KTF_VALGRIND_ALL=1 puts every run under memcheck (`make check-valgrind
-# KTF_VALGRIND_ALL=1`); KTF_VALGRIND_KEYS=1 writes each run's test and key
-# to KTF_VALGRIND_LOGS/keys.
+# output, and the distcheck stage its memory. tests/hostile.sh sets
+# KTF_VALGRIND_HOSTILE=1: there a perf.data and a YAML rule file count by
+# content too, so each of its rows whose damaged input a library parses
+# goes under memcheck. KTF_VALGRIND_TEST names the test
+# (tests/valgrind-test.sh sets it); KTF_VALGRIND_ALL=1 puts every run
+# under memcheck (`make check-valgrind KTF_VALGRIND_ALL=1`);
+# KTF_VALGRIND_KEYS=1 writes each run's test and key to
+# KTF_VALGRIND_LOGS/keys.
 
 # A trace.dat is opened in a child process that goes on as the program
 # (src/sources/tracedat/tracecmd-open.c), so children are checked too. A child
@@ -95,8 +98,9 @@ bin=${KTF_VALGRIND_BIN:?}
 # reader. Any other file, by its kind alone: a kvmtrace stream, a QEMU
 # trace or log, a kallsyms or counters file (binary or text), a uftrace
 # directory of C names (our code alone), and a rule file, classic (text)
-# or YAML: a rule file is templates, and libyaml reads every YAML one at
-# least once per test, input and options. With KTF_VALGRIND_HOSTILE=1
+# or YAML: a rule file is templates (libyaml runs under memcheck in each
+# test's first run with a YAML rule file and its kinds of input and
+# options, beside no library-parsed file). With KTF_VALGRIND_HOSTILE=1
 # (tests/hostile.sh: each row a damaged input) a perf.data and a YAML
 # rule file count by their content too. A FIFO, a device: their kind; a
 # word that names nothing (an option's value): nothing.
@@ -167,6 +171,10 @@ $p"
 <$(part "$in")" ;;
 	*) key="$key
 <${in%%:*}" ;;	# pipe:[N], socket:[N]: their kind
+	esac
+	# a run that reads a file a library parses: those files alone
+	case $key in
+	*:*) key=$(printf '%s\n' "$key" | grep : | sed 's/^<//') ;;
 	esac
 	# a set: the order of options and inputs does not count
 	key=$(printf '%s\n' "$key" | LC_ALL=C sort | grep . | tr '\n' ' ')
