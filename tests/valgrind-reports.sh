@@ -40,4 +40,4 @@ if [ "$bad" -gt 0 ]; then
 	echo "check-valgrind: $bad of $runs runs with valgrind reports (where an uninitialised value came from: again with KTF_VALGRIND_ORIGINS=1)"
 	exit 1
 fi
-echo "check-valgrind: $runs processes under memcheck, no report ($crashes children crashed in libtraceevent or libtracecmd by corrupt files, as the guard expects); $native runs chosen out, run natively: the same library-read files, kinds of input and options as an earlier run of their test (tests/valgrind.sh)"
+echo "check-valgrind: $runs processes under memcheck, no report ($crashes children crashed in libtraceevent or libtracecmd by corrupt files, as the guard expects); $native runs chosen out, run natively: each read the same library-parsed files (or, without one, the same kinds of input with the same options) as an earlier run of its test (tests/valgrind.sh)"
