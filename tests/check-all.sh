@@ -5,15 +5,25 @@
 # (after the README's first command). Stages, each with a line of progress:
 #
 #   build      configure --enable-werror and make, in build/check
-#   distcheck  make distcheck: the tarball builds, `make check` passes on
-#              it (the only plain `make check` of this script: it is the
-#              same suite on the same sources), installs and uninstalls
-#   valgrind   the CLI cases and the hostile-input table under memcheck
-#              (make check-valgrind), in build/check
-#   asan       configure --enable-sanitizers, make, make check, in build/asan
+#   valgrind   the CLI cases and the hostile-input table, in build/check
+#              (make check-valgrind): under memcheck each test's first run
+#              with given inputs and options, the others natively
+#              (tests/valgrind.sh says why)
+#   native     the rest of `make check` (units, large generated inputs,
+#              live, contrib) on the same build (make check-native): with
+#              the stage before, the plain build's whole `make check`
+#   distcheck  make distcheck with --enable-sanitizers: the tarball builds
+#              under ASan and UBSan, the whole `make check` passes on it
+#              (every run of every case, those valgrind chose out too),
+#              installs and uninstalls. One build and one run of the suite
+#              serve both: a plain distcheck and a separate ASan build ran
+#              the same suite twice (big inputs included) for no more
+#              checks than this.
 #
-# Details are printed for failures only (the logs stay in build/check and
-# build/asan). Ends with "tests: N passed, N failed, N skipped" and exits 1
+# Each line ends with the stage's wall time and its CPU time (user and
+# system of every process it ran), which does not grow when other work
+# shares the CPUs. Details are printed for failures only (the logs stay in
+# build/check). Ends with "tests: N passed, N failed, N skipped" and exits 1
 # when anything failed. For quick work, `make check` in a build directory.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,14 +64,26 @@ failures() {
 			sed 's/^/    /'
 	done
 }
+# cpu: cpu_s, the seconds of CPU (user and system) of every process this
+# script has waited for so far (`times` in this shell, not in $(...): a
+# subshell's count starts at 0)
+cpu() {
+	times > "$top/build/.check-all-times"
+	cpu_s=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%d\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' \
+		"$top/build/.check-all-times")
+}
 # stage NAME: start a stage's progress line
 stage() {
 	t0=$(date +%s)
+	cpu
+	c0=$cpu_s
 	printf '%-10s ... ' "$1"
 }
 # done_stage RESULT: finish it
 done_stage() {
-	echo "$1 ($(($(date +%s) - t0)) s)"
+	cpu
+	echo "$1 ($(($(date +%s) - t0)) s, $((cpu_s - c0)) s CPU)"
 }
 
 # ------------------------------------------------------------- build
@@ -76,29 +98,6 @@ else
 	tail -30 build.log | sed 's/^/  /'
 	echo "tests: $pass passed, $fail failed, $skip skipped (the build failed)"
 	exit 1
-fi
-
-# --------------------------------------------------------- distcheck
-stage distcheck
-make -j2 --no-print-directory distcheck \
-	DISTCHECK_CONFIGURE_FLAGS=--enable-werror > distcheck.log 2>&1
-rc=$?
-f0=$fail
-count_log distcheck.log
-if [ "$rc" -eq 0 ]; then
-	done_stage "ok, $(grep -c -E '^(PASS|SKIP|XFAIL): ' distcheck.log) tests"
-else
-	done_stage FAILED
-	status=1
-	if [ "$fail" -gt "$f0" ]; then
-		grep -E '^(FAIL|XPASS|ERROR): ' distcheck.log | sed 's/^/  /'
-		failures "$top/build/check/$(ls -d kvmtrace_format-*/ 2> /dev/null | head -1)"
-	else
-		grep -E -i 'error|missing|not found|failed' distcheck.log | tail -15 | sed 's/^/  /'
-		tail -10 distcheck.log | sed 's/^/  /'
-		[ "$fail" -gt 0 ] || fail=$((fail + 1))	# the stage itself
-	fi
-	echo "  (whole log: build/check/distcheck.log)"
 fi
 
 # ---------------------------------------------------------- valgrind
@@ -125,34 +124,50 @@ else
 	fi
 fi
 
-# -------------------------------------------------------------- asan
-mkdir -p "$top/build/asan"
-cd "$top/build/asan" || exit 1
-stage asan
-if "$top/configure" --enable-werror --enable-sanitizers --quiet > build.log 2>&1 &&
-   make -j2 --no-print-directory >> build.log 2>&1; then
-	find . -name '*.trs' -exec rm -f {} +
-	make -j2 --no-print-directory check > check.log 2>&1
-	rc=$?
-	f0=$fail
-	count_trs $(find . -name '*.trs')
-	if [ "$rc" -eq 0 ]; then
-		done_stage "ok, $(grep -c -E '^(PASS|SKIP|XFAIL): ' check.log) tests"
-	else
-		done_stage FAILED
-		status=1
-		grep -E '^(FAIL|XPASS|ERROR): ' check.log | sed 's/^/  /'
-		failures "$top/build/asan"
-		[ "$fail" -gt "$f0" ] || fail=$((fail + 1))
-		echo "  (whole log: build/asan/check.log)"
-	fi
+# ------------------------------------------------------------ native
+stage native
+find tests -name '*.trs' -exec rm -f {} +
+make -j2 --no-print-directory check-native > native.log 2>&1
+rc=$?
+f0=$fail
+count_log native.log
+if [ "$rc" -eq 0 ]; then
+	done_stage "ok, $(grep -c -E '^(PASS|SKIP|XFAIL): ' native.log) tests (units, large inputs, live, contrib)"
 else
 	done_stage FAILED
 	status=1
-	fail=$((fail + 1))
-	tail -30 build.log | sed 's/^/  /'
+	grep -E '^(FAIL|XPASS|ERROR): ' native.log | sed 's/^/  /'
+	failures "$top/build/check/tests"
+	[ "$fail" -gt "$f0" ] || fail=$((fail + 1))
+	echo "  (whole log: build/check/native.log)"
 fi
 
-echo "all stages: $(($(date +%s) - t_all)) s"
+# --------------------------------------------------------- distcheck
+stage distcheck
+make -j2 --no-print-directory distcheck \
+	DISTCHECK_CONFIGURE_FLAGS='--enable-werror --enable-sanitizers' \
+	> distcheck.log 2>&1
+rc=$?
+f0=$fail
+count_log distcheck.log
+if [ "$rc" -eq 0 ]; then
+	done_stage "ok, $(grep -c -E '^(PASS|SKIP|XFAIL): ' distcheck.log) tests under ASan and UBSan, on the tarball"
+else
+	done_stage FAILED
+	status=1
+	if [ "$fail" -gt "$f0" ]; then
+		grep -E '^(FAIL|XPASS|ERROR): ' distcheck.log | sed 's/^/  /'
+		failures "$top/build/check/$(ls -d kvmtrace_format-*/ 2> /dev/null | head -1)"
+	else
+		grep -E -i 'error|missing|not found|failed' distcheck.log | tail -15 | sed 's/^/  /'
+		tail -10 distcheck.log | sed 's/^/  /'
+		[ "$fail" -gt 0 ] || fail=$((fail + 1))	# the stage itself
+	fi
+	echo "  (whole log: build/check/distcheck.log)"
+fi
+
+cpu
+echo "all stages: $(($(date +%s) - t_all)) s, $cpu_s s CPU"
+rm -f "$top/build/.check-all-times"
 echo "tests: $pass passed, $fail failed, $skip skipped"
 [ "$status" -eq 0 ] && [ "$fail" -eq 0 ]

@@ -4,7 +4,8 @@
 # valgrind-reports.sh DIR — read the reports tests/valgrind.sh left in DIR
 # (one per process, vg.PID.log; empty for a clean run) for `make
 # check-valgrind`: print each unexpected one and exit 1, else say how many
-# runs were clean.
+# runs were clean and how many tests/valgrind.sh ran natively (native.PID:
+# the same inputs and options as an earlier run of their test).
 #
 # Expected: the report of a process that libtraceevent or libtracecmd
 # killed with a signal, the first error's innermost frame in one of them.
@@ -31,8 +32,12 @@ for f in "$dir"/vg.*.log; do
 	echo "== $f"
 	head -40 "$f"
 done
+native=0
+for f in "$dir"/native.*; do
+	[ -e "$f" ] && native=$((native + 1))
+done
 if [ "$bad" -gt 0 ]; then
 	echo "check-valgrind: $bad of $runs runs with valgrind reports (where an uninitialised value came from: again with KTF_VALGRIND_ORIGINS=1)"
 	exit 1
 fi
-echo "check-valgrind: $runs runs of kvmtrace_format, no valgrind report ($crashes children crashed by libtraceevent or libtracecmd opening corrupt files, as the guard expects)"
+echo "check-valgrind: $runs processes under memcheck, no report ($crashes children crashed in libtraceevent or libtracecmd by corrupt files, as the guard expects); $native runs chosen out, run natively: each read the same library-parsed files (or, without one, the same kinds of input with the same options) as an earlier run of its test (tests/valgrind.sh)"
