@@ -532,6 +532,7 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 	src->priv = tc;
 	tc->name = src->name;
 	tc->copy_fd = -1;
+	tc->comm_gen = 1;	/* "<...>" cached too (tc_comm()) */
 	tracedat_kallsyms_init(&tc->kallsyms);
 	trace_seq_init(&tc->info);
 

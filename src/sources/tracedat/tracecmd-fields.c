@@ -80,26 +80,29 @@ int tc_bind(struct source *src, const struct event_type *t,
  * The comm of pid through a small cache: tep_data_comm_from_pid() is a
  * binary search per call. Its strings stay put: libtraceevent keeps each
  * comm in its own allocation for the handle's life (tep_register_comm()
- * never replaces one). A pid without a comm ("<...>") is not cached: the
- * sched_switch plugin may learn its name from the next sched_switch or
- * sched_wakeup, as it does in trace-cmd report.
+ * never replaces one). A pid without a comm ("<...>") is cached until a
+ * comm may have been registered (tc_comm_changed(): tc_learn_one(), or
+ * libtraceevent printing an event a plugin handles, as the sched_switch
+ * plugin learns names as it prints, as in trace-cmd report); not at all
+ * when tc->comm_gen is 0 (the live reader).
  */
-const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
+const char *tc_comm_lookup(struct tc *tc, int64_t pid, size_t *len)
 {
 	struct tc_comm *c = &tc->comms[(uint64_t)pid % TC_COMM_CACHE];
 	const char *comm;
 
-	if (c->comm && c->pid == pid) {
-		*len = c->len;
-		return c->comm;
-	}
 	comm = tep_data_comm_from_pid(tc->tep, (int)pid);
 	*len = strlen(comm);
 	if (strcmp(comm, "<...>")) {
-		c->comm = comm;
-		c->len = *len;
-		c->pid = pid;
+		c->miss = 0;
+	} else if (tc->comm_gen) {
+		c->miss = tc->comm_gen;
+	} else {
+		return comm;
 	}
+	c->comm = comm;
+	c->len = *len;
+	c->pid = pid;
 	return comm;
 }
 
@@ -144,8 +147,10 @@ static void tc_learn_one(struct tc *tc, const struct tep_format_field *cf,
 		n = sizeof(comm) - 1;
 	memcpy(comm, (const char *)rec->data + cf->offset, n);
 	comm[n] = '\0';
-	if (tep_register_comm(tc->tep, comm, (int)pid) == 0)
+	if (tep_register_comm(tc->tep, comm, (int)pid) == 0) {
 		*known = (uint64_t)pid + 1;
+		tc_comm_changed(tc);
+	}
 }
 
 void tc_learn_fields(struct tc_type *t)
@@ -357,6 +362,9 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 	e = NULL;
 	if (__builtin_expect(tc->cur_short || rec != tc->cur, 0) && t)
 		e = t->ev;
+	/* a plugin's handler may register comms (sched_switch does) */
+	if (!t || t->ev->handler)
+		tc_comm_changed(tc);
 	tdguard_info(tc->guard, tc->tep, e, &tc->info, rec);
 	if (rec == tc->cur)
 		tc->cur_info = true;

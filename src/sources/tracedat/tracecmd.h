@@ -160,6 +160,8 @@ struct tc_comm {
 	int64_t pid;
 	const char *comm;	/* borrowed from tep; NULL: empty entry */
 	size_t len;
+	uint64_t miss;		/* 0: a name; else "<...>", good while
+				 * tc->comm_gen is this (tc_comm()) */
 };
 
 struct tc {
@@ -226,6 +228,12 @@ struct tc {
 					 * its latest record; 0: none yet */
 	struct trace_seq info;		/* owned: reset for each use */
 	struct tc_comm comms[TC_COMM_CACHE];
+	/*
+	 * 0: no "<...>" is cached (the live reader registers comms we do
+	 * not see); else bumped by tc_comm_changed() at each registration
+	 * that may have named a pid
+	 */
+	uint64_t comm_gen;
 	uint64_t learned[TC_LEARNED];	/* pid + 1; 0: empty (tc_learn_comms()) */
 	struct tc_behind *behind;	/* owned: per slot; NULL: keep pages */
 	uintptr_t sys_page;		/* the system's page size */
@@ -328,8 +336,29 @@ const char *tc_funcs_at(const struct tc_funcs *fs, size_t i,
  * filled: the reader stops with this message at its next event.
  */
 bool tc_late_failed(const struct tc *tc, struct diag *d);
-/* The comm of pid (a small cache before tep_data_comm_from_pid()). */
-const char *tc_comm(struct tc *tc, int64_t pid, size_t *len);
+/*
+ * The comm of pid (a small cache before tep_data_comm_from_pid()): the
+ * cached hit inline, tc_comm_lookup() for the rest.
+ */
+const char *tc_comm_lookup(struct tc *tc, int64_t pid, size_t *len);
+static inline const char *tc_comm(struct tc *tc, int64_t pid, size_t *len)
+{
+	const struct tc_comm *c = &tc->comms[(uint64_t)pid % TC_COMM_CACHE];
+
+	if (__builtin_expect(c->comm && c->pid == pid &&
+				     (!c->miss || c->miss == tc->comm_gen),
+			     1)) {
+		*len = c->len;
+		return c->comm;
+	}
+	return tc_comm_lookup(tc, pid, len);
+}
+/* A comm may have been registered: the cached "<...>" go (tc_comm()). */
+static inline void tc_comm_changed(struct tc *tc)
+{
+	if (tc->comm_gen)
+		tc->comm_gen++;
+}
 /*
  * The comms a sched_switch or sched_wakeup event names, registered as
  * libtraceevent's sched_switch plugin does when it prints one, for an
