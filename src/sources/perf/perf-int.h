@@ -119,6 +119,7 @@ struct perf_attr {
 	bool pf_tried;		/* pf was made (perf-print.c) */
 	struct perf_pfmt *pf;	/* owned: the fast print fmt, or NULL */
 	size_t pf_size;		/* a record size pf's fields fit in */
+	uint64_t fits;		/* tdguard_fits() of tp, 0: not asked yet */
 };
 
 struct perf_id {
@@ -189,6 +190,9 @@ struct perf {
 	struct perf_id *ids;		/* owned, sorted after open */
 	size_t nids, capids;
 	bool ids_sorted;
+	/* perf_attr_of()'s last answers by the id's low bits: attr + 1, 0 none */
+	uint64_t idc_id[16];
+	uint32_t idc_attr[16];
 	int name_width;			/* the longest event name */
 	uint64_t id_type;		/* sample_type that finds ids */
 	int32_t id_pos;			/* where a sample's id is; -1: none */

@@ -538,7 +538,14 @@ static int perf_take(struct perf *p, const unsigned char *rec,
 	 * copy (tdguard_info())
 	 */
 	if (p->tep && p->cur.attr->tp && p->cur.raw) {
+		struct perf_attr *a = p->cur.attr;
 		struct tep_record r;
+
+		/* tdguard_record()'s first test, its size kept per attr */
+		if (__builtin_expect(!a->fits, 0))
+			a->fits = tdguard_fits(p->guard, a->tp);
+		if (__builtin_expect(p->cur.raw_size >= a->fits, 1))
+			return 1;
 
 		memset(&r, 0, sizeof(r));
 		r.cpu = (int)p->cur.cpu;

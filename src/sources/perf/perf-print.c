@@ -80,6 +80,8 @@ struct perf_pop {
 	char conv;		/* d i u x X s */
 	int8_t ls;		/* -2 hh, -1 h, 0, 1 l, 2 ll */
 	uint16_t width;
+	bool hex;		/* a plain %x or %X: perf_pp_hexs() */
+	uint64_t mask;		/* the bits of the value printed by hex */
 	const char *lit;	/* PP_LIT: borrowed from the format */
 	size_t litlen;
 	struct perf_pexpr *e;	/* owned: PP_INT */
@@ -507,6 +509,11 @@ static struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 			pf->max += op->str->max + op->width;
 		} else {
 			op->kind = PP_INT;
+			op->hex = (op->conv == 'x' || op->conv == 'X') &&
+				  !op->alt && !op->width;
+			op->mask = op->ls == -2 ? 0xff : op->ls == -1 ? 0xffff :
+				   op->ls == 0 || op->zext ? 0xffffffffull :
+				   ~0ull;
 			op->e = perf_pexpr_make(e, a, 0);
 			if (!op->e || (op->alt && (op->conv == 'd' ||
 						   op->conv == 'i' ||
@@ -549,9 +556,52 @@ static char *perf_pp_pad(char *b, const struct perf_pop *op, const char *s,
 	return b;
 }
 
+/* The 8 hex digits of x into b, most significant first. */
+static void perf_hex8(char *b, uint32_t x, bool upper)
+{
+	uint64_t y = x, c;
+
+	/* nibble i into byte i, then each to its digit */
+	y = (y | y << 16) & 0x0000ffff0000ffffull;
+	y = (y | y << 8) & 0x00ff00ff00ff00ffull;
+	y = (y | y << 4) & 0x0f0f0f0f0f0f0f0full;
+	c = ((y + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	y += 0x3030303030303030ull + c * (upper ? 7 : 39);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	y = __builtin_bswap64(y);
+	memcpy(b, &y, 8);
+#else
+	for (int i = 7; i >= 0; i--, y >>= 8)
+		b[i] = (char)(y & 0xff);
+#endif
+}
+
+/* The 16 hex digits of v into b (with leading zeros). */
+static void perf_hex16(char *b, uint64_t v, bool upper)
+{
+	perf_hex8(b, (uint32_t)(v >> 32), upper);
+	perf_hex8(b + 8, (uint32_t)v, upper);
+}
+
+/*
+ * v in hex without leading zeros into b, which has room for 16 bytes
+ * (what goes past the digits is written over or left out).
+ */
+static char *perf_pp_hexs(char *b, uint64_t v, bool upper)
+{
+	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+
+	if (n <= 8) {
+		perf_hex8(b, (uint32_t)v << (4 * (8 - n)), upper);
+	} else {
+		perf_hex8(b, (uint32_t)(v >> 32) << (4 * (16 - n)), upper);
+		perf_hex8(b + n - 8, (uint32_t)v, upper);
+	}
+	return b + n;
+}
+
 static char *perf_pp_int(char *b, const struct perf_pop *op, uint64_t v)
 {
-	static const char lo[] = "0123456789abcdef", up[] = "0123456789ABCDEF";
 	unsigned bits = op->ls == -2 ? 8 : op->ls == -1 ? 16 : op->ls == 0 ? 32 : 64;
 	char tmp[32], *t = tmp + sizeof(tmp);
 	size_t n, i, pre = 0;
@@ -570,12 +620,9 @@ static char *perf_pp_int(char *b, const struct perf_pop *op, uint64_t v)
 			v = -v;
 	}
 	if (op->conv == 'x' || op->conv == 'X') {
-		const char *dig = op->conv == 'x' ? lo : up;
-
-		do {
-			*--t = dig[v & 15];
-			v >>= 4;
-		} while (v);
+		n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+		t -= n;
+		perf_hex16(tmp + sizeof(tmp) - 16, v, op->conv == 'X');
 		/* "%#x" of 0 is "0" */
 		if (op->alt && !(t[0] == '0' && t + 1 == tmp + sizeof(tmp)))
 			pre = 2;
@@ -628,12 +675,9 @@ static const struct perf_sym *perf_pp_sym(const struct perf_pstr *ps,
 /* "0x%llx" */
 static char *perf_pp_hex(char *b, uint64_t v)
 {
-	static const struct perf_pop hex = { .kind = PP_INT, .conv = 'x',
-					     .ls = 2 };
-
 	*b++ = '0';
 	*b++ = 'x';
-	return perf_pp_int(b, &hex, v);
+	return perf_pp_hexs(b, v, false);
 }
 
 /* A %s of ps into b (op: its width and '-'); NULL: not computable. */
@@ -767,7 +811,9 @@ const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
 		case PP_INT:
 			if (!perf_pexpr_eval(p, op->e, raw, &v))
 				return NULL;
-			b = perf_pp_int(b, op, v);
+			b = op->hex ? perf_pp_hexs(b, v & op->mask,
+						   op->conv == 'X')
+				    : perf_pp_int(b, op, v);
 			break;
 		case PP_STR:
 			b = perf_pp_str(p, op, op->str, raw, b);
