@@ -212,6 +212,8 @@ struct perf {
 	size_t acap2;
 	struct perf_qent *q;		/* owned */
 	size_t nq, capq, qsorted;	/* q[0..qsorted) sorted */
+	struct perf_qent *qtmp;		/* owned: perf_qsort()'s, capq long */
+	size_t capqtmp;
 	size_t out, nout;		/* q[out..nout): flushed, to hand out */
 	uint64_t limit;			/* the next round flushes up to here */
 	uint64_t max_ts;

@@ -343,13 +343,69 @@ nomem:
 	return -ENOMEM;
 }
 
+static inline bool perf_qent_le(const struct perf_qent *x,
+				const struct perf_qent *y)
+{
+	return x->ts < y->ts || (x->ts == y->ts && x->seq <= y->seq);
+}
+
+/* The end of the run of q (n long) that starts at i. */
+static size_t perf_qrun(const struct perf_qent *q, size_t i, size_t n)
+{
+	for (i++; i < n && perf_qent_le(&q[i - 1], &q[i]); i++)
+		;
+	return i;
+}
+
+/*
+ * Sort the queue by (ts, seq): a merge of its runs (each CPU's ring
+ * buffer comes in time order, so a round holds about one run a CPU), two
+ * by two, into qtmp and back; qsort() when qtmp cannot be had.
+ */
+static void perf_qsort(struct perf *p)
+{
+	struct perf_qent *a = p->q, *b;
+	size_t n = p->nq, i, m, e, x, y, o, runs;
+
+	if (perf_qrun(a, 0, n) == n)
+		return;
+	if (p->capqtmp != p->capq) {
+		b = realloc(p->qtmp, p->capq * sizeof(*b));
+		if (!b) {
+			qsort(p->q, p->nq, sizeof(*p->q), perf_qent_cmp);
+			return;
+		}
+		p->qtmp = b;
+		p->capqtmp = p->capq;
+	}
+	b = p->qtmp;
+	do {
+		runs = 0;
+		for (i = 0; i < n; i = e, runs++) {
+			m = perf_qrun(a, i, n);
+			e = m < n ? perf_qrun(a, m, n) : n;
+			for (x = i, y = m, o = i; x < m && y < e;)
+				/* seq is never the same twice */
+				b[o++] = perf_qent_le(&a[y], &a[x]) ? a[y++]
+								    : a[x++];
+			memcpy(b + o, a + x, (m - x) * sizeof(*a));
+			o += m - x;
+			memcpy(b + o, a + y, (e - y) * sizeof(*a));
+		}
+		p->qtmp = a;
+		a = b;
+		b = p->qtmp;
+	} while (runs > 1);
+	p->q = a;
+}
+
 /* Hand out the queued records up to limit, in time order. */
 static void perf_flush(struct perf *p, uint64_t limit)
 {
 	size_t lo = 0, hi;
 
 	if (p->qsorted < p->nq)
-		qsort(p->q, p->nq, sizeof(*p->q), perf_qent_cmp);
+		perf_qsort(p);
 	p->qsorted = p->nq;
 	hi = p->nq;
 	while (lo < hi) {
@@ -755,6 +811,7 @@ void perf_order_free(struct perf *p)
 	free(p->arena);
 	free(p->arena2);
 	free(p->q);
+	free(p->qtmp);
 	free(p->threads);
 	free(p->rec);
 }
