@@ -224,27 +224,13 @@ static size_t perf_sdec_w(char *b, int64_t v, size_t width)
  *
  *        tinyguest 10306 [000]   331.311666:       kvm:kvm_pio: pio_write …
  */
-int perf_render_default(struct source *src, const struct event *ev,
-			struct outbuf *o)
+/* The line up to the event's text: comm, tid, cpu, time, name. */
+static char *perf_head(const struct perf *p, const struct perf_sample *s,
+		       const char *comm, size_t clen, const char *tbuf,
+		       size_t tlen, size_t nlen, char *b)
 {
-	const struct perf_sample *s = ev->rec;
-	struct perf *p = src->priv;
-	const char *name = s->attr->name;
-	size_t clen, nlen = strlen(name), ilen, i;
-	const char *comm = perf_comm(p, s->tid, &clen);
-	const char *info = perf_info(p, &ilen);
-	char tbuf[48], *b, *start;
-	size_t tlen;
-	uint64_t us = s->time / 1000;
+	size_t i;
 
-	tlen = pyfmt_u64_dec(tbuf, us / 1000000);
-	tbuf[tlen++] = '.';
-	tlen += pyfmt_u64_dec_w(tbuf + tlen, us % 1000000, 6, '0');
-	b = outbuf_reserve(o, clen + 16 + 24 + 16 + tlen + 16 + nlen +
-				      (size_t)p->name_width + ilen + 8);
-	if (!b)
-		return -ENOMEM;
-	start = b;
 	for (i = clen; i < 16; i++)
 		*b++ = ' ';
 	memcpy(b, comm, clen);
@@ -264,10 +250,47 @@ int perf_render_default(struct source *src, const struct event *ev,
 	b += 2;
 	for (i = nlen; i < (size_t)p->name_width; i++)
 		*b++ = ' ';
-	memcpy(b, name, nlen);
+	memcpy(b, s->attr->name, nlen);
 	b += nlen;
 	memcpy(b, ": ", 2);
-	b += 2;
+	return b + 2;
+}
+
+int perf_render_default(struct source *src, const struct event *ev,
+			struct outbuf *o)
+{
+	const struct perf_sample *s = ev->rec;
+	struct perf *p = src->priv;
+	size_t clen, nlen = strlen(s->attr->name), ilen, room, head;
+	const char *comm = perf_comm(p, s->tid, &clen);
+	const char *info;
+	char tbuf[48], *b, *start;
+	size_t tlen;
+	uint64_t us = s->time / 1000;
+
+	tlen = pyfmt_u64_dec(tbuf, us / 1000000);
+	tbuf[tlen++] = '.';
+	tlen += pyfmt_u64_dec_w(tbuf + tlen, us % 1000000, 6, '0');
+	head = clen + 16 + 24 + 16 + tlen + 16 + nlen + (size_t)p->name_width;
+	/* the event's text made by hand straight into the line */
+	room = p->tep && p->cur.raw ? perf_print_room(p, p->cur.attr) : 0;
+	if (room) {
+		start = outbuf_reserve(o, head + room + 8);
+		if (!start)
+			return -ENOMEM;
+		b = perf_head(p, s, comm, clen, tbuf, tlen, nlen, start);
+		b = perf_print_to(p, p->cur.attr, b);
+		if (b) {
+			*b++ = '\n';
+			outbuf_commit(o, (size_t)(b - start));
+			return 0;
+		}
+	}
+	info = perf_info(p, &ilen);
+	start = outbuf_reserve(o, head + ilen + 8);
+	if (!start)
+		return -ENOMEM;
+	b = perf_head(p, s, comm, clen, tbuf, tlen, nlen, start);
 	memcpy(b, info, ilen);
 	b += ilen;
 	*b++ = '\n';

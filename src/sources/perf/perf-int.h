@@ -355,6 +355,13 @@ int perf_render_default(struct source *src, const struct event *ev,
  * made by hand when its print fmt is simple enough (*len set), else NULL.
  */
 const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len);
+/*
+ * The same in two steps, for a caller's buffer: the room the text may
+ * take (0: no text by hand for this sample), then the text into b (its
+ * end, NULL: not computable; then libtraceevent's text is the one).
+ */
+size_t perf_print_room(struct perf *p, struct perf_attr *at);
+char *perf_print_to(struct perf *p, struct perf_attr *at, char *b);
 void perf_print_free(struct perf *p);
 /* libtraceevent's text of the current sample, no plugins. */
 const char *perf_info(struct perf *p, size_t *len);

@@ -81,6 +81,8 @@ struct perf_pop {
 	int8_t ls;		/* -2 hh, -1 h, 0, 1 l, 2 ll */
 	uint16_t width;
 	bool hex;		/* a plain %x or %X: perf_pp_hexs() */
+	uint8_t fsize;		/* e is a field of this size (0: it is not) */
+	uint32_t foff;		/* and at this offset */
 	uint64_t mask;		/* the bits of the value printed by hex */
 	const char *lit;	/* PP_LIT: borrowed from the format */
 	size_t litlen;
@@ -515,6 +517,12 @@ static struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 				   op->ls == 0 || op->zext ? 0xffffffffull :
 				   ~0ull;
 			op->e = perf_pexpr_make(e, a, 0);
+			if (op->e && op->e->kind == PE_FIELD &&
+			    (op->e->f->size == 1 || op->e->f->size == 2 ||
+			     op->e->f->size == 4 || op->e->f->size == 8)) {
+				op->fsize = (uint8_t)op->e->f->size;
+				op->foff = (uint32_t)op->e->f->offset;
+			}
 			if (!op->e || (op->alt && (op->conv == 'd' ||
 						   op->conv == 'i' ||
 						   op->conv == 'u')))
@@ -557,7 +565,7 @@ static char *perf_pp_pad(char *b, const struct perf_pop *op, const char *s,
 }
 
 /* The 8 hex digits of x into b, most significant first. */
-static void perf_hex8(char *b, uint32_t x, bool upper)
+static inline void perf_hex8(char *b, uint32_t x, bool upper)
 {
 	uint64_t y = x, c;
 
@@ -765,13 +773,10 @@ static bool perf_pstr_fits(const struct perf_pstr *ps, size_t size)
 	       perf_pstr_fits(ps->no, size);
 }
 
-const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
+size_t perf_print_room(struct perf *p, struct perf_attr *at)
 {
-	const unsigned char *raw = p->cur.raw;
 	size_t size = p->cur.raw_size, i;
 	struct perf_pfmt *pf;
-	uint64_t v;
-	char *b;
 
 	if (!at->pf_tried) {
 		at->pf_tried = true;
@@ -782,35 +787,42 @@ const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
 	}
 	pf = at->pf;
 	if (!pf)
-		return NULL;
+		return 0;
 	/* a record of a size seen before fits as that one did */
 	if (size != at->pf_size) {
 		for (i = 0; i < pf->nops; i++)
 			if (!perf_pexpr_fits(pf->ops[i].e, size) ||
 			    !perf_pstr_fits(pf->ops[i].str, size))
-				return NULL;
+				return 0;
 		at->pf_size = size;
 	}
-	if (pf->max + 1 > p->ppcap) {
-		char *n = realloc(p->ppbuf, pf->max + 1);
+	return pf->max + 1;
+}
 
-		if (!n)
-			return NULL;
-		p->ppbuf = n;
-		p->ppcap = pf->max + 1;
-	}
-	b = p->ppbuf;
-	for (i = 0; i < pf->nops && b; i++) {
-		const struct perf_pop *op = &pf->ops[i];
+char *perf_print_to(struct perf *p, struct perf_attr *at, char *b)
+{
+	const unsigned char *raw = p->cur.raw;
+	const struct perf_pfmt *pf = at->pf;
+	const struct perf_pop *op, *end = pf->ops + pf->nops;
+	uint64_t v;
 
+	for (op = pf->ops; op < end && b; op++) {
 		switch (op->kind) {
 		case PP_LIT:
 			memcpy(b, op->lit, op->litlen);
 			b += op->litlen;
 			break;
 		case PP_INT:
-			if (!perf_pexpr_eval(p, op->e, raw, &v))
+			if (op->fsize) {
+				const unsigned char *fp = raw + op->foff;
+
+				v = op->fsize == 8   ? perf_u64(p, fp)
+				    : op->fsize == 4 ? perf_u32(p, fp)
+				    : op->fsize == 2 ? perf_u16(p, fp)
+						     : fp[0];
+			} else if (!perf_pexpr_eval(p, op->e, raw, &v)) {
 				return NULL;
+			}
 			b = op->hex ? perf_pp_hexs(b, v & op->mask,
 						   op->conv == 'X')
 				    : perf_pp_int(b, op, v);
@@ -820,6 +832,25 @@ const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
 			break;
 		}
 	}
+	return b;
+}
+
+const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
+{
+	size_t room = perf_print_room(p, at);
+	char *b;
+
+	if (!room)
+		return NULL;
+	if (room > p->ppcap) {
+		char *n = realloc(p->ppbuf, room);
+
+		if (!n)
+			return NULL;
+		p->ppbuf = n;
+		p->ppcap = room;
+	}
+	b = perf_print_to(p, at, p->ppbuf);
 	if (!b)
 		return NULL;
 	*len = (size_t)(b - p->ppbuf);
