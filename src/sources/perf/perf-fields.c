@@ -224,28 +224,66 @@ static size_t perf_sdec_w(char *b, int64_t v, size_t width)
  *
  *        tinyguest 10306 [000]   331.311666:       kvm:kvm_pio: pio_write …
  */
-/* The line up to the event's text: comm, tid, cpu, time, name. */
-static char *perf_head(const struct perf *p, const struct perf_sample *s,
-		       const char *comm, size_t clen, const char *tbuf,
-		       size_t tlen, size_t nlen, char *b)
+/* "%16s %5d" of the thread's comm and tid, kept until its comm changes */
+static const char *perf_thread_head(struct perf_thread *t, size_t *len)
 {
+	char *b = t->head;
 	size_t i;
 
-	for (i = clen; i < 16; i++)
+	if (!t->headlen) {
+		for (i = t->len; i < 16; i++)
+			*b++ = ' ';
+		memcpy(b, t->comm, t->len);
+		b += t->len;
 		*b++ = ' ';
-	memcpy(b, comm, clen);
-	b += clen;
-	*b++ = ' ';
-	b += perf_sdec_w(b, s->tid, 5);
+		b += perf_sdec_w(b, t->tid, 5);
+		t->headlen = (uint8_t)(b - t->head);
+	}
+	*len = t->headlen;
+	return t->head;
+}
+
+/* The line up to the event's text: comm, tid, cpu, time, name. */
+static char *perf_head(struct perf *p, const struct perf_sample *s,
+		       size_t nlen, char *b)
+{
+	struct perf_thread *t = perf_thread(p, s->tid);
+	uint64_t us = s->time / 1000, sec = us / 1000000;
+	const char *h;
+	char d8[8];
+	size_t i, n;
+
+	if (t) {
+		h = perf_thread_head(t, &n);
+		memcpy(b, h, n);
+		b += n;
+	} else {
+		/* out of memory for the thread: as perf_comm() says */
+		for (i = 0; i < 16; i++)
+			*b++ = ' ';
+		*b++ = ' ';
+		b += perf_sdec_w(b, s->tid, 5);
+	}
 	memcpy(b, " [", 2);
 	b += 2;
 	b += pyfmt_u64_dec_w(b, s->cpu, 3, '0');
 	memcpy(b, "] ", 2);
 	b += 2;
-	for (i = tlen; i < 12; i++)
+	/* "%lu.%06lu" in "%12s": the seconds change seldom */
+	if (!p->hseclen || p->hsec_v != sec) {
+		n = pyfmt_u64_dec(p->hsec, sec);
+		p->hsec[n++] = '.';
+		p->hseclen = (uint8_t)n;
+		p->hsec_v = sec;
+	}
+	n = p->hseclen;
+	for (i = n + 6; i < 12; i++)
 		*b++ = ' ';
-	memcpy(b, tbuf, tlen);
-	b += tlen;
+	memcpy(b, p->hsec, n);
+	b += n;
+	pyfmt_dec8(d8, (uint32_t)(us % 1000000));
+	memcpy(b, d8 + 2, 6);
+	b += 6;
 	memcpy(b, ": ", 2);
 	b += 2;
 	for (i = nlen; i < (size_t)p->name_width; i++)
@@ -261,24 +299,19 @@ int perf_render_default(struct source *src, const struct event *ev,
 {
 	const struct perf_sample *s = ev->rec;
 	struct perf *p = src->priv;
-	size_t clen, nlen = strlen(s->attr->name), ilen, room, head;
-	const char *comm = perf_comm(p, s->tid, &clen);
+	size_t nlen = strlen(s->attr->name), ilen, room, head;
 	const char *info;
-	char tbuf[48], *b, *start;
-	size_t tlen;
-	uint64_t us = s->time / 1000;
+	char *b, *start;
 
-	tlen = pyfmt_u64_dec(tbuf, us / 1000000);
-	tbuf[tlen++] = '.';
-	tlen += pyfmt_u64_dec_w(tbuf + tlen, us % 1000000, 6, '0');
-	head = clen + 16 + 24 + 16 + tlen + 16 + nlen + (size_t)p->name_width;
+	/* comm (23), tid (11), cpu (10), time (28), name, padding */
+	head = 40 + 16 + 16 + 32 + 16 + nlen + (size_t)p->name_width;
 	/* the event's text made by hand straight into the line */
 	room = p->tep && p->cur.raw ? perf_print_room(p, p->cur.attr) : 0;
 	if (room) {
 		start = outbuf_reserve(o, head + room + 8);
 		if (!start)
 			return -ENOMEM;
-		b = perf_head(p, s, comm, clen, tbuf, tlen, nlen, start);
+		b = perf_head(p, s, nlen, start);
 		b = perf_print_to(p, p->cur.attr, b);
 		if (b) {
 			*b++ = '\n';
@@ -290,7 +323,7 @@ int perf_render_default(struct source *src, const struct event *ev,
 	start = outbuf_reserve(o, head + ilen + 8);
 	if (!start)
 		return -ENOMEM;
-	b = perf_head(p, s, comm, clen, tbuf, tlen, nlen, start);
+	b = perf_head(p, s, nlen, start);
 	memcpy(b, info, ilen);
 	b += ilen;
 	*b++ = '\n';

@@ -166,6 +166,8 @@ struct perf_thread {
 	bool comm_set;
 	char comm[24];		/* NUL-terminated; ":TID" until known */
 	uint8_t len;
+	uint8_t headlen;	/* head's: 0, not made since comm changed */
+	char head[40];		/* "%16s %5d" of comm and tid (perf-fields.c) */
 };
 
 struct perf {
@@ -212,6 +214,9 @@ struct perf {
 	size_t acap2;
 	struct perf_qent *q;		/* owned */
 	size_t nq, capq, qsorted;	/* q[0..qsorted) sorted */
+	uint64_t hsec_v;		/* the default line's last second */
+	uint8_t hseclen;		/* and its text's length (0: none) */
+	char hsec[24];
 	struct perf_qent *qtmp;		/* owned: perf_qsort()'s, capq long */
 	size_t capqtmp;
 	size_t out, nout;		/* q[out..nout): flushed, to hand out */
@@ -310,6 +315,8 @@ int perf_order_next(struct perf *p, struct diag *d);
 int perf_threads_init(struct perf *p);
 /* A thread's comm as perf names it (":TID" when unknown). */
 const char *perf_comm(struct perf *p, int32_t tid, size_t *len);
+/* The thread of tid (made, ":TID", when new), NULL: out of memory. */
+struct perf_thread *perf_thread(struct perf *p, int32_t tid);
 void perf_order_free(struct perf *p);
 /* Decode a sample record of len bytes (after the 8-byte header). */
 int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,

@@ -89,6 +89,7 @@ static struct perf_thread *perf_thread_find(struct perf *p, int32_t tid,
 	p->threads[i].used = true;
 	p->threads[i].tid = tid;
 	p->threads[i].comm_set = false;
+	p->threads[i].headlen = 0;
 	p->threads[i].len = (uint8_t)snprintf(p->threads[i].comm,
 					      sizeof(p->threads[i].comm),
 					      ":%d", tid);
@@ -105,6 +106,7 @@ static void perf_thread_set(struct perf_thread *t, const char *comm,
 	t->comm[len] = '\0';
 	t->len = (uint8_t)len;
 	t->comm_set = true;
+	t->headlen = 0;
 }
 
 int perf_threads_init(struct perf *p)
@@ -115,6 +117,11 @@ int perf_threads_init(struct perf *p)
 		return -ENOMEM;
 	perf_thread_set(t, "swapper", 7);
 	return 0;
+}
+
+struct perf_thread *perf_thread(struct perf *p, int32_t tid)
+{
+	return perf_thread_find(p, tid, true);
 }
 
 const char *perf_comm(struct perf *p, int32_t tid, size_t *len)
@@ -169,6 +176,7 @@ static int perf_task(struct perf *p, uint32_t type, const unsigned char *r,
 			t->len = (uint8_t)snprintf(t->comm, sizeof(t->comm),
 						   ":%d", tid);
 			t->comm_set = false;
+			t->headlen = 0;
 		}
 	}
 	return 0;
