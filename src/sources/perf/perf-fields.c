@@ -245,8 +245,9 @@ static const char *perf_thread_head(struct perf_thread *t, size_t *len)
 
 /* The line up to the event's text: comm, tid, cpu, time, name. */
 static char *perf_head(struct perf *p, const struct perf_sample *s,
-		       size_t nlen, char *b)
+		       char *b)
 {
+	struct perf_attr *a = s->attr;
 	struct perf_thread *t = perf_thread(p, s->tid);
 	uint64_t us = s->time / 1000, sec = us / 1000000;
 	const char *h;
@@ -286,12 +287,26 @@ static char *perf_head(struct perf *p, const struct perf_sample *s,
 	b += 6;
 	memcpy(b, ": ", 2);
 	b += 2;
-	for (i = nlen; i < (size_t)p->name_width; i++)
-		*b++ = ' ';
-	memcpy(b, s->attr->name, nlen);
-	b += nlen;
-	memcpy(b, ": ", 2);
-	return b + 2;
+	if (a->pname_w != p->name_width || !a->pnamelen) {
+		n = strlen(a->name);
+		if ((size_t)p->name_width + n + 2 > sizeof(a->pname)) {
+			/* too long to keep */
+			for (i = n; i < (size_t)p->name_width; i++)
+				*b++ = ' ';
+			memcpy(b, a->name, n);
+			b += n;
+			memcpy(b, ": ", 2);
+			return b + 2;
+		}
+		for (i = 0; i + n < (size_t)p->name_width; i++)
+			a->pname[i] = ' ';
+		memcpy(a->pname + i, a->name, n);
+		memcpy(a->pname + i + n, ": ", 2);
+		a->pnamelen = (uint8_t)(i + n + 2);
+		a->pname_w = p->name_width;
+	}
+	memcpy(b, a->pname, a->pnamelen);
+	return b + a->pnamelen;
 }
 
 int perf_render_default(struct source *src, const struct event *ev,
@@ -299,19 +314,22 @@ int perf_render_default(struct source *src, const struct event *ev,
 {
 	const struct perf_sample *s = ev->rec;
 	struct perf *p = src->priv;
-	size_t nlen = strlen(s->attr->name), ilen, room, head;
+	size_t ilen, room, head;
 	const char *info;
 	char *b, *start;
 
 	/* comm (23), tid (11), cpu (10), time (28), name, padding */
-	head = 40 + 16 + 16 + 32 + 16 + nlen + (size_t)p->name_width;
+	head = 40 + 16 + 16 + 32 + 16 +
+	       (s->attr->pname_w == p->name_width && s->attr->pnamelen
+			? s->attr->pnamelen
+			: strlen(s->attr->name) + (size_t)p->name_width);
 	/* the event's text made by hand straight into the line */
 	room = p->tep && p->cur.raw ? perf_print_room(p, p->cur.attr) : 0;
 	if (room) {
 		start = outbuf_reserve(o, head + room + 8);
 		if (!start)
 			return -ENOMEM;
-		b = perf_head(p, s, nlen, start);
+		b = perf_head(p, s, start);
 		b = perf_print_to(p, p->cur.attr, b);
 		if (b) {
 			*b++ = '\n';
@@ -323,7 +341,7 @@ int perf_render_default(struct source *src, const struct event *ev,
 	start = outbuf_reserve(o, head + ilen + 8);
 	if (!start)
 		return -ENOMEM;
-	b = perf_head(p, s, nlen, start);
+	b = perf_head(p, s, start);
 	memcpy(b, info, ilen);
 	b += ilen;
 	*b++ = '\n';

@@ -120,6 +120,10 @@ struct perf_attr {
 	struct perf_pfmt *pf;	/* owned: the fast print fmt, or NULL */
 	size_t pf_size;		/* a record size pf's fields fit in */
 	uint64_t fits;		/* tdguard_fits() of tp, 0: not asked yet */
+	/* the default line's "%*s: " of name, made for name_width pname_w */
+	int pname_w;
+	uint8_t pnamelen;
+	char pname[48];
 };
 
 struct perf_id {

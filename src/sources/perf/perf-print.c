@@ -86,6 +86,7 @@ struct perf_pop {
 	uint64_t mask;		/* the bits of the value printed by hex */
 	const char *lit;	/* PP_LIT: borrowed from the format */
 	size_t litlen;
+	char litb[16];		/* lit, when litlen fits, then zeros */
 	struct perf_pexpr *e;	/* owned: PP_INT */
 	struct perf_pstr *str;	/* owned: PP_STR */
 };
@@ -435,7 +436,7 @@ static struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 	const struct tep_print_arg *a = e->print_fmt.args;
 	const char *f = e->print_fmt.format, *lit;
 	struct perf_pfmt *pf;
-	size_t cap;
+	size_t cap, i;
 
 	if (!f || long_size != 8 || (e->flags & TEP_EVENT_FL_FAILED) ||
 	    e->handler || strchr(f, '\\'))
@@ -541,6 +542,13 @@ static struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 		op->litlen = (size_t)(f - lit);
 		pf->max += op->litlen;
 	}
+	/* short text kept in the op, copied 16 bytes at a time */
+	for (i = 0; i < pf->nops; i++)
+		if (pf->ops[i].kind == PP_LIT &&
+		    pf->ops[i].litlen <= sizeof(pf->ops[i].litb))
+			memcpy(pf->ops[i].litb, pf->ops[i].lit,
+			       pf->ops[i].litlen);
+	pf->max += sizeof(pf->ops[0].litb);
 	return pf;
 fail:
 	perf_pfmt_free(pf);
@@ -809,7 +817,10 @@ char *perf_print_to(struct perf *p, struct perf_attr *at, char *b)
 	for (op = pf->ops; op < end && b; op++) {
 		switch (op->kind) {
 		case PP_LIT:
-			memcpy(b, op->lit, op->litlen);
+			if (op->litlen <= sizeof(op->litb))
+				memcpy(b, op->litb, sizeof(op->litb));
+			else
+				memcpy(b, op->lit, op->litlen);
 			b += op->litlen;
 			break;
 		case PP_INT:
