@@ -507,7 +507,8 @@ static int perf_record(struct perf *p, const unsigned char **rec,
 			return 1;
 		}
 	}
-	ret = perf_in_fill(p, 8, d);
+	/* the buffer holds it already, as a rule: no call */
+	ret = p->in.len - p->in.pos >= 8 ? 0 : perf_in_fill(p, 8, d);
 	if (ret < 0)
 		return ret;
 	*offset = perf_in_tell(&p->in);
@@ -534,7 +535,7 @@ static int perf_record(struct perf *p, const unsigned char **rec,
 			 p->name, *offset, size);
 		return -EIO;
 	}
-	ret = perf_in_fill(p, size, d);
+	ret = p->in.len - p->in.pos >= size ? 0 : perf_in_fill(p, size, d);
 	if (ret < 0)
 		return ret;
 	if (p->in.len - p->in.pos < size)
