@@ -74,6 +74,7 @@ int perf_add_attr(struct perf *p, const unsigned char *a, size_t len,
 						      p->nattrs };
 	p->nattrs++;
 	p->ids_sorted = false;
+	memset(p->idc_attr, 0, sizeof(p->idc_attr));
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", p->name);
@@ -89,10 +90,12 @@ static int perf_id_cmp(const void *a, const void *b)
 
 struct perf_attr *perf_attr_of(struct perf *p, uint64_t id)
 {
-	size_t lo = 0, hi = p->nids;
+	size_t lo = 0, hi = p->nids, c = id & 15;
 
 	if (p->nattrs == 1)
 		return &p->attrs[0];
+	if (p->idc_attr[c] && p->idc_id[c] == id)
+		return &p->attrs[p->idc_attr[c] - 1];
 	if (!p->ids_sorted) {
 		if (p->nids)
 			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
@@ -101,8 +104,11 @@ struct perf_attr *perf_attr_of(struct perf *p, uint64_t id)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (p->ids[mid].id == id)
+		if (p->ids[mid].id == id) {
+			p->idc_id[c] = id;
+			p->idc_attr[c] = p->ids[mid].attr + 1;
 			return &p->attrs[p->ids[mid].attr];
+		}
 		if (p->ids[mid].id < id)
 			lo = mid + 1;
 		else

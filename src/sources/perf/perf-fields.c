@@ -224,50 +224,124 @@ static size_t perf_sdec_w(char *b, int64_t v, size_t width)
  *
  *        tinyguest 10306 [000]   331.311666:       kvm:kvm_pio: pio_write …
  */
-int perf_render_default(struct source *src, const struct event *ev,
-			struct outbuf *o)
+/* "%16s %5d" of the thread's comm and tid, kept until its comm changes */
+static const char *perf_thread_head(struct perf_thread *t, size_t *len)
 {
-	const struct perf_sample *s = ev->rec;
-	struct perf *p = src->priv;
-	const char *name = s->attr->name;
-	size_t clen, nlen = strlen(name), ilen, i;
-	const char *comm = perf_comm(p, s->tid, &clen);
-	const char *info = perf_info(p, &ilen);
-	char tbuf[48], *b, *start;
-	size_t tlen;
-	uint64_t us = s->time / 1000;
+	char *b = t->head;
+	size_t i;
 
-	tlen = pyfmt_u64_dec(tbuf, us / 1000000);
-	tbuf[tlen++] = '.';
-	tlen += pyfmt_u64_dec_w(tbuf + tlen, us % 1000000, 6, '0');
-	b = outbuf_reserve(o, clen + 16 + 24 + 16 + tlen + 16 + nlen +
-				      (size_t)p->name_width + ilen + 8);
-	if (!b)
-		return -ENOMEM;
-	start = b;
-	for (i = clen; i < 16; i++)
+	if (!t->headlen) {
+		for (i = t->len; i < 16; i++)
+			*b++ = ' ';
+		memcpy(b, t->comm, t->len);
+		b += t->len;
 		*b++ = ' ';
-	memcpy(b, comm, clen);
-	b += clen;
-	*b++ = ' ';
-	b += perf_sdec_w(b, s->tid, 5);
+		b += perf_sdec_w(b, t->tid, 5);
+		t->headlen = (uint8_t)(b - t->head);
+	}
+	*len = t->headlen;
+	return t->head;
+}
+
+/* The line up to the event's text: comm, tid, cpu, time, name. */
+static char *perf_head(struct perf *p, const struct perf_sample *s,
+		       char *b)
+{
+	struct perf_attr *a = s->attr;
+	struct perf_thread *t = perf_thread(p, s->tid);
+	uint64_t us = s->time / 1000, sec = us / 1000000;
+	const char *h;
+	char d8[8];
+	size_t i, n;
+
+	if (t) {
+		h = perf_thread_head(t, &n);
+		memcpy(b, h, n);
+		b += n;
+	} else {
+		/* out of memory for the thread: as perf_comm() says */
+		for (i = 0; i < 16; i++)
+			*b++ = ' ';
+		*b++ = ' ';
+		b += perf_sdec_w(b, s->tid, 5);
+	}
 	memcpy(b, " [", 2);
 	b += 2;
 	b += pyfmt_u64_dec_w(b, s->cpu, 3, '0');
 	memcpy(b, "] ", 2);
 	b += 2;
-	for (i = tlen; i < 12; i++)
+	/* "%lu.%06lu" in "%12s": the seconds change seldom */
+	if (!p->hseclen || p->hsec_v != sec) {
+		n = pyfmt_u64_dec(p->hsec, sec);
+		p->hsec[n++] = '.';
+		p->hseclen = (uint8_t)n;
+		p->hsec_v = sec;
+	}
+	n = p->hseclen;
+	for (i = n + 6; i < 12; i++)
 		*b++ = ' ';
-	memcpy(b, tbuf, tlen);
-	b += tlen;
+	memcpy(b, p->hsec, n);
+	b += n;
+	pyfmt_dec8(d8, (uint32_t)(us % 1000000));
+	memcpy(b, d8 + 2, 6);
+	b += 6;
 	memcpy(b, ": ", 2);
 	b += 2;
-	for (i = nlen; i < (size_t)p->name_width; i++)
-		*b++ = ' ';
-	memcpy(b, name, nlen);
-	b += nlen;
-	memcpy(b, ": ", 2);
-	b += 2;
+	if (a->pname_w != p->name_width || !a->pnamelen) {
+		n = strlen(a->name);
+		if ((size_t)p->name_width + n + 2 > sizeof(a->pname)) {
+			/* too long to keep */
+			for (i = n; i < (size_t)p->name_width; i++)
+				*b++ = ' ';
+			memcpy(b, a->name, n);
+			b += n;
+			memcpy(b, ": ", 2);
+			return b + 2;
+		}
+		for (i = 0; i + n < (size_t)p->name_width; i++)
+			a->pname[i] = ' ';
+		memcpy(a->pname + i, a->name, n);
+		memcpy(a->pname + i + n, ": ", 2);
+		a->pnamelen = (uint8_t)(i + n + 2);
+		a->pname_w = p->name_width;
+	}
+	memcpy(b, a->pname, a->pnamelen);
+	return b + a->pnamelen;
+}
+
+int perf_render_default(struct source *src, const struct event *ev,
+			struct outbuf *o)
+{
+	const struct perf_sample *s = ev->rec;
+	struct perf *p = src->priv;
+	size_t ilen, room, head;
+	const char *info;
+	char *b, *start;
+
+	/* comm (23), tid (11), cpu (10), time (28), name, padding */
+	head = 40 + 16 + 16 + 32 + 16 +
+	       (s->attr->pname_w == p->name_width && s->attr->pnamelen
+			? s->attr->pnamelen
+			: strlen(s->attr->name) + (size_t)p->name_width);
+	/* the event's text made by hand straight into the line */
+	room = p->tep && p->cur.raw ? perf_print_room(p, p->cur.attr) : 0;
+	if (room) {
+		start = outbuf_reserve(o, head + room + 8);
+		if (!start)
+			return -ENOMEM;
+		b = perf_head(p, s, start);
+		b = perf_print_to(p, p->cur.attr, b);
+		if (b) {
+			*b++ = '\n';
+			outbuf_commit(o, (size_t)(b - start));
+			return 0;
+		}
+	}
+	info = perf_info(p, &ilen);
+	start = outbuf_reserve(o, head + ilen + 8);
+	if (!start)
+		return -ENOMEM;
+	b = perf_head(p, s, start);
 	memcpy(b, info, ilen);
 	b += ilen;
 	*b++ = '\n';

@@ -119,6 +119,11 @@ struct perf_attr {
 	bool pf_tried;		/* pf was made (perf-print.c) */
 	struct perf_pfmt *pf;	/* owned: the fast print fmt, or NULL */
 	size_t pf_size;		/* a record size pf's fields fit in */
+	uint64_t fits;		/* tdguard_fits() of tp, 0: not asked yet */
+	/* the default line's "%*s: " of name, made for name_width pname_w */
+	int pname_w;
+	uint8_t pnamelen;
+	char pname[48];
 };
 
 struct perf_id {
@@ -165,6 +170,8 @@ struct perf_thread {
 	bool comm_set;
 	char comm[24];		/* NUL-terminated; ":TID" until known */
 	uint8_t len;
+	uint8_t headlen;	/* head's: 0, not made since comm changed */
+	char head[40];		/* "%16s %5d" of comm and tid (perf-fields.c) */
 };
 
 struct perf {
@@ -189,6 +196,9 @@ struct perf {
 	struct perf_id *ids;		/* owned, sorted after open */
 	size_t nids, capids;
 	bool ids_sorted;
+	/* perf_attr_of()'s last answers by the id's low bits: attr + 1, 0 none */
+	uint64_t idc_id[16];
+	uint32_t idc_attr[16];
 	int name_width;			/* the longest event name */
 	uint64_t id_type;		/* sample_type that finds ids */
 	int32_t id_pos;			/* where a sample's id is; -1: none */
@@ -208,6 +218,11 @@ struct perf {
 	size_t acap2;
 	struct perf_qent *q;		/* owned */
 	size_t nq, capq, qsorted;	/* q[0..qsorted) sorted */
+	uint64_t hsec_v;		/* the default line's last second */
+	uint8_t hseclen;		/* and its text's length (0: none) */
+	char hsec[24];
+	struct perf_qent *qtmp;		/* owned: perf_qsort()'s, capq long */
+	size_t capqtmp;
 	size_t out, nout;		/* q[out..nout): flushed, to hand out */
 	uint64_t limit;			/* the next round flushes up to here */
 	uint64_t max_ts;
@@ -304,6 +319,8 @@ int perf_order_next(struct perf *p, struct diag *d);
 int perf_threads_init(struct perf *p);
 /* A thread's comm as perf names it (":TID" when unknown). */
 const char *perf_comm(struct perf *p, int32_t tid, size_t *len);
+/* The thread of tid (made, ":TID", when new), NULL: out of memory. */
+struct perf_thread *perf_thread(struct perf *p, int32_t tid);
 void perf_order_free(struct perf *p);
 /* Decode a sample record of len bytes (after the 8-byte header). */
 int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
@@ -349,6 +366,13 @@ int perf_render_default(struct source *src, const struct event *ev,
  * made by hand when its print fmt is simple enough (*len set), else NULL.
  */
 const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len);
+/*
+ * The same in two steps, for a caller's buffer: the room the text may
+ * take (0: no text by hand for this sample), then the text into b (its
+ * end, NULL: not computable; then libtraceevent's text is the one).
+ */
+size_t perf_print_room(struct perf *p, struct perf_attr *at);
+char *perf_print_to(struct perf *p, struct perf_attr *at, char *b);
 void perf_print_free(struct perf *p);
 /* libtraceevent's text of the current sample, no plugins. */
 const char *perf_info(struct perf *p, size_t *len);

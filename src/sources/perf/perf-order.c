@@ -89,6 +89,7 @@ static struct perf_thread *perf_thread_find(struct perf *p, int32_t tid,
 	p->threads[i].used = true;
 	p->threads[i].tid = tid;
 	p->threads[i].comm_set = false;
+	p->threads[i].headlen = 0;
 	p->threads[i].len = (uint8_t)snprintf(p->threads[i].comm,
 					      sizeof(p->threads[i].comm),
 					      ":%d", tid);
@@ -105,6 +106,7 @@ static void perf_thread_set(struct perf_thread *t, const char *comm,
 	t->comm[len] = '\0';
 	t->len = (uint8_t)len;
 	t->comm_set = true;
+	t->headlen = 0;
 }
 
 int perf_threads_init(struct perf *p)
@@ -115,6 +117,11 @@ int perf_threads_init(struct perf *p)
 		return -ENOMEM;
 	perf_thread_set(t, "swapper", 7);
 	return 0;
+}
+
+struct perf_thread *perf_thread(struct perf *p, int32_t tid)
+{
+	return perf_thread_find(p, tid, true);
 }
 
 const char *perf_comm(struct perf *p, int32_t tid, size_t *len)
@@ -169,6 +176,7 @@ static int perf_task(struct perf *p, uint32_t type, const unsigned char *r,
 			t->len = (uint8_t)snprintf(t->comm, sizeof(t->comm),
 						   ":%d", tid);
 			t->comm_set = false;
+			t->headlen = 0;
 		}
 	}
 	return 0;
@@ -343,13 +351,69 @@ nomem:
 	return -ENOMEM;
 }
 
+static inline bool perf_qent_le(const struct perf_qent *x,
+				const struct perf_qent *y)
+{
+	return x->ts < y->ts || (x->ts == y->ts && x->seq <= y->seq);
+}
+
+/* The end of the run of q (n long) that starts at i. */
+static size_t perf_qrun(const struct perf_qent *q, size_t i, size_t n)
+{
+	for (i++; i < n && perf_qent_le(&q[i - 1], &q[i]); i++)
+		;
+	return i;
+}
+
+/*
+ * Sort the queue by (ts, seq): a merge of its runs (each CPU's ring
+ * buffer comes in time order, so a round holds about one run a CPU), two
+ * by two, into qtmp and back; qsort() when qtmp cannot be had.
+ */
+static void perf_qsort(struct perf *p)
+{
+	struct perf_qent *a = p->q, *b;
+	size_t n = p->nq, i, m, e, x, y, o, runs;
+
+	if (perf_qrun(a, 0, n) == n)
+		return;
+	if (p->capqtmp != p->capq) {
+		b = realloc(p->qtmp, p->capq * sizeof(*b));
+		if (!b) {
+			qsort(p->q, p->nq, sizeof(*p->q), perf_qent_cmp);
+			return;
+		}
+		p->qtmp = b;
+		p->capqtmp = p->capq;
+	}
+	b = p->qtmp;
+	do {
+		runs = 0;
+		for (i = 0; i < n; i = e, runs++) {
+			m = perf_qrun(a, i, n);
+			e = m < n ? perf_qrun(a, m, n) : n;
+			for (x = i, y = m, o = i; x < m && y < e;)
+				/* seq is never the same twice */
+				b[o++] = perf_qent_le(&a[y], &a[x]) ? a[y++]
+								    : a[x++];
+			memcpy(b + o, a + x, (m - x) * sizeof(*a));
+			o += m - x;
+			memcpy(b + o, a + y, (e - y) * sizeof(*a));
+		}
+		p->qtmp = a;
+		a = b;
+		b = p->qtmp;
+	} while (runs > 1);
+	p->q = a;
+}
+
 /* Hand out the queued records up to limit, in time order. */
 static void perf_flush(struct perf *p, uint64_t limit)
 {
 	size_t lo = 0, hi;
 
 	if (p->qsorted < p->nq)
-		qsort(p->q, p->nq, sizeof(*p->q), perf_qent_cmp);
+		perf_qsort(p);
 	p->qsorted = p->nq;
 	hi = p->nq;
 	while (lo < hi) {
@@ -443,7 +507,8 @@ static int perf_record(struct perf *p, const unsigned char **rec,
 			return 1;
 		}
 	}
-	ret = perf_in_fill(p, 8, d);
+	/* the buffer holds it already, as a rule: no call */
+	ret = p->in.len - p->in.pos >= 8 ? 0 : perf_in_fill(p, 8, d);
 	if (ret < 0)
 		return ret;
 	*offset = perf_in_tell(&p->in);
@@ -470,7 +535,7 @@ static int perf_record(struct perf *p, const unsigned char **rec,
 			 p->name, *offset, size);
 		return -EIO;
 	}
-	ret = perf_in_fill(p, size, d);
+	ret = p->in.len - p->in.pos >= size ? 0 : perf_in_fill(p, size, d);
 	if (ret < 0)
 		return ret;
 	if (p->in.len - p->in.pos < size)
@@ -538,7 +603,14 @@ static int perf_take(struct perf *p, const unsigned char *rec,
 	 * copy (tdguard_info())
 	 */
 	if (p->tep && p->cur.attr->tp && p->cur.raw) {
+		struct perf_attr *a = p->cur.attr;
 		struct tep_record r;
+
+		/* tdguard_record()'s first test, its size kept per attr */
+		if (__builtin_expect(!a->fits, 0))
+			a->fits = tdguard_fits(p->guard, a->tp);
+		if (__builtin_expect(p->cur.raw_size >= a->fits, 1))
+			return 1;
 
 		memset(&r, 0, sizeof(r));
 		r.cpu = (int)p->cur.cpu;
@@ -748,6 +820,7 @@ void perf_order_free(struct perf *p)
 	free(p->arena);
 	free(p->arena2);
 	free(p->q);
+	free(p->qtmp);
 	free(p->threads);
 	free(p->rec);
 }

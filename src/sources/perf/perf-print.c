@@ -80,8 +80,13 @@ struct perf_pop {
 	char conv;		/* d i u x X s */
 	int8_t ls;		/* -2 hh, -1 h, 0, 1 l, 2 ll */
 	uint16_t width;
+	bool hex;		/* a plain %x or %X: perf_pp_hexs() */
+	uint8_t fsize;		/* e is a field of this size (0: it is not) */
+	uint32_t foff;		/* and at this offset */
+	uint64_t mask;		/* the bits of the value printed by hex */
 	const char *lit;	/* PP_LIT: borrowed from the format */
 	size_t litlen;
+	char litb[16];		/* lit, when litlen fits, then zeros */
 	struct perf_pexpr *e;	/* owned: PP_INT */
 	struct perf_pstr *str;	/* owned: PP_STR */
 };
@@ -431,7 +436,7 @@ static struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 	const struct tep_print_arg *a = e->print_fmt.args;
 	const char *f = e->print_fmt.format, *lit;
 	struct perf_pfmt *pf;
-	size_t cap;
+	size_t cap, i;
 
 	if (!f || long_size != 8 || (e->flags & TEP_EVENT_FL_FAILED) ||
 	    e->handler || strchr(f, '\\'))
@@ -507,7 +512,18 @@ static struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 			pf->max += op->str->max + op->width;
 		} else {
 			op->kind = PP_INT;
+			op->hex = (op->conv == 'x' || op->conv == 'X') &&
+				  !op->alt && !op->width;
+			op->mask = op->ls == -2 ? 0xff : op->ls == -1 ? 0xffff :
+				   op->ls == 0 || op->zext ? 0xffffffffull :
+				   ~0ull;
 			op->e = perf_pexpr_make(e, a, 0);
+			if (op->e && op->e->kind == PE_FIELD &&
+			    (op->e->f->size == 1 || op->e->f->size == 2 ||
+			     op->e->f->size == 4 || op->e->f->size == 8)) {
+				op->fsize = (uint8_t)op->e->f->size;
+				op->foff = (uint32_t)op->e->f->offset;
+			}
 			if (!op->e || (op->alt && (op->conv == 'd' ||
 						   op->conv == 'i' ||
 						   op->conv == 'u')))
@@ -526,6 +542,13 @@ static struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 		op->litlen = (size_t)(f - lit);
 		pf->max += op->litlen;
 	}
+	/* short text kept in the op, copied 16 bytes at a time */
+	for (i = 0; i < pf->nops; i++)
+		if (pf->ops[i].kind == PP_LIT &&
+		    pf->ops[i].litlen <= sizeof(pf->ops[i].litb))
+			memcpy(pf->ops[i].litb, pf->ops[i].lit,
+			       pf->ops[i].litlen);
+	pf->max += sizeof(pf->ops[0].litb);
 	return pf;
 fail:
 	perf_pfmt_free(pf);
@@ -549,9 +572,52 @@ static char *perf_pp_pad(char *b, const struct perf_pop *op, const char *s,
 	return b;
 }
 
+/* The 8 hex digits of x into b, most significant first. */
+static inline void perf_hex8(char *b, uint32_t x, bool upper)
+{
+	uint64_t y = x, c;
+
+	/* nibble i into byte i, then each to its digit */
+	y = (y | y << 16) & 0x0000ffff0000ffffull;
+	y = (y | y << 8) & 0x00ff00ff00ff00ffull;
+	y = (y | y << 4) & 0x0f0f0f0f0f0f0f0full;
+	c = ((y + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	y += 0x3030303030303030ull + c * (upper ? 7 : 39);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	y = __builtin_bswap64(y);
+	memcpy(b, &y, 8);
+#else
+	for (int i = 7; i >= 0; i--, y >>= 8)
+		b[i] = (char)(y & 0xff);
+#endif
+}
+
+/* The 16 hex digits of v into b (with leading zeros). */
+static void perf_hex16(char *b, uint64_t v, bool upper)
+{
+	perf_hex8(b, (uint32_t)(v >> 32), upper);
+	perf_hex8(b + 8, (uint32_t)v, upper);
+}
+
+/*
+ * v in hex without leading zeros into b, which has room for 16 bytes
+ * (what goes past the digits is written over or left out).
+ */
+static char *perf_pp_hexs(char *b, uint64_t v, bool upper)
+{
+	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+
+	if (n <= 8) {
+		perf_hex8(b, (uint32_t)v << (4 * (8 - n)), upper);
+	} else {
+		perf_hex8(b, (uint32_t)(v >> 32) << (4 * (16 - n)), upper);
+		perf_hex8(b + n - 8, (uint32_t)v, upper);
+	}
+	return b + n;
+}
+
 static char *perf_pp_int(char *b, const struct perf_pop *op, uint64_t v)
 {
-	static const char lo[] = "0123456789abcdef", up[] = "0123456789ABCDEF";
 	unsigned bits = op->ls == -2 ? 8 : op->ls == -1 ? 16 : op->ls == 0 ? 32 : 64;
 	char tmp[32], *t = tmp + sizeof(tmp);
 	size_t n, i, pre = 0;
@@ -570,12 +636,9 @@ static char *perf_pp_int(char *b, const struct perf_pop *op, uint64_t v)
 			v = -v;
 	}
 	if (op->conv == 'x' || op->conv == 'X') {
-		const char *dig = op->conv == 'x' ? lo : up;
-
-		do {
-			*--t = dig[v & 15];
-			v >>= 4;
-		} while (v);
+		n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+		t -= n;
+		perf_hex16(tmp + sizeof(tmp) - 16, v, op->conv == 'X');
 		/* "%#x" of 0 is "0" */
 		if (op->alt && !(t[0] == '0' && t + 1 == tmp + sizeof(tmp)))
 			pre = 2;
@@ -628,12 +691,9 @@ static const struct perf_sym *perf_pp_sym(const struct perf_pstr *ps,
 /* "0x%llx" */
 static char *perf_pp_hex(char *b, uint64_t v)
 {
-	static const struct perf_pop hex = { .kind = PP_INT, .conv = 'x',
-					     .ls = 2 };
-
 	*b++ = '0';
 	*b++ = 'x';
-	return perf_pp_int(b, &hex, v);
+	return perf_pp_hexs(b, v, false);
 }
 
 /* A %s of ps into b (op: its width and '-'); NULL: not computable. */
@@ -721,13 +781,10 @@ static bool perf_pstr_fits(const struct perf_pstr *ps, size_t size)
 	       perf_pstr_fits(ps->no, size);
 }
 
-const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
+size_t perf_print_room(struct perf *p, struct perf_attr *at)
 {
-	const unsigned char *raw = p->cur.raw;
 	size_t size = p->cur.raw_size, i;
 	struct perf_pfmt *pf;
-	uint64_t v;
-	char *b;
 
 	if (!at->pf_tried) {
 		at->pf_tried = true;
@@ -738,42 +795,73 @@ const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
 	}
 	pf = at->pf;
 	if (!pf)
-		return NULL;
+		return 0;
 	/* a record of a size seen before fits as that one did */
 	if (size != at->pf_size) {
 		for (i = 0; i < pf->nops; i++)
 			if (!perf_pexpr_fits(pf->ops[i].e, size) ||
 			    !perf_pstr_fits(pf->ops[i].str, size))
-				return NULL;
+				return 0;
 		at->pf_size = size;
 	}
-	if (pf->max + 1 > p->ppcap) {
-		char *n = realloc(p->ppbuf, pf->max + 1);
+	return pf->max + 1;
+}
 
-		if (!n)
-			return NULL;
-		p->ppbuf = n;
-		p->ppcap = pf->max + 1;
-	}
-	b = p->ppbuf;
-	for (i = 0; i < pf->nops && b; i++) {
-		const struct perf_pop *op = &pf->ops[i];
+char *perf_print_to(struct perf *p, struct perf_attr *at, char *b)
+{
+	const unsigned char *raw = p->cur.raw;
+	const struct perf_pfmt *pf = at->pf;
+	const struct perf_pop *op, *end = pf->ops + pf->nops;
+	uint64_t v;
 
+	for (op = pf->ops; op < end && b; op++) {
 		switch (op->kind) {
 		case PP_LIT:
-			memcpy(b, op->lit, op->litlen);
+			if (op->litlen <= sizeof(op->litb))
+				memcpy(b, op->litb, sizeof(op->litb));
+			else
+				memcpy(b, op->lit, op->litlen);
 			b += op->litlen;
 			break;
 		case PP_INT:
-			if (!perf_pexpr_eval(p, op->e, raw, &v))
+			if (op->fsize) {
+				const unsigned char *fp = raw + op->foff;
+
+				v = op->fsize == 8   ? perf_u64(p, fp)
+				    : op->fsize == 4 ? perf_u32(p, fp)
+				    : op->fsize == 2 ? perf_u16(p, fp)
+						     : fp[0];
+			} else if (!perf_pexpr_eval(p, op->e, raw, &v)) {
 				return NULL;
-			b = perf_pp_int(b, op, v);
+			}
+			b = op->hex ? perf_pp_hexs(b, v & op->mask,
+						   op->conv == 'X')
+				    : perf_pp_int(b, op, v);
 			break;
 		case PP_STR:
 			b = perf_pp_str(p, op, op->str, raw, b);
 			break;
 		}
 	}
+	return b;
+}
+
+const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
+{
+	size_t room = perf_print_room(p, at);
+	char *b;
+
+	if (!room)
+		return NULL;
+	if (room > p->ppcap) {
+		char *n = realloc(p->ppbuf, room);
+
+		if (!n)
+			return NULL;
+		p->ppbuf = n;
+		p->ppcap = room;
+	}
+	b = perf_print_to(p, at, p->ppbuf);
 	if (!b)
 		return NULL;
 	*len = (size_t)(b - p->ppbuf);
