@@ -45,6 +45,7 @@
 #define PF_SEQ		1
 #define PF_MAXCOUNTERS	4096
 #define PF_CACHE	1024		/* iids of kept strings, by address */
+#define PF_SHORTS	256		/* iids of short names, by content */
 
 enum pf_kind {
 	PF_CAT = 0,
@@ -68,9 +69,20 @@ struct pf_cached {
 	uint8_t kind;
 };
 
+/*
+ * The iid of a short name that does not stay (an exit reason's number, an
+ * id's hex); len 0: an empty slot.
+ */
+struct pf_short {
+	uint64_t w0, w1;	/* its first and last eight bytes */
+	uint32_t len;
+	uint32_t iid;
+};
+
 struct tl_pf {
 	struct tl_enc enc;
 	struct pf_cached cache[PF_CACHE];
+	struct pf_short shorts[PF_SHORTS];
 	struct pf_track *tracks;	/* owned: by thread (tid) */
 	uint32_t ntracks;
 	struct sink_map iids;		/* hash of (kind, string) -> iid */
@@ -139,6 +151,42 @@ static int pf_iid_slow(struct tl_pf *f, enum pf_kind kind, const char *s,
 }
 
 /*
+ * pf_iid_slow() for a name that does not stay: first by its bytes when
+ * 8 to 16 long (an exit reason's number, an unknown id: a few dozen
+ * recur), as its first and last eight.
+ */
+static __attribute__((noinline)) int
+pf_iid_name(struct tl_pf *f, const char *s, size_t len, struct pf_new *nw,
+	    size_t *nnew, uint32_t *iid)
+{
+	uint64_t w0, w1;
+	struct pf_short *sh;
+	size_t had;
+	int ret;
+
+	if (len < 8 || len > 16)
+		return pf_iid_slow(f, PF_NAME, s, len, nw, nnew, iid);
+	memcpy(&w0, s, 8);
+	memcpy(&w1, s + len - 8, 8);
+	sh = &f->shorts[((w0 ^ w1 * 0xff51afd7ed558ccdull ^ len) *
+			 0x9e3779b97f4a7c15ull) >> 56];
+	if (sh->len == len && sh->w0 == w0 && sh->w1 == w1) {
+		*iid = sh->iid;
+		return 0;
+	}
+	had = *nnew;
+	ret = pf_iid_slow(f, PF_NAME, s, len, nw, nnew, iid);
+	/* kept from its second sight on: ids seen once do not evict */
+	if (ret == 0 && *iid && *nnew == had) {
+		sh->w0 = w0;
+		sh->w1 = w1;
+		sh->len = (uint32_t)len;
+		sh->iid = *iid;
+	}
+	return ret;
+}
+
+/*
  * pf_iid_slow(), first through the cache when s stays at its address
  * (kept) and is interned.
  */
@@ -155,6 +203,8 @@ static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
 		*iid = c->iid;
 		return 0;
 	}
+	if (!kept && kind == PF_NAME)
+		return pf_iid_name(f, s, len, nw, nnew, iid);
 	ret = pf_iid_slow(f, kind, s, len, nw, nnew, iid);
 	if (ret == 0 && kept && *iid && len <= UINT32_MAX) {
 		c->s = s;
@@ -205,20 +255,11 @@ static uint8_t *pf_interned(uint8_t *p, const struct pf_new *nw, size_t n)
 	return pf_close(m, p);
 }
 
-/* The bytes a packet of ev may take. */
-static size_t pf_need(const struct tl_event *ev)
-{
-	size_t i, n = 160 + 6 * (ev->namelen + ev->catlen) + 4 * PF_NEST;
-
-	for (i = 0; i < ev->nargs; i++) {
-		const struct tl_arg *a = &ev->args[i];
-
-		n += 6 * a->keylen + 32 + 3 * PF_NEST;
-		if (a->v.kind == VALUE_STR)
-			n += 3 * a->v.len;
-	}
-	return n;
-}
+/* The bytes a packet of ev may take: this and PF_ARGNEED() of each arg. */
+#define PF_EVNEED(ev) (160 + 6 * ((ev)->namelen + (ev)->catlen) + 4 * PF_NEST)
+#define PF_ARGNEED(a)                                                        \
+	(6 * (size_t)(a)->keylen + 32 + 3 * PF_NEST +                        \
+	 ((a)->v.kind == VALUE_STR ? 3 * (a)->v.len : 0))
 
 static uint8_t *pf_value(uint8_t *p, const struct value *v, bool hex)
 {
@@ -256,7 +297,8 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	struct pf_new nw[3 + CHROME_MAXFIELDS + 2];
 	uint32_t name_iid = 0, cat_iid = 0, key_iid[CHROME_MAXFIELDS + 2];
 	size_t nnew = 0, i, nargs = with_name || type == PF_TYPE_END
-					    ? ev->nargs : 0;
+					    ? ev->nargs : 0,
+	       need = PF_EVNEED(ev);
 	bool needs = false;
 	uint8_t *p, *start, *pkt, *te;
 
@@ -268,14 +310,17 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	     pf_iid(f, PF_CAT, ev->cat, ev->catlen, true, 0, nw, &nnew,
 		    &cat_iid) < 0))
 		return -ENOMEM;
-	for (i = 0; i < nargs; i++)
-		if (pf_iid(f, PF_KEY, ev->args[i].key, ev->args[i].keylen, true,
-			   0, nw, &nnew, &key_iid[i]) < 0)
-			return -ENOMEM;
 	needs = name_iid || cat_iid;
-	for (i = 0; i < nargs && !needs; i++)
-		needs = key_iid[i] != 0;
-	p = start = (uint8_t *)outbuf_reserve(f->enc.out, pf_need(ev));
+	for (i = 0; i < nargs; i++) {
+		const struct tl_arg *a = &ev->args[i];
+
+		if (pf_iid(f, PF_KEY, a->key, a->keylen, true, 0, nw, &nnew,
+			   &key_iid[i]) < 0)
+			return -ENOMEM;
+		needs |= key_iid[i] != 0;
+		need += PF_ARGNEED(a);
+	}
+	p = start = (uint8_t *)outbuf_reserve(f->enc.out, need);
 	if (!p)
 		return -ENOMEM;
 	pkt = pf_open(&p, PF_TRACE_PACKET);
