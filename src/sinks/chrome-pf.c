@@ -63,11 +63,13 @@ struct pf_track {
 /* The iid of a string that stays at its address (keys, most names). */
 struct pf_cached {
 	const char *s;		/* borrowed */
-	uint32_t len;
+	uint64_t tag;		/* PF_TAG(): its length, kind and version */
 	uint32_t iid;
-	uint32_t ver;		/* tl_event.name_ver of s when cached */
-	uint8_t kind;
 };
+
+/* One word for a string's length (< 2^24), kind and tl_event.name_ver. */
+#define PF_TAG(len, kind, ver)                                               \
+	((uint64_t)(len) << 40 | (uint64_t)(kind) << 32 | (ver))
 
 /*
  * The iid of a short name that does not stay (an exit reason's number, an
@@ -198,20 +200,19 @@ static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
 	struct pf_cached *c = &f->cache[(a ^ a >> 10 ^ kind) & (PF_CACHE - 1)];
 	int ret;
 
-	if (kept && c->s == s && c->len == len && c->kind == kind &&
-	    c->ver == ver) {
+	/* a kept string stays unchanged at s: only its length is compared
+	 * (cached below 2^24; names, categories and keys are far shorter) */
+	if (kept && c->s == s && c->tag == PF_TAG(len, kind, ver)) {
 		*iid = c->iid;
 		return 0;
 	}
 	if (!kept && kind == PF_NAME)
 		return pf_iid_name(f, s, len, nw, nnew, iid);
 	ret = pf_iid_slow(f, kind, s, len, nw, nnew, iid);
-	if (ret == 0 && kept && *iid && len <= UINT32_MAX) {
+	if (ret == 0 && kept && *iid && len < 1u << 24) {
 		c->s = s;
-		c->len = (uint32_t)len;
-		c->kind = (uint8_t)kind;
+		c->tag = PF_TAG(len, kind, ver);
 		c->iid = *iid;
-		c->ver = ver;
 	}
 	return ret;
 }
