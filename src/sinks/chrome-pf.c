@@ -221,7 +221,19 @@ static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
 static uint8_t *pf_str(uint8_t *p, unsigned field, const char *s, size_t len)
 {
 	uint8_t *m = pf_open(&p, field);
+	uint64_t w0, w1;
 
+	if (len >= 8 && len <= 16) {
+		/* ASCII as it is: an id's hex, an exit reason's number */
+		memcpy(&w0, s, 8);
+		memcpy(&w1, s + len - 8, 8);
+		if (!((w0 | w1) & 0x8080808080808080ull)) {
+			memcpy(p, &w0, 8);
+			memcpy(p + len - 8, &w1, 8);
+			*m = (uint8_t)len;
+			return p + len;
+		}
+	}
 	p += sink_utf8_clean((char *)p, s, len);
 	return pf_close(m, p);
 }
