@@ -81,6 +81,11 @@ struct pf_short {
 	uint32_t iid;
 };
 
+/* The slot of a name of len bytes, its first and last eight w0 and w1. */
+#define PF_SHORTHASH(w0, w1, len)                                            \
+	((((w0) ^ (w1) * 0xff51afd7ed558ccdull ^ (len)) *                     \
+	  0x9e3779b97f4a7c15ull) >> 56)
+
 struct tl_pf {
 	struct tl_enc enc;
 	struct pf_cached cache[PF_CACHE];
@@ -170,8 +175,7 @@ pf_iid_name(struct tl_pf *f, const char *s, size_t len, struct pf_new *nw,
 		return pf_iid_slow(f, PF_NAME, s, len, nw, nnew, iid);
 	memcpy(&w0, s, 8);
 	memcpy(&w1, s + len - 8, 8);
-	sh = &f->shorts[((w0 ^ w1 * 0xff51afd7ed558ccdull ^ len) *
-			 0x9e3779b97f4a7c15ull) >> 56];
+	sh = &f->shorts[PF_SHORTHASH(w0, w1, len)];
 	if (sh->len == len && sh->w0 == w0 && sh->w1 == w1) {
 		*iid = sh->iid;
 		return 0;
@@ -215,6 +219,37 @@ static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
 		c->iid = *iid;
 	}
 	return ret;
+}
+
+/* The iid of kept s (kind) if the cache holds it (pf_iid()'s first step). */
+static inline bool pf_probe(struct tl_pf *f, enum pf_kind kind, const char *s,
+			    size_t len, uint32_t ver, uint32_t *iid)
+{
+	uintptr_t a = (uintptr_t)s;
+	struct pf_cached *c = &f->cache[(a ^ a >> 10 ^ kind) & (PF_CACHE - 1)];
+
+	if (c->s != s || c->tag != PF_TAG(len, kind, ver))
+		return false;
+	*iid = c->iid;
+	return true;
+}
+
+/* The iid of a name that does not stay if PF_SHORTS holds it. */
+static inline bool pf_probe_name(struct tl_pf *f, const char *s, size_t len,
+				 uint32_t *iid)
+{
+	uint64_t w0, w1;
+	struct pf_short *sh;
+
+	if (len < 8 || len > 16)
+		return false;
+	memcpy(&w0, s, 8);
+	memcpy(&w1, s + len - 8, 8);
+	sh = &f->shorts[PF_SHORTHASH(w0, w1, len)];
+	if (sh->len != len || sh->w0 != w0 || sh->w1 != w1)
+		return false;
+	*iid = sh->iid;
+	return true;
 }
 
 /* A string field, as valid UTF-8. */
@@ -300,6 +335,63 @@ static int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
 			    uint64_t *uuid);
 
 /*
+ * pf_packet() in one pass when nothing is new: the name, category and
+ * keys all in the caches (so interned before), no string value. 1: done,
+ * 0: not (nothing written), -ENOMEM.
+ */
+static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
+			  unsigned type, uint64_t ts, uint64_t track,
+			  bool with_name, size_t nargs)
+{
+	uint32_t name_iid = 0, cat_iid = 0, iid;
+	uint8_t *p, *start, *pkt, *te, *da;
+	size_t i;
+
+	if (type == PF_TYPE_COUNTER || nargs > CHROME_MAXFIELDS + 2)
+		return 0;
+	if (with_name &&
+	    (!(ev->name_kept ? pf_probe(f, PF_NAME, ev->name, ev->namelen,
+					 ev->name_ver, &name_iid)
+			     : pf_probe_name(f, ev->name, ev->namelen,
+					     &name_iid)) ||
+	     !pf_probe(f, PF_CAT, ev->cat, ev->catlen, 0, &cat_iid)))
+		return 0;
+	p = start = (uint8_t *)outbuf_reserve(
+		f->enc.out, 160 + 4 * PF_NEST + nargs * (32 + 3 * PF_NEST));
+	if (!p)
+		return -ENOMEM;
+	pkt = pf_open(&p, PF_TRACE_PACKET);
+	p = pf_uint(p, PF_PKT_TIMESTAMP, ts);
+	p = pf_uint(p, PF_PKT_SEQ_ID, PF_SEQ);
+	/* every iid here is one: name, category, keys */
+	if (with_name || nargs)
+		p = pf_uint(p, PF_PKT_SEQ_FLAGS, PF_SEQ_NEEDS);
+	te = pf_open(&p, PF_PKT_TRACK_EVENT);
+	p = pf_uint(p, PF_TE_TYPE, type);
+	p = pf_uint(p, PF_TE_TRACK_UUID, track);
+	if (with_name) {
+		p = pf_uint(p, PF_TE_CATEGORY_IIDS, cat_iid);
+		p = pf_uint(p, PF_TE_NAME_IID, name_iid);
+	}
+	for (i = 0; i < nargs; i++) {
+		const struct tl_arg *a = &ev->args[i];
+
+		if (a->v.kind == VALUE_STR ||
+		    !pf_probe(f, PF_KEY, a->key, a->keylen, 0, &iid))
+			return 0;
+		da = pf_open(&p, PF_TE_ANNOTATIONS);
+		p = pf_uint(p, PF_DA_NAME_IID, iid);
+		p = pf_value(p, &a->v, a->hex);
+		p = pf_close(da, p);
+	}
+	p = pf_close(te, p);
+	p = pf_close(pkt, p);
+	outbuf_commit(f->enc.out, (size_t)(p - start));
+	f->enc.bytes += (uint64_t)(p - start);
+	return 1;
+}
+
+/*
  * One packet: a TrackEvent of type on ev's track at ts, with ev's name,
  * category and args if with_name.
  */
@@ -314,9 +406,13 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	       need = PF_EVNEED(ev);
 	bool needs = false;
 	uint8_t *p, *start, *pkt, *te;
+	int ret;
 
 	if (nargs > CHROME_MAXFIELDS + 2)
 		nargs = CHROME_MAXFIELDS + 2;
+	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	if (with_name && type != PF_TYPE_COUNTER &&
 	    (pf_iid(f, PF_NAME, ev->name, ev->namelen, ev->name_kept,
 		    ev->name_ver, nw, &nnew, &name_iid) < 0 ||
