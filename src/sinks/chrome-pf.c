@@ -309,7 +309,8 @@ static uint8_t *pf_interned(uint8_t *p, const struct pf_new *nw, size_t n)
 	(6 * (size_t)(a)->keylen + 32 + 3 * PF_NEST +                        \
 	 ((a)->v.kind == VALUE_STR ? 3 * (a)->v.len : 0))
 
-static uint8_t *pf_value(uint8_t *p, const struct value *v, bool hex)
+static inline __attribute__((always_inline)) uint8_t *
+pf_value(uint8_t *p, const struct value *v, bool hex)
 {
 	if (hex && v->kind == VALUE_INT && !v->neg)
 		return pf_uint(p, PF_DA_POINTER, v->u);
