@@ -274,7 +274,8 @@ static uint8_t *pf_str(uint8_t *p, unsigned field, const char *s, size_t len)
 }
 
 /* ts on the timeline in ns (as the JSON's µs, times 1000). */
-static uint64_t pf_ns(const struct tl_enc *e, uint64_t ts)
+static inline __attribute__((always_inline)) uint64_t
+pf_ns(const struct tl_enc *e, uint64_t ts)
 {
 	if (e->time->ns)
 		return sink_time_ns(e->time, ts);
