@@ -44,6 +44,8 @@
 #define PF_COUNTER	(2ull << 40)	/* uuid of counter track N: + N */
 #define PF_SEQ		1
 #define PF_MAXCOUNTERS	4096
+/* pf_packet(): a TYPE_SLICE_END without ev's args */
+#define PF_TYPE_END_BARE	(0x100 | PF_TYPE_END)
 #define PF_CACHE	1024		/* iids of kept strings, by address */
 #define PF_SHORTS	256		/* iids of short names, by content */
 
@@ -395,7 +397,8 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 
 /*
  * One packet: a TrackEvent of type on ev's track at ts, with ev's name,
- * category and args if with_name.
+ * category and args if with_name; an END with ev's args, but for
+ * PF_TYPE_END_BARE (a slice's END after its BEGIN took them).
  */
 static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 		     unsigned type, uint64_t ts, uint64_t track,
@@ -410,6 +413,7 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	uint8_t *p, *start, *pkt, *te;
 	int ret;
 
+	type &= 0xff;
 	if (nargs > CHROME_MAXFIELDS + 2)
 		nargs = CHROME_MAXFIELDS + 2;
 	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
@@ -502,21 +506,19 @@ static int pf_event(struct tl_enc *e, const struct tl_event *ev)
 {
 	struct tl_pf *f = container_of(e, struct tl_pf, enc);
 	uint64_t a = pf_ns(e, ev->ts), b, track = ev->tid;
-	struct tl_event end;
 
 	switch (ev->ph) {
 	case TL_SLICE:
 		b = pf_ns(e, ev->end);
 		if (b < a)
 			b = a;
-		end = *ev;
-		if (!ev->opened) {
-			if (pf_begin_at(f, ev, a, &a) < 0 ||
-			    pf_packet(f, ev, PF_TYPE_BEGIN, a, track, true) < 0)
-				return -ENOMEM;
-			end.nargs = 0;	/* they went with the BEGIN */
-		}
-		return pf_packet(f, &end, PF_TYPE_END, b, track, false);
+		if (ev->opened)
+			return pf_packet(f, ev, PF_TYPE_END, b, track, false);
+		if (pf_begin_at(f, ev, a, &a) < 0 ||
+		    pf_packet(f, ev, PF_TYPE_BEGIN, a, track, true) < 0)
+			return -ENOMEM;
+		/* the args went with the BEGIN */
+		return pf_packet(f, ev, PF_TYPE_END_BARE, b, track, false);
 	case TL_OPEN:
 	case TL_BEGIN:
 		if (pf_begin_at(f, ev, a, &a) < 0)
