@@ -386,7 +386,8 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 		da = pf_open(&p, PF_TE_ANNOTATIONS);
 		p = pf_uint(p, PF_DA_NAME_IID, iid);
 		p = pf_value(p, &a->v, a->hex);
-		p = pf_close(da, p);
+		/* iid and a number: 15 bytes at most, its length one byte */
+		*da = (uint8_t)(p - da - 1);
 	}
 	p = pf_close(te, p);
 	p = pf_close(pkt, p);
