@@ -44,7 +44,10 @@
 #define PF_COUNTER	(2ull << 40)	/* uuid of counter track N: + N */
 #define PF_SEQ		1
 #define PF_MAXCOUNTERS	4096
+/* pf_packet(): a TYPE_SLICE_END without ev's args */
+#define PF_TYPE_END_BARE	(0x100 | PF_TYPE_END)
 #define PF_CACHE	1024		/* iids of kept strings, by address */
+#define PF_SHORTS	256		/* iids of short names, by content */
 
 enum pf_kind {
 	PF_CAT = 0,
@@ -62,15 +65,33 @@ struct pf_track {
 /* The iid of a string that stays at its address (keys, most names). */
 struct pf_cached {
 	const char *s;		/* borrowed */
+	uint64_t tag;		/* PF_TAG(): its length, kind and version */
+	uint32_t iid;
+};
+
+/* One word for a string's length (< 2^24), kind and tl_event.name_ver. */
+#define PF_TAG(len, kind, ver)                                               \
+	((uint64_t)(len) << 40 | (uint64_t)(kind) << 32 | (ver))
+
+/*
+ * The iid of a short name that does not stay (an exit reason's number, an
+ * id's hex); len 0: an empty slot.
+ */
+struct pf_short {
+	uint64_t w0, w1;	/* its first and last eight bytes */
 	uint32_t len;
 	uint32_t iid;
-	uint32_t ver;		/* tl_event.name_ver of s when cached */
-	uint8_t kind;
 };
+
+/* The slot of a name of len bytes, its first and last eight w0 and w1. */
+#define PF_SHORTHASH(w0, w1, len)                                            \
+	((((w0) ^ (w1) * 0xff51afd7ed558ccdull ^ (len)) *                     \
+	  0x9e3779b97f4a7c15ull) >> 56)
 
 struct tl_pf {
 	struct tl_enc enc;
 	struct pf_cached cache[PF_CACHE];
+	struct pf_short shorts[PF_SHORTS];
 	struct pf_track *tracks;	/* owned: by thread (tid) */
 	uint32_t ntracks;
 	struct sink_map iids;		/* hash of (kind, string) -> iid */
@@ -139,6 +160,41 @@ static int pf_iid_slow(struct tl_pf *f, enum pf_kind kind, const char *s,
 }
 
 /*
+ * pf_iid_slow() for a name that does not stay: first by its bytes when
+ * 8 to 16 long (an exit reason's number, an unknown id: a few dozen
+ * recur), as its first and last eight.
+ */
+static __attribute__((noinline)) int
+pf_iid_name(struct tl_pf *f, const char *s, size_t len, struct pf_new *nw,
+	    size_t *nnew, uint32_t *iid)
+{
+	uint64_t w0, w1;
+	struct pf_short *sh;
+	size_t had;
+	int ret;
+
+	if (len < 8 || len > 16)
+		return pf_iid_slow(f, PF_NAME, s, len, nw, nnew, iid);
+	memcpy(&w0, s, 8);
+	memcpy(&w1, s + len - 8, 8);
+	sh = &f->shorts[PF_SHORTHASH(w0, w1, len)];
+	if (sh->len == len && sh->w0 == w0 && sh->w1 == w1) {
+		*iid = sh->iid;
+		return 0;
+	}
+	had = *nnew;
+	ret = pf_iid_slow(f, PF_NAME, s, len, nw, nnew, iid);
+	/* kept from its second sight on: ids seen once do not evict */
+	if (ret == 0 && *iid && *nnew == had) {
+		sh->w0 = w0;
+		sh->w1 = w1;
+		sh->len = (uint32_t)len;
+		sh->iid = *iid;
+	}
+	return ret;
+}
+
+/*
  * pf_iid_slow(), first through the cache when s stays at its address
  * (kept) and is interned.
  */
@@ -150,33 +206,78 @@ static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
 	struct pf_cached *c = &f->cache[(a ^ a >> 10 ^ kind) & (PF_CACHE - 1)];
 	int ret;
 
-	if (kept && c->s == s && c->len == len && c->kind == kind &&
-	    c->ver == ver) {
+	/* a kept string stays unchanged at s: only its length is compared
+	 * (cached below 2^24; names, categories and keys are far shorter) */
+	if (kept && c->s == s && c->tag == PF_TAG(len, kind, ver)) {
 		*iid = c->iid;
 		return 0;
 	}
+	if (!kept && kind == PF_NAME)
+		return pf_iid_name(f, s, len, nw, nnew, iid);
 	ret = pf_iid_slow(f, kind, s, len, nw, nnew, iid);
-	if (ret == 0 && kept && *iid && len <= UINT32_MAX) {
+	if (ret == 0 && kept && *iid && len < 1u << 24) {
 		c->s = s;
-		c->len = (uint32_t)len;
-		c->kind = (uint8_t)kind;
+		c->tag = PF_TAG(len, kind, ver);
 		c->iid = *iid;
-		c->ver = ver;
 	}
 	return ret;
+}
+
+/* The iid of kept s (kind) if the cache holds it (pf_iid()'s first step). */
+static inline bool pf_probe(struct tl_pf *f, enum pf_kind kind, const char *s,
+			    size_t len, uint32_t ver, uint32_t *iid)
+{
+	uintptr_t a = (uintptr_t)s;
+	struct pf_cached *c = &f->cache[(a ^ a >> 10 ^ kind) & (PF_CACHE - 1)];
+
+	if (c->s != s || c->tag != PF_TAG(len, kind, ver))
+		return false;
+	*iid = c->iid;
+	return true;
+}
+
+/* The iid of a name that does not stay if PF_SHORTS holds it. */
+static inline bool pf_probe_name(struct tl_pf *f, const char *s, size_t len,
+				 uint32_t *iid)
+{
+	uint64_t w0, w1;
+	struct pf_short *sh;
+
+	if (len < 8 || len > 16)
+		return false;
+	memcpy(&w0, s, 8);
+	memcpy(&w1, s + len - 8, 8);
+	sh = &f->shorts[PF_SHORTHASH(w0, w1, len)];
+	if (sh->len != len || sh->w0 != w0 || sh->w1 != w1)
+		return false;
+	*iid = sh->iid;
+	return true;
 }
 
 /* A string field, as valid UTF-8. */
 static uint8_t *pf_str(uint8_t *p, unsigned field, const char *s, size_t len)
 {
 	uint8_t *m = pf_open(&p, field);
+	uint64_t w0, w1;
 
+	if (len >= 8 && len <= 16) {
+		/* ASCII as it is: an id's hex, an exit reason's number */
+		memcpy(&w0, s, 8);
+		memcpy(&w1, s + len - 8, 8);
+		if (!((w0 | w1) & 0x8080808080808080ull)) {
+			memcpy(p, &w0, 8);
+			memcpy(p + len - 8, &w1, 8);
+			*m = (uint8_t)len;
+			return p + len;
+		}
+	}
 	p += sink_utf8_clean((char *)p, s, len);
 	return pf_close(m, p);
 }
 
 /* ts on the timeline in ns (as the JSON's µs, times 1000). */
-static uint64_t pf_ns(const struct tl_enc *e, uint64_t ts)
+static inline __attribute__((always_inline)) uint64_t
+pf_ns(const struct tl_enc *e, uint64_t ts)
 {
 	if (e->time->ns)
 		return sink_time_ns(e->time, ts);
@@ -205,22 +306,14 @@ static uint8_t *pf_interned(uint8_t *p, const struct pf_new *nw, size_t n)
 	return pf_close(m, p);
 }
 
-/* The bytes a packet of ev may take. */
-static size_t pf_need(const struct tl_event *ev)
-{
-	size_t i, n = 160 + 6 * (ev->namelen + ev->catlen) + 4 * PF_NEST;
+/* The bytes a packet of ev may take: this and PF_ARGNEED() of each arg. */
+#define PF_EVNEED(ev) (160 + 6 * ((ev)->namelen + (ev)->catlen) + 4 * PF_NEST)
+#define PF_ARGNEED(a)                                                        \
+	(6 * (size_t)(a)->keylen + 32 + 3 * PF_NEST +                        \
+	 ((a)->v.kind == VALUE_STR ? 3 * (a)->v.len : 0))
 
-	for (i = 0; i < ev->nargs; i++) {
-		const struct tl_arg *a = &ev->args[i];
-
-		n += 6 * a->keylen + 32 + 3 * PF_NEST;
-		if (a->v.kind == VALUE_STR)
-			n += 3 * a->v.len;
-	}
-	return n;
-}
-
-static uint8_t *pf_value(uint8_t *p, const struct value *v, bool hex)
+static inline __attribute__((always_inline)) uint8_t *
+pf_value(uint8_t *p, const struct value *v, bool hex)
 {
 	if (hex && v->kind == VALUE_INT && !v->neg)
 		return pf_uint(p, PF_DA_POINTER, v->u);
@@ -246,8 +339,67 @@ static int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
 			    uint64_t *uuid);
 
 /*
+ * pf_packet() in one pass when nothing is new: the name, category and
+ * keys all in the caches (so interned before), no string value. 1: done,
+ * 0: not (nothing written), -ENOMEM.
+ */
+static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
+			  unsigned type, uint64_t ts, uint64_t track,
+			  bool with_name, size_t nargs)
+{
+	uint32_t name_iid = 0, cat_iid = 0, iid;
+	uint8_t *p, *start, *pkt, *te, *da;
+	size_t i;
+
+	if (type == PF_TYPE_COUNTER || nargs > CHROME_MAXFIELDS + 2)
+		return 0;
+	if (with_name &&
+	    (!(ev->name_kept ? pf_probe(f, PF_NAME, ev->name, ev->namelen,
+					 ev->name_ver, &name_iid)
+			     : pf_probe_name(f, ev->name, ev->namelen,
+					     &name_iid)) ||
+	     !pf_probe(f, PF_CAT, ev->cat, ev->catlen, 0, &cat_iid)))
+		return 0;
+	p = start = (uint8_t *)outbuf_reserve(
+		f->enc.out, 160 + 4 * PF_NEST + nargs * (32 + 3 * PF_NEST));
+	if (!p)
+		return -ENOMEM;
+	pkt = pf_open(&p, PF_TRACE_PACKET);
+	p = pf_uint(p, PF_PKT_TIMESTAMP, ts);
+	p = pf_uint(p, PF_PKT_SEQ_ID, PF_SEQ);
+	/* every iid here is one: name, category, keys */
+	if (with_name || nargs)
+		p = pf_uint(p, PF_PKT_SEQ_FLAGS, PF_SEQ_NEEDS);
+	te = pf_open(&p, PF_PKT_TRACK_EVENT);
+	p = pf_uint(p, PF_TE_TYPE, type);
+	p = pf_uint(p, PF_TE_TRACK_UUID, track);
+	if (with_name) {
+		p = pf_uint(p, PF_TE_CATEGORY_IIDS, cat_iid);
+		p = pf_uint(p, PF_TE_NAME_IID, name_iid);
+	}
+	for (i = 0; i < nargs; i++) {
+		const struct tl_arg *a = &ev->args[i];
+
+		if (a->v.kind == VALUE_STR ||
+		    !pf_probe(f, PF_KEY, a->key, a->keylen, 0, &iid))
+			return 0;
+		da = pf_open(&p, PF_TE_ANNOTATIONS);
+		p = pf_uint(p, PF_DA_NAME_IID, iid);
+		p = pf_value(p, &a->v, a->hex);
+		/* iid and a number: 15 bytes at most, its length one byte */
+		*da = (uint8_t)(p - da - 1);
+	}
+	p = pf_close(te, p);
+	p = pf_close(pkt, p);
+	outbuf_commit(f->enc.out, (size_t)(p - start));
+	f->enc.bytes += (uint64_t)(p - start);
+	return 1;
+}
+
+/*
  * One packet: a TrackEvent of type on ev's track at ts, with ev's name,
- * category and args if with_name.
+ * category and args if with_name; an END with ev's args, but for
+ * PF_TYPE_END_BARE (a slice's END after its BEGIN took them).
  */
 static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 		     unsigned type, uint64_t ts, uint64_t track,
@@ -256,26 +408,35 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	struct pf_new nw[3 + CHROME_MAXFIELDS + 2];
 	uint32_t name_iid = 0, cat_iid = 0, key_iid[CHROME_MAXFIELDS + 2];
 	size_t nnew = 0, i, nargs = with_name || type == PF_TYPE_END
-					    ? ev->nargs : 0;
+					    ? ev->nargs : 0,
+	       need = PF_EVNEED(ev);
 	bool needs = false;
 	uint8_t *p, *start, *pkt, *te;
+	int ret;
 
+	type &= 0xff;
 	if (nargs > CHROME_MAXFIELDS + 2)
 		nargs = CHROME_MAXFIELDS + 2;
+	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	if (with_name && type != PF_TYPE_COUNTER &&
 	    (pf_iid(f, PF_NAME, ev->name, ev->namelen, ev->name_kept,
 		    ev->name_ver, nw, &nnew, &name_iid) < 0 ||
 	     pf_iid(f, PF_CAT, ev->cat, ev->catlen, true, 0, nw, &nnew,
 		    &cat_iid) < 0))
 		return -ENOMEM;
-	for (i = 0; i < nargs; i++)
-		if (pf_iid(f, PF_KEY, ev->args[i].key, ev->args[i].keylen, true,
-			   0, nw, &nnew, &key_iid[i]) < 0)
-			return -ENOMEM;
 	needs = name_iid || cat_iid;
-	for (i = 0; i < nargs && !needs; i++)
-		needs = key_iid[i] != 0;
-	p = start = (uint8_t *)outbuf_reserve(f->enc.out, pf_need(ev));
+	for (i = 0; i < nargs; i++) {
+		const struct tl_arg *a = &ev->args[i];
+
+		if (pf_iid(f, PF_KEY, a->key, a->keylen, true, 0, nw, &nnew,
+			   &key_iid[i]) < 0)
+			return -ENOMEM;
+		needs |= key_iid[i] != 0;
+		need += PF_ARGNEED(a);
+	}
+	p = start = (uint8_t *)outbuf_reserve(f->enc.out, need);
 	if (!p)
 		return -ENOMEM;
 	pkt = pf_open(&p, PF_TRACE_PACKET);
@@ -346,21 +507,19 @@ static int pf_event(struct tl_enc *e, const struct tl_event *ev)
 {
 	struct tl_pf *f = container_of(e, struct tl_pf, enc);
 	uint64_t a = pf_ns(e, ev->ts), b, track = ev->tid;
-	struct tl_event end;
 
 	switch (ev->ph) {
 	case TL_SLICE:
 		b = pf_ns(e, ev->end);
 		if (b < a)
 			b = a;
-		end = *ev;
-		if (!ev->opened) {
-			if (pf_begin_at(f, ev, a, &a) < 0 ||
-			    pf_packet(f, ev, PF_TYPE_BEGIN, a, track, true) < 0)
-				return -ENOMEM;
-			end.nargs = 0;	/* they went with the BEGIN */
-		}
-		return pf_packet(f, &end, PF_TYPE_END, b, track, false);
+		if (ev->opened)
+			return pf_packet(f, ev, PF_TYPE_END, b, track, false);
+		if (pf_begin_at(f, ev, a, &a) < 0 ||
+		    pf_packet(f, ev, PF_TYPE_BEGIN, a, track, true) < 0)
+			return -ENOMEM;
+		/* the args went with the BEGIN */
+		return pf_packet(f, ev, PF_TYPE_END_BARE, b, track, false);
 	case TL_OPEN:
 	case TL_BEGIN:
 		if (pf_begin_at(f, ev, a, &a) < 0)

@@ -73,9 +73,16 @@ enum pf_wire {
 #define PF_THD_NAME			5
 #define PF_CD_CATEGORIES		2
 
+/* Two bytes a turn: time stamps take six. */
 static inline uint8_t *pf_varint(uint8_t *p, uint64_t v)
 {
-	while (v >= 0x80) {
+	while (v >= 0x4000) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7 | 0x80);
+		p += 2;
+		v >>= 14;
+	}
+	if (v >= 0x80) {
 		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
@@ -83,9 +90,16 @@ static inline uint8_t *pf_varint(uint8_t *p, uint64_t v)
 	return p;
 }
 
+/* A tag; one byte for the fields below 16 (folded when field is known). */
 static inline uint8_t *pf_tag(uint8_t *p, unsigned field, enum pf_wire w)
 {
-	return pf_varint(p, (uint64_t)field << 3 | w);
+	uint64_t t = (uint64_t)field << 3 | w;
+
+	if (t < 0x80) {
+		*p = (uint8_t)t;
+		return p + 1;
+	}
+	return pf_varint(p, t);
 }
 
 static inline uint8_t *pf_uint(uint8_t *p, unsigned field, uint64_t v)
