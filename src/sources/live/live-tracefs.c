@@ -365,42 +365,8 @@ static int live_open_cpus(struct live *l, struct diag *d)
 /* The text of a tracefs or /proc file (malloc'd, NUL-ended), or NULL. */
 static char *live_slurp(const char *path, size_t *len)
 {
-	size_t cap = 16384, n = 0;
-	char *buf = malloc(cap), *nb;
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || !buf)
-		goto fail;
-	for (;;) {
-		if (cap - n < 4097) {
-			if (cap > ((size_t)256 << 20))
-				goto fail;	/* no file here is that big */
-			nb = realloc(buf, cap * 2);
-			if (!nb)
-				goto fail;
-			buf = nb;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto fail;
-		if (!r)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
+	/* no file here is bigger than 256 MiB */
+	return tc_slurp(path, (size_t)256 << 20, len);
 }
 
 /*

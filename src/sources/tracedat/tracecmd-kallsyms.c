@@ -332,18 +332,18 @@ int tc_parse_kallsyms(struct tep_handle *tep, struct tc_funcs *fs,
 	return ret;
 }
 
-char *tc_proc_kallsyms(void)
+char *tc_slurp(const char *path, size_t max, size_t *len)
 {
-	size_t cap = 1 << 20, n = 0;
+	size_t cap = 16384, n = 0;
 	char *buf = malloc(cap), *nb;
-	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t r;
 
 	if (fd < 0 || !buf)
 		goto fail;
 	for (;;) {
-		if (cap - n < 65537) {
-			if (cap > ((size_t)1 << 30))
+		if (cap - n < 4097) {
+			if (cap > max)
 				goto fail;
 			nb = realloc(buf, cap * 2);
 			if (!nb)
@@ -362,10 +362,17 @@ char *tc_proc_kallsyms(void)
 	}
 	close(fd);
 	buf[n] = '\0';
+	if (len)
+		*len = n;
 	return buf;
 fail:
 	if (fd >= 0)
 		close(fd);
 	free(buf);
 	return NULL;
+}
+
+char *tc_proc_kallsyms(void)
+{
+	return tc_slurp("/proc/kallsyms", (size_t)1 << 30, NULL);
 }

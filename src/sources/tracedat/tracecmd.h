@@ -316,7 +316,12 @@ void tc_types_free(struct tc *tc);
  * before anything looks a symbol up in tc->tep.
  */
 void tc_need_kallsyms(struct tc *tc);
-/* The text of /proc/kallsyms (malloc'd), or NULL (tracecmd-kallsyms.c). */
+/*
+ * The text of the file at path (malloc'd, NUL-ended; its length in *len if
+ * len), or NULL: unreadable, or grown past max bytes (tracecmd-kallsyms.c).
+ */
+char *tc_slurp(const char *path, size_t max, size_t *len);
+/* The text of /proc/kallsyms (at most 1 GiB), or NULL. */
 char *tc_proc_kallsyms(void);
 /*
  * tep_parse_kallsyms(): the functions of kallsyms (malloc'd; fs takes
