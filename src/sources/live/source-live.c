@@ -277,28 +277,16 @@ static void live_learn_one(struct live *l, const struct tep_format_field *cf,
 			   const struct tep_record *rec)
 {
 	struct tc *tc = &l->tc;
-	size_t size = rec->size > 0 ? (size_t)rec->size : 0, n, have;
+	size_t have;
 	struct tc_comm *cached;
 	const char *old;
-	char comm[64];
+	char comm[TC_LEARN_TEXT];
 	int64_t pid;
 
-	if (!cf || !pf || cf->offset < 0 || cf->size <= 0 || pf->offset < 0 ||
-	    (pf->size != 1 && pf->size != 2 && pf->size != 4 && pf->size != 8) ||
-	    (size_t)pf->offset + (size_t)pf->size > size ||
-	    (size_t)cf->offset >= size)
+	if (!tc_learn_pid(tc, cf, pf, rec, &pid) || pid <= 0 ||
+	    pid > INT32_MAX)
 		return;
-	pid = tc_sext(tc_read(tc, (const char *)rec->data + pf->offset,
-			      pf->size), pf->size);
-	if (pid <= 0 || pid > INT32_MAX)
-		return;
-	n = (size_t)cf->size;
-	if (n > size - (size_t)cf->offset)
-		n = size - (size_t)cf->offset;
-	if (n > sizeof(comm) - 1)
-		n = sizeof(comm) - 1;
-	memcpy(comm, (const char *)rec->data + cf->offset, n);
-	comm[n] = '\0';
+	tc_learn_text(cf, rec, comm);
 	if (!comm[0])
 		return;
 	old = tc_comm(tc, pid, &have);

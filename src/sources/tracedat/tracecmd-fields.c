@@ -106,6 +106,35 @@ const char *tc_comm_lookup(struct tc *tc, int64_t pid, size_t *len)
 	return comm;
 }
 
+bool tc_learn_pid(struct tc *tc, const struct tep_format_field *cf,
+		  const struct tep_format_field *pf,
+		  const struct tep_record *rec, int64_t *pid)
+{
+	size_t size = rec->size > 0 ? (size_t)rec->size : 0;
+
+	if (!cf || !pf || cf->offset < 0 || cf->size <= 0 || pf->offset < 0 ||
+	    (pf->size != 1 && pf->size != 2 && pf->size != 4 && pf->size != 8) ||
+	    (size_t)pf->offset + (size_t)pf->size > size ||
+	    (size_t)cf->offset >= size)
+		return false;
+	*pid = tc_sext(tc_read(tc, (const char *)rec->data + pf->offset,
+			       pf->size), pf->size);
+	return true;
+}
+
+void tc_learn_text(const struct tep_format_field *cf,
+		   const struct tep_record *rec, char comm[TC_LEARN_TEXT])
+{
+	size_t size = (size_t)rec->size, n = (size_t)cf->size;
+
+	if (n > size - (size_t)cf->offset)
+		n = size - (size_t)cf->offset;
+	if (n > TC_LEARN_TEXT - 1)
+		n = TC_LEARN_TEXT - 1;
+	memcpy(comm, (const char *)rec->data + cf->offset, n);
+	comm[n] = '\0';
+}
+
 /*
  * The plugin's write_and_save_comm(): at most the field's size of text.
  * cf, pf: the comm and pid fields (tc_learn_fields()).
@@ -114,18 +143,12 @@ static void tc_learn_one(struct tc *tc, const struct tep_format_field *cf,
 			 const struct tep_format_field *pf,
 			 struct tep_record *rec)
 {
-	size_t size = rec->size > 0 ? (size_t)rec->size : 0, n;
 	uint64_t *known;
-	char comm[64];
+	char comm[TC_LEARN_TEXT];
 	int64_t pid;
 
-	if (!cf || !pf || cf->offset < 0 || cf->size <= 0 || pf->offset < 0 ||
-	    (pf->size != 1 && pf->size != 2 && pf->size != 4 && pf->size != 8) ||
-	    (size_t)pf->offset + (size_t)pf->size > size ||
-	    (size_t)cf->offset >= size)
+	if (!tc_learn_pid(tc, cf, pf, rec, &pid))
 		return;
-	pid = tc_sext(tc_read(tc, (const char *)rec->data + pf->offset,
-			      pf->size), pf->size);
 	/* a pid seen registered stays so: no lookup again */
 	known = &tc->learned[(uint64_t)pid % TC_LEARNED];
 	if (*known == (uint64_t)pid + 1)
@@ -140,13 +163,7 @@ static void tc_learn_one(struct tc *tc, const struct tep_format_field *cf,
 		*known = (uint64_t)pid + 1;
 		return;
 	}
-	n = (size_t)cf->size;
-	if (n > size - (size_t)cf->offset)
-		n = size - (size_t)cf->offset;
-	if (n > sizeof(comm) - 1)
-		n = sizeof(comm) - 1;
-	memcpy(comm, (const char *)rec->data + cf->offset, n);
-	comm[n] = '\0';
+	tc_learn_text(cf, rec, comm);
 	if (tep_register_comm(tc->tep, comm, (int)pid) == 0) {
 		*known = (uint64_t)pid + 1;
 		tc_comm_changed(tc);

@@ -371,6 +371,18 @@ static inline void tc_comm_changed(struct tc *tc)
  */
 /* Find the fields tc_learn_comms() reads for t->learn. */
 void tc_learn_fields(struct tc_type *t);
+/*
+ * A comm and pid pair of rec (cf, pf: its fields, NULL when the format has
+ * none): true, with the pid in *pid, when both lie where they can be read
+ * (the comm at least starts inside rec); then tc_learn_text() copies the
+ * comm, at most its field's size and TC_LEARN_TEXT - 1 bytes, NUL-ended.
+ */
+#define TC_LEARN_TEXT 64
+bool tc_learn_pid(struct tc *tc, const struct tep_format_field *cf,
+		  const struct tep_format_field *pf,
+		  const struct tep_record *rec, int64_t *pid);
+void tc_learn_text(const struct tep_format_field *cf,
+		   const struct tep_record *rec, char comm[TC_LEARN_TEXT]);
 void tc_learn_comms(struct tc *tc, const struct tc_type *t,
 		    struct tep_record *rec);
 
