@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byteorder.h"
 #include "diag.h"
 #include "outbuf.h"
 #include "pyfmt.h"
@@ -231,27 +232,21 @@ static int kvmtrace_truncated(struct source *src, struct kvmtrace *k,
 	return -EIO;
 }
 
-/* A word of the stream, in an order known where the call is made. */
-static inline uint32_t kvmtrace_w32(const unsigned char *p, bool swap)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
 #ifdef WORDS_BIGENDIAN
-	swap = !swap;
+#define KVMTRACE_HOST_BE true
+#else
+#define KVMTRACE_HOST_BE false
 #endif
-	return swap ? __builtin_bswap32(v) : v;
+
+/* A word of the stream (big-endian when be), be known where the call is made. */
+static inline uint32_t kvmtrace_w32(const unsigned char *p, bool be)
+{
+	return bo_u32(be != KVMTRACE_HOST_BE, p);
 }
 
-static inline uint64_t kvmtrace_w64(const unsigned char *p, bool swap)
+static inline uint64_t kvmtrace_w64(const unsigned char *p, bool be)
 {
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-#ifdef WORDS_BIGENDIAN
-	swap = !swap;
-#endif
-	return swap ? __builtin_bswap64(v) : v;
+	return bo_u64(be != KVMTRACE_HOST_BE, p);
 }
 
 /*
