@@ -321,6 +321,12 @@ int perf_threads_init(struct perf *p);
 const char *perf_comm(struct perf *p, int32_t tid, size_t *len);
 /* The thread of tid (made, ":TID", when new), NULL: out of memory. */
 struct perf_thread *perf_thread(struct perf *p, int32_t tid);
+/*
+ * A COMM or FORK record's body (len bytes after its header) names its
+ * thread; other types are left alone. 0, or -ENOMEM (perf-threads.c).
+ */
+int perf_task(struct perf *p, uint32_t type, const unsigned char *r,
+	      size_t len);
 void perf_order_free(struct perf *p);
 /* Decode a sample record of len bytes (after the 8-byte header). */
 int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
