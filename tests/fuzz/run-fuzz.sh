@@ -54,7 +54,7 @@ fi
 srcs=
 for f in "$top"/src/*.c "$top"/src/*/*.c "$top"/src/*/*/*.c; do
 	case $f in
-	*/main.c | */run-modes.c | */default-rules.c) ;;
+	*/main.c | */run-modes.c | */run-batch.c | */default-rules.c) ;;
 	*/source-tracecmd.c | */tracecmd-*.c | */tracedat-*.c | */sources/tep/*.c | \
 	*/sources/perf/*.c)
 		grep -q '^#define HAVE_TRACECMD 1' "$build/config.h" &&
