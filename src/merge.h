@@ -135,7 +135,7 @@ struct merge {
 };
 
 /* Events a batched slot reads at a time (merge_batched()) */
-#define MERGE_BATCH 32
+#define MERGE_BATCH 128
 
 enum merge_result {
 	MERGE_END = 0,

@@ -78,7 +78,7 @@ static int run_sink_events(struct run *r, const struct event *ev, size_t n,
 	return 0;
 }
 
-#define RUN_BATCH 32
+#define RUN_BATCH 64
 
 /*
  * run_set_relts() of evs[0 .. n - 1] and the spans of their times for the

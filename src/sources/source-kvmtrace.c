@@ -43,7 +43,7 @@
  * inputs merged (8 merged inputs took 9 % longer with 1 MiB each).
  */
 /* Records decoded per next_batch() call at most: their recs stay whole */
-#define KVMTRACE_BATCH		32
+#define KVMTRACE_BATCH		128
 #define KVMTRACE_BUF_MIN	4096u
 #define KVMTRACE_BUF_MAX	(1u << 17)
 
