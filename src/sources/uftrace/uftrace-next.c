@@ -364,16 +364,23 @@ int uft_next(struct source *src, struct event *ev, struct diag *d)
 
 /*
  * What uft_fast_run() kept in registers back to the task: the record
- * read last (the next to give), where the buffer goes on, the stack's
- * depth, the sequence number.
+ * read last (the next to give: ts, type, depth as written, addr), where
+ * the buffer goes on, the stack's depth, the sequence number.
  */
 static inline void uft_fast_store(struct uftrace *uf, struct uft_task *t,
-				  const struct uft_rec *r, size_t pos,
-				  size_t depth, uint64_t seq)
+				  uint64_t ts, unsigned type, uint32_t rdepth,
+				  uint64_t addr, size_t pos, size_t depth,
+				  uint64_t seq)
 {
-	t->rec = *r;
-	t->last_raw = r->ts;
-	t->last_ts = r->ts;
+	t->rec.ts = ts;
+	t->rec.raw_ts = ts;
+	t->rec.addr = addr;
+	t->rec.depth = rdepth;
+	t->rec.type = (uint8_t)type;
+	t->rec.more = false;
+	t->rec.inverted = false;
+	t->last_raw = ts;
+	t->last_ts = ts;
 	t->pos = pos;
 	t->pay_av = NULL;
 	t->paylen = t->arglen = 0;
@@ -390,6 +397,11 @@ static inline void uft_fast_store(struct uftrace *uf, struct uft_task *t,
  * top), when another task comes on top, or after a record whose next one
  * needs the whole way (uft_task_advance()). Returns how many events it
  * made.
+ *
+ * Its records have no payload, nor values (arglen 0, no specs), nor an
+ * inverted time: what a uft_cur holds of that, and of the task, is the
+ * same for all of them, written once (fast_of) for as long as the
+ * uft_cur serves this path and task.
  */
 static size_t uft_fast_run(struct source *src, struct uftrace *uf,
 			   struct uft_cur *cur, struct event *ev, size_t max)
@@ -402,43 +414,44 @@ static size_t uft_fast_run(struct source *src, struct uftrace *uf,
 	const unsigned char *buf = t->buf;
 	size_t depth = t->depth, cap = t->stack_cap, pos = t->pos, i = 0;
 	size_t len = t->len;
-	uint64_t until = t->sess_until, seq = uf->seq, ts, w;
+	uint64_t until = t->sess_until, seq = uf->seq, w;
 	uint64_t last_addr = UINT64_MAX;	/* never a 48-bit address */
 	const struct uft_sym *sym = NULL;
 	const struct uft_symcache *sc;
 	const char *comm;
-	struct uft_rec r;
 	struct uft_cur *c;
 	struct event *e;
 	bool multi = uf->nheap > 1, read = false;
+	/* the record at hand: the task's first, then straight from buf */
+	uint64_t ts = t->rec.ts, addr = t->rec.addr, nts;
+	uint32_t rdepth = t->rec.depth;
+	unsigned type = t->rec.type;
 
 	if (t->perf | t->kern | t->resync | !sess | (sess != t->stack_sess) |
-	    uf->swap | (t->paylen != 0))
+	    uf->swap | (t->paylen != 0) | (t->arglen != 0) |
+	    (t->pay_av != NULL) | t->rec.more | t->rec.inverted |
+	    (ts < t->sess_from))
 		return 0;
 	map = sess->map;
 	comm = sess->comm;
-	/* the first record as the task holds it; then, straight from buf */
-	r = t->rec;
-	if (r.ts < t->sess_from)
-		return 0;
 	for (;;) {
 		/* ts never steps back within the run: sess_from holds */
-		if (__builtin_expect((r.type > UFT_EXIT) | (r.ts >= until), 0))
+		if (__builtin_expect((type > UFT_EXIT) | (ts >= until), 0))
 			break;
-		if (r.addr != last_addr) {
+		if (addr != last_addr) {
 			/* one look into the cache for a new function */
-			sc = uft_symcache_of(uf, r.addr);
-			if (sc->map != map || sc->addr != r.addr || !sc->sym)
+			sc = uft_symcache_of(uf, addr);
+			if (sc->map != map || sc->addr != addr || !sc->sym)
 				break;
 			sym = sc->sym;
-			last_addr = r.addr;
+			last_addr = addr;
 		}
 		c = &cur[i];
-		if (r.type == UFT_ENTRY) {
+		if (type == UFT_ENTRY) {
 			if (__builtin_expect(depth >= cap, 0))
 				break;
-			stack[depth].addr = r.addr;
-			stack[depth].ts = r.ts;
+			stack[depth].addr = addr;
+			stack[depth].ts = ts;
 			c->depth = depth;
 			c->duration = 0;
 			depth++;
@@ -448,10 +461,10 @@ static size_t uft_fast_run(struct source *src, struct uftrace *uf,
 			if (__builtin_expect(!depth || depth > cap, 0))
 				break;
 			f = &stack[depth - 1];
-			if (__builtin_expect(f->addr != r.addr, 0))
+			if (__builtin_expect(f->addr != addr, 0))
 				break;
 			/* addr has 48 bits: never UFT_NO_ADDR */
-			c->duration = r.ts >= f->ts ? r.ts - f->ts : 0;
+			c->duration = ts >= f->ts ? ts - f->ts : 0;
 			depth--;
 			c->depth = depth;
 		}
@@ -464,44 +477,50 @@ static size_t uft_fast_run(struct source *src, struct uftrace *uf,
 			c->tid = t->tid;
 			c->resolved = true;
 			c->paylen = 0;
+			c->arglen = 0;
+			c->av = NULL;
+			c->rec.more = false;
+			c->rec.inverted = false;
 			c->fast_of = t;
 		}
-		c->rec = r;
-		c->type = uft_type_names[r.type].name;
-		c->typelen = uft_type_names[r.type].len;
+		c->rec.ts = ts;
+		c->rec.raw_ts = ts;
+		c->rec.addr = addr;
+		c->rec.depth = rdepth;
+		c->rec.type = (uint8_t)type;
+		c->type = uft_type_names[type].name;
+		c->typelen = uft_type_names[type].len;
 		c->comm = comm;
 		c->symbol = sym->name;
 		c->symlen = sym->namelen;
-		c->arglen = read ? 0 : t->arglen;
-		c->av = read ? NULL : t->pay_av;
 
 		e = &ev[i];
-		e->ts = r.ts;
-		e->raw_ts = r.ts;
+		e->ts = ts;
+		e->raw_ts = ts;
 		e->has_ts = true;
 		e->seq = seq++;
 		e->cpu = t->cpu;
 		e->has_vcpu = t->has_vcpu;
 		e->vcpu = t->cpu;
 		e->pid = t->pid;
-		e->type = &types[r.type];
+		e->type = &types[type];
 		e->src = src;
 		e->rec = c;
 		i++;
 
 		/* the task's next record: uft_task_advance_fast()'s */
 		if (__builtin_expect(len - pos >= UFT_REC_SIZE, 1)) {
-			memcpy(&ts, buf + pos, 8);
+			memcpy(&nts, buf + pos, 8);
 			memcpy(&w, buf + pos + 8, 8);
 		} else {
 			w = 0;
 		}
 		/* type 0 or 1 (bit 1 clear), more (bit 2) clear, the magic */
-		if (__builtin_expect((w & 0x3e) != UFT_REC_MAGIC << 3 ||
-				     ts < r.ts,
+		if (__builtin_expect((w & 0x3e) != UFT_REC_MAGIC << 3 || nts < ts,
 				     0)) {
 			if (read)
-				uft_fast_store(uf, t, &r, pos, depth, seq);
+				uft_fast_store(uf, t, ts, type, rdepth, addr,
+					       pos, depth, seq);
 			t->depth = depth;
 			uf->seq = seq;
 			if (!uft_task_advance(uf, t))
@@ -511,14 +530,16 @@ static size_t uft_fast_run(struct source *src, struct uftrace *uf,
 			uft_top_update(uf);
 			return i;
 		}
-		uft_rec_unpack_le(w, &r);
-		r.ts = ts;
-		r.raw_ts = ts;
-		r.inverted = false;
+		/* uft_rec_unpack_le(), more and magic known */
+		ts = nts;
+		type = w & 1;
+		rdepth = (uint32_t)(w >> 6) & 0x3ff;
+		addr = w >> 16;
 		pos += UFT_REC_SIZE;
 		read = true;
 		if (multi) {
-			uft_fast_store(uf, t, &r, pos, depth, seq);
+			uft_fast_store(uf, t, ts, type, rdepth, addr, pos,
+				       depth, seq);
 			uft_sift_down(uf, 0);
 			uft_top_update(uf);
 			if (uf->top != t)
@@ -528,7 +549,7 @@ static size_t uft_fast_run(struct source *src, struct uftrace *uf,
 			break;
 	}
 	if (read)
-		uft_fast_store(uf, t, &r, pos, depth, seq);
+		uft_fast_store(uf, t, ts, type, rdepth, addr, pos, depth, seq);
 	t->depth = depth;
 	uf->seq = seq;
 	return i;
