@@ -184,7 +184,9 @@ uftrace)
 			cat "$d/info" 2>/dev/null || true
 			printf '\n==KTF-FILE==\n'
 			cat "$d/task.txt" 2>/dev/null || true
-			for f in "$d"/*.sym "$d"/*.dbg "$d"/*.dat; do
+			# (the maps: a function has a symbol, the readers' fast
+			# paths run)
+			for f in "$d"/sid-*.map "$d"/*.sym "$d"/*.dbg "$d"/*.dat; do
 				[ -f "$f" ] || continue
 				case $f in */perf-cpu*) continue ;; esac
 				printf '\n==KTF-FILE==\n%s\n' "${f##*/}"

@@ -243,6 +243,11 @@ static void uft_close(struct source *src)
 	free(uf->argvs);
 	free(uf->cur.pay);
 	free(uf->cur.text);
+	for (i = 0; uf->bcur && i < UFT_BATCH; i++) {
+		free(uf->bcur[i].pay);
+		free(uf->bcur[i].text);
+	}
+	free(uf->bcur);
 	for (i = 0; i < uf->ntnames; i++)
 		free(uf->tnames[i]);
 	free(uf->tnames);
@@ -306,7 +311,8 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 		     struct value *out)
 {
 	struct uftrace *uf = src->priv;
-	struct uft_cur *c = (struct uft_cur *)ev->rec;	/* our uf->cur */
+	/* our uf->cur, or one of uf->bcur */
+	struct uft_cur *c = (struct uft_cur *)ev->rec;
 
 	if (c->is_text)
 		return -ENOENT;
@@ -375,7 +381,7 @@ static int uft_field(struct source *src, const struct event *ev, int index,
 	return -ENOENT;
 }
 
-/* The fields render.c reads straight from our uf->cur (source_ops.field_at) */
+/* The fields render.c reads straight from our uft_cur (source_ops.field_at) */
 static int uft_field_at(struct source *src, int index, size_t *offset,
 			size_t *len_offset)
 {
@@ -476,6 +482,7 @@ const struct source_ops source_uftrace_ops = {
 	.probe = uft_probe,
 	.open = uft_open,
 	.next = uft_next,
+	.next_batch = uft_next_batch,
 	.close = uft_close,
 	.bind = uft_bind,
 	.field = uft_field,

@@ -43,6 +43,7 @@ struct uft_kernel;
 #define UFT_REC_MAGIC		5
 #define UFT_BUF_SIZE		(64u << 10)
 #define UFT_SYMCACHE		256
+#define UFT_BATCH		32	/* events of a next_batch() at most */
 #define UFT_ADDR_MASK		((UINT64_C(1) << 48) - 1)
 #define UFT_NO_ADDR		UINT64_MAX	/* a frame we never saw enter */
 #define UFT_RETVAL_IDX		0	/* argspec.h RETVAL_IDX: "arg0" is one too */
@@ -321,16 +322,11 @@ struct uft_evname {
 	char *name;		/* owned: "provider:event" */
 };
 
-/* The fields of the current event (ev->rec points here). */
+/*
+ * The fields of an event (ev->rec points here): uf->cur, next()'s, or one
+ * of uf->bcur, next_batch()'s. Those a template reads first, together.
+ */
 struct uft_cur {
-	struct uft_task *task;		/* borrowed: the task (of a perf event too) */
-	bool is_text;			/* dump's own lines: uf->lone_text */
-	bool perf;			/* a perf event: prec */
-	bool kern;			/* a kernel function record: prec */
-	struct uft_perfrec prec;
-	uint64_t kraw;			/* kern: the address as recorded (48 bits) */
-	char ktid_text[24];		/* kern: the tid as the dump prints it */
-	uint8_t ktid_len;
 	struct uft_rec rec;
 	uint64_t depth;
 	uint64_t duration;
@@ -339,13 +335,24 @@ struct uft_cur {
 	int64_t tid;			/* task->tid, for the renderer */
 	const char *type;		/* static: "entry", "exit" … */
 	size_t typelen;
+	struct uft_task *task;		/* borrowed: the task (of a perf event too) */
+	/* the fast path's (uft_fast_run()) of this task: task, tid and the
+	 * flags below hold, as for any fast record of it; NULL: not known */
+	const struct uft_task *fast_of;
+	bool is_text;			/* dump's own lines: uf->lone_text */
+	bool perf;			/* a perf event: prec */
+	bool kern;			/* a kernel function record: prec */
 	bool resolved;
 	const char *comm;		/* borrowed */
-	unsigned char *pay;		/* owned: swapped with the task's */
-	size_t paycap;
 	uint32_t paylen;
 	uint32_t arglen;
 	const struct uft_argv *av;	/* borrowed: specs of pay, or NULL */
+	unsigned char *pay;		/* owned: swapped with the task's */
+	size_t paycap;
+	struct uft_perfrec prec;
+	uint64_t kraw;			/* kern: the address as recorded (48 bits) */
+	char ktid_text[24];		/* kern: the tid as the dump prints it */
+	uint8_t ktid_len;
 	char *text;			/* owned: args, dump lines */
 	size_t textlen;
 	size_t textcap;
@@ -420,7 +427,9 @@ struct uftrace {
 	char *lone_text;		/* owned: lines before the next record */
 	size_t lone_len;
 	size_t lone_cap;
-	struct uft_cur cur;
+	struct uft_cur cur;		/* next()'s event */
+	struct uft_cur *bcur;		/* owned: next_batch()'s, UFT_BATCH */
+	bool batch_nomem;		/* next_batch() owes an out of memory */
 	uint64_t seq;
 	char **problems;		/* owned: messages, in the order found */
 	size_t nproblems;
@@ -604,6 +613,8 @@ struct uft_type_name {
 /* The record types' names, with their lengths (not counted per record). */
 extern const struct uft_type_name uft_type_names[UFT_NTYPES];
 int uft_next(struct source *src, struct event *ev, struct diag *d);
+int uft_next_batch(struct source *src, struct event *ev, size_t max,
+		   struct diag *d);
 
 /* uftrace-dump.c: a lone input, file after file */
 int uft_lone_next(struct uftrace *uf);

@@ -106,7 +106,7 @@ int uft_render_default(struct source *src, const struct event *ev,
 		"entry", "exit ", "lost ", "event",
 	};
 	struct uftrace *uf = src->priv;
-	struct uft_cur *c = (struct uft_cur *)ev->rec;	/* our uf->cur */
+	struct uft_cur *c = (struct uft_cur *)ev->rec;	/* cur, or of bcur */
 	const struct uft_task *t = c->task;
 	uint64_t sec = ev->raw_ts / 1000000000u;
 	uint32_t ns = (uint32_t)(ev->raw_ts - sec * 1000000000u);
