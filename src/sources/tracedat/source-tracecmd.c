@@ -688,6 +688,7 @@ const struct source_ops source_tracecmd_ops = {
 	.close = tc_close,
 	.bind = tc_bind,
 	.field = tc_field,
+	.field_at = tc_field_at,
 	.field_symbol = tc_field_symbol,
 	.each_type = tc_each_type,
 	.fields = tc_fields,

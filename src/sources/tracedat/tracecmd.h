@@ -164,6 +164,18 @@ struct tc_comm {
 				 * tc->comm_gen is this (tc_comm()) */
 };
 
+/*
+ * What ev->rec of the trace.dat reader points to: a copy of the current
+ * record (libtracecmd's is tc->cur), then values the renderer reads
+ * straight from it (tc_field_at()).
+ */
+struct tc_view {
+	struct tep_record r;	/* first: ev->rec is a struct tep_record * */
+	const char *comm;	/* with tc->want_comm: tc_comm() of pid */
+	size_t comm_len;
+	int64_t pid;		/* ev->pid */
+};
+
 struct tc {
 	const char *name;		/* borrowed: the source's */
 	struct tracecmd_input *handle;	/* owned */
@@ -221,6 +233,8 @@ struct tc {
 					 * plugins learned its comms) */
 	bool cur_short;			/* cur is shorter than its format:
 					 * tdguard_info() pads a copy */
+	struct tc_view view;		/* ev->rec of cur (tracecmd-read.c) */
+	bool want_comm;			/* a template reads view.comm */
 	uint64_t seq;
 	uint64_t ndamaged;		/* damaged records so far */
 	uint64_t npages;		/* pages left out so far */
@@ -251,6 +265,15 @@ struct tc {
 static inline int tc_cur_buf(const struct tc *tc)
 {
 	return tc->refill >= 0 ? tc->slot[tc->refill].buf : 0;
+}
+
+/*
+ * Is rec the current event's record: libtracecmd's (the live reader's
+ * own), or the copy the trace.dat reader hands out?
+ */
+static inline bool tc_is_cur(const struct tc *tc, const struct tep_record *rec)
+{
+	return tc->cur && (rec == tc->cur || rec == &tc->view.r);
 }
 
 static inline uint64_t tc_read(const struct tc *tc, const void *p, int size)
@@ -400,6 +423,9 @@ int tc_next(struct source *src, struct event *ev, struct diag *d);
 int tc_bind(struct source *src, const struct event_type *t, const char *key);
 int tc_field(struct source *src, const struct event *ev, int index,
 	     struct value *out);
+/* source_ops.field_at of trace.dat: comm, from tc->view */
+int tc_field_at(struct source *src, int index, size_t *offset,
+		size_t *len_offset);
 /* tracecmd-symbolic.c: source_ops.field_symbol */
 int tc_field_symbol(struct source *src, const struct event_type *t,
 		    const struct event *ev, int index, struct value *out);
