@@ -385,7 +385,8 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 	/* a plugin's handler may register comms (sched_switch does) */
 	if (!t || t->ev->handler)
 		tc_comm_changed(tc);
-	tdguard_info(tc->guard, tc->tep, e, &tc->info, rec);
+	if (tdguard_info(tc->guard, tc->tep, e, &tc->info, rec) < 0)
+		tc->guard_hit = true;	/* tc_next() asks the guard */
 	if (cur)
 		tc->cur_info = true;
 	/* the comm a template reads after the info: as tc_field() finds it */

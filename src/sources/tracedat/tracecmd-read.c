@@ -343,7 +343,7 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	int cpu, ret;
 
 	/* tracedat-guard: a fault printing the last event ends this input */
-	if (tdguard_failed(tc->guard, d))
+	if (__builtin_expect(tc->guard_hit, 0) && tdguard_failed(tc->guard, d))
 		return -EIO;
 	if (__builtin_expect(tc->late, 0) && tc_late_failed(tc, d))
 		return -EIO;

@@ -256,6 +256,8 @@ struct tc {
 	/* with map_ino: tdshrink_hits(), read per record */
 	const volatile sig_atomic_t *shrink_hits;
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
+	bool guard_hit;			/* tdguard_info() failed: is it
+					 * tdguard_failed()? */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
 	struct tc_raw *raw;		/* owned: see tc_raw_ts() */
