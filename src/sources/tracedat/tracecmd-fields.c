@@ -385,6 +385,10 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 	/* a plugin's handler may register comms (sched_switch does) */
 	if (!t || t->ev->handler)
 		tc_comm_changed(tc);
+	/* libtracecmd's function graph plugin reads on through its iterators */
+	if (__builtin_expect(tc->pages != NULL, 1) && t &&
+	    t->ev == tc->pages_fgraph)
+		tc_pages_stop(tc);
 	if (tdguard_info(tc->guard, tc->tep, e, &tc->info, rec) < 0)
 		tc->guard_hit = true;	/* tc_next() asks the guard */
 	if (cur)

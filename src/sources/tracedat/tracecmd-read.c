@@ -157,10 +157,26 @@ static inline struct tep_record *tc_read_cpu(struct source *src,
 					     struct tc *tc, int slot)
 {
 	const struct tc_slot *at = &tc->slot[slot];
-	struct tep_record *rec = tracecmd_read_data(at->handle, at->cpu);
+	struct tep_record *rec = NULL;
+	bool more = true;
 
-	if (__builtin_expect(!rec, 0) && tc->last_off[slot] && tc->file.ncpus)
+	/* the page's next record read here (tracecmd-pages.c) */
+	if (tc->pages) {
+		rec = tc_pages_next(tc, slot, &more);
+		if (__builtin_expect(rec != NULL, 1))
+			goto got;
+	}
+	if (more) {
+		rec = tracecmd_read_data(at->handle, at->cpu);
+		if (rec && tc->pages)
+			rec = tc_pages_anchor(tc, slot, rec);
+	}
+	if (__builtin_expect(!rec, 0) && tc->last_off[slot] && tc->file.ncpus) {
 		rec = tc_resume(src, tc, slot);
+		if (rec && tc->pages)
+			rec = tc_pages_anchor(tc, slot, rec);
+	}
+got:
 	if (rec)
 		tc->last_off[slot] = rec->offset + 1;
 	return rec;
@@ -362,7 +378,8 @@ again:
 		if (tc->cur_learn && !tc->cur_info)
 			tc_learn_comms(tc, tc->cur_learn, tc->cur);
 		tc_release(tc, tc->cur, tc->refill);
-		tracecmd_free_record(tc->cur);
+		if (!tc_pages_own(tc, tc->cur, tc->refill))
+			tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
 	}
 	/*

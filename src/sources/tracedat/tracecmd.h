@@ -176,6 +176,17 @@ struct tc_view {
 	int64_t pid;		/* ev->pid */
 };
 
+/* One slot's reading (tc->pages) */
+struct tc_page {
+	struct kbuffer *kb;		/* owned; NULL: libtracecmd's alone */
+	struct tep_record *anchor;	/* libtracecmd's first record of the
+					 * page (a reference of ours): keeps
+					 * the page; NULL: none */
+	uint64_t page;			/* the page's file offset */
+	uint64_t end;			/* the end of its CPU's data */
+	struct tep_record rec;		/* the record handed out */
+};
+
 struct tc {
 	const char *name;		/* borrowed: the source's */
 	struct tracecmd_input *handle;	/* owned */
@@ -250,6 +261,10 @@ struct tc {
 	uint64_t comm_gen;
 	uint64_t learned[TC_LEARNED];	/* pid + 1; 0: empty (tc_learn_comms()) */
 	struct tc_behind *behind;	/* owned: per slot; NULL: keep pages */
+	struct tc_page *pages;		/* owned: per slot (tracecmd-pages.c);
+					 * NULL: libtracecmd reads each record */
+	struct tep_event *pages_fgraph;	/* with pages: ftrace's
+					 * funcgraph_entry (tc_pages_stop()) */
 	uintptr_t sys_page;		/* the system's page size */
 	uint64_t map_dev, map_ino;	/* the file libtracecmd maps (see
 					 * tc_pageout()) */
@@ -418,6 +433,36 @@ void tc_learn_comms(struct tc *tc, const struct tc_type *t,
  */
 int tc_load_types(struct tc *tc);
 void tc_layout(struct tc *tc);
+
+/*
+ * tracecmd-pages.c: the records of a page after its first read with
+ * libtraceevent's kbuffer, not libtracecmd's calls. tc_pages_init() at
+ * open (fsize: the size of the file libtracecmd reads; 0: not known)
+ * sets tc->pages when that gives what libtracecmd gives; then each record
+ * libtracecmd hands out goes to tc_pages_anchor(), which keeps it and
+ * returns the slot's own copy (tc_pages_own(): not to be freed, good
+ * until the slot's next read), or returns it as it is (to be freed);
+ * tc_pages_next() gives the slot's next record the same way, NULL with
+ * *more: ask libtracecmd; NULL without: the CPU's data ends (libtracecmd
+ * reads no further page).
+ */
+void tc_pages_init(struct tc *tc, uint64_t fsize);
+void tc_pages_free(struct tc *tc);
+struct tep_record *tc_pages_anchor(struct tc *tc, int slot,
+				   struct tep_record *rec);
+struct tep_record *tc_pages_next(struct tc *tc, int slot, bool *more);
+static inline bool tc_pages_own(const struct tc *tc,
+				const struct tep_record *rec, int slot)
+{
+	return tc->pages && slot >= 0 && rec == &tc->pages[slot].rec;
+}
+/*
+ * libtracecmd's iterators where its own reading of every record would
+ * have left them (the current record and each slot's next are its own
+ * again), and tc->pages gone: before libtraceevent prints an event whose
+ * plugin reads on through them (tc->pages_fgraph).
+ */
+void tc_pages_stop(struct tc *tc);
 
 /* tracecmd-read.c: the next record of all CPUs, in time order */
 int tc_next(struct source *src, struct event *ev, struct diag *d);
