@@ -33,6 +33,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <event-parse.h>
 #include <kbuffer.h>
@@ -78,6 +79,9 @@ void tc_pages_init(struct tc *tc, uint64_t fsize)
 		return;
 	tc->pages_fgraph = tep_find_event_by_name(tc->tep, "ftrace",
 						  "funcgraph_entry");
+	tc->pages_walk = !tc->swap && !tep_is_file_bigendian(tc->tep) &&
+			 __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+			 !tep_is_old_format(tc->tep);
 	ls = tep_get_long_size(tc->tep) == 8 ? KBUFFER_LSIZE_8
 					     : KBUFFER_LSIZE_4;
 	en = tep_is_file_bigendian(tc->tep) ? KBUFFER_ENDIAN_BIG
@@ -124,9 +128,11 @@ static struct tep_record *tc_pages_sync(struct tc *tc, int slot, uint64_t off)
 	while ((rec = tracecmd_read_data(at->handle, at->cpu))) {
 		if (rec->offset == off)
 			return rec;
-		tracecmd_free_record(rec);
-		if (rec->offset > off)
+		if (rec->offset > off) {
+			tracecmd_free_record(rec);
 			break;
+		}
+		tracecmd_free_record(rec);
 	}
 	return NULL;
 }
@@ -151,6 +157,100 @@ void tc_pages_stop(struct tc *tc)
 		*at = rec;
 	}
 	tc_pages_free(tc);
+}
+
+/*
+ * kbuffer_next_event() of libtraceevent 1.7.1 (kbuffer-parse.c:
+ * __next_event(), update_pointers(), translate_data()) for the current
+ * format, little-endian host and file, on p's copy of its state: the
+ * same arithmetic, the same types, the same reads.
+ */
+#define TC_KB_PADDING		29
+#define TC_KB_TIME_EXTEND	30
+#define TC_KB_TIME_STAMP	31
+#define TC_KB_TS_MSB		(0xf8ULL << 56)
+
+static inline uint32_t tc_kb_read_4(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void tc_pages_step(struct tc_page *p)
+{
+	unsigned long long delta, extend, msb;
+	unsigned int type_len_ts, type_len;
+	const char *ptr;
+	int length;
+
+	do {
+		p->kcurr = p->knext;
+		if (p->knext >= p->ksize)
+			return;
+		ptr = p->kdata + p->kcurr;
+		type_len_ts = tc_kb_read_4(ptr);
+		ptr += 4;
+		type_len = type_len_ts & ((1 << 5) - 1);
+		delta = type_len_ts >> 5;
+		msb = 0;
+		switch (type_len) {
+		case TC_KB_PADDING:
+			length = (int)tc_kb_read_4(ptr);
+			break;
+		case TC_KB_TIME_STAMP:
+			msb = p->kts & TC_KB_TS_MSB;
+			/* fall through */
+		case TC_KB_TIME_EXTEND:
+			extend = tc_kb_read_4(ptr);
+			ptr += 4;
+			extend <<= 27;
+			extend += delta;
+			delta = extend | msb;
+			length = 0;
+			break;
+		case 0:
+			length = (int)(tc_kb_read_4(ptr) - 4);
+			length = (int)(((unsigned int)length + 3) & ~3u);
+			ptr += 4;
+			break;
+		default:
+			length = (int)(type_len * 4);
+			break;
+		}
+		if (type_len == TC_KB_TIME_STAMP)
+			p->kts = delta;
+		else
+			p->kts += delta;
+		p->kindex = (uint32_t)(int)(ptr - p->kdata);
+		p->knext = p->kindex + (unsigned int)length;
+	} while (type_len == TC_KB_TIME_EXTEND ||
+		 type_len == TC_KB_TIME_STAMP || type_len == TC_KB_PADDING);
+}
+
+/* kbuffer_load_subbuffer()'s lost events of the page at base */
+static long long tc_pages_lost(const struct tc *tc, const char *base,
+			       uint32_t start, uint32_t size)
+{
+	unsigned long long flags;
+	uint64_t v8;
+
+	if (start == 16) {
+		memcpy(&v8, base + 8, 8);
+		flags = v8;
+	} else {
+		flags = tc_kb_read_4(base + 8);
+	}
+	if (!(flags & (1UL << 31)))
+		return 0;
+	if (!(flags & (1UL << 30)))
+		return -1;
+	if (start == 16) {
+		memcpy(&v8, base + start + size, 8);
+		return (long long)v8;
+	}
+	return (long long)tc_kb_read_4(base + start + size);
 }
 
 /* The slot reads from libtracecmd alone from now on. */
@@ -205,7 +305,20 @@ struct tep_record *tc_pages_anchor(struct tc *tc, int slot,
 	    kbuffer_event_size(p->kb) != rec->size ||
 	    kbuffer_curr_size(p->kb) != rec->record_size)
 		goto off;
-	kbuffer_next_event(p->kb, NULL);
+	if (tc->pages_walk) {
+		/* the kbuffer's state, from here on walked here */
+		p->kstart = tep_get_long_size(tc->tep) == 8 ? 16 : 12;
+		p->kdata = (const char *)rec->data - hdr - in + p->kstart;
+		p->ksize = (uint32_t)kbuffer_subbuffer_size(p->kb);
+		p->kcurr = (uint32_t)kbuffer_curr_offset(p->kb) - p->kstart;
+		p->knext = p->kcurr + (uint32_t)kbuffer_curr_size(p->kb);
+		p->kts = kbuffer_timestamp(p->kb);
+		p->klost = tc_pages_lost(tc, p->kdata - p->kstart, p->kstart,
+					 p->ksize);
+		tc_pages_step(p);
+	} else {
+		kbuffer_next_event(p->kb, NULL);
+	}
 	/* ours until the page is read; a copy is handed out */
 	p->anchor = rec;
 	p->page = rec->offset - in;
@@ -230,6 +343,20 @@ struct tep_record *tc_pages_next(struct tc *tc, int slot, bool *more)
 	*more = true;
 	if (!p->anchor)
 		return NULL;
+	if (tc->pages_walk) {
+		/* kbuffer_read_event() and the record, as peek_data() */
+		if (__builtin_expect(p->kcurr >= p->ksize, 0))
+			goto page_done;
+		r->ts = p->kts;
+		r->size = (int)(p->knext - p->kindex);
+		r->data = (void *)(p->kdata + p->kindex);
+		r->offset = p->page + p->kstart + p->kcurr;
+		r->missed_events = p->kcurr ? 0 : p->klost;
+		r->record_size = (int)(p->knext - p->kcurr);
+		r->ref_count = 1;
+		tc_pages_step(p);
+		return r;
+	}
 	data = kbuffer_read_event(p->kb, &ts);
 	if (__builtin_expect(data != NULL, 1)) {
 		r->ts = ts;
@@ -242,6 +369,7 @@ struct tep_record *tc_pages_next(struct tc *tc, int slot, bool *more)
 		kbuffer_next_event(p->kb, NULL);
 		return r;
 	}
+page_done:
 	/* the page is read: get_next_page()'s next one, if any */
 	tracecmd_free_record(p->anchor);
 	p->anchor = NULL;

@@ -185,6 +185,15 @@ struct tc_page {
 	uint64_t page;			/* the page's file offset */
 	uint64_t end;			/* the end of its CPU's data */
 	struct tep_record rec;		/* the record handed out */
+	/*
+	 * With tc->pages_walk: the kbuffer's state, walked here
+	 * (tc_pages_step()): its data, size, start, curr, next, index and
+	 * timestamp, and the page's lost events
+	 */
+	const char *kdata;
+	uint32_t ksize, kstart, kcurr, knext, kindex;
+	unsigned long long kts;
+	long long klost;
 };
 
 struct tc {
@@ -265,6 +274,9 @@ struct tc {
 					 * NULL: libtracecmd reads each record */
 	struct tep_event *pages_fgraph;	/* with pages: ftrace's
 					 * funcgraph_entry (tc_pages_stop()) */
+	bool pages_walk;		/* with pages: kbuffer's walk done here
+					 * (little-endian host and file, the
+					 * current ring-buffer format) */
 	uintptr_t sys_page;		/* the system's page size */
 	uint64_t map_dev, map_ino;	/* the file libtracecmd maps (see
 					 * tc_pageout()) */
