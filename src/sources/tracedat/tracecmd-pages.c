@@ -2,11 +2,12 @@
 /*
  * The records of a page read without libtracecmd's per-record calls
  * (tracecmd-read.c's CPUs): libtracecmd hands out the first record of each
- * page, and the page's other records are read here with libtraceevent's
- * kbuffer, the parser libtracecmd reads them with, into a record of the
- * slot's own. libtracecmd's records cost a malloc, a free and its page
+ * page, and the page's other records are read here into a record of the
+ * slot's own, walking the page as libtraceevent's kbuffer does (the parser
+ * libtracecmd reads them with: tc_pages_step(), or kbuffer's calls
+ * themselves). libtracecmd's records cost a malloc, a free and its page
  * bookkeeping each (about 450 instructions of 1630 a record of a
- * fields-only template).
+ * fields-only template; kbuffer's calls 260 more).
  *
  * libtracecmd 1.3.1 (trace-input.c): tracecmd_peek_data() reads the
  * page's kbuffer, a record is {ts: its timestamp_calc(), size:
@@ -24,10 +25,10 @@
  * TIME_SHIFT). Before libtraceevent prints a function graph entry, whose
  * plugin (libtracecmd's own) reads on through libtracecmd's iterators,
  * these are brought to where they would stand and libtracecmd reads the
- * rest (tc_pages_stop()). And at
- * each page: the kbuffer finds libtracecmd's first record where it is,
- * with its time stamp (no offset applied); else the slot goes back to
- * libtracecmd for good, whose iterator stands right after that record.
+ * rest (tc_pages_stop()). And at each page: the kbuffer finds
+ * libtracecmd's first record where it is, with its time stamp (no offset
+ * applied); else the slot goes back to libtracecmd for good, whose
+ * iterator stands right after that record.
  * The first record is held here while its page is read (it holds the
  * page), and handed out as a copy in the slot's record, as the others.
  */
@@ -72,7 +73,8 @@ void tc_pages_init(struct tc *tc, uint64_t fsize)
 	if (!tc->behind || tc->nbufs != 1 || tc->nslots != tc->ncpus ||
 	    tc->file.tsc2nsec || tc->file.date || tc->file.shift ||
 	    !tc->file.ncpus || ps < 64 || (ps & (ps - 1)) ||
-	    tep_get_header_timestamp_size(tc->tep) != 8 || !fsize || !tc_pages_apart(tc, fsize))
+	    tep_get_header_timestamp_size(tc->tep) != 8 || !fsize ||
+	    !tc_pages_apart(tc, fsize))
 		return;
 	tc->pages = calloc((size_t)tc->nslots, sizeof(*tc->pages));
 	if (!tc->pages)
