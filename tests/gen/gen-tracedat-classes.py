@@ -20,6 +20,14 @@ a too strict reader refused (issue 25), written from scratch:
            __data_loc string pointing past its record, one without a NUL
            before its record ends, and softirq_raise records too short for
            their `vec`; CPU 1's records go on around them.
+  fgraph   function graph events (`trace-cmd record -p function_graph`) on
+           two CPUs over several pages: trace-cmd report prints an entry
+           whose exit follows it on its CPU as one leaf line, "func();",
+           reading that exit ahead through libtracecmd's iterators (the
+           plugin of libtracecmd's own), which must stand where
+           libtracecmd's reading of every record leaves them. Made at
+           test time (tests/cli/tracedat/class-fgraph.cmd); its reference,
+           `trace-cmd report` of it, is class-fgraph.out there.
   badpage  CPU 0's second of three pages has a header claiming more than a
            page: libtracecmd (and trace-cmd report) silently end CPU 0
            there; kvmtrace_format says so and goes on at its third page
@@ -84,6 +92,17 @@ PATH_LOAD = fmt("path_load", 900, [
     ("unsigned long load", 40, 8, 0)],
     '"cpu=%d path=%s comm=%s pid=%d load=%lu", REC->cpu, __get_str(path), '
     'REC->comm, REC->pid, REC->load')
+
+FGRAPH_ENTRY = fmt("funcgraph_entry", 11, [
+    ("unsigned long func", 8, 8, 0), ("int depth", 16, 4, 1)],
+    '"--> %ps (%d)", (void *)REC->func, REC->depth')
+FGRAPH_EXIT = fmt("funcgraph_exit", 10, [
+    ("unsigned long func", 8, 8, 0), ("int depth", 16, 4, 1),
+    ("unsigned int overrun", 20, 4, 0),
+    ("unsigned long long calltime", 24, 8, 0),
+    ("unsigned long long rettime", 32, 8, 0)],
+    '"<-- %ps (%d) (start: %llx  end: %llx) over: %d", (void *)REC->func, '
+    'REC->depth, REC->calltime, REC->rettime, REC->depth')
 
 HEADER_PAGE = (
     b"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -291,7 +310,36 @@ def case_badpage():
     return bytes(data)
 
 
-CASES = {"stack": case_stack, "nul": case_nul, "comm": case_comm,
+def case_fgraph():
+    """Calls on two CPUs, leaves among them, over several pages each."""
+    ks = "".join("%016x T %s\n" % f for f in FUNCS).encode()
+    per = [[], []]
+    t = T0
+    # first other events over pages of both CPUs (read without
+    # libtracecmd's per-record calls until the first entry is printed)
+    for i in range(700):
+        t += 200 + 7 * (i % 3)
+        per[(i // 5) % 2].append((t, softirq(500 + (i // 5) % 2, i % 10)))
+    for i in range(400):
+        cpu = (i // 7) % 2
+        pid = 500 + cpu
+        f = FUNCS[i % len(FUNCS)][0]
+        t += 300 + 11 * (i % 5)
+        if i % 3 == 0:      # a leaf: its exit next on the CPU
+            per[cpu].append((t, common(11, pid) + struct.pack("<Qi", f, 1)))
+            per[cpu].append((t + 100, common(10, pid) + struct.pack(
+                "<QiIQQ", f, 1, 0, t, t + 100)))
+            t += 100
+        elif i % 3 == 1:    # an entry whose exit comes later
+            per[cpu].append((t, common(11, pid) + struct.pack("<Qi", f, 0)))
+        else:
+            per[cpu].append((t, common(10, pid) + struct.pack(
+                "<QiIQQ", f, 0, 0, t - 500, t)))
+    return tracedat([FGRAPH_EXIT, FGRAPH_ENTRY], [("irq", [SOFTIRQ_RAISE])],
+                    [(500, "runner"), (501, "walker")], per, ks)
+
+
+CASES = {"fgraph": case_fgraph, "stack": case_stack, "nul": case_nul, "comm": case_comm,
          "damaged": case_damaged, "badpage": case_badpage}
 
 if __name__ == "__main__":

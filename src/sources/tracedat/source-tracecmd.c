@@ -606,6 +606,9 @@ static int tc_open(struct source *src, const char *path, struct diag *d)
 				    sizeof(*tc->behind));
 		if (!tc->behind)
 			goto nomem;
+		tc_pages_init(tc, tc->map_ino && st.st_size > 0
+					  ? (uint64_t)st.st_size
+					  : 0);
 	}
 
 	src->clock = tc->file.tsc2nsec ? CLOCK_NS : tc_clock_kind(tc->clock);
@@ -634,11 +637,12 @@ static void tc_close(struct source *src)
 
 	if (!tc)
 		return;
-	if (tc->cur)
+	if (tc->cur && !tc_pages_own(tc, tc->cur, tc->refill))
 		tracecmd_free_record(tc->cur);
 	for (cpu = 0; tc->next && cpu < tc->nslots; cpu++)
-		if (tc->next[cpu])
+		if (tc->next[cpu] && !tc_pages_own(tc, tc->next[cpu], cpu))
 			tracecmd_free_record(tc->next[cpu]);
+	tc_pages_free(tc);	/* before the handles */
 	tc_vm_close(tc);
 	/* the instances hold a reference to the top handle: first */
 	for (cpu = 1; cpu < tc->nbufs; cpu++)
@@ -688,6 +692,7 @@ const struct source_ops source_tracecmd_ops = {
 	.close = tc_close,
 	.bind = tc_bind,
 	.field = tc_field,
+	.field_at = tc_field_at,
 	.field_symbol = tc_field_symbol,
 	.each_type = tc_each_type,
 	.fields = tc_fields,

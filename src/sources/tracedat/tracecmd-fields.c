@@ -11,6 +11,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,7 +345,9 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 		if (!t || t->syms == TC_SYMS_YES)
 			tc_need_kallsyms(tc);
 	}
-	if (t && !tc->cur_short && rec == tc->cur) {
+	bool cur = tc_is_cur(tc, rec);
+
+	if (t && !tc->cur_short && cur) {
 		const char *text;
 
 		if (t->kt == TC_KT_UNKNOWN)
@@ -377,14 +380,22 @@ const char *tc_info(struct tc *tc, const struct event *ev, size_t *len)
 	 * one shorter than its format goes through a padded copy
 	 */
 	e = NULL;
-	if (__builtin_expect(tc->cur_short || rec != tc->cur, 0) && t)
+	if (__builtin_expect(tc->cur_short || !cur, 0) && t)
 		e = t->ev;
 	/* a plugin's handler may register comms (sched_switch does) */
 	if (!t || t->ev->handler)
 		tc_comm_changed(tc);
-	tdguard_info(tc->guard, tc->tep, e, &tc->info, rec);
-	if (rec == tc->cur)
+	/* libtracecmd's function graph plugin reads on through its iterators */
+	if (__builtin_expect(tc->pages != NULL, 1) && t &&
+	    t->ev == tc->pages_fgraph)
+		tc_pages_stop(tc);
+	if (tdguard_info(tc->guard, tc->tep, e, &tc->info, rec) < 0)
+		tc->guard_hit = true;	/* tc_next() asks the guard */
+	if (cur)
 		tc->cur_info = true;
+	/* the comm a template reads after the info: as tc_field() finds it */
+	if ((!t || t->ev->handler) && tc->want_comm && rec == &tc->view.r)
+		tc->view.comm = tc_comm(tc, tc->view.pid, &tc->view.comm_len);
 	if (tc->info.state != TRACE_SEQ__GOOD || !tc->info.buffer) {
 		*len = 0;
 		return "";
@@ -448,6 +459,28 @@ int tc_field(struct source *src, const struct event *ev, int index,
 		return tc_vm_field(tc, (enum tc_kind)s->kind, s->f, ev, out);
 	}
 	return -ENOENT;
+}
+
+/*
+ * The task's comm (TK_COMM) is read by the renderer from tc->view, which
+ * tc_next() fills once it is asked for
+ */
+int tc_field_at(struct source *src, int index, size_t *offset,
+		size_t *len_offset)
+{
+	struct tc *tc = src->priv;
+
+	if (index < 0 || (size_t)index >= tc->slots.n ||
+	    tc->slots.v[index].kind != TK_COMM)
+		return SOURCE_AT_NONE;
+	/* bound as the current event is rendered: its comm too */
+	if (!tc->want_comm && tc->cur)
+		tc->view.comm = tc_comm(tc, tc->view.pid, &tc->view.comm_len);
+	tc->want_comm = true;
+	/* ev->rec points at view.r */
+	*offset = offsetof(struct tc_view, comm);
+	*len_offset = offsetof(struct tc_view, comm_len);
+	return SOURCE_AT_STR;
 }
 
 int tc_each_type(struct source *src,

@@ -72,20 +72,6 @@ static void tc_sift_down(struct tc *tc, int i)
 	}
 }
 
-static void tc_sift_up(struct tc *tc, int i)
-{
-	while (i > 0) {
-		int parent = (i - 1) / 2, tmp;
-
-		if (!tc_before(tc, tc->heap[i], tc->heap[parent]))
-			return;
-		tmp = tc->heap[i];
-		tc->heap[i] = tc->heap[parent];
-		tc->heap[parent] = tmp;
-		i = parent;
-	}
-}
-
 /*
  * Does the page at file offset page, which rec (read at it by
  * tracecmd_read_at(), which does not check) lies in, hold no more than a
@@ -171,10 +157,26 @@ static inline struct tep_record *tc_read_cpu(struct source *src,
 					     struct tc *tc, int slot)
 {
 	const struct tc_slot *at = &tc->slot[slot];
-	struct tep_record *rec = tracecmd_read_data(at->handle, at->cpu);
+	struct tep_record *rec = NULL;
+	bool more = true;
 
-	if (__builtin_expect(!rec, 0) && tc->last_off[slot] && tc->file.ncpus)
+	/* the page's next record read here (tracecmd-pages.c) */
+	if (tc->pages) {
+		rec = tc_pages_next(tc, slot, &more);
+		if (__builtin_expect(rec != NULL, 1))
+			goto got;
+	}
+	if (more) {
+		rec = tracecmd_read_data(at->handle, at->cpu);
+		if (rec && tc->pages)
+			rec = tc_pages_anchor(tc, slot, rec);
+	}
+	if (__builtin_expect(!rec, 0) && tc->last_off[slot] && tc->file.ncpus) {
 		rec = tc_resume(src, tc, slot);
+		if (rec && tc->pages)
+			rec = tc_pages_anchor(tc, slot, rec);
+	}
+got:
 	if (rec)
 		tc->last_off[slot] = rec->offset + 1;
 	return rec;
@@ -357,7 +359,7 @@ int tc_next(struct source *src, struct event *ev, struct diag *d)
 	int cpu, ret;
 
 	/* tracedat-guard: a fault printing the last event ends this input */
-	if (tdguard_failed(tc->guard, d))
+	if (__builtin_expect(tc->guard_hit, 0) && tdguard_failed(tc->guard, d))
 		return -EIO;
 	if (__builtin_expect(tc->late, 0) && tc_late_failed(tc, d))
 		return -EIO;
@@ -376,17 +378,21 @@ again:
 		if (tc->cur_learn && !tc->cur_info)
 			tc_learn_comms(tc, tc->cur_learn, tc->cur);
 		tc_release(tc, tc->cur, tc->refill);
-		tracecmd_free_record(tc->cur);
+		if (!tc_pages_own(tc, tc->cur, tc->refill))
+			tracecmd_free_record(tc->cur);
 		tc->cur = NULL;
 	}
+	/*
+	 * cur's slot is still the heap's top: its next record takes its
+	 * place there, or the last one does (one sift down for both)
+	 */
 	if (tc->refill >= 0) {
 		cpu = tc->refill;
 		tc->refill = -1;
 		tc->next[cpu] = tc_read_cpu(src, tc, cpu);
-		if (tc->next[cpu]) {
-			tc->heap[tc->nheap++] = cpu;
-			tc_sift_up(tc, tc->nheap - 1);
-		}
+		if (!tc->next[cpu])
+			tc->heap[0] = tc->heap[--tc->nheap];
+		tc_sift_down(tc, 0);
 	}
 	if (!tc->nheap) {
 		/*
@@ -400,8 +406,6 @@ again:
 	cpu = tc->heap[0];
 	rec = tc->next[cpu];
 	tc->next[cpu] = NULL;
-	tc->heap[0] = tc->heap[--tc->nheap];
-	tc_sift_down(tc, 0);
 	tc->refill = cpu;	/* also cur's slot (tc_cur_buf()) */
 	tc->cur = rec;
 	tc->cur_info = false;
@@ -468,8 +472,13 @@ again:
 		ev->pid = tc_sext(tc_read(tc, (char *)rec->data + tc->pid_off,
 					  tc->pid_size), tc->pid_size);
 	ev->src = src;
-	ev->rec = rec;
+	/* a copy, with what the renderer reads from it (tc_field_at()) */
+	tc->view.r = *rec;
+	ev->rec = &tc->view.r;
 	if (tc->vm.invert || tc->vm.name || tc->vm.nthreads)
 		tc_vm_event(tc, ev);
+	tc->view.pid = ev->pid;
+	if (tc->want_comm)
+		tc->view.comm = tc_comm(tc, ev->pid, &tc->view.comm_len);
 	return 1;
 }

@@ -41,7 +41,7 @@ static char *tc_tag(const struct tc *tc, const struct tep_record *rec,
 
 	if (!tc->vm.tagged)
 		return p;
-	if (rec == tc->cur && tc_cur_buf(tc) > 0)
+	if (tc_is_cur(tc, rec) && tc_cur_buf(tc) > 0)
 		name = tc->bufs[tc_cur_buf(tc)].name;
 	plen = name ? strlen(name) : 0;
 	for (i = plen; i < (size_t)tc->vm.width; i++)

@@ -164,6 +164,38 @@ struct tc_comm {
 				 * tc->comm_gen is this (tc_comm()) */
 };
 
+/*
+ * What ev->rec of the trace.dat reader points to: a copy of the current
+ * record (libtracecmd's is tc->cur), then values the renderer reads
+ * straight from it (tc_field_at()).
+ */
+struct tc_view {
+	struct tep_record r;	/* first: ev->rec is a struct tep_record * */
+	const char *comm;	/* with tc->want_comm: tc_comm() of pid */
+	size_t comm_len;
+	int64_t pid;		/* ev->pid */
+};
+
+/* One slot's reading (tc->pages) */
+struct tc_page {
+	struct kbuffer *kb;		/* owned; NULL: libtracecmd's alone */
+	struct tep_record *anchor;	/* libtracecmd's first record of the
+					 * page (a reference of ours): keeps
+					 * the page; NULL: none */
+	uint64_t page;			/* the page's file offset */
+	uint64_t end;			/* the end of its CPU's data */
+	struct tep_record rec;		/* the record handed out */
+	/*
+	 * With tc->pages_walk: the kbuffer's state, walked here
+	 * (tc_pages_step()): its data, size, start, curr, next, index and
+	 * timestamp, and the page's lost events
+	 */
+	const char *kdata;
+	uint32_t ksize, kstart, kcurr, knext, kindex;
+	unsigned long long kts;
+	long long klost;
+};
+
 struct tc {
 	const char *name;		/* borrowed: the source's */
 	struct tracecmd_input *handle;	/* owned */
@@ -221,6 +253,8 @@ struct tc {
 					 * plugins learned its comms) */
 	bool cur_short;			/* cur is shorter than its format:
 					 * tdguard_info() pads a copy */
+	struct tc_view view;		/* ev->rec of cur (tracecmd-read.c) */
+	bool want_comm;			/* a template reads view.comm */
 	uint64_t seq;
 	uint64_t ndamaged;		/* damaged records so far */
 	uint64_t npages;		/* pages left out so far */
@@ -236,12 +270,21 @@ struct tc {
 	uint64_t comm_gen;
 	uint64_t learned[TC_LEARNED];	/* pid + 1; 0: empty (tc_learn_comms()) */
 	struct tc_behind *behind;	/* owned: per slot; NULL: keep pages */
+	struct tc_page *pages;		/* owned: per slot (tracecmd-pages.c);
+					 * NULL: libtracecmd reads each record */
+	struct tep_event *pages_fgraph;	/* with pages: ftrace's
+					 * funcgraph_entry (tc_pages_stop()) */
+	bool pages_walk;		/* with pages: kbuffer's walk done here
+					 * (little-endian host and file, the
+					 * current ring-buffer format) */
 	uintptr_t sys_page;		/* the system's page size */
 	uint64_t map_dev, map_ino;	/* the file libtracecmd maps (see
 					 * tc_pageout()) */
 	/* with map_ino: tdshrink_hits(), read per record */
 	const volatile sig_atomic_t *shrink_hits;
 	struct tdguard *guard;		/* owned: see tracedat-guard.h */
+	bool guard_hit;			/* tdguard_info() failed: is it
+					 * tdguard_failed()? */
 	/* host and guest (tracecmd-vm.c) */
 	struct tc_vm vm;
 	struct tc_raw *raw;		/* owned: see tc_raw_ts() */
@@ -251,6 +294,15 @@ struct tc {
 static inline int tc_cur_buf(const struct tc *tc)
 {
 	return tc->refill >= 0 ? tc->slot[tc->refill].buf : 0;
+}
+
+/*
+ * Is rec the current event's record: libtracecmd's (the live reader's
+ * own), or the copy the trace.dat reader hands out?
+ */
+static inline bool tc_is_cur(const struct tc *tc, const struct tep_record *rec)
+{
+	return tc->cur && (rec == tc->cur || rec == &tc->view.r);
 }
 
 static inline uint64_t tc_read(const struct tc *tc, const void *p, int size)
@@ -394,12 +446,45 @@ void tc_learn_comms(struct tc *tc, const struct tc_type *t,
 int tc_load_types(struct tc *tc);
 void tc_layout(struct tc *tc);
 
+/*
+ * tracecmd-pages.c: the records of a page after its first read with
+ * libtraceevent's kbuffer, not libtracecmd's calls. tc_pages_init() at
+ * open (fsize: the size of the file libtracecmd reads; 0: not known)
+ * sets tc->pages when that gives what libtracecmd gives; then each record
+ * libtracecmd hands out goes to tc_pages_anchor(), which keeps it and
+ * returns the slot's own copy (tc_pages_own(): not to be freed, good
+ * until the slot's next read), or returns it as it is (to be freed);
+ * tc_pages_next() gives the slot's next record the same way, NULL with
+ * *more: ask libtracecmd; NULL without: the CPU's data ends (libtracecmd
+ * reads no further page).
+ */
+void tc_pages_init(struct tc *tc, uint64_t fsize);
+void tc_pages_free(struct tc *tc);
+struct tep_record *tc_pages_anchor(struct tc *tc, int slot,
+				   struct tep_record *rec);
+struct tep_record *tc_pages_next(struct tc *tc, int slot, bool *more);
+static inline bool tc_pages_own(const struct tc *tc,
+				const struct tep_record *rec, int slot)
+{
+	return tc->pages && slot >= 0 && rec == &tc->pages[slot].rec;
+}
+/*
+ * libtracecmd's iterators where its own reading of every record would
+ * have left them (the current record and each slot's next are its own
+ * again), and tc->pages gone: before libtraceevent prints an event whose
+ * plugin reads on through them (tc->pages_fgraph).
+ */
+void tc_pages_stop(struct tc *tc);
+
 /* tracecmd-read.c: the next record of all CPUs, in time order */
 int tc_next(struct source *src, struct event *ev, struct diag *d);
 /* Fields (tracecmd-fields.c): the source_ops of the same names. */
 int tc_bind(struct source *src, const struct event_type *t, const char *key);
 int tc_field(struct source *src, const struct event *ev, int index,
 	     struct value *out);
+/* source_ops.field_at of trace.dat: comm, from tc->view */
+int tc_field_at(struct source *src, int index, size_t *offset,
+		size_t *len_offset);
 /* tracecmd-symbolic.c: source_ops.field_symbol */
 int tc_field_symbol(struct source *src, const struct event_type *t,
 		    const struct event *ev, int index, struct value *out);
