@@ -318,6 +318,12 @@ static uint8_t render_step_of(const struct tmpl_op *op,
 		if (op->fast == TMPL_DEC && sp->width <= 0)
 			return fetch[op->key].kind == FETCH_REC_U64 ?
 				       RSTEP_U64_DEC : RSTEP_S64_DEC;
+		/* %016x: a u64 has at most 16 digits, zeros before them */
+		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
+		    sp->flags == PYFMT_ZERO && sp->width == 16 &&
+		    sp->prec < 0 && fetch[op->key].kind == FETCH_REC_U64)
+			return op->fast == TMPL_HEX ? RSTEP_U64_HEX16
+						    : RSTEP_U64_HEX16_UP;
 		/* %x and %#x, no width (%#x is '#' alone: TMPL_HEX) */
 		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
 		    sp->width <= 0 && fetch[op->key].kind == FETCH_REC_U64)
@@ -347,6 +353,44 @@ static uint8_t render_step_of(const struct tmpl_op *op,
  * as its two 16-byte chunks and has no loop (nor test) for long ones.
  */
 #define RENDER_LIT_CHUNK RENDER_LIT_MAX
+
+/*
+ * A classic rule's head, %(ts)d (+%(relts)12d)  NAME  vcpu = 0x%(vcpu)08x
+ * pid = 0x%(pid)08x, as its three steps come from render_ops_fuse(): one
+ * RSTEP_TS_RELTS_HEX8X2 wherever they follow one another.
+ */
+static struct render_op *render_ops_head(struct render_op *v, size_t *n)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < *n; i++) {
+		if (i + 2 < *n && v[i].step == RSTEP_TS_DEC &&
+		    v[i + 1].step == RSTEP_RELTS_DEC &&
+		    v[i + 1].lit_len <= sizeof(v[i].text2) &&
+		    v[i + 2].step == RSTEP_U32_HEX8X2) {
+			struct render_op h = v[i];
+
+			h.step = RSTEP_TS_RELTS_HEX8X2;
+			memcpy(h.text2, v[i + 1].text, sizeof(h.text2));
+			h.len2 = (uint8_t)v[i + 1].lit_len;
+			h.width = v[i + 1].width;
+			h.fill = v[i + 1].fill;
+			h.conv2 = v[i + 1].conv;
+			h.lit3 = v[i + 2].lit;
+			h.len3 = (uint8_t)v[i + 2].lit_len;
+			h.off = v[i + 2].off;
+			h.off2 = v[i + 2].off2;
+			h.str = v[i + 2].str;
+			h.len = v[i + 2].len;
+			v[j++] = h;
+			i += 2;
+			continue;
+		}
+		v[j++] = v[i];
+	}
+	*n = j;
+	return v;
+}
 
 /*
  * The steps as render_event() takes them: two words printed as one
@@ -384,7 +428,7 @@ static struct render_op *render_ops_fuse(struct render_op *v, size_t *n)
 		j++;
 	}
 	*n = j;
-	return v;
+	return render_ops_head(v, n);
 }
 
 static struct render_op *render_ops(const struct tmpl *tm,

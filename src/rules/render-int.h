@@ -281,6 +281,15 @@ char *render_generic(struct render *r, const struct binding *b,
 		     const struct render_op *ro, const struct event *ev,
 		     struct outbuf *o, char *p, int *err, struct diag *d);
 
+/*
+ * The same of conversion conv of b, whose key's fetch is fetch (a step
+ * that writes several, RSTEP_TS_RELTS_HEX8X2, leaves one to it).
+ */
+char *render_generic_at(struct render *r, const struct binding *b,
+			uint32_t conv, enum fetch_kind fetch,
+			const struct event *ev, struct outbuf *o, char *p,
+			int *err, struct diag *d);
+
 /* RMODE_TYPEERROR: the raw template, then the event's values. */
 int render_typeerror(const struct render *r, const struct binding *b,
 		     const struct event *ev, struct outbuf *o);

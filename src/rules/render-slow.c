@@ -205,6 +205,18 @@ int render_typeerror(const struct render *r, const struct binding *b,
 	return ev->src->ops->render_args(ev->src, ev, r->mhz, o);
 }
 
+/* render-int.h's: conversion conv of b, fetched as fetch, the general way */
+char *render_generic_at(struct render *r, const struct binding *b,
+			uint32_t conv, enum fetch_kind fetch,
+			const struct event *ev, struct outbuf *o, char *p,
+			int *err, struct diag *d)
+{
+	struct render_op ro = { .conv = conv, .fetch = (uint8_t)fetch,
+				.step = RSTEP_GENERIC };
+
+	return render_generic(r, b, &ro, ev, o, p, err, d);
+}
+
 /* render-int.h's; not inlined where it is called (render_events) */
 __attribute__((noinline)) char *
 render_generic(struct render *r, const struct binding *b,

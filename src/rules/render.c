@@ -37,6 +37,33 @@ RENDER_INLINE const struct binding *render_lookup(const struct render *r,
 }
 
 /*
+ * %d of a time stamp x in ticks: of 9 to 16 digits, the digits of its part
+ * above the low 8 as the last stamp's (the same from one event to the
+ * next but every 10^8 ticks), then the low 8. Where the output goes on.
+ */
+RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
+{
+	size_t n;
+
+	if (x - 100000000u < 10000000000000000u - 100000000u) {
+		uint64_t q = x / 100000000u;
+
+		if (__builtin_expect(q != r->ts_hi, 0)) {
+			r->ts_hi = q;
+			r->ts_hi_len = pyfmt_dec_len(q);
+			pyfmt_dec_back(r->ts_hi_text + r->ts_hi_len, q);
+		}
+		memcpy(p, r->ts_hi_text, 8);
+		p += r->ts_hi_len;
+		pyfmt_dec8(p, (uint32_t)(x - q * 100000000u));
+		return p + 8;
+	}
+	n = pyfmt_dec_len(x);
+	pyfmt_dec_back(p + n, x);
+	return p + n;
+}
+
+/*
  * The next op's literal, then a jump straight to its step (one indirect
  * jump per step, at the end of the step before it: each has its own
  * history in the predictor, where one switch at the top of a loop had
@@ -86,6 +113,9 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 		[RSTEP_U32_HEX16_UP] = &&u32_hex16_up,
 		[RSTEP_U32_HEX8X2] = &&u32_hex8x2,
 		[RSTEP_U32_HEX8X2_UP] = &&u32_hex8x2_up,
+		[RSTEP_TS_RELTS_HEX8X2] = &&ts_relts_hex8x2,
+		[RSTEP_U64_HEX16] = &&u64_hex16,
+		[RSTEP_U64_HEX16_UP] = &&u64_hex16_up,
 	};
 	const struct binding *b, *bn;
 	const struct render_op *ro;
@@ -180,6 +210,16 @@ u32_hex16_up:
 	render_hex16(p, w, w2, true);
 	p += 16;
 	RENDER_NEXT();
+u64_hex16:
+	memcpy(&x, (const char *)rec + ro->off, 8);
+	render_hex16(p, (uint32_t)(x >> 32), (uint32_t)x, false);
+	p += 16;
+	RENDER_NEXT();
+u64_hex16_up:
+	memcpy(&x, (const char *)rec + ro->off, 8);
+	render_hex16(p, (uint32_t)(x >> 32), (uint32_t)x, true);
+	p += 16;
+	RENDER_NEXT();
 u32_hex:
 	memcpy(&w, (const char *)rec + ro->off, 4);
 	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
@@ -201,25 +241,27 @@ u32_dec:
 	p = render_dec_w(p, ro, w);
 	RENDER_NEXT();
 ts_dec:
-	x = ev->has_ts ? ev->ts : 0;
-	if (x - 100000000u < 10000000000000000u - 100000000u) {
-		/* the high digits as the last stamp's, then the low 8 */
-		uint64_t q = x / 100000000u;
-
-		if (__builtin_expect(q != r->ts_hi, 0)) {
-			r->ts_hi = q;
-			r->ts_hi_len = pyfmt_dec_len(q);
-			pyfmt_dec_back(r->ts_hi_text + r->ts_hi_len, q);
-		}
-		memcpy(p, r->ts_hi_text, 8);
-		p += r->ts_hi_len;
-		pyfmt_dec8(p, (uint32_t)(x - q * 100000000u));
-		p += 8;
-		RENDER_NEXT();
+	p = render_ts_dec(r, p, ev->has_ts ? ev->ts : 0);
+	RENDER_NEXT();
+ts_relts_hex8x2:
+	p = render_ts_dec(r, p, ev->has_ts ? ev->ts : 0);
+	memcpy(p, ro->text2, 16);
+	p += ro->len2;
+	if (__builtin_expect(ev->relts_neg, 0)) {
+		/* the sign: the general path, for this conversion */
+		p = render_generic_at(r, b, ro->conv2, FETCH_RELTS, ev, o, p,
+				      &ret, d);
+		if (!p)
+			goto fail;
+	} else {
+		p = render_dec_w(p, ro, ev->relts);
 	}
-	n = (ssize_t)pyfmt_dec_len(x);
-	pyfmt_dec_back(p + n, x);
-	p += n;
+	memcpy(p, ro->lit3, 16);
+	memcpy(p + 16, ro->lit3 + 16, 16);
+	p += ro->len3;
+	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	p = render_hex8x2(p, w, ro->str, ro->len, w2, false);
 	RENDER_NEXT();
 s64_dec:
 	memcpy(&x, (const char *)rec + ro->off, 8);

@@ -126,6 +126,17 @@ enum render_step {
 				 * (vcpu = 0x%(vcpu)08x  pid = 0x%(pid)08x):
 				 * off, the len bytes at str, off2 */
 	RSTEP_U32_HEX8X2_UP,	/* the same of two RSTEP_U32_HEX8_UP */
+	/*
+	 * The head of every classic rule, three steps in one:
+	 * RSTEP_TS_DEC, the literal text2 (len2 bytes), RSTEP_RELTS_DEC
+	 * (width, fill; conv2 its conversion), the literal at lit3 (len3
+	 * bytes), RSTEP_U32_HEX8X2 (%(ts)d (+%(relts)12d)  VMEXIT  vcpu =
+	 * 0x%(vcpu)08x  pid = 0x%(pid)08x): two fewer jumps per line
+	 */
+	RSTEP_TS_RELTS_HEX8X2,
+	RSTEP_U64_HEX16,	/* %016x of a FETCH_REC_U64 (rule 0's
+				 * 0x%(event)016x): all 16 digits */
+	RSTEP_U64_HEX16_UP,	/* %016X of one */
 };
 
 /* The longest literal of a step (render_ops() cuts longer ones) */
@@ -155,6 +166,12 @@ struct render_op {
 				 * with '#', else 0; RSTEP_U32_HEX8X2(_UP):
 				 * the text between, in the tmpl's */
 	size_t len;
+	/* RSTEP_TS_RELTS_HEX8X2's (see there) */
+	char text2[16];
+	const char *lit3;	/* in the tmpl's text: borrowed */
+	uint8_t len2;
+	uint8_t len3;
+	uint32_t conv2;
 };
 
 struct binding {
