@@ -195,6 +195,23 @@ RENDER_INLINE void render_hex16(char *p, uint32_t hi, uint32_t lo, bool upper)
 }
 
 /*
+ * The n (1..16) low hex digits of x at p (letter: pyfmt_put_hex's);
+ * stores 16 bytes. With SSE2, the digits shifted to the top of the word
+ * and made in one vector, where the word-wide way took some 60
+ * instructions for 12 digits (uftrace's addresses).
+ */
+RENDER_INLINE void render_hex_n(char *p, uint64_t x, size_t n, bool upper)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+	x = __builtin_bswap64(x << (4 * (16 - n)));
+	_mm_storeu_si128((__m128i *)(void *)p,
+			 render_hex_vec(_mm_cvtsi64_si128((long long)x), upper));
+#else
+	pyfmt_put_hex(p, x, n, upper ? 'A' - '0' - 10 : 'a' - '0' - 10);
+#endif
+}
+
+/*
  * '%08x' of a, the len (<= RENDER_LIT_MAX) bytes at mid, '%08x' of b
  * (upper: '%08X'): the 16 digits in one vector. Where the output goes on.
  */

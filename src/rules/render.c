@@ -295,7 +295,7 @@ u64_hex:
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
-	pyfmt_put_hex(p, x, (size_t)n, 'a' - '0' - 10);
+	render_hex_n(p, x, (size_t)n, false);
 	p += n;
 	RENDER_NEXT();
 u64_hex_up:
@@ -303,7 +303,7 @@ u64_hex_up:
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
-	pyfmt_put_hex(p, x, (size_t)n, 'A' - '0' - 10);
+	render_hex_n(p, x, (size_t)n, true);
 	p += n;
 	RENDER_NEXT();
 const_str:
