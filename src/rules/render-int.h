@@ -112,6 +112,34 @@ RENDER_INLINE char *render_fast(char *p, const struct tmpl_op *op, uint64_t v)
 	return end;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * The number whose 8 digits (0..9, leading zeros included, the first in
+ * the low byte: pyfmt_dec8_swar's) are d, right-aligned in ro->width
+ * (<= 16) of ro->fill: the zeros before the first digit (all but the
+ * last) turned into the fill, no count, no loop
+ */
+RENDER_INLINE char *render_dec_w_digits(char *p, const struct render_op *ro,
+					uint64_t d)
+{
+	unsigned z = (unsigned)__builtin_ctzll(d | 1ull << 56) >> 3;
+	uint64_t m = (1ull << (8 * z)) - 1;
+	size_t w = ro->width, n;
+
+	d = ((d + 0x3030303030303030ull) & ~m) | (ro->fill & m);
+	if (w >= 8) {
+		memcpy(p, &ro->fill, 8);
+		memcpy(p + 8, &ro->fill, 8);
+		memcpy(p + w - 8, &d, 8);
+		return p + w;
+	}
+	n = 8 - z > w ? 8 - z : w;
+	d >>= 8 * (8 - n);
+	memcpy(p, &d, 8);
+	return p + n;
+}
+#endif
+
 /* x right-aligned in ro->width (<= 16) of ro->fill: RSTEP_*_DEC */
 RENDER_INLINE char *render_dec_w(char *p, const struct render_op *ro,
 				 uint64_t x)
@@ -119,26 +147,8 @@ RENDER_INLINE char *render_dec_w(char *p, const struct render_op *ro,
 	size_t n;
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (__builtin_expect(x < 100000000, 1)) {
-		/* 8 digits at once; the zeros before the first (all but
-		 * the last) turned into the fill: no count, no loop */
-		uint64_t d = pyfmt_dec8_swar((uint32_t)x);
-		unsigned z = (unsigned)__builtin_ctzll(d | 1ull << 56) >> 3;
-		uint64_t m = (1ull << (8 * z)) - 1;
-		size_t w = ro->width;
-
-		d = ((d + 0x3030303030303030ull) & ~m) | (ro->fill & m);
-		if (w >= 8) {
-			memcpy(p, &ro->fill, 8);
-			memcpy(p + 8, &ro->fill, 8);
-			memcpy(p + w - 8, &d, 8);
-			return p + w;
-		}
-		n = 8 - z > w ? 8 - z : w;
-		d >>= 8 * (8 - n);
-		memcpy(p, &d, 8);
-		return p + n;
-	}
+	if (__builtin_expect(x < 100000000, 1))
+		return render_dec_w_digits(p, ro, pyfmt_dec8_swar((uint32_t)x));
 #endif
 	n = pyfmt_dec_len(x);
 

@@ -36,6 +36,14 @@ RENDER_INLINE const struct binding *render_lookup(const struct render *r,
 	return tc->type == ev->type ? tc->b : NULL;
 }
 
+/* The digits of q, a stamp's part above its low 8, as render_ts_dec's */
+static void render_ts_hi(struct render *r, uint64_t q)
+{
+	r->ts_hi = q;
+	r->ts_hi_len = pyfmt_dec_len(q);
+	pyfmt_dec_back(r->ts_hi_text + r->ts_hi_len, q);
+}
+
 /*
  * %d of a time stamp x in ticks: of 9 to 16 digits, the digits of its part
  * above the low 8 as the last stamp's (the same from one event to the
@@ -48,11 +56,8 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 	if (x - 100000000u < 10000000000000000u - 100000000u) {
 		uint64_t q = x / 100000000u;
 
-		if (__builtin_expect(q != r->ts_hi, 0)) {
-			r->ts_hi = q;
-			r->ts_hi_len = pyfmt_dec_len(q);
-			pyfmt_dec_back(r->ts_hi_text + r->ts_hi_len, q);
-		}
+		if (__builtin_expect(q != r->ts_hi, 0))
+			render_ts_hi(r, q);
 		memcpy(p, r->ts_hi_text, 8);
 		p += r->ts_hi_len;
 		pyfmt_dec8(p, (uint32_t)(x - q * 100000000u));
@@ -244,7 +249,32 @@ ts_dec:
 	p = render_ts_dec(r, p, ev->has_ts ? ev->ts : 0);
 	RENDER_NEXT();
 ts_relts_hex8x2:
-	p = render_ts_dec(r, p, ev->has_ts ? ev->ts : 0);
+	x = ev->has_ts ? ev->ts : 0;
+#if defined(__SSE2__) && defined(__x86_64__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (__builtin_expect(x - 100000000u < 10000000000000000u - 100000000u &&
+			     !ev->relts_neg && ev->relts < 100000000u, 1)) {
+		/* the stamp's low 8 digits and relts' 8 in one vector */
+		uint64_t q = x / 100000000u;
+		__m128i v;
+
+		if (__builtin_expect(q != r->ts_hi, 0))
+			render_ts_hi(r, q);
+		v = pyfmt_dec8x2((uint32_t)(x - q * 100000000u),
+				 (uint32_t)ev->relts);
+		memcpy(p, r->ts_hi_text, 8);
+		p += r->ts_hi_len;
+		_mm_storel_epi64((__m128i *)(void *)p,
+				 _mm_add_epi8(v, _mm_set1_epi8('0')));
+		p += 8;
+		memcpy(p, ro->text2, 16);
+		p += ro->len2;
+		p = render_dec_w_digits(p, ro, (uint64_t)_mm_cvtsi128_si64(
+						       _mm_unpackhi_epi64(v, v)));
+		goto ts_relts_hex8x2_tail;
+	}
+#endif
+	p = render_ts_dec(r, p, x);
 	memcpy(p, ro->text2, 16);
 	p += ro->len2;
 	if (__builtin_expect(ev->relts_neg, 0)) {
@@ -256,6 +286,7 @@ ts_relts_hex8x2:
 	} else {
 		p = render_dec_w(p, ro, ev->relts);
 	}
+ts_relts_hex8x2_tail:
 	memcpy(p, ro->lit3, 16);
 	memcpy(p + 16, ro->lit3 + 16, 16);
 	p += ro->len3;
