@@ -432,8 +432,9 @@ static struct render_op *render_ops_fuse(struct render_op *v, size_t *n)
 }
 
 static struct render_op *render_ops(const struct tmpl *tm,
-				    const struct fetch *fetch, size_t *n)
+				    const struct binding *b, size_t *n)
 {
+	const struct fetch *fetch = b->fetch;
 	/* room for every op, one step per chunk of the text, and the end */
 	size_t cap = tm->nops + tm->len / RENDER_LIT_CHUNK + 2;
 	struct render_op *v = calloc(cap, sizeof(*v));
@@ -477,8 +478,14 @@ static struct render_op *render_ops(const struct tmpl *tm,
 		}
 		cur->conv = (uint32_t)i;
 		cur->step = render_step_of(op, fetch);
+		if (cur->step == RSTEP_GENERIC && op->fast == TMPL_STR &&
+		    fetch[op->key].kind == FETCH_SLOT && b->slots[op->key] >= 0 &&
+		    !(b->symbolic && b->symbolic[op->key]))
+			cur->step = RSTEP_FIELD_STR;
 		cur->fetch = (uint8_t)fetch[op->key].kind;
-		cur->off = fetch[op->key].off;
+		cur->off = cur->step == RSTEP_FIELD_STR ?
+				   (uint32_t)b->slots[op->key] :
+				   fetch[op->key].off;
 		cur->off2 = fetch[op->key].off2;
 		cur->str = fetch[op->key].str;
 		cur->len = fetch[op->key].len;
@@ -645,7 +652,7 @@ int render_bind(const struct render *r, struct source *src,
 			}
 		}
 	}
-	b->rops = render_ops(tm, b->fetch, &b->nrops);
+	b->rops = render_ops(tm, b, &b->nrops);
 	if (!b->rops)
 		goto nomem;
 	b->text = tm->text;

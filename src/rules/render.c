@@ -121,9 +121,11 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 		[RSTEP_TS_RELTS_HEX8X2] = &&ts_relts_hex8x2,
 		[RSTEP_U64_HEX16] = &&u64_hex16,
 		[RSTEP_U64_HEX16_UP] = &&u64_hex16_up,
+		[RSTEP_FIELD_STR] = &&field_str,
 	};
 	const struct binding *b, *bn;
 	const struct render_op *ro;
+	struct value val;
 	const void *rec;
 	const char *s;
 	uint32_t w, w2;
@@ -349,6 +351,21 @@ str:
 	if (!p)
 		goto nomem;
 	RENDER_NEXT();
+field_str:
+	/* a string, or a number as %s prints it; else the general path */
+	if (ev->src->ops->field(ev->src, ev, (int)ro->off, &val) == 0) {
+		if (val.kind == VALUE_STR) {
+			p = render_put_str(o, p, val.s, val.len, b->need);
+			if (!p)
+				goto nomem;
+			RENDER_NEXT();
+		}
+		if (val.kind == VALUE_INT && !val.neg) {
+			p = render_fast(p, &b->ops[ro->conv], val.u);
+			RENDER_NEXT();
+		}
+	}
+	goto generic;
 generic:
 	p = render_generic(r, b, ro, ev, o, p, &ret, d);
 	if (!p)

@@ -137,6 +137,10 @@ enum render_step {
 	RSTEP_U64_HEX16,	/* %016x of a FETCH_REC_U64 (rule 0's
 				 * 0x%(event)016x): all 16 digits */
 	RSTEP_U64_HEX16_UP,	/* %016X of one */
+	RSTEP_FIELD_STR,	/* plain %s of a source field (slot off >= 0,
+				 * FETCH_SLOT, no symbol): its string through
+				 * source_ops.field, no render_generic; any
+				 * other value the general path */
 };
 
 /* The longest literal of a step (render_ops() cuts longer ones) */
