@@ -299,6 +299,13 @@ RENDER_INLINE char *render_put_str(struct outbuf *o, char *p, const char *s,
 }
 
 /*
+ * render-ops.c's: the steps of tm for binding b (its fetch, slots and
+ * symbolic set), *n of them, or NULL without memory.
+ */
+struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
+			     size_t *n);
+
+/*
  * RSTEP_GENERIC: op's value through its slot, then the inline formats or
  * pyfmt. A call of its own, off the steps' path: render_events() keeps
  * its few values in registers. Returns where the line goes on, or NULL
