@@ -177,14 +177,21 @@ struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
 	const struct fetch *fetch = b->fetch;
 	/* room for every op, one step per chunk of the text, and the end */
 	size_t cap = tm->nops + tm->len / RENDER_LIT_CHUNK + 2;
-	struct render_op *v = calloc(cap, sizeof(*v));
+	/* each step's hot half on one cache line (struct render_op) */
+	struct render_op *v = cap < SIZE_MAX / sizeof(*v) ?
+				      aligned_alloc(_Alignof(struct render_op),
+						    cap * sizeof(*v)) :
+				      NULL;
 	struct render_op *cur = NULL;
 	uint32_t lit_off = 0;
 	size_t i;
 
+	size_t total;
+
 	*n = 0;
 	if (!v)
 		return NULL;
+	memset(v, 0, cap * sizeof(*v));
 	for (i = 0; i < tm->nops; i++) {
 		const struct tmpl_op *op = &tm->ops[i];
 
@@ -202,18 +209,20 @@ struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
 				lit_off = op->off;
 				cur->lit = tm->text + op->off;
 			}
-			cur->lit_len += op->len;
-			while (cur->lit_len > RENDER_LIT_CHUNK) {
+			/* (counted in a size_t: lit_len holds a chunk) */
+			total = cur->lit_len + op->len;
+			while (total > RENDER_LIT_CHUNK) {
 				/* the first chunk alone; the rest goes on */
 				struct render_op *rest = &v[(*n)++];
 
 				rest->step = RSTEP_NONE;
 				rest->lit = cur->lit + RENDER_LIT_CHUNK;
-				rest->lit_len = cur->lit_len - RENDER_LIT_CHUNK;
 				cur->lit_len = RENDER_LIT_CHUNK;
+				total -= RENDER_LIT_CHUNK;
 				lit_off += RENDER_LIT_CHUNK;
 				cur = rest;
 			}
+			cur->lit_len = (uint16_t)total;
 			continue;
 		}
 		cur->conv = (uint32_t)i;
@@ -228,13 +237,13 @@ struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
 				   fetch[op->key].off;
 		cur->off2 = fetch[op->key].off2;
 		cur->str = fetch[op->key].str;
-		cur->len = fetch[op->key].len;
+		cur->len = (uint32_t)fetch[op->key].len;
 		if (cur->step == RSTEP_U32_HEX || cur->step == RSTEP_U32_HEX_UP)
-			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
+			cur->width = op->spec.width > 0 ? (uint8_t)op->spec.width
 							 : 0;
 		if (cur->step == RSTEP_RELTS_DEC || cur->step == RSTEP_CPU_DEC ||
 		    cur->step == RSTEP_PID_DEC || cur->step == RSTEP_U32_DEC) {
-			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
+			cur->width = op->spec.width > 0 ? (uint8_t)op->spec.width
 							 : 0;
 			cur->fill = 0x0101010101010101ull *
 				    (op->spec.flags & PYFMT_ZERO ? '0' : ' ');

@@ -152,31 +152,34 @@ enum render_step {
  * waits for the one before it: ro, then the value, then its bytes).
  */
 struct render_op {
+	/* what every step reads, on the first of its two cache lines: */
 	/* the literal's lit_len bytes, then zeros: copied whole */
 	char text[RENDER_LIT_MAX];
-	const char *lit;	/* the literal, in the tmpl's text: borrowed */
-	uint32_t lit_len;	/* at most RENDER_LIT_MAX */
-	uint32_t conv;		/* the conversion: index of its tmpl_op */
-	uint32_t off;		/* its fetch's off and off2 */
-	uint32_t off2;
-	uint8_t step;		/* enum render_step; RSTEP_NONE, RSTEP_END:
-				 * no conversion */
-	uint8_t fetch;		/* enum fetch_kind */
-	uint16_t width;		/* RSTEP_*_DEC: the width, 0 for none */
-	uint64_t fill;		/* RSTEP_*_DEC: 8 bytes of the padding,
-				 * ' ', or '0' for %0Nd */
 	const char *str;	/* FETCH_CONST_STR: its fetch's str and len;
 				 * RSTEP_U64_HEX(_UP): "0x" ("0X"), and 2
 				 * with '#', else 0; RSTEP_U32_HEX8X2(_UP):
 				 * the text between, in the tmpl's */
-	size_t len;
+	uint64_t fill;		/* RSTEP_*_DEC: 8 bytes of the padding,
+				 * ' ', or '0' for %0Nd */
+	uint32_t off;		/* its fetch's off and off2 */
+	uint32_t off2;
+	uint32_t len;
+	uint16_t lit_len;	/* at most RENDER_LIT_MAX */
+	uint8_t step;		/* enum render_step; RSTEP_NONE, RSTEP_END:
+				 * no conversion */
+	uint8_t width;		/* RSTEP_*_DEC (<= 16), RSTEP_U32_HEX (<= 8):
+				 * the width, 0 for none */
+	/* the rest: the binder's, the general path's, the head's */
+	const char *lit;	/* the literal, in the tmpl's text: borrowed */
+	uint32_t conv;		/* the conversion: index of its tmpl_op */
+	uint8_t fetch;		/* enum fetch_kind */
 	/* RSTEP_TS_RELTS_HEX8X2's (see there) */
-	char text2[16];
-	const char *lit3;	/* in the tmpl's text: borrowed */
 	uint8_t len2;
 	uint8_t len3;
 	uint32_t conv2;
-};
+	char text2[16];
+	const char *lit3;	/* in the tmpl's text: borrowed */
+} __attribute__((aligned(64)));
 
 struct binding {
 	const struct rule *rule;	/* borrowed; NULL: no rule */
