@@ -116,7 +116,7 @@ static struct render_op *render_ops_head(struct render_op *v, size_t *n)
 			h.width = v[i + 1].width;
 			h.fill = v[i + 1].fill;
 			h.conv2 = v[i + 1].conv;
-			h.lit3 = v[i + 2].lit;
+			memcpy(h.text3, v[i + 2].text, sizeof(h.text3));
 			h.len3 = (uint8_t)v[i + 2].lit_len;
 			h.off = v[i + 2].off;
 			h.off2 = v[i + 2].off2;

@@ -289,8 +289,8 @@ ts_relts_hex8x2:
 		p = render_dec_w(p, ro, ev->relts);
 	}
 ts_relts_hex8x2_tail:
-	memcpy(p, ro->lit3, 16);
-	memcpy(p + 16, ro->lit3 + 16, 16);
+	memcpy(p, ro->text3, 16);
+	memcpy(p + 16, ro->text3 + 16, 16);
 	p += ro->len3;
 	memcpy(&w, (const char *)rec + ro->off, 4);
 	memcpy(&w2, (const char *)rec + ro->off2, 4);

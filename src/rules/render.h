@@ -129,7 +129,7 @@ enum render_step {
 	/*
 	 * The head of every classic rule, three steps in one:
 	 * RSTEP_TS_DEC, the literal text2 (len2 bytes), RSTEP_RELTS_DEC
-	 * (width, fill; conv2 its conversion), the literal at lit3 (len3
+	 * (width, fill; conv2 its conversion), the literal text3 (len3
 	 * bytes), RSTEP_U32_HEX8X2 (%(ts)d (+%(relts)12d)  VMEXIT  vcpu =
 	 * 0x%(vcpu)08x  pid = 0x%(pid)08x): two fewer jumps per line
 	 */
@@ -169,23 +169,29 @@ struct render_op {
 				 * no conversion */
 	uint8_t width;		/* RSTEP_*_DEC (<= 16), RSTEP_U32_HEX (<= 8):
 				 * the width, 0 for none */
-	/* the rest: the binder's, the general path's, the head's */
-	const char *lit;	/* the literal, in the tmpl's text: borrowed */
-	uint32_t conv;		/* the conversion: index of its tmpl_op */
-	uint8_t fetch;		/* enum fetch_kind */
-	/* RSTEP_TS_RELTS_HEX8X2's (see there) */
+	/* the second: RSTEP_TS_RELTS_HEX8X2's (see there) */
+	char text2[16] __attribute__((aligned(64)));
+	char text3[RENDER_LIT_MAX];	/* len3 bytes, then zeros */
 	uint8_t len2;
 	uint8_t len3;
 	uint32_t conv2;
-	char text2[16];
-	const char *lit3;	/* in the tmpl's text: borrowed */
+	/* the third: the binder's and the general path's */
+	const char *lit __attribute__((aligned(64)));	/* the literal, in
+							 * the tmpl's text:
+							 * borrowed */
+	uint32_t conv;		/* the conversion: index of its tmpl_op */
+	uint8_t fetch;		/* enum fetch_kind */
 } __attribute__((aligned(64)));
 
 struct binding {
+	/* what render_events() reads of every event's binding, first */
+	uint8_t mode;			/* enum render_mode */
+	size_t need;			/* room to reserve: bound + 1 + slack */
+	struct render_op *rops;		/* owned: the template's ops as steps */
+	const struct tmpl_op *ops;	/* at hand: rule->tmpl's */
 	const struct rule *rule;	/* borrowed; NULL: no rule */
 	int32_t *slots;			/* owned: one per key of rule->tmpl */
 	struct fetch *fetch;		/* owned: one per key */
-	struct render_op *rops;		/* owned: the template's ops as steps */
 	size_t nrops;
 	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
 	uint32_t naux;			/* pairs used */
@@ -194,11 +200,7 @@ struct binding {
 	 * format gives the value (source_ops.field_symbol)
 	 */
 	uint8_t *symbolic;
-	/* at hand for render_event: rule->tmpl's */
-	const char *text;
-	const struct tmpl_op *ops;
-	size_t need;			/* room to reserve: bound + 1 + slack */
-	uint8_t mode;			/* enum render_mode */
+	const char *text;		/* at hand: rule->tmpl's */
 };
 
 /* What render_event does with an event of a binding. */
