@@ -248,19 +248,31 @@ RENDER_INLINE char *render_hex8x2(char *p, uint32_t a, const char *mid,
 }
 
 /*
- * len bytes of s to p. Most strings are a few bytes: they go as two
- * loads that may overlap, all within s, and two stores (a call of
+ * len bytes of s to p. Most strings are a few bytes, up to 32: they go
+ * as two loads that may overlap, all within s, and two stores (a call of
  * memcpy costs more than the copy).
  */
 RENDER_INLINE void render_copy(char *p, const char *s, size_t len)
 {
+	if (len > 16) {
+#ifdef __SSE2__
+		if (len <= 32) {
+			/* (event names of 17 .. 32 bytes: kvm_apicv_inhibit_changed) */
+			__m128i a16 = _mm_loadu_si128((const __m128i *)(const void *)s);
+			__m128i z16 = _mm_loadu_si128((const __m128i *)(const void *)
+							      (s + len - 16));
+
+			_mm_storeu_si128((__m128i *)(void *)p, a16);
+			_mm_storeu_si128((__m128i *)(void *)(p + len - 16), z16);
+			return;
+		}
+#endif
+		memcpy(p, s, len);
+		return;
+	}
 	if (len >= 8) {
 		uint64_t a, z;
 
-		if (__builtin_expect(len > 16, 0)) {
-			memcpy(p, s, len);
-			return;
-		}
 		memcpy(&a, s, 8);
 		memcpy(&z, s + len - 8, 8);
 		memcpy(p, &a, 8);
