@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "outbuf.h"
 #include "pyfmt.h"
+#include "render-int.h"
 #include "render.h"
 #include "source.h"
 
@@ -272,199 +273,6 @@ static void render_type_desc(char *buf, size_t len, struct source *src,
 		snprintf(buf, len, "%s events", src->ops->kind);
 }
 
-/* Which of render_event()'s steps writes op (enum render_step). */
-static uint8_t render_step_of(const struct tmpl_op *op,
-			      const struct fetch *fetch)
-{
-	const struct pyfmt_spec *sp = &op->spec;
-
-	switch (fetch[op->key].kind) {
-	case FETCH_REC_U32:
-		/* a u32 has at most 8 digits: zero padding to 8 is all 8 */
-		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
-		    sp->flags == PYFMT_ZERO && sp->width == 8 && sp->prec < 0)
-			return op->fast == TMPL_HEX ? RSTEP_U32_HEX8
-						    : RSTEP_U32_HEX8_UP;
-		/* %x, %02x, %04X: zeros up to at most 8 digits, or none */
-		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
-		    sp->prec < 0 &&
-		    ((sp->flags == PYFMT_ZERO && sp->width <= 8) ||
-		     (sp->flags == 0 && sp->width <= 1)))
-			return op->fast == TMPL_HEX ? RSTEP_U32_HEX
-						    : RSTEP_U32_HEX_UP;
-		if (op->fast == TMPL_DEC && (sp->flags & ~PYFMT_ZERO) == 0 &&
-		    sp->width <= 16)
-			return RSTEP_U32_DEC;
-		break;
-	case FETCH_TS_INT:
-		if (op->fast == TMPL_DEC && sp->width <= 0)
-			return RSTEP_TS_DEC;
-		break;
-	case FETCH_RELTS:
-	case FETCH_CPU:
-	case FETCH_PID:
-		/*
-		 * the classic formats' (+%(relts)12d), trace-cmd's
-		 * [%(cpu)03d] and -%(pid)d: right-aligned, spaces or zeros
-		 */
-		if (op->fast == TMPL_DEC && (sp->flags & ~PYFMT_ZERO) == 0 &&
-		    sp->width <= 16)
-			return fetch[op->key].kind == FETCH_RELTS ? RSTEP_RELTS_DEC :
-			       fetch[op->key].kind == FETCH_CPU ? RSTEP_CPU_DEC :
-								 RSTEP_PID_DEC;
-		break;
-	case FETCH_REC_U64:
-	case FETCH_REC_S64:
-		if (op->fast == TMPL_DEC && sp->width <= 0)
-			return fetch[op->key].kind == FETCH_REC_U64 ?
-				       RSTEP_U64_DEC : RSTEP_S64_DEC;
-		/* %x and %#x, no width (%#x is '#' alone: TMPL_HEX) */
-		if ((op->fast == TMPL_HEX || op->fast == TMPL_HEX_UP) &&
-		    sp->width <= 0 && fetch[op->key].kind == FETCH_REC_U64)
-			return op->fast == TMPL_HEX ? RSTEP_U64_HEX
-						    : RSTEP_U64_HEX_UP;
-		break;
-	case FETCH_REC_STR:
-		if (op->fast == TMPL_STR)
-			return RSTEP_STR;
-		break;
-	case FETCH_CONST_STR:
-		if (op->fast == TMPL_STR)
-			return RSTEP_CONST_STR;
-		break;
-	default:
-		break;
-	}
-	return RSTEP_GENERIC;
-}
-
-/*
- * The steps of tm for a binding: each conversion with the literal before
- * it (two literals not next to each other in the text take two steps),
- * then RSTEP_END with the literal after the last conversion.
- * A literal longer than RENDER_LIT_CHUNK bytes is cut into steps of that
- * many with no conversion, so that render_event() copies every literal
- * as its two 16-byte chunks and has no loop (nor test) for long ones.
- */
-#define RENDER_LIT_CHUNK RENDER_LIT_MAX
-
-/*
- * The steps as render_event() takes them: two words printed as one
- * number (rip = 0x%(3)08x%(2)08x) one step, and so two with some text
- * between (vcpu = 0x%(vcpu)08x  pid = 0x%(pid)08x) unless the second
- * makes one number with the next; each literal's bytes in its step.
- */
-static struct render_op *render_ops_fuse(struct render_op *v, size_t *n)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < *n; i++) {
-		struct render_op *prev = j ? &v[j - 1] : NULL;
-		bool hex8 = v[i].step == RSTEP_U32_HEX8 ||
-			    v[i].step == RSTEP_U32_HEX8_UP;
-
-		if (prev && hex8 && v[i].step == prev->step && !v[i].lit_len) {
-			prev->step = prev->step == RSTEP_U32_HEX8 ?
-					     RSTEP_U32_HEX16 : RSTEP_U32_HEX16_UP;
-			prev->off2 = v[i].off;
-			continue;
-		}
-		if (prev && hex8 && v[i].step == prev->step &&
-		    !(i + 1 < *n && v[i + 1].step == v[i].step &&
-		      !v[i + 1].lit_len)) {
-			prev->step = prev->step == RSTEP_U32_HEX8 ?
-					     RSTEP_U32_HEX8X2 : RSTEP_U32_HEX8X2_UP;
-			prev->off2 = v[i].off;
-			prev->str = v[i].lit;
-			prev->len = v[i].lit_len;
-			continue;
-		}
-		v[j] = v[i];
-		memcpy(v[j].text, v[j].lit, v[j].lit_len);
-		j++;
-	}
-	*n = j;
-	return v;
-}
-
-static struct render_op *render_ops(const struct tmpl *tm,
-				    const struct fetch *fetch, size_t *n)
-{
-	/* room for every op, one step per chunk of the text, and the end */
-	size_t cap = tm->nops + tm->len / RENDER_LIT_CHUNK + 2;
-	struct render_op *v = calloc(cap, sizeof(*v));
-	struct render_op *cur = NULL;
-	uint32_t lit_off = 0;
-	size_t i;
-
-	*n = 0;
-	if (!v)
-		return NULL;
-	for (i = 0; i < tm->nops; i++) {
-		const struct tmpl_op *op = &tm->ops[i];
-
-		if (!cur) {
-			cur = &v[(*n)++];
-			cur->step = RSTEP_NONE;
-			cur->lit = tm->text;
-		}
-		if (op->kind == TMPL_LIT) {
-			if (cur->lit_len && lit_off + cur->lit_len != op->off) {
-				cur = &v[(*n)++];
-				cur->step = RSTEP_NONE;
-			}
-			if (!cur->lit_len) {
-				lit_off = op->off;
-				cur->lit = tm->text + op->off;
-			}
-			cur->lit_len += op->len;
-			while (cur->lit_len > RENDER_LIT_CHUNK) {
-				/* the first chunk alone; the rest goes on */
-				struct render_op *rest = &v[(*n)++];
-
-				rest->step = RSTEP_NONE;
-				rest->lit = cur->lit + RENDER_LIT_CHUNK;
-				rest->lit_len = cur->lit_len - RENDER_LIT_CHUNK;
-				cur->lit_len = RENDER_LIT_CHUNK;
-				lit_off += RENDER_LIT_CHUNK;
-				cur = rest;
-			}
-			continue;
-		}
-		cur->conv = (uint32_t)i;
-		cur->step = render_step_of(op, fetch);
-		cur->fetch = (uint8_t)fetch[op->key].kind;
-		cur->off = fetch[op->key].off;
-		cur->off2 = fetch[op->key].off2;
-		cur->str = fetch[op->key].str;
-		cur->len = fetch[op->key].len;
-		if (cur->step == RSTEP_U32_HEX || cur->step == RSTEP_U32_HEX_UP)
-			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
-							 : 0;
-		if (cur->step == RSTEP_RELTS_DEC || cur->step == RSTEP_CPU_DEC ||
-		    cur->step == RSTEP_PID_DEC || cur->step == RSTEP_U32_DEC) {
-			cur->width = op->spec.width > 0 ? (uint16_t)op->spec.width
-							 : 0;
-			cur->fill = 0x0101010101010101ull *
-				    (op->spec.flags & PYFMT_ZERO ? '0' : ' ');
-		}
-		if (cur->step == RSTEP_U64_HEX || cur->step == RSTEP_U64_HEX_UP) {
-			/* the prefix: two bytes copied, len of them kept */
-			cur->str = cur->step == RSTEP_U64_HEX ? "0x" : "0X";
-			cur->len = op->spec.flags & PYFMT_ALT ? 2 : 0;
-		}
-		cur = NULL;
-	}
-	/* the last step ends the line: the literal after the last
-	 * conversion, or a step of its own */
-	if (!cur) {
-		cur = &v[(*n)++];
-		cur->lit = tm->text;
-	}
-	cur->step = RSTEP_END;
-	return render_ops_fuse(v, n);
-}
-
 /* The rule-file error of key i of rule, which events of type t lack. */
 void render_unknown_key(const struct render *r, struct source *src,
 			const struct event_type *t,
@@ -601,7 +409,7 @@ int render_bind(const struct render *r, struct source *src,
 			}
 		}
 	}
-	b->rops = render_ops(tm, b->fetch, &b->nrops);
+	b->rops = render_ops(tm, b, &b->nrops);
 	if (!b->rops)
 		goto nomem;
 	b->text = tm->text;

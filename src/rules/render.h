@@ -126,6 +126,21 @@ enum render_step {
 				 * (vcpu = 0x%(vcpu)08x  pid = 0x%(pid)08x):
 				 * off, the len bytes at str, off2 */
 	RSTEP_U32_HEX8X2_UP,	/* the same of two RSTEP_U32_HEX8_UP */
+	/*
+	 * The head of every classic rule, three steps in one:
+	 * RSTEP_TS_DEC, the literal text2 (len2 bytes), RSTEP_RELTS_DEC
+	 * (width, fill; conv2 its conversion), the literal text3 (len3
+	 * bytes), RSTEP_U32_HEX8X2 (%(ts)d (+%(relts)12d)  VMEXIT  vcpu =
+	 * 0x%(vcpu)08x  pid = 0x%(pid)08x): two fewer jumps per line
+	 */
+	RSTEP_TS_RELTS_HEX8X2,
+	RSTEP_U64_HEX16,	/* %016x of a FETCH_REC_U64 (rule 0's
+				 * 0x%(event)016x): all 16 digits */
+	RSTEP_U64_HEX16_UP,	/* %016X of one */
+	RSTEP_FIELD_STR,	/* plain %s of a source field (slot off >= 0,
+				 * FETCH_SLOT, no symbol): its string through
+				 * source_ops.field, no render_generic; any
+				 * other value the general path */
 };
 
 /* The longest literal of a step (render_ops() cuts longer ones) */
@@ -137,31 +152,46 @@ enum render_step {
  * waits for the one before it: ro, then the value, then its bytes).
  */
 struct render_op {
+	/* what every step reads, on the first of its two cache lines: */
 	/* the literal's lit_len bytes, then zeros: copied whole */
 	char text[RENDER_LIT_MAX];
-	const char *lit;	/* the literal, in the tmpl's text: borrowed */
-	uint32_t lit_len;	/* at most RENDER_LIT_MAX */
-	uint32_t conv;		/* the conversion: index of its tmpl_op */
-	uint32_t off;		/* its fetch's off and off2 */
-	uint32_t off2;
-	uint8_t step;		/* enum render_step; RSTEP_NONE, RSTEP_END:
-				 * no conversion */
-	uint8_t fetch;		/* enum fetch_kind */
-	uint16_t width;		/* RSTEP_*_DEC: the width, 0 for none */
-	uint64_t fill;		/* RSTEP_*_DEC: 8 bytes of the padding,
-				 * ' ', or '0' for %0Nd */
 	const char *str;	/* FETCH_CONST_STR: its fetch's str and len;
 				 * RSTEP_U64_HEX(_UP): "0x" ("0X"), and 2
 				 * with '#', else 0; RSTEP_U32_HEX8X2(_UP):
 				 * the text between, in the tmpl's */
-	size_t len;
-};
+	uint64_t fill;		/* RSTEP_*_DEC: 8 bytes of the padding,
+				 * ' ', or '0' for %0Nd */
+	uint32_t off;		/* its fetch's off and off2 */
+	uint32_t off2;
+	uint32_t len;
+	uint16_t lit_len;	/* at most RENDER_LIT_MAX */
+	uint8_t step;		/* enum render_step; RSTEP_NONE, RSTEP_END:
+				 * no conversion */
+	uint8_t width;		/* RSTEP_*_DEC (<= 16), RSTEP_U32_HEX (<= 8):
+				 * the width, 0 for none */
+	/* the second: RSTEP_TS_RELTS_HEX8X2's (see there) */
+	char text2[16] __attribute__((aligned(64)));
+	char text3[RENDER_LIT_MAX];	/* len3 bytes, then zeros */
+	uint8_t len2;
+	uint8_t len3;
+	uint32_t conv2;
+	/* the third: the binder's and the general path's */
+	const char *lit __attribute__((aligned(64)));	/* the literal, in
+							 * the tmpl's text:
+							 * borrowed */
+	uint32_t conv;		/* the conversion: index of its tmpl_op */
+	uint8_t fetch;		/* enum fetch_kind */
+} __attribute__((aligned(64)));
 
 struct binding {
+	/* what render_events() reads of every event's binding, first */
+	uint8_t mode;			/* enum render_mode */
+	size_t need;			/* room to reserve: bound + 1 + slack */
+	struct render_op *rops;		/* owned: the template's ops as steps */
+	const struct tmpl_op *ops;	/* at hand: rule->tmpl's */
 	const struct rule *rule;	/* borrowed; NULL: no rule */
 	int32_t *slots;			/* owned: one per key of rule->tmpl */
 	struct fetch *fetch;		/* owned: one per key */
-	struct render_op *rops;		/* owned: the template's ops as steps */
 	size_t nrops;
 	int32_t *aux;			/* owned: pairs, see SLOT_JOIN_BASE */
 	uint32_t naux;			/* pairs used */
@@ -170,11 +200,7 @@ struct binding {
 	 * format gives the value (source_ops.field_symbol)
 	 */
 	uint8_t *symbolic;
-	/* at hand for render_event: rule->tmpl's */
-	const char *text;
-	const struct tmpl_op *ops;
-	size_t need;			/* room to reserve: bound + 1 + slack */
-	uint8_t mode;			/* enum render_mode */
+	const char *text;		/* at hand: rule->tmpl's */
 };
 
 /* What render_event does with an event of a binding. */

@@ -20,9 +20,9 @@
 #define TEST_MAX_DIAG 3
 /*
  * 16 conversions x 3 value kinds, the hand-written cases, pyfmt_u64_dec,
- * pyfmt_fixed
+ * pyfmt_fixed, pyfmt_dec8_swar and pyfmt_dec8x2
  */
-#define TEST_PLAN (16 * 3 + 29 + 1 + 1)
+#define TEST_PLAN (16 * 3 + 29 + 1 + 1 + 1)
 
 struct test_result {
 	ssize_t ret;	/* bytes, or a negative errno */
@@ -401,6 +401,64 @@ static void test_u64_dec(struct tap *t)
 	tap_ok(t, !bad, "pyfmt_u64_dec agrees with printf (%u wrong)", bad);
 }
 
+/*
+ * The renderer's 8-digit writers (pyfmt_dec8_swar, and pyfmt_dec8x2 of
+ * two numbers at once) against printf's %08u: every value up to 10^5,
+ * every power of ten and run of nines, each next to the one below and
+ * above it, pseudo-random values; the two of dec8x2 apart. (All 10^8
+ * values agreed when it was written: about 10 s, too long for make check.)
+ */
+static void test_dec8(struct tap *t)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	uint32_t a, b, p = 1;
+	char want[24], got[24];
+	unsigned bad = 0, i;
+
+	for (i = 0; i < 400000; i++) {
+		if (i < 100000) {
+			a = i;
+		} else if (i < 100048) {
+			/* 10^k - 1, 10^k, 10^k + 1 for k = 1 .. 7, then 99999999 */
+			unsigned k = (i - 100000) / 3 % 8;
+
+			p = 1;
+			while (k--)
+				p *= 10;
+			a = p * 10 - 2 + (i - 100000) % 3;
+			if (a > 99999999)
+				a = 99999999;
+		} else {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			a = (uint32_t)(x >> 33) % 100000000u;
+		}
+		b = (uint32_t)((x >> 7) % 100000000u) ^ (i & 1 ? 0 : 99999999u - a);
+		b %= 100000000u;
+		snprintf(want, sizeof(want), "%08u%08u", (unsigned)a,
+			 (unsigned)b);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		{
+			uint64_t d = pyfmt_dec8_swar(a) + 0x3030303030303030ull;
+
+			memcpy(got, &d, 8);
+			if (memcmp(got, want, 8) && bad++ < TEST_MAX_DIAG)
+				tap_diag("pyfmt_dec8_swar(%u) gave %.8s",
+					 (unsigned)a, got);
+		}
+#endif
+#ifdef __SSE2__
+		_mm_storeu_si128((__m128i *)(void *)got,
+				 _mm_add_epi8(pyfmt_dec8x2(a, b),
+					      _mm_set1_epi8('0')));
+		if (memcmp(got, want, 16) && bad++ < TEST_MAX_DIAG)
+			tap_diag("pyfmt_dec8x2(%u, %u) gave %.16s",
+				 (unsigned)a, (unsigned)b, got);
+#endif
+	}
+	tap_ok(t, !bad, "pyfmt_dec8_swar and pyfmt_dec8x2 agree with printf (%u wrong)",
+	       bad);
+}
+
 /* The renderer's inline %f against pyfmt-fixed-table.h (Python's %.Nf) */
 static void test_fixed(struct tap *t)
 {
@@ -440,6 +498,7 @@ int main(void)
 	test_hand(&t);
 	test_u64_dec(&t);
 	test_fixed(&t);
+	test_dec8(&t);
 	if (t.n != TEST_PLAN)
 		tap_diag("planned %d tests, ran %d", TEST_PLAN, t.n);
 	return 0;
