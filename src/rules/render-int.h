@@ -311,6 +311,24 @@ RENDER_INLINE char *render_put_str(struct outbuf *o, char *p, const char *s,
 }
 
 /*
+ * %d of x, no width: below 100 (a depth, a CPU, a small count) one
+ * store of two bytes from the pairs' table, the tens' digit skipped
+ * below 10 (the byte written past the number goes under what follows)
+ */
+RENDER_INLINE char *render_dec_u64(char *p, uint64_t x)
+{
+	size_t n;
+
+	if (x < 100) {
+		memcpy(p, pyfmt_dig2 + 2 * x + (x < 10), 2);
+		return p + 1 + (x >= 10);
+	}
+	n = pyfmt_dec_len(x);
+	pyfmt_dec_back(p + n, x);
+	return p + n;
+}
+
+/*
  * render-ops.c's: the steps of tm for binding b (its fetch, slots and
  * symbolic set), *n of them, or NULL without memory.
  */

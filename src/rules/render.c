@@ -300,15 +300,11 @@ s64_dec:
 	memcpy(&x, (const char *)rec + ro->off, 8);
 	if ((int64_t)x < 0)
 		goto generic;	/* the sign: the general path */
-	n = (ssize_t)pyfmt_dec_len(x);
-	pyfmt_dec_back(p + n, x);
-	p += n;
+	p = render_dec_u64(p, x);
 	RENDER_NEXT();
 u64_dec:
 	memcpy(&x, (const char *)rec + ro->off, 8);
-	n = (ssize_t)pyfmt_dec_len(x);
-	pyfmt_dec_back(p + n, x);
-	p += n;
+	p = render_dec_u64(p, x);
 	RENDER_NEXT();
 relts_dec:
 	if (ev->relts_neg)

@@ -12,6 +12,7 @@
 
 #include "pyfmt.h"
 #include "pyfmt-table.h"
+#include "render-int.h"
 #include "pyfmt-fixed-table.h"
 #include "tap.h"
 
@@ -20,9 +21,9 @@
 #define TEST_MAX_DIAG 3
 /*
  * 16 conversions x 3 value kinds, the hand-written cases, pyfmt_u64_dec,
- * pyfmt_fixed, pyfmt_dec8_swar and pyfmt_dec8x2
+ * pyfmt_fixed, pyfmt_dec8_swar and pyfmt_dec8x2, render_dec_u64
  */
-#define TEST_PLAN (16 * 3 + 29 + 1 + 1 + 1)
+#define TEST_PLAN (16 * 3 + 29 + 1 + 1 + 1 + 1)
 
 struct test_result {
 	ssize_t ret;	/* bytes, or a negative errno */
@@ -459,6 +460,51 @@ static void test_dec8(struct tap *t)
 	       bad);
 }
 
+/*
+ * The renderer's %d of a record's u64 (render_dec_u64: two bytes from the
+ * pairs' table below 100, the byte past a digit written over) against
+ * printf: 0 .. 100000, each power of ten and the numbers beside it,
+ * UINT64_MAX, pseudo-random values of every length; what follows the
+ * number in the output is written after it, as the renderer does.
+ */
+static void test_render_dec(struct tap *t)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull, v, p;
+	char want[32], got[48];
+	unsigned bad = 0, i;
+	char *end;
+
+	for (i = 0; i < 300000; i++) {
+		if (i < 100001) {
+			v = i;
+		} else if (i < 100001 + 60) {
+			unsigned k = (i - 100001) / 3;
+
+			for (p = 1; k--;)
+				p *= 10;
+			v = p - 1 + (i - 100001) % 3;
+		} else if (i == 100001 + 60) {
+			v = UINT64_MAX;
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = x >> (x & 63);
+		}
+		snprintf(want, sizeof(want), "%llu|", (unsigned long long)v);
+		memset(got, '#', sizeof(got));
+		end = render_dec_u64(got, v);
+		*end++ = '|';
+		if ((size_t)(end - got) != strlen(want) ||
+		    memcmp(got, want, strlen(want))) {
+			if (bad++ < TEST_MAX_DIAG)
+				tap_diag("render_dec_u64(%s) gave %.*s", want,
+					 (int)(end - got), got);
+		}
+	}
+	tap_ok(t, !bad, "render_dec_u64 agrees with printf (%u wrong)", bad);
+}
+
 /* The renderer's inline %f against pyfmt-fixed-table.h (Python's %.Nf) */
 static void test_fixed(struct tap *t)
 {
@@ -498,6 +544,7 @@ int main(void)
 	test_hand(&t);
 	test_u64_dec(&t);
 	test_fixed(&t);
+	test_render_dec(&t);
 	test_dec8(&t);
 	if (t.n != TEST_PLAN)
 		tap_diag("planned %d tests, ran %d", TEST_PLAN, t.n);
