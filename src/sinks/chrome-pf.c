@@ -309,7 +309,7 @@ static uint8_t *pf_interned(uint8_t *p, const struct pf_new *nw, size_t n)
 /* The bytes a packet of ev may take: this and PF_ARGNEED() of each arg. */
 #define PF_EVNEED(ev) (160 + 6 * ((ev)->namelen + (ev)->catlen) + 4 * PF_NEST)
 #define PF_ARGNEED(a)                                                        \
-	(6 * (size_t)(a)->keylen + 32 + 3 * PF_NEST +                        \
+	(6 * (size_t)(a)->k->keylen + 32 + 3 * PF_NEST +                        \
 	 ((a)->v.kind == VALUE_STR ? 3 * (a)->v.len : 0))
 
 static inline __attribute__((always_inline)) uint8_t *
@@ -381,11 +381,11 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 		const struct tl_arg *a = &ev->args[i];
 
 		if (a->v.kind == VALUE_STR ||
-		    !pf_probe(f, PF_KEY, a->key, a->keylen, 0, &iid))
+		    !pf_probe(f, PF_KEY, a->k->key, a->k->keylen, 0, &iid))
 			return 0;
 		da = pf_open(&p, PF_TE_ANNOTATIONS);
 		p = pf_uint(p, PF_DA_NAME_IID, iid);
-		p = pf_value(p, &a->v, a->hex);
+		p = pf_value(p, &a->v, a->k->hex);
 		/* iid and a number: 15 bytes at most, its length one byte */
 		*da = (uint8_t)(p - da - 1);
 	}
@@ -430,7 +430,7 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	for (i = 0; i < nargs; i++) {
 		const struct tl_arg *a = &ev->args[i];
 
-		if (pf_iid(f, PF_KEY, a->key, a->keylen, true, 0, nw, &nnew,
+		if (pf_iid(f, PF_KEY, a->k->key, a->k->keylen, true, 0, nw, &nnew,
 			   &key_iid[i]) < 0)
 			return -ENOMEM;
 		needs |= key_iid[i] != 0;
@@ -467,8 +467,8 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 		if (key_iid[i])
 			p = pf_uint(p, PF_DA_NAME_IID, key_iid[i]);
 		else
-			p = pf_str(p, PF_DA_NAME, a->key, a->keylen);
-		p = pf_value(p, &a->v, a->hex);
+			p = pf_str(p, PF_DA_NAME, a->k->key, a->k->keylen);
+		p = pf_value(p, &a->v, a->k->hex);
 		p = pf_close(da, p);
 	}
 	p = pf_close(te, p);

@@ -21,8 +21,8 @@ void chrome_type_fini(struct chrome_type *ct)
 	size_t i;
 
 	for (i = 0; i < ct->nfields; i++) {
-		free(ct->fields[i].key);
-		free(ct->fields[i].name);
+		free((char *)ct->fields[i].k.jkey);
+		free((char *)ct->fields[i].k.key);
 	}
 	free(ct->fields);
 	free(ct->head);
@@ -151,7 +151,7 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	const char *names[CHROME_MAXFIELDS];
 	const char *cat = t->system ? t->system : src->ops->kind;
 	const char *name;
-	char idname[24];
+	char idname[24], *jkey, *fname;
 	size_t i, n = 0, k, off;
 
 	sink_type_init(&ct->st, src, t);
@@ -215,23 +215,28 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 		    off <= INT32_MAX)
 			f->u32_off = (int32_t)off;
 		f->word = t->has_id && chrome_is_word(names[i]);
-		f->hex = chrome_is_address(names[i]);
+		f->k.hex = chrome_is_address(names[i]);
 		/* the event's own cpu: the record's is common_cpu */
 		if (!strcmp(names[i], "cpu"))
 			ct->cpu_own = true;
-		f->key = malloc(SINK_JSON_BOUND(strlen(names[i])) + 2);
-		f->name = strdup(names[i]);
-		if (!f->key || !f->name) {
-			free(f->key);
-			free(f->name);
+		jkey = malloc(SINK_JSON_BOUND(strlen(names[i])) + 2);
+		fname = strdup(names[i]);
+		if (!jkey || !fname) {
+			free(jkey);
+			free(fname);
 			return -ENOMEM;
 		}
-		f->namelen = (uint32_t)strlen(names[i]);
-		k = sink_json_str(f->key, names[i], strlen(names[i]));
-		f->key[k++] = ':';
-		f->keylen = (uint32_t)k;
+		k = sink_json_str(jkey, names[i], strlen(names[i]));
+		jkey[k++] = ':';
+		f->k.key = fname;
+		f->k.keylen = (uint32_t)strlen(names[i]);
+		f->k.jkey = jkey;
+		f->k.jkeylen = (uint32_t)k;
+		ct->jargs += TL_ARGBOUND(&f->k);
 		ct->nfields++;
 	}
+	/* pid, cpu */
+	ct->jargs += 2 * (48 + 16);
 	ct->init = true;
 	return 0;
 }
@@ -361,7 +366,7 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	struct tl_arg args[CHROME_MAXFIELDS + 2];
 	char scratch[SINK_JSON_BOUND(CHROME_LABELMAX) + CHROME_HEADMAX +
 		     CHROME_LABELMAX];
-	size_t i, n = ct->nfields, keep;
+	size_t i, n = ct->nfields, keep, strb = 0;
 	uint32_t tid;
 	struct tl_event te = {
 		.ph = TL_INSTANT,
@@ -390,10 +395,7 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		const struct chrome_field *f = &ct->fields[i];
 		struct tl_arg *a = &args[i];
 
-		a->key = f->name;
-		a->keylen = f->namelen;
-		a->jkey = f->key;
-		a->jkeylen = f->keylen;
+		a->k = &f->k;
 		if (f->u32_off >= 0) {
 			uint32_t w;
 
@@ -401,36 +403,23 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 			value_set_u64(&a->v, w);
 		} else if (ev->src->ops->field(ev->src, ev, f->slot, &a->v) < 0) {
 			a->v.kind = VALUE_NONE;
+		} else if (a->v.kind == VALUE_STR) {
+			strb += SINK_JSON_BOUND(a->v.len);
 		}
-		a->hex = f->hex;
 		/* kvmtrace: data words that are 0 at the end are not written */
 		if (!f->word || a->v.kind != VALUE_INT || a->v.u)
 			keep = i + 1;
 	}
 	n = keep;
 	if (ct->add_pid) {
-		args[n].hex = false;
 		value_set_s64(&args[n].v, ev->pid);
-		args[n].key = "pid";
-		args[n].keylen = 3;
-		args[n].jkey = "\"pid\":";
-		args[n++].jkeylen = 6;
+		args[n++].k = TL_K("pid");
 	}
-	if (ct->add_cpu)
-		args[n].hex = false;
-	if (ct->add_cpu && ct->cpu_own) {
+	if (ct->add_cpu) {
 		value_set_u64(&args[n].v, ev->cpu);
-		args[n].key = "common_cpu";
-		args[n].keylen = 10;
-		args[n].jkey = "\"common_cpu\":";
-		args[n++].jkeylen = 13;
-	} else if (ct->add_cpu) {
-		value_set_u64(&args[n].v, ev->cpu);
-		args[n].key = "cpu";
-		args[n].keylen = 3;
-		args[n].jkey = "\"cpu\":";
-		args[n++].jkeylen = 6;
+		args[n++].k = ct->cpu_own ? TL_K("common_cpu") : TL_K("cpu");
 	}
+	te.jargs = ct->jargs + strb;
 	te.nargs = n;
 	return chrome_emit(c, &te) < 0 ? chrome_nomem(d) : 0;
 }

@@ -31,12 +31,8 @@
 
 struct chrome_field {
 	int32_t slot;
-	char *name;		/* owned: the field's name */
-	char *key;		/* owned: "name": */
-	uint32_t namelen;
-	uint32_t keylen;
+	struct tl_key k;	/* key: the field's name, jkey "name": (owned) */
 	bool word;		/* a kvmtrace data word: left out if 0 at the end */
-	bool hex;		/* an address: a hex string */
 	/* >= 0: the value is a u32 at this byte of ev->rec for every
 	 * event (source_ops.field_u32), read without a call */
 	int32_t u32_off;
@@ -56,6 +52,7 @@ struct chrome_type {
 	size_t rawcatlen;
 	struct chrome_field *fields;	/* owned */
 	size_t nfields;
+	size_t jargs;		/* TL_ARGBOUND() of the fields' keys and more */
 	bool add_pid;		/* no field holds the pid: add "pid" */
 	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
 	bool cpu_own;		/* the event has a cpu: add "common_cpu" */
@@ -138,8 +135,10 @@ struct chrome_thread {
 };
 
 struct chrome_reason {
-	char *name;		/* owned; NULL: none */
+	char *name;		/* owned, with jname after it */
 	size_t len;
+	char *jname;		/* {"name":…,"cat":"kvm" */
+	size_t jlen;
 };
 
 /* A process of a program's input (chrome-prog.c). */
@@ -168,6 +167,7 @@ struct sink_chrome {
 	struct sink_pairs pairs;
 	struct sink_map vm_pids;	/* VM processes announced */
 	struct sink_map reason_map;	/* (domain, kind, reason) -> index */
+	struct sink_map dreason_map;	/* reasons of types naming none */
 	struct chrome_reason *reasons;	/* owned */
 	size_t nreasons;
 	size_t cap_reasons;

@@ -32,14 +32,22 @@ enum tl_ph {
 	TL_COUNTER = 'C',	/* a sample of the counter named name */
 };
 
-/* One arg: a key and a value (INT, FLOAT, STR; NONE is null). */
-struct tl_arg {
+/*
+ * An arg's key: its name and JSON form, made once (a type's field, a
+ * literal) and shared by every arg of that name.
+ */
+struct tl_key {
 	const char *key;	/* borrowed: unchanged until the run ends */
 	const char *jkey;	/* borrowed: "key": quoted for JSON, or NULL */
 	uint32_t keylen;
 	uint32_t jkeylen;
 	bool hex;		/* an address (v: INT): JSON "0x…", Perfetto a
 				 * pointer value (JSON readers hold doubles) */
+};
+
+/* One arg: a key and a value (INT, FLOAT, STR; NONE is null). */
+struct tl_arg {
+	const struct tl_key *k;	/* borrowed: unchanged until the run ends */
 	struct value v;		/* strings borrowed */
 };
 
@@ -68,9 +76,20 @@ struct tl_event {
 	/* JSON only: {"name":…,"cat":…,"ph":"i","s":"t","ts": cached */
 	const char *jhead;	/* borrowed, or NULL */
 	size_t jheadlen;
+	/* JSON only: {"name":…,"cat":… cached (borrowed), or NULL */
+	const char *jname;
+	size_t jnamelen;
 	const struct tl_arg *args;	/* borrowed */
 	size_t nargs;
+	/* JSON: the bytes the args take at most (TL_ARGBOUND() of each
+	 * key, SINK_JSON_BOUND() of each string), or 0: not known */
+	size_t jargs;
 };
+
+/* JSON's bytes of an arg of key k but for a string value's. */
+#define TL_ARGBOUND(k)                                                    \
+	((k)->jkey ? (size_t)(k)->jkeylen + 48                            \
+		   : SINK_JSON_BOUND((size_t)(k)->keylen) + 48)
 
 struct tl_enc;
 
@@ -113,32 +132,35 @@ static inline void tl_enc_destroy(struct tl_enc *e)
 		e->ops->destroy(e);
 }
 
-static inline void tl_arg_str(struct tl_arg *a, const char *key,
-			      uint32_t keylen, const char *s, size_t len)
+static inline void tl_arg_str(struct tl_arg *a, const struct tl_key *k,
+			      const char *s, size_t len)
 {
-	a->key = key;
-	a->keylen = keylen;
-	a->jkey = NULL;
-	a->jkeylen = 0;
-	a->hex = false;
+	a->k = k;
 	value_set_str(&a->v, s, len);
 }
 
-static inline void tl_arg_u64(struct tl_arg *a, const char *key,
-			      uint32_t keylen, uint64_t u)
+static inline void tl_arg_u64(struct tl_arg *a, const struct tl_key *k,
+			      uint64_t u)
 {
-	a->key = key;
-	a->keylen = keylen;
-	a->jkey = NULL;
-	a->jkeylen = 0;
-	a->hex = false;
+	a->k = k;
 	value_set_u64(&a->v, u);
 }
 
+/* A string literal and its length. */
 #define TL_KEY(s) s, (uint32_t)(sizeof(s) - 1)
 
-/* The JSON form of a literal key a plain ASCII word: "key": */
-#define TL_JKEY(a, s)                                                    \
-	((a)->jkey = "\"" s "\":", (a)->jkeylen = (uint32_t)sizeof(s) + 2)
+/* The key of a literal name, a plain ASCII word; TL_HEXKEY an address's. */
+#define TL_KEYINIT(s, h)                                                  \
+	{ s, "\"" s "\":", (uint32_t)sizeof(s) - 1, (uint32_t)sizeof(s) + 2, h }
+#define TL_K(s)                                                           \
+	({                                                                \
+		static const struct tl_key tl_k_ = TL_KEYINIT(s, false);  \
+		&tl_k_;                                                   \
+	})
+#define TL_HEXK(s)                                                        \
+	({                                                                \
+		static const struct tl_key tl_k_ = TL_KEYINIT(s, true);   \
+		&tl_k_;                                                   \
+	})
 
 #endif
