@@ -119,17 +119,16 @@ static struct chrome_cpu *chrome_cpu_of(struct sink_chrome *c, uint64_t key)
 static int chrome_cpu_open(struct sink_chrome *c, uint32_t tid,
 			   const struct chrome_cpu_slice *s, const char *cat)
 {
-	struct tl_event te = {
-		.ph = TL_OPEN,
-		.pid = chrome_tid_pid(c, tid),
-		.tid = tid,
-		.ts = s->since,
-		.name = s->name,
-		.namelen = s->len,
-		.cat = cat,
-		.catlen = strlen(cat),
-	};
+	struct tl_event te;
 
+	tl_event_init(&te, TL_OPEN);
+	te.pid = chrome_tid_pid(c, tid);
+	te.tid = tid;
+	te.ts = s->since;
+	te.name = s->name;
+	te.namelen = s->len;
+	te.cat = cat;
+	te.catlen = strlen(cat);
 	return chrome_emit(c, &te);
 }
 
@@ -144,21 +143,20 @@ static int chrome_cpu_slice(struct sink_chrome *c, uint32_t tid,
 			    const char *cat, const struct tl_arg *args,
 			    size_t n)
 {
-	struct tl_event te = {
-		.ph = TL_SLICE,
-		.opened = true,
-		.pid = chrome_tid_pid(c, tid),
-		.tid = tid,
-		.ts = s->since,
-		.end = end,
-		.name = s->name,
-		.namelen = s->len,
-		.cat = cat,
-		.catlen = strlen(cat),
-		.args = args,
-		.nargs = n,
-	};
+	struct tl_event te;
 
+	tl_event_init(&te, TL_SLICE);
+	te.opened = true;
+	te.pid = chrome_tid_pid(c, tid);
+	te.tid = tid;
+	te.ts = s->since;
+	te.end = end;
+	te.name = s->name;
+	te.namelen = s->len;
+	te.cat = cat;
+	te.catlen = strlen(cat);
+	te.args = args;
+	te.nargs = n;
 	return chrome_emit(c, &te);
 }
 

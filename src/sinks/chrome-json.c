@@ -227,7 +227,11 @@ static char *json_args(char *p, const struct tl_event *ev)
 	for (; a < end; a++) {
 		const struct tl_key *k = a->k;
 
-		if (k->jkey) {
+		if (k->jkey && k->jkeylen <= 16) {
+			/* 16 bytes may be read at jkey (timeline.h) */
+			memcpy(p, k->jkey, 16);
+			p += k->jkeylen;
+		} else if (k->jkey) {
 			p = json_copy(p, k->jkey, k->jkeylen);
 		} else {
 			p += sink_json_str(p, k->key, k->keylen);

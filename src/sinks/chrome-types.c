@@ -25,6 +25,7 @@ void chrome_type_fini(struct chrome_type *ct)
 		free((char *)ct->fields[i].k.key);
 	}
 	free(ct->fields);
+	free(ct->args);
 	free(ct->head);
 	free(ct->name);
 	free(ct->cat);
@@ -219,7 +220,8 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 		/* the event's own cpu: the record's is common_cpu */
 		if (!strcmp(names[i], "cpu"))
 			ct->cpu_own = true;
-		jkey = malloc(SINK_JSON_BOUND(strlen(names[i])) + 2);
+		/* 16 bytes at least: copied 16 at a time (timeline.h) */
+		jkey = calloc(1, SINK_JSON_BOUND(strlen(names[i])) + 2 + 16);
 		fname = strdup(names[i]);
 		if (!jkey || !fname) {
 			free(jkey);
@@ -237,6 +239,13 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	}
 	/* pid, cpu */
 	ct->jargs += 2 * (48 + 16);
+	ct->args = calloc(ct->nfields + 2, sizeof(*ct->args));
+	if (!ct->args)
+		return -ENOMEM;
+	for (i = 0; i < ct->nfields; i++) {
+		ct->args[i].k = &ct->fields[i].k;
+		value_set_u64(&ct->args[i].v, 0);
+	}
 	ct->init = true;
 	return 0;
 }
@@ -363,20 +372,20 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct event *ev, uint64_t key,
 		   const struct value *name, struct diag *d)
 {
-	struct tl_arg args[CHROME_MAXFIELDS + 2];
+	struct tl_arg *args = ct->args;
 	char scratch[SINK_JSON_BOUND(CHROME_LABELMAX) + CHROME_HEADMAX +
 		     CHROME_LABELMAX];
 	size_t i, n = ct->nfields, keep, strb = 0;
 	uint32_t tid;
-	struct tl_event te = {
-		.ph = TL_INSTANT,
-		.args_always = true,
-		.ts = ev->ts,
-		.cat = ct->rawcat,
-		.catlen = ct->rawcatlen,
-		.args = args,
-	};
+	int ret;
+	struct tl_event te;
 
+	tl_event_init(&te, TL_INSTANT);
+	te.args_always = true;
+	te.ts = ev->ts;
+	te.cat = ct->rawcat;
+	te.catlen = ct->rawcatlen;
+	te.args = args;
 	if (chrome_thread(c, key, ev, &ct->st, &tid) < 0)
 		return chrome_nomem(d);
 	te.pid = chrome_tid_pid(c, tid);
@@ -391,24 +400,24 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	} else {
 		chrome_head(c, ct, ev, &te, scratch);
 	}
+	/* args[i] holds field i's key (and a number's kind) from the start */
 	for (i = 0, keep = 0; i < n; i++) {
 		const struct chrome_field *f = &ct->fields[i];
 		struct tl_arg *a = &args[i];
 
-		a->k = &f->k;
 		if (f->u32_off >= 0) {
 			uint32_t w;
 
 			memcpy(&w, (const char *)ev->rec + f->u32_off, 4);
-			value_set_u64(&a->v, w);
+			a->v.u = w;
 		} else if (ev->src->ops->field(ev->src, ev, f->slot, &a->v) < 0) {
 			a->v.kind = VALUE_NONE;
 		} else if (a->v.kind == VALUE_STR) {
 			strb += SINK_JSON_BOUND(a->v.len);
 		}
 		/* kvmtrace: data words that are 0 at the end are not written */
-		if (!f->word || a->v.kind != VALUE_INT || a->v.u)
-			keep = i + 1;
+		keep = !f->word || a->v.kind != VALUE_INT || a->v.u ? i + 1
+								     : keep;
 	}
 	n = keep;
 	if (ct->add_pid) {
@@ -421,5 +430,11 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	}
 	te.jargs = ct->jargs + strb;
 	te.nargs = n;
-	return chrome_emit(c, &te) < 0 ? chrome_nomem(d) : 0;
+	ret = chrome_emit(c, &te);
+	/* the fields' keys and kinds where pid and cpu went */
+	for (i = keep; i < n && i < ct->nfields; i++) {
+		args[i].k = &ct->fields[i].k;
+		value_set_u64(&args[i].v, 0);
+	}
+	return ret < 0 ? chrome_nomem(d) : 0;
 }

@@ -53,6 +53,9 @@ struct chrome_type {
 	struct chrome_field *fields;	/* owned */
 	size_t nfields;
 	size_t jargs;		/* TL_ARGBOUND() of the fields' keys and more */
+	/* owned: an instant's args, nfields + 2, refilled by each; field
+	 * i's key set once */
+	struct tl_arg *args;
 	bool add_pid;		/* no field holds the pid: add "pid" */
 	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
 	bool cpu_own;		/* the event has a cpu: add "common_cpu" */

@@ -196,17 +196,16 @@ static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 {
 	struct tl_arg a[5];
 	char name[32];
-	struct tl_event te = {
-		.ph = unpaired ? TL_INSTANT : TL_SLICE,
-		.pid = chrome_tid_pid(c, tid),
-		.tid = tid,
-		.ts = v->exit_ts,
-		.end = end,
-		.cat = "kvm",
-		.catlen = 3,
-		.args = a,
-	};
+	struct tl_event te;
 
+	tl_event_init(&te, unpaired ? TL_INSTANT : TL_SLICE);
+	te.pid = chrome_tid_pid(c, tid);
+	te.tid = tid;
+	te.ts = v->exit_ts;
+	te.end = end;
+	te.cat = "kvm";
+	te.catlen = 3;
+	te.args = a;
 	chrome_reason_name(c, &te, v, name);
 	te.nargs = chrome_exit_argv(c, a, v);
 	if (note) {
@@ -296,11 +295,12 @@ static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 	int dir = sink_call_dir(&ct->st, ev);
 	uint64_t key;
 	struct chrome_thread *th;
-	struct tl_event te = { .ph = TL_END };
+	struct tl_event te;
 	struct tl_arg arg;
 	struct value sym;
 	uint32_t tid;
 
+	tl_event_init(&te, TL_END);
 	if (chrome_thread_key(c, &ct->st, ev, SINK_CALL, &key) < 0)
 		return chrome_nomem(d);
 	if (ev->src->ops->field(ev->src, ev, ct->st.symbol, &sym) < 0 ||
