@@ -634,7 +634,7 @@ static int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
 /* The sequence's first packet: its incremental state starts empty. */
 static int pf_begin(struct tl_enc *e)
 {
-	uint8_t *p = (uint8_t *)outbuf_reserve(e->out, 16), *start = p, *pkt;
+	uint8_t *p = (uint8_t *)outbuf_reserve(e->out, 32), *start = p, *pkt;
 
 	if (!p)
 		return -ENOMEM;

@@ -250,8 +250,8 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	return 0;
 }
 
-struct chrome_type *chrome_type(struct sink_chrome *c,
-				const struct event *ev, struct diag *d)
+struct chrome_type *chrome_type_new(struct sink_chrome *c,
+				    const struct event *ev, struct diag *d)
 {
 	struct chrome_src *cs = &c->csrcs[ev->src->index];
 	uint32_t ti = ev->type->index;
@@ -331,7 +331,9 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		 * common ones (one record in nine missed the cache)
 		 */
 		nlen = chrome_idname(idname, id);
-		te->jheadlen = chrome_make_head(ct, scratch, idname, nlen);
+		/* Perfetto: the name alone (no JSON head, here or below) */
+		te->jheadlen = c->perfetto ? 0 : chrome_make_head(ct, scratch,
+								  idname, nlen);
 		te->jhead = scratch;
 		memcpy(scratch + te->jheadlen, idname, nlen);
 		te->name = scratch + te->jheadlen;
@@ -343,14 +345,16 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		/* a long label: not cached, and cut to what scratch holds */
 		if (nlen > CHROME_LABELMAX)
 			nlen = CHROME_LABELMAX;
-		te->jheadlen = chrome_make_head(ct, scratch, name, nlen);
+		te->jheadlen = c->perfetto ? 0 : chrome_make_head(ct, scratch,
+								  name, nlen);
 		te->jhead = scratch;
 		memcpy(scratch + te->jheadlen, name, nlen);
 		te->name = scratch + te->jheadlen;
 		te->namelen = nlen;
 		return;
 	}
-	h->len = (uint8_t)chrome_make_head(ct, h->head, name, nlen);
+	h->len = c->perfetto ? 0 : (uint8_t)chrome_make_head(ct, h->head, name,
+							      nlen);
 	memcpy(h->name, name, nlen);
 	h->namelen = (uint8_t)nlen;
 	h->id = id;
@@ -394,9 +398,11 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		te.name = name->s;
 		te.namelen = name->len < CHROME_LABELMAX ? name->len
 							 : CHROME_LABELMAX;
-		te.jheadlen = chrome_make_head(ct, scratch, te.name,
-					       te.namelen);
-		te.jhead = scratch;
+		if (!c->perfetto) {
+			te.jheadlen = chrome_make_head(ct, scratch, te.name,
+						       te.namelen);
+			te.jhead = scratch;
+		}
 	} else {
 		chrome_head(c, ct, ev, &te, scratch);
 	}

@@ -251,9 +251,22 @@ static inline uint32_t chrome_tid_pid(const struct sink_chrome *c,
 {
 	return c->threads[tid - 1].pid;
 }
+int chrome_thread_new(struct sink_chrome *c, uint64_t key,
+		      const struct event *ev, const struct sink_type *st,
+		      uint32_t *tid);
 /* The Chrome tid of thread key (from 1), announced on first sight. */
-int chrome_thread(struct sink_chrome *c, uint64_t key, const struct event *ev,
-		  const struct sink_type *st, uint32_t *tid);
+static inline int chrome_thread(struct sink_chrome *c, uint64_t key,
+				const struct event *ev,
+				const struct sink_type *st, uint32_t *tid)
+{
+	uint32_t i = sink_map_find(&c->thread_map, key);
+
+	if (__builtin_expect(i != SINK_MAP_EMPTY, 1)) {
+		*tid = i + 1;
+		return 0;
+	}
+	return chrome_thread_new(c, key, ev, st, tid);
+}
 /* The thread an event belongs on. 0 or -ENOMEM. */
 int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 		      const struct event *ev, enum sink_role role,
@@ -271,9 +284,20 @@ void chrome_type_fini(struct chrome_type *ct);
 /* {"name":NAME,"cat":"…","ph":"i","s":"t","ts": into buf; its length. */
 size_t chrome_make_head(const struct chrome_type *ct, char *buf,
 			const char *name, size_t len);
+struct chrome_type *chrome_type_new(struct sink_chrome *c,
+				    const struct event *ev, struct diag *d);
 /* The sink's record of ev's type, made on first sight; NULL: no memory. */
-struct chrome_type *chrome_type(struct sink_chrome *c, const struct event *ev,
-				struct diag *d);
+static inline struct chrome_type *chrome_type(struct sink_chrome *c,
+					      const struct event *ev,
+					      struct diag *d)
+{
+	const struct chrome_src *cs = &c->csrcs[ev->src->index];
+	uint32_t ti = ev->type->index;
+
+	if (__builtin_expect(ti < cs->n && cs->types[ti].init, 1))
+		return &cs->types[ti];
+	return chrome_type_new(c, ev, d);
+}
 /* An instant of ev on thread key, named after its type or after name. */
 int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct event *ev, uint64_t key,
