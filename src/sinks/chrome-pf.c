@@ -64,7 +64,7 @@ struct pf_track {
 
 /* The iid of a string that stays at its address (keys, most names). */
 struct pf_cached {
-	const char *s;		/* borrowed */
+	const void *s;		/* borrowed: the string, or an arg's key */
 	uint64_t tag;		/* PF_TAG(): its length, kind and version */
 	uint32_t iid;
 };
@@ -196,19 +196,21 @@ pf_iid_name(struct tl_pf *f, const char *s, size_t len, struct pf_new *nw,
 
 /*
  * pf_iid_slow(), first through the cache when s stays at its address
- * (kept) and is interned.
+ * (kept) and is interned; the cache knows it by id (s, or an arg's key's
+ * struct tl_key: one load less an arg).
  */
-static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
-			 size_t len, bool kept, uint32_t ver, struct pf_new *nw,
-			 size_t *nnew, uint32_t *iid)
+static inline int pf_iid_at(struct tl_pf *f, enum pf_kind kind,
+			    const void *id, const char *s, size_t len,
+			    bool kept, uint32_t ver, struct pf_new *nw,
+			    size_t *nnew, uint32_t *iid)
 {
-	uintptr_t a = (uintptr_t)s;
+	uintptr_t a = (uintptr_t)id;
 	struct pf_cached *c = &f->cache[(a ^ a >> 10 ^ kind) & (PF_CACHE - 1)];
 	int ret;
 
 	/* a kept string stays unchanged at s: only its length is compared
 	 * (cached below 2^24; names, categories and keys are far shorter) */
-	if (kept && c->s == s && c->tag == PF_TAG(len, kind, ver)) {
+	if (kept && c->s == id && c->tag == PF_TAG(len, kind, ver)) {
 		*iid = c->iid;
 		return 0;
 	}
@@ -216,15 +218,22 @@ static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
 		return pf_iid_name(f, s, len, nw, nnew, iid);
 	ret = pf_iid_slow(f, kind, s, len, nw, nnew, iid);
 	if (ret == 0 && kept && *iid && len < 1u << 24) {
-		c->s = s;
+		c->s = id;
 		c->tag = PF_TAG(len, kind, ver);
 		c->iid = *iid;
 	}
 	return ret;
 }
 
+static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
+			 size_t len, bool kept, uint32_t ver, struct pf_new *nw,
+			 size_t *nnew, uint32_t *iid)
+{
+	return pf_iid_at(f, kind, s, s, len, kept, ver, nw, nnew, iid);
+}
+
 /* The iid of kept s (kind) if the cache holds it (pf_iid()'s first step). */
-static inline bool pf_probe(struct tl_pf *f, enum pf_kind kind, const char *s,
+static inline bool pf_probe(struct tl_pf *f, enum pf_kind kind, const void *s,
 			    size_t len, uint32_t ver, uint32_t *iid)
 {
 	uintptr_t a = (uintptr_t)s;
@@ -339,17 +348,17 @@ static int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
 			    uint64_t *uuid);
 
 /*
- * pf_packet() in one pass when nothing is new: the name, category and
- * keys all in the caches (so interned before), no string value. 1: done,
- * 0: not (nothing written), -ENOMEM.
+ * pf_packet() when nothing is new: the name, category and keys all in
+ * the caches (so interned before). 1: done, 0: not (nothing written),
+ * -ENOMEM. key_iid: room for nargs iids.
  */
 static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 			  unsigned type, uint64_t ts, uint64_t track,
-			  bool with_name, size_t nargs)
+			  bool with_name, size_t nargs, uint32_t *key_iid)
 {
-	uint32_t name_iid = 0, cat_iid = 0, iid;
+	uint32_t name_iid = 0, cat_iid = 0;
 	uint8_t *p, *start, *pkt, *te, *da;
-	size_t i;
+	size_t i, need = 160 + 4 * PF_NEST + nargs * (32 + 3 * PF_NEST);
 
 	if (type == PF_TYPE_COUNTER || nargs > CHROME_MAXFIELDS + 2)
 		return 0;
@@ -360,8 +369,15 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 					     &name_iid)) ||
 	     !pf_probe(f, PF_CAT, ev->cat, ev->catlen, 0, &cat_iid)))
 		return 0;
-	p = start = (uint8_t *)outbuf_reserve(
-		f->enc.out, 160 + 4 * PF_NEST + nargs * (32 + 3 * PF_NEST));
+	for (i = 0; i < nargs; i++) {
+		const struct tl_arg *a = &ev->args[i];
+
+		if (!pf_probe(f, PF_KEY, a->k, a->k->keylen, 0, &key_iid[i]))
+			return 0;
+		if (a->v.kind == VALUE_STR)
+			need += 3 * a->v.len;
+	}
+	p = start = (uint8_t *)outbuf_reserve(f->enc.out, need);
 	if (!p)
 		return -ENOMEM;
 	pkt = pf_open(&p, PF_TRACE_PACKET);
@@ -380,14 +396,13 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 	for (i = 0; i < nargs; i++) {
 		const struct tl_arg *a = &ev->args[i];
 
-		if (a->v.kind == VALUE_STR ||
-		    !pf_probe(f, PF_KEY, a->k->key, a->k->keylen, 0, &iid))
-			return 0;
 		da = pf_open(&p, PF_TE_ANNOTATIONS);
-		p = pf_uint(p, PF_DA_NAME_IID, iid);
+		p = pf_uint(p, PF_DA_NAME_IID, key_iid[i]);
 		p = pf_value(p, &a->v, a->k->hex);
-		/* iid and a number: 15 bytes at most, its length one byte */
-		*da = (uint8_t)(p - da - 1);
+		if (a->v.kind == VALUE_STR)
+			p = pf_close(da, p);
+		else	/* iid and a number: 15 bytes at most */
+			*da = (uint8_t)(p - da - 1);
 	}
 	p = pf_close(te, p);
 	p = pf_close(pkt, p);
@@ -417,7 +432,8 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	type &= 0xff;
 	if (nargs > CHROME_MAXFIELDS + 2)
 		nargs = CHROME_MAXFIELDS + 2;
-	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
+	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs,
+			     key_iid);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	if (with_name && type != PF_TYPE_COUNTER &&
@@ -430,8 +446,8 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	for (i = 0; i < nargs; i++) {
 		const struct tl_arg *a = &ev->args[i];
 
-		if (pf_iid(f, PF_KEY, a->k->key, a->k->keylen, true, 0, nw, &nnew,
-			   &key_iid[i]) < 0)
+		if (pf_iid_at(f, PF_KEY, a->k, a->k->key, a->k->keylen, true, 0,
+			      nw, &nnew, &key_iid[i]) < 0)
 			return -ENOMEM;
 		needs |= key_iid[i] != 0;
 		need += PF_ARGNEED(a);
