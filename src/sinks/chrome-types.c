@@ -25,6 +25,7 @@ void chrome_type_fini(struct chrome_type *ct)
 		free((char *)ct->fields[i].k.key);
 	}
 	free(ct->fields);
+	free(ct->u32_offs);
 	free(ct->args);
 	free(ct->head);
 	free(ct->name);
@@ -240,11 +241,13 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	/* pid, cpu */
 	ct->jargs += 2 * (48 + 16);
 	ct->args = calloc(ct->nfields + 2, sizeof(*ct->args));
-	if (!ct->args)
+	ct->u32_offs = calloc(ct->nfields + 1, sizeof(*ct->u32_offs));
+	if (!ct->args || !ct->u32_offs)
 		return -ENOMEM;
 	for (i = 0; i < ct->nfields; i++) {
 		ct->args[i].k = &ct->fields[i].k;
 		value_set_u64(&ct->args[i].v, 0);
+		ct->u32_offs[i] = ct->fields[i].u32_off;
 	}
 	ct->init = true;
 	return 0;
@@ -407,24 +410,28 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		chrome_head(c, ct, ev, &te, scratch);
 	}
 	/* args[i] holds field i's key (and a number's kind) from the start */
-	for (i = 0, keep = 0; i < n; i++) {
-		const struct chrome_field *f = &ct->fields[i];
+	for (i = 0; i < n; i++) {
+		int32_t off = ct->u32_offs[i];
 		struct tl_arg *a = &args[i];
 
-		if (f->u32_off >= 0) {
+		if (off >= 0) {
 			uint32_t w;
 
-			memcpy(&w, (const char *)ev->rec + f->u32_off, 4);
+			memcpy(&w, (const char *)ev->rec + off, 4);
 			a->v.u = w;
-		} else if (ev->src->ops->field(ev->src, ev, f->slot, &a->v) < 0) {
+		} else if (ev->src->ops->field(ev->src, ev, ct->fields[i].slot,
+					       &a->v) < 0) {
 			a->v.kind = VALUE_NONE;
 		} else if (a->v.kind == VALUE_STR) {
 			strb += SINK_JSON_BOUND(a->v.len);
 		}
-		/* kvmtrace: data words that are 0 at the end are not written */
-		keep = !f->word || a->v.kind != VALUE_INT || a->v.u ? i + 1
-								     : keep;
 	}
+	/* kvmtrace: data words that are 0 at the end are not written */
+	for (keep = n; keep && ct->fields[keep - 1].word &&
+		       args[keep - 1].v.kind == VALUE_INT &&
+		       !args[keep - 1].v.u;
+	     keep--)
+		;
 	n = keep;
 	if (ct->add_pid) {
 		value_set_s64(&args[n].v, ev->pid);

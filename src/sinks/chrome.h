@@ -56,6 +56,7 @@ struct chrome_type {
 	/* owned: an instant's args, nfields + 2, refilled by each; field
 	 * i's key set once */
 	struct tl_arg *args;
+	int32_t *u32_offs;	/* owned: each field's u32_off, side by side */
 	bool add_pid;		/* no field holds the pid: add "pid" */
 	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
 	bool cpu_own;		/* the event has a cpu: add "common_cpu" */
