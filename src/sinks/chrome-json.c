@@ -237,7 +237,7 @@ static char *json_args(char *p, const struct tl_event *ev)
 			p += sink_json_str(p, k->key, k->keylen);
 			*p++ = ':';
 		}
-		p = json_value(p, &a->v, k->hex);
+		p = json_value(p, &a->v, a->hex);
 		*p++ = ',';
 	}
 	p[-1] = '}';

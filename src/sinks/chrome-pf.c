@@ -398,7 +398,7 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 
 		da = pf_open(&p, PF_TE_ANNOTATIONS);
 		p = pf_uint(p, PF_DA_NAME_IID, key_iid[i]);
-		p = pf_value(p, &a->v, a->k->hex);
+		p = pf_value(p, &a->v, a->hex);
 		if (a->v.kind == VALUE_STR)
 			p = pf_close(da, p);
 		else	/* iid and a number: 15 bytes at most */
@@ -484,7 +484,7 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 			p = pf_uint(p, PF_DA_NAME_IID, key_iid[i]);
 		else
 			p = pf_str(p, PF_DA_NAME, a->k->key, a->k->keylen);
-		p = pf_value(p, &a->v, a->k->hex);
+		p = pf_value(p, &a->v, a->hex);
 		p = pf_close(da, p);
 	}
 	p = pf_close(te, p);

@@ -246,6 +246,7 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 		return -ENOMEM;
 	for (i = 0; i < ct->nfields; i++) {
 		ct->args[i].k = &ct->fields[i].k;
+		ct->args[i].hex = ct->fields[i].k.hex;
 		value_set_u64(&ct->args[i].v, 0);
 		ct->u32_offs[i] = ct->fields[i].u32_off;
 	}
@@ -435,10 +436,12 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	n = keep;
 	if (ct->add_pid) {
 		value_set_s64(&args[n].v, ev->pid);
+		args[n].hex = false;
 		args[n++].k = TL_K("pid");
 	}
 	if (ct->add_cpu) {
 		value_set_u64(&args[n].v, ev->cpu);
+		args[n].hex = false;
 		args[n++].k = ct->cpu_own ? TL_K("common_cpu") : TL_K("cpu");
 	}
 	te.jargs = ct->jargs + strb;
@@ -447,6 +450,7 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	/* the fields' keys and kinds where pid and cpu went */
 	for (i = keep; i < n && i < ct->nfields; i++) {
 		args[i].k = &ct->fields[i].k;
+		args[i].hex = ct->fields[i].k.hex;
 		value_set_u64(&args[i].v, 0);
 	}
 	return ret < 0 ? chrome_nomem(d) : 0;

@@ -50,6 +50,7 @@ struct tl_key {
 /* One arg: a key and a value (INT, FLOAT, STR; NONE is null). */
 struct tl_arg {
 	const struct tl_key *k;	/* borrowed: unchanged until the run ends */
+	bool hex;		/* k->hex, at hand (one load less an arg) */
 	struct value v;		/* strings borrowed */
 };
 
@@ -169,6 +170,7 @@ static inline void tl_arg_str(struct tl_arg *a, const struct tl_key *k,
 			      const char *s, size_t len)
 {
 	a->k = k;
+	a->hex = k->hex;
 	value_set_str(&a->v, s, len);
 }
 
@@ -176,6 +178,7 @@ static inline void tl_arg_u64(struct tl_arg *a, const struct tl_key *k,
 			      uint64_t u)
 {
 	a->k = k;
+	a->hex = k->hex;
 	value_set_u64(&a->v, u);
 }
 
