@@ -347,18 +347,21 @@ pf_value(uint8_t *p, const struct value *v, bool hex)
 static int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
 			    uint64_t *uuid);
 
+/* Strings the fast packet takes as args: up to this many bytes. */
+#define PF_FASTSTR	64
+
 /*
  * pf_packet() when nothing is new: the name, category and keys all in
- * the caches (so interned before). 1: done, 0: not (nothing written),
- * -ENOMEM. key_iid: room for nargs iids.
+ * the caches (so interned before), strings short. 1: done, 0: not
+ * (nothing written: what was is past the committed end), -ENOMEM.
  */
 static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 			  unsigned type, uint64_t ts, uint64_t track,
-			  bool with_name, size_t nargs, uint32_t *key_iid)
+			  bool with_name, size_t nargs)
 {
-	uint32_t name_iid = 0, cat_iid = 0;
+	uint32_t name_iid = 0, cat_iid = 0, iid;
 	uint8_t *p, *start, *pkt, *te, *da;
-	size_t i, need = 160 + 4 * PF_NEST + nargs * (32 + 3 * PF_NEST);
+	size_t i;
 
 	if (type == PF_TYPE_COUNTER || nargs > CHROME_MAXFIELDS + 2)
 		return 0;
@@ -369,15 +372,9 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 					     &name_iid)) ||
 	     !pf_probe(f, PF_CAT, ev->cat, ev->catlen, 0, &cat_iid)))
 		return 0;
-	for (i = 0; i < nargs; i++) {
-		const struct tl_arg *a = &ev->args[i];
-
-		if (!pf_probe(f, PF_KEY, a->k, a->k->keylen, 0, &key_iid[i]))
-			return 0;
-		if (a->v.kind == VALUE_STR)
-			need += 3 * a->v.len;
-	}
-	p = start = (uint8_t *)outbuf_reserve(f->enc.out, need);
+	p = start = (uint8_t *)outbuf_reserve(
+		f->enc.out, 160 + 4 * PF_NEST +
+				    nargs * (32 + 3 * PF_NEST + 3 * PF_FASTSTR));
 	if (!p)
 		return -ENOMEM;
 	pkt = pf_open(&p, PF_TRACE_PACKET);
@@ -396,13 +393,25 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 	for (i = 0; i < nargs; i++) {
 		const struct tl_arg *a = &ev->args[i];
 
+		if (i < ev->niids && ev->iids[i]) {
+			iid = ev->iids[i];
+		} else if (!pf_probe(f, PF_KEY, a->k, a->k->keylen, 0, &iid)) {
+			return 0;
+		} else if (i < ev->niids) {
+			ev->iids[i] = iid;	/* the same key from now on */
+		}
 		da = pf_open(&p, PF_TE_ANNOTATIONS);
-		p = pf_uint(p, PF_DA_NAME_IID, key_iid[i]);
-		p = pf_value(p, &a->v, a->hex);
-		if (a->v.kind == VALUE_STR)
+		p = pf_uint(p, PF_DA_NAME_IID, iid);
+		if (a->v.kind == VALUE_STR) {
+			if (a->v.len > PF_FASTSTR)
+				return 0;
+			p = pf_value(p, &a->v, a->hex);
 			p = pf_close(da, p);
-		else	/* iid and a number: 15 bytes at most */
+		} else {
+			/* iid and a number: 15 bytes at most */
+			p = pf_value(p, &a->v, a->hex);
 			*da = (uint8_t)(p - da - 1);
+		}
 	}
 	p = pf_close(te, p);
 	p = pf_close(pkt, p);
@@ -432,8 +441,7 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	type &= 0xff;
 	if (nargs > CHROME_MAXFIELDS + 2)
 		nargs = CHROME_MAXFIELDS + 2;
-	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs,
-			     key_iid);
+	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	if (with_name && type != PF_TYPE_COUNTER &&

@@ -26,6 +26,7 @@ void chrome_type_fini(struct chrome_type *ct)
 	}
 	free(ct->fields);
 	free(ct->u32_offs);
+	free(ct->iids);
 	free(ct->args);
 	free(ct->head);
 	free(ct->name);
@@ -242,7 +243,8 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	ct->jargs += 2 * (48 + 16);
 	ct->args = calloc(ct->nfields + 2, sizeof(*ct->args));
 	ct->u32_offs = calloc(ct->nfields + 1, sizeof(*ct->u32_offs));
-	if (!ct->args || !ct->u32_offs)
+	ct->iids = calloc(ct->nfields + 1, sizeof(*ct->iids));
+	if (!ct->args || !ct->u32_offs || !ct->iids)
 		return -ENOMEM;
 	for (i = 0; i < ct->nfields; i++) {
 		ct->args[i].k = &ct->fields[i].k;
@@ -446,6 +448,8 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	}
 	te.jargs = ct->jargs + strb;
 	te.nargs = n;
+	te.iids = ct->iids;
+	te.niids = keep;	/* the fields' keys, before pid and cpu */
 	ret = chrome_emit(c, &te);
 	/* the fields' keys and kinds where pid and cpu went */
 	for (i = keep; i < n && i < ct->nfields; i++) {

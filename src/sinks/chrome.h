@@ -57,6 +57,7 @@ struct chrome_type {
 	 * i's key set once */
 	struct tl_arg *args;
 	int32_t *u32_offs;	/* owned: each field's u32_off, side by side */
+	uint32_t *iids;		/* owned: tl_event.iids of the fields' keys */
 	bool add_pid;		/* no field holds the pid: add "pid" */
 	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
 	bool cpu_own;		/* the event has a cpu: add "common_cpu" */

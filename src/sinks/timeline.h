@@ -87,6 +87,13 @@ struct tl_event {
 	/* JSON: the bytes the args take at most (TL_ARGBOUND() of each
 	 * key, SINK_JSON_BOUND() of each string), or 0: not known */
 	size_t jargs;
+	/*
+	 * Perfetto: room the producer keeps for the iids of the keys of
+	 * args[0..niids) (the same keys at each event that passes it; 0:
+	 * not known yet), or NULL
+	 */
+	uint32_t *iids;
+	size_t niids;
 };
 
 /* JSON's bytes of an arg of key k but for a string value's. */
@@ -123,6 +130,8 @@ static inline void tl_event_init(struct tl_event *e, char ph)
 	e->args = NULL;
 	e->nargs = 0;
 	e->jargs = 0;
+	e->iids = NULL;
+	e->niids = 0;
 }
 
 struct tl_enc;
