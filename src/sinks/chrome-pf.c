@@ -48,6 +48,8 @@
 #define PF_TYPE_END_BARE	(0x100 | PF_TYPE_END)
 #define PF_CACHE	1024		/* iids of kept strings, by address */
 #define PF_SHORTS	256		/* iids of short names, by content */
+#define PF_BLOOM	(1u << 19)	/* bits of the names' filter (64 KiB) */
+#define PF_PEND		64		/* new names before the map takes them */
 
 enum pf_kind {
 	PF_CAT = 0,
@@ -95,6 +97,15 @@ struct tl_pf {
 	struct pf_track *tracks;	/* owned: by thread (tid) */
 	uint32_t ntracks;
 	struct sink_map iids;		/* hash of (kind, string) -> iid */
+	/*
+	 * Names: most are new (an unknown id's), and looking one up in iids
+	 * (megabytes) was a miss of the caches each. A filter of the names'
+	 * hashes says which are new without it; new ones wait in pend and
+	 * go into iids PF_PEND at a time, their slots loaded together.
+	 */
+	uint64_t *bloom;		/* owned: PF_BLOOM bits, or NULL */
+	struct sink_map_slot pend[PF_PEND];
+	uint32_t npend;
 	uint32_t niids[3];		/* iids given, per kind */
 	struct sink_map procs;		/* processes described */
 	struct sink_map counters;	/* hash of a counter's name -> index */
@@ -128,6 +139,55 @@ static uint64_t pf_hash(unsigned kind, const char *s, size_t len)
 	return h * 0x9e3779b97f4a7c15ull;
 }
 
+/* The names' filter's word of hash h, and the two bits h sets in it. */
+static inline uint64_t *pf_bloom_word(uint64_t *b, uint64_t h, uint64_t *bits)
+{
+	*bits = 1ull << (h >> 52 & 63) | 1ull << (h >> 58);
+	return &b[h & (PF_BLOOM / 64 - 1)];
+}
+
+static inline bool pf_bloom_has(uint64_t *b, uint64_t h)
+{
+	uint64_t bits, *w = pf_bloom_word(b, h, &bits);
+
+	return (*w & bits) == bits;
+}
+
+static inline void pf_bloom_add(uint64_t *b, uint64_t h)
+{
+	uint64_t bits, *w = pf_bloom_word(b, h, &bits);
+
+	*w |= bits;
+}
+
+/* The waiting names into iids: their slots prefetched first. */
+static int pf_pend_flush(struct tl_pf *f)
+{
+	const struct sink_map *m = &f->iids;
+	uint32_t i;
+
+	for (i = 0; m->cap && i < f->npend; i++)
+		sink_prefetch(&m->v[sink_map_slot(f->pend[i].key, m->cap)]);
+	for (i = 0; i < f->npend; i++)
+		if (sink_map_add(&f->iids, f->pend[i].key, f->pend[i].val) < 0)
+			return -ENOMEM;
+	f->npend = 0;
+	return 0;
+}
+
+/* The iid of the hash h of a name if known, else SINK_MAP_EMPTY. */
+static uint32_t pf_name_find(struct tl_pf *f, uint64_t h)
+{
+	uint32_t i;
+
+	if (!pf_bloom_has(f->bloom, h))
+		return SINK_MAP_EMPTY;
+	for (i = 0; i < f->npend; i++)
+		if (f->pend[i].key == h)
+			return f->pend[i].val;
+	return sink_map_find(&f->iids, h);
+}
+
 /*
  * The iid of s (kind), given now if new (and added to nw); 0: not
  * interned (past PF_MAXIIDS), write it out. -ENOMEM.
@@ -138,7 +198,8 @@ static int pf_iid_slow(struct tl_pf *f, enum pf_kind kind, const char *s,
 		       uint32_t *iid)
 {
 	uint64_t h = pf_hash(kind, s, len);
-	uint32_t i = sink_map_find(&f->iids, h);
+	bool name = kind == PF_NAME && f->bloom;
+	uint32_t i = name ? pf_name_find(f, h) : sink_map_find(&f->iids, h);
 
 	if (i != SINK_MAP_EMPTY) {
 		*iid = i;
@@ -148,8 +209,15 @@ static int pf_iid_slow(struct tl_pf *f, enum pf_kind kind, const char *s,
 	if (f->niids[kind] >= PF_MAXIIDS)
 		return 0;
 	i = ++f->niids[kind];
-	if (sink_map_add(&f->iids, h, i) < 0)
+	if (name) {
+		pf_bloom_add(f->bloom, h);
+		f->pend[f->npend].key = h;
+		f->pend[f->npend++].val = i;
+		if (f->npend == PF_PEND && pf_pend_flush(f) < 0)
+			return -ENOMEM;
+	} else if (sink_map_add(&f->iids, h, i) < 0) {
 		return -ENOMEM;
+	}
 	nw[*nnew].kind = (uint8_t)kind;
 	nw[*nnew].iid = i;
 	nw[*nnew].s = s;
@@ -676,6 +744,7 @@ static void pf_destroy(struct tl_enc *e)
 	struct tl_pf *f = container_of(e, struct tl_pf, enc);
 
 	free(f->tracks);
+	free(f->bloom);
 	sink_map_fini(&f->iids);
 	sink_map_fini(&f->procs);
 	sink_map_fini(&f->counters);
@@ -700,5 +769,7 @@ struct tl_enc *tl_pf_create(struct outbuf *out, const struct sink_time *t)
 	f->enc.ops = &tl_pf_ops;
 	f->enc.out = out;
 	f->enc.time = t;
+	/* without it, names go to iids directly */
+	f->bloom = calloc(PF_BLOOM / 64, sizeof(*f->bloom));
 	return &f->enc;
 }
