@@ -433,13 +433,24 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 
 	if (type == PF_TYPE_COUNTER || nargs > CHROME_MAXFIELDS + 2)
 		return 0;
-	if (with_name &&
-	    (!(ev->name_kept ? pf_probe(f, PF_NAME, ev->name, ev->namelen,
-					 ev->name_ver, &name_iid)
-			     : pf_probe_name(f, ev->name, ev->namelen,
-					     &name_iid)) ||
-	     !pf_probe(f, PF_CAT, ev->cat, ev->catlen, 0, &cat_iid)))
+	if (with_name && ev->name_iid && *ev->name_iid) {
+		name_iid = *ev->name_iid;
+	} else if (with_name &&
+		   !(ev->name_kept ? pf_probe(f, PF_NAME, ev->name, ev->namelen,
+					       ev->name_ver, &name_iid)
+				   : pf_probe_name(f, ev->name, ev->namelen,
+						   &name_iid))) {
 		return 0;
+	} else if (with_name && ev->name_iid) {
+		*ev->name_iid = name_iid;	/* the same name until it changes */
+	}
+	if (with_name && ev->cat_iid && *ev->cat_iid)
+		cat_iid = *ev->cat_iid;
+	else if (with_name && !pf_probe(f, PF_CAT, ev->cat, ev->catlen, 0,
+					&cat_iid))
+		return 0;
+	else if (with_name && ev->cat_iid)
+		*ev->cat_iid = cat_iid;
 	p = start = (uint8_t *)outbuf_reserve(
 		f->enc.out, 160 + 4 * PF_NEST +
 				    nargs * (32 + 3 * PF_NEST + 3 * PF_FASTSTR));

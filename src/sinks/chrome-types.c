@@ -324,6 +324,7 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		te->name = ct->name;
 		te->namelen = ct->namelen;
 		te->name_kept = true;
+		te->name_iid = (uint32_t *)&ct->name_iid;
 		return;
 	}
 	h = chrome_idhead_find(c, id, ev->src->index);
@@ -367,6 +368,7 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 	h->src = ev->src->index;
 	h->valid = true;
 	h->ver = ++c->idhead_ver ? c->idhead_ver : ++c->idhead_ver;
+	h->name_iid = 0;
 cached:
 	te->jhead = h->head;
 	te->jheadlen = h->len;
@@ -375,6 +377,7 @@ cached:
 	/* the slot's name until it is filled again: its version says which */
 	te->name_kept = true;
 	te->name_ver = h->ver;
+	te->name_iid = &h->name_iid;
 }
 
 /* An instant of ev on thread key, named after its type or after name. */
@@ -395,6 +398,7 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	te.ts = ev->ts;
 	te.cat = ct->rawcat;
 	te.catlen = ct->rawcatlen;
+	te.cat_iid = (uint32_t *)&ct->cat_iid;
 	te.args = args;
 	if (chrome_thread(c, key, ev, &ct->st, &tid) < 0)
 		return chrome_nomem(d);

@@ -58,6 +58,8 @@ struct chrome_type {
 	struct tl_arg *args;
 	int32_t *u32_offs;	/* owned: each field's u32_off, side by side */
 	uint32_t *iids;		/* owned: tl_event.iids of the fields' keys */
+	uint32_t name_iid;	/* tl_event.name_iid of name */
+	uint32_t cat_iid;	/* tl_event.cat_iid of rawcat */
 	bool add_pid;		/* no field holds the pid: add "pid" */
 	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
 	bool cpu_own;		/* the event has a cpu: add "common_cpu" */
@@ -128,6 +130,7 @@ struct chrome_idhead {
 	uint8_t len;
 	uint8_t namelen;
 	uint32_t ver;		/* sink_chrome.idhead_ver when filled */
+	uint32_t name_iid;	/* tl_event.name_iid, 0 when filled */
 	char head[CHROME_HEADMAX];
 	char name[CHROME_HEADMAX];	/* the name itself */
 };
@@ -142,6 +145,7 @@ struct chrome_thread {
 struct chrome_reason {
 	char *name;		/* owned, with jname after it */
 	size_t len;
+	uint32_t name_iid;	/* tl_event.name_iid */
 	char *jname;		/* {"name":…,"cat":"kvm" */
 	size_t jlen;
 };

@@ -96,6 +96,7 @@ static int chrome_reason(struct sink_chrome *c, const struct chrome_type *ct,
 	memcpy(r->name, name, len);
 	r->name[len] = '\0';
 	r->len = len;
+	r->name_iid = 0;
 	r->jname = r->name + len + 1;
 	r->jlen = (size_t)(CHROME_LIT(r->jname, "{\"name\":") - r->jname);
 	r->jlen += sink_json_str(r->jname + r->jlen, name, len);
@@ -123,6 +124,7 @@ static void chrome_reason_name(const struct sink_chrome *c,
 		te->name = r->name;
 		te->namelen = r->len;
 		te->name_kept = true;
+		te->name_iid = (uint32_t *)&r->name_iid;
 		te->jname = r->jname;
 		te->jnamelen = r->jlen;
 	} else {

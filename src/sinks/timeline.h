@@ -94,6 +94,9 @@ struct tl_event {
 	 */
 	uint32_t *iids;
 	size_t niids;
+	/* Perfetto: room the producer keeps for the iids of name (while
+	 * name_ver holds) and of cat (0: not known yet), or NULL */
+	uint32_t *name_iid, *cat_iid;
 };
 
 /* JSON's bytes of an arg of key k but for a string value's. */
@@ -132,6 +135,8 @@ static inline void tl_event_init(struct tl_event *e, char ph)
 	e->jargs = 0;
 	e->iids = NULL;
 	e->niids = 0;
+	e->name_iid = NULL;
+	e->cat_iid = NULL;
 }
 
 struct tl_enc;
