@@ -267,6 +267,8 @@ struct chrome_type *chrome_type_new(struct sink_chrome *c,
 	grown = cs->types;
 	if (sink_grow(&grown, &cs->n, ti, sizeof(*cs->types)) < 0)
 		goto nomem;
+	if (grown != cs->types)	/* chrome_type()'s cache points into it */
+		memset(c->tcache, 0, sizeof(c->tcache));
 	cs->types = grown;
 	ct = &cs->types[ti];
 	if (!ct->init && chrome_type_init(c, ct, ev) < 0)

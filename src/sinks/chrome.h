@@ -122,6 +122,14 @@ struct chrome_src {
 	uint32_t n;
 };
 
+/* chrome_type()'s cache: a type of a source and where its record is. */
+#define CHROME_TCACHE	64
+struct chrome_tcache {
+	const struct event_type *type;	/* borrowed */
+	const struct source *src;	/* borrowed */
+	struct chrome_type *ct;		/* in its source's types */
+};
+
 /* The head of instants of one kvmtrace id (the name depends on the id). */
 struct chrome_idhead {
 	uint64_t id;
@@ -167,6 +175,8 @@ struct sink_chrome {
 	struct source **srcs;		/* borrowed (begin) */
 	size_t nsrcs;
 	struct chrome_src *csrcs;	/* owned, by source.index */
+	/* emptied when a source's types move (grow) */
+	struct chrome_tcache tcache[CHROME_TCACHE];
 	struct chrome_idhead idheads[CHROME_IDCACHE];
 	uint32_t idhead_ver;	/* fills of idheads so far */
 	struct sink_map thread_map;	/* key -> index into threads */
@@ -297,12 +307,22 @@ static inline struct chrome_type *chrome_type(struct sink_chrome *c,
 					      const struct event *ev,
 					      struct diag *d)
 {
-	const struct chrome_src *cs = &c->csrcs[ev->src->index];
-	uint32_t ti = ev->type->index;
+	uintptr_t h = (uintptr_t)ev->type >> 4 ^ (uintptr_t)ev->src >> 6;
+	struct chrome_tcache *e = &c->tcache[h & (CHROME_TCACHE - 1)];
+	const struct chrome_src *cs;
+	uint32_t ti;
 
-	if (__builtin_expect(ti < cs->n && cs->types[ti].init, 1))
-		return &cs->types[ti];
-	return chrome_type_new(c, ev, d);
+	/* by the type's address first: two loads, not six in a row */
+	if (__builtin_expect(e->type == ev->type && e->src == ev->src, 1))
+		return e->ct;
+	cs = &c->csrcs[ev->src->index];
+	ti = ev->type->index;
+	if (!(ti < cs->n && cs->types[ti].init))
+		return chrome_type_new(c, ev, d);
+	e->type = ev->type;
+	e->src = ev->src;
+	e->ct = &cs->types[ti];
+	return e->ct;
 }
 /* An instant of ev on thread key, named after its type or after name. */
 int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
