@@ -119,17 +119,16 @@ static struct chrome_cpu *chrome_cpu_of(struct sink_chrome *c, uint64_t key)
 static int chrome_cpu_open(struct sink_chrome *c, uint32_t tid,
 			   const struct chrome_cpu_slice *s, const char *cat)
 {
-	struct tl_event te = {
-		.ph = TL_OPEN,
-		.pid = chrome_tid_pid(c, tid),
-		.tid = tid,
-		.ts = s->since,
-		.name = s->name,
-		.namelen = s->len,
-		.cat = cat,
-		.catlen = strlen(cat),
-	};
+	struct tl_event te;
 
+	tl_event_init(&te, TL_OPEN);
+	te.pid = chrome_tid_pid(c, tid);
+	te.tid = tid;
+	te.ts = s->since;
+	te.name = s->name;
+	te.namelen = s->len;
+	te.cat = cat;
+	te.catlen = strlen(cat);
 	return chrome_emit(c, &te);
 }
 
@@ -144,21 +143,20 @@ static int chrome_cpu_slice(struct sink_chrome *c, uint32_t tid,
 			    const char *cat, const struct tl_arg *args,
 			    size_t n)
 {
-	struct tl_event te = {
-		.ph = TL_SLICE,
-		.opened = true,
-		.pid = chrome_tid_pid(c, tid),
-		.tid = tid,
-		.ts = s->since,
-		.end = end,
-		.name = s->name,
-		.namelen = s->len,
-		.cat = cat,
-		.catlen = strlen(cat),
-		.args = args,
-		.nargs = n,
-	};
+	struct tl_event te;
 
+	tl_event_init(&te, TL_SLICE);
+	te.opened = true;
+	te.pid = chrome_tid_pid(c, tid);
+	te.tid = tid;
+	te.ts = s->since;
+	te.end = end;
+	te.name = s->name;
+	te.namelen = s->len;
+	te.cat = cat;
+	te.catlen = strlen(cat);
+	te.args = args;
+	te.nargs = n;
 	return chrome_emit(c, &te);
 }
 
@@ -189,7 +187,7 @@ static int chrome_cpu_switch(struct sink_chrome *c,
 	if (sink_field_u64(ev, ct->slot_b, &pid) < 0)
 		return 1;
 	/* handlers open lost their exits: they end here */
-	tl_arg_str(&args[0], TL_KEY("repaired"),
+	tl_arg_str(&args[0], TL_K("repaired"),
 		   TL_KEY("no exit before the next task switch"));
 	while (cpu->depth) {
 		if (cpu->depth-- > CHROME_IRQDEPTH)
@@ -200,8 +198,8 @@ static int chrome_cpu_switch(struct sink_chrome *c,
 			return -ENOMEM;
 	}
 	if (cpu->running) {
-		tl_arg_u64(&args[0], TL_KEY("tid"), cpu->task.num);
-		tl_arg_u64(&args[1], TL_KEY("end_state"),
+		tl_arg_u64(&args[0], TL_K("tid"), cpu->task.num);
+		tl_arg_u64(&args[1], TL_K("end_state"),
 			   sink_field_u64(ev, ct->slot_c, &state) == 0 ? state
 								       : 0);
 		if (chrome_cpu_slice(c, tid, &cpu->task, ev->ts, "sched", args,
@@ -340,7 +338,7 @@ int chrome_cpu_close(struct sink_chrome *c)
 
 		if (t == SINK_MAP_EMPTY)
 			continue;
-		tl_arg_str(&arg, TL_KEY("repaired"),
+		tl_arg_str(&arg, TL_K("repaired"),
 			   TL_KEY("exit after the trace end"));
 		while (cpu->depth) {
 			if (cpu->depth-- > CHROME_IRQDEPTH)
@@ -356,7 +354,7 @@ int chrome_cpu_close(struct sink_chrome *c)
 		if (!cpu->running)
 			continue;
 		cpu->running = false;
-		tl_arg_u64(&arg, TL_KEY("tid"), cpu->task.num);
+		tl_arg_u64(&arg, TL_K("tid"), cpu->task.num);
 		if (chrome_cpu_slice(c, t + 1, &cpu->task, c->last_ts, "sched",
 				     &arg, 1) < 0)
 			return -ENOMEM;

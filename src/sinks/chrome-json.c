@@ -168,6 +168,9 @@ static size_t json_hex(char *p, uint64_t v)
 
 static char *json_value(char *p, const struct value *v, bool hex)
 {
+	/* most are numbers: data words, ids, reasons */
+	if (v->kind == VALUE_INT && !hex && !v->neg)
+		return json_dec(p, v->u);
 	if (hex && v->kind == VALUE_INT && !v->neg) {
 		*p++ = '"';
 		p += json_hex(p, v->u);
@@ -197,42 +200,54 @@ static size_t json_need(const struct tl_event *ev)
 	size_t i, n = CHROME_SLACK + SINK_JSON_BOUND(ev->namelen) +
 		      SINK_JSON_BOUND(ev->catlen) + ev->jheadlen;
 
+	if (ev->jargs)
+		return n + ev->jargs;
 	for (i = 0; i < ev->nargs; i++) {
 		const struct tl_arg *a = &ev->args[i];
 
-		n += (a->jkey ? a->jkeylen : SINK_JSON_BOUND(a->keylen)) + 48;
+		n += TL_ARGBOUND(a->k);
 		if (a->v.kind == VALUE_STR)
 			n += SINK_JSON_BOUND(a->v.len);
 	}
 	return n;
 }
 
+/* ,"args":{"key":value,…} (the separator before each key written
+ * after its value, the last one turned into the brace) */
 static char *json_args(char *p, const struct tl_event *ev)
 {
-	size_t i;
+	const struct tl_arg *a = ev->args, *end = a + ev->nargs;
 
-	if (!ev->nargs && !ev->args_always)
+	if (a == end) {
+		if (ev->args_always)
+			p = JSON_LIT(p, ",\"args\":{}");
 		return p;
+	}
 	p = JSON_LIT(p, ",\"args\":{");
-	for (i = 0; i < ev->nargs; i++) {
-		const struct tl_arg *a = &ev->args[i];
+	for (; a < end; a++) {
+		const struct tl_key *k = a->k;
 
-		if (i)
-			*p++ = ',';
-		if (a->jkey) {
-			p = json_copy(p, a->jkey, a->jkeylen);
+		if (k->jkey && k->jkeylen <= 16) {
+			/* 16 bytes may be read at jkey (timeline.h) */
+			memcpy(p, k->jkey, 16);
+			p += k->jkeylen;
+		} else if (k->jkey) {
+			p = json_copy(p, k->jkey, k->jkeylen);
 		} else {
-			p += sink_json_str(p, a->key, a->keylen);
+			p += sink_json_str(p, k->key, k->keylen);
 			*p++ = ':';
 		}
 		p = json_value(p, &a->v, a->hex);
+		*p++ = ',';
 	}
-	*p++ = '}';
+	p[-1] = '}';
 	return p;
 }
 
 static char *json_name_cat(char *p, const struct tl_event *ev)
 {
+	if (ev->jname)
+		return json_copy(p, ev->jname, ev->jnamelen);
 	p = JSON_LIT(p, "{\"name\":");
 	p += sink_json_str(p, ev->name, ev->namelen);
 	p = JSON_LIT(p, ",\"cat\":");

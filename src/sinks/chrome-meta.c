@@ -98,8 +98,8 @@ static size_t chrome_vcpu_name(struct sink_chrome *c, uint64_t key,
 				vcpu, ev->type->has_id ? "pid" : "host tid", tid);
 }
 
-/* The Chrome tid of thread key (from 1), announced on first sight. */
-int chrome_thread(struct sink_chrome *c, uint64_t key,
+/* chrome_thread() of a key not seen yet (or beyond the cap). */
+int chrome_thread_new(struct sink_chrome *c, uint64_t key,
 		  const struct event *ev, const struct sink_type *st,
 		  uint32_t *tid)
 {

@@ -48,6 +48,8 @@
 #define PF_TYPE_END_BARE	(0x100 | PF_TYPE_END)
 #define PF_CACHE	1024		/* iids of kept strings, by address */
 #define PF_SHORTS	256		/* iids of short names, by content */
+#define PF_BLOOM	(1u << 19)	/* bits of the names' filter (64 KiB) */
+#define PF_PEND		64		/* new names before the map takes them */
 
 enum pf_kind {
 	PF_CAT = 0,
@@ -64,7 +66,7 @@ struct pf_track {
 
 /* The iid of a string that stays at its address (keys, most names). */
 struct pf_cached {
-	const char *s;		/* borrowed */
+	const void *s;		/* borrowed: the string, or an arg's key */
 	uint64_t tag;		/* PF_TAG(): its length, kind and version */
 	uint32_t iid;
 };
@@ -95,6 +97,15 @@ struct tl_pf {
 	struct pf_track *tracks;	/* owned: by thread (tid) */
 	uint32_t ntracks;
 	struct sink_map iids;		/* hash of (kind, string) -> iid */
+	/*
+	 * Names: most are new (an unknown id's), and looking one up in iids
+	 * (megabytes) was a miss of the caches each. A filter of the names'
+	 * hashes says which are new without it; new ones wait in pend and
+	 * go into iids PF_PEND at a time, their slots loaded together.
+	 */
+	uint64_t *bloom;		/* owned: PF_BLOOM bits, or NULL */
+	struct sink_map_slot pend[PF_PEND];
+	uint32_t npend;
 	uint32_t niids[3];		/* iids given, per kind */
 	struct sink_map procs;		/* processes described */
 	struct sink_map counters;	/* hash of a counter's name -> index */
@@ -128,6 +139,55 @@ static uint64_t pf_hash(unsigned kind, const char *s, size_t len)
 	return h * 0x9e3779b97f4a7c15ull;
 }
 
+/* The names' filter's word of hash h, and the two bits h sets in it. */
+static inline uint64_t *pf_bloom_word(uint64_t *b, uint64_t h, uint64_t *bits)
+{
+	*bits = 1ull << (h >> 52 & 63) | 1ull << (h >> 58);
+	return &b[h & (PF_BLOOM / 64 - 1)];
+}
+
+static inline bool pf_bloom_has(uint64_t *b, uint64_t h)
+{
+	uint64_t bits, *w = pf_bloom_word(b, h, &bits);
+
+	return (*w & bits) == bits;
+}
+
+static inline void pf_bloom_add(uint64_t *b, uint64_t h)
+{
+	uint64_t bits, *w = pf_bloom_word(b, h, &bits);
+
+	*w |= bits;
+}
+
+/* The waiting names into iids: their slots prefetched first. */
+static int pf_pend_flush(struct tl_pf *f)
+{
+	const struct sink_map *m = &f->iids;
+	uint32_t i;
+
+	for (i = 0; m->cap && i < f->npend; i++)
+		sink_prefetch(&m->v[sink_map_slot(f->pend[i].key, m->cap)]);
+	for (i = 0; i < f->npend; i++)
+		if (sink_map_add(&f->iids, f->pend[i].key, f->pend[i].val) < 0)
+			return -ENOMEM;
+	f->npend = 0;
+	return 0;
+}
+
+/* The iid of the hash h of a name if known, else SINK_MAP_EMPTY. */
+static uint32_t pf_name_find(struct tl_pf *f, uint64_t h)
+{
+	uint32_t i;
+
+	if (!pf_bloom_has(f->bloom, h))
+		return SINK_MAP_EMPTY;
+	for (i = 0; i < f->npend; i++)
+		if (f->pend[i].key == h)
+			return f->pend[i].val;
+	return sink_map_find(&f->iids, h);
+}
+
 /*
  * The iid of s (kind), given now if new (and added to nw); 0: not
  * interned (past PF_MAXIIDS), write it out. -ENOMEM.
@@ -138,7 +198,8 @@ static int pf_iid_slow(struct tl_pf *f, enum pf_kind kind, const char *s,
 		       uint32_t *iid)
 {
 	uint64_t h = pf_hash(kind, s, len);
-	uint32_t i = sink_map_find(&f->iids, h);
+	bool name = kind == PF_NAME && f->bloom;
+	uint32_t i = name ? pf_name_find(f, h) : sink_map_find(&f->iids, h);
 
 	if (i != SINK_MAP_EMPTY) {
 		*iid = i;
@@ -148,8 +209,15 @@ static int pf_iid_slow(struct tl_pf *f, enum pf_kind kind, const char *s,
 	if (f->niids[kind] >= PF_MAXIIDS)
 		return 0;
 	i = ++f->niids[kind];
-	if (sink_map_add(&f->iids, h, i) < 0)
+	if (name) {
+		pf_bloom_add(f->bloom, h);
+		f->pend[f->npend].key = h;
+		f->pend[f->npend++].val = i;
+		if (f->npend == PF_PEND && pf_pend_flush(f) < 0)
+			return -ENOMEM;
+	} else if (sink_map_add(&f->iids, h, i) < 0) {
 		return -ENOMEM;
+	}
 	nw[*nnew].kind = (uint8_t)kind;
 	nw[*nnew].iid = i;
 	nw[*nnew].s = s;
@@ -196,19 +264,21 @@ pf_iid_name(struct tl_pf *f, const char *s, size_t len, struct pf_new *nw,
 
 /*
  * pf_iid_slow(), first through the cache when s stays at its address
- * (kept) and is interned.
+ * (kept) and is interned; the cache knows it by id (s, or an arg's key's
+ * struct tl_key: one load less an arg).
  */
-static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
-			 size_t len, bool kept, uint32_t ver, struct pf_new *nw,
-			 size_t *nnew, uint32_t *iid)
+static inline int pf_iid_at(struct tl_pf *f, enum pf_kind kind,
+			    const void *id, const char *s, size_t len,
+			    bool kept, uint32_t ver, struct pf_new *nw,
+			    size_t *nnew, uint32_t *iid)
 {
-	uintptr_t a = (uintptr_t)s;
+	uintptr_t a = (uintptr_t)id;
 	struct pf_cached *c = &f->cache[(a ^ a >> 10 ^ kind) & (PF_CACHE - 1)];
 	int ret;
 
 	/* a kept string stays unchanged at s: only its length is compared
 	 * (cached below 2^24; names, categories and keys are far shorter) */
-	if (kept && c->s == s && c->tag == PF_TAG(len, kind, ver)) {
+	if (kept && c->s == id && c->tag == PF_TAG(len, kind, ver)) {
 		*iid = c->iid;
 		return 0;
 	}
@@ -216,15 +286,22 @@ static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
 		return pf_iid_name(f, s, len, nw, nnew, iid);
 	ret = pf_iid_slow(f, kind, s, len, nw, nnew, iid);
 	if (ret == 0 && kept && *iid && len < 1u << 24) {
-		c->s = s;
+		c->s = id;
 		c->tag = PF_TAG(len, kind, ver);
 		c->iid = *iid;
 	}
 	return ret;
 }
 
+static inline int pf_iid(struct tl_pf *f, enum pf_kind kind, const char *s,
+			 size_t len, bool kept, uint32_t ver, struct pf_new *nw,
+			 size_t *nnew, uint32_t *iid)
+{
+	return pf_iid_at(f, kind, s, s, len, kept, ver, nw, nnew, iid);
+}
+
 /* The iid of kept s (kind) if the cache holds it (pf_iid()'s first step). */
-static inline bool pf_probe(struct tl_pf *f, enum pf_kind kind, const char *s,
+static inline bool pf_probe(struct tl_pf *f, enum pf_kind kind, const void *s,
 			    size_t len, uint32_t ver, uint32_t *iid)
 {
 	uintptr_t a = (uintptr_t)s;
@@ -309,7 +386,7 @@ static uint8_t *pf_interned(uint8_t *p, const struct pf_new *nw, size_t n)
 /* The bytes a packet of ev may take: this and PF_ARGNEED() of each arg. */
 #define PF_EVNEED(ev) (160 + 6 * ((ev)->namelen + (ev)->catlen) + 4 * PF_NEST)
 #define PF_ARGNEED(a)                                                        \
-	(6 * (size_t)(a)->keylen + 32 + 3 * PF_NEST +                        \
+	(6 * (size_t)(a)->k->keylen + 32 + 3 * PF_NEST +                        \
 	 ((a)->v.kind == VALUE_STR ? 3 * (a)->v.len : 0))
 
 static inline __attribute__((always_inline)) uint8_t *
@@ -338,10 +415,13 @@ pf_value(uint8_t *p, const struct value *v, bool hex)
 static int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
 			    uint64_t *uuid);
 
+/* Strings the fast packet takes as args: up to this many bytes. */
+#define PF_FASTSTR	64
+
 /*
- * pf_packet() in one pass when nothing is new: the name, category and
- * keys all in the caches (so interned before), no string value. 1: done,
- * 0: not (nothing written), -ENOMEM.
+ * pf_packet() when nothing is new: the name, category and keys all in
+ * the caches (so interned before), strings short. 1: done, 0: not
+ * (nothing written: what was is past the committed end), -ENOMEM.
  */
 static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 			  unsigned type, uint64_t ts, uint64_t track,
@@ -353,15 +433,27 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 
 	if (type == PF_TYPE_COUNTER || nargs > CHROME_MAXFIELDS + 2)
 		return 0;
-	if (with_name &&
-	    (!(ev->name_kept ? pf_probe(f, PF_NAME, ev->name, ev->namelen,
-					 ev->name_ver, &name_iid)
-			     : pf_probe_name(f, ev->name, ev->namelen,
-					     &name_iid)) ||
-	     !pf_probe(f, PF_CAT, ev->cat, ev->catlen, 0, &cat_iid)))
+	if (with_name && ev->name_iid && *ev->name_iid) {
+		name_iid = *ev->name_iid;
+	} else if (with_name &&
+		   !(ev->name_kept ? pf_probe(f, PF_NAME, ev->name, ev->namelen,
+					       ev->name_ver, &name_iid)
+				   : pf_probe_name(f, ev->name, ev->namelen,
+						   &name_iid))) {
 		return 0;
+	} else if (with_name && ev->name_iid) {
+		*ev->name_iid = name_iid;	/* the same name until it changes */
+	}
+	if (with_name && ev->cat_iid && *ev->cat_iid)
+		cat_iid = *ev->cat_iid;
+	else if (with_name && !pf_probe(f, PF_CAT, ev->cat, ev->catlen, 0,
+					&cat_iid))
+		return 0;
+	else if (with_name && ev->cat_iid)
+		*ev->cat_iid = cat_iid;
 	p = start = (uint8_t *)outbuf_reserve(
-		f->enc.out, 160 + 4 * PF_NEST + nargs * (32 + 3 * PF_NEST));
+		f->enc.out, 160 + 4 * PF_NEST +
+				    nargs * (32 + 3 * PF_NEST + 3 * PF_FASTSTR));
 	if (!p)
 		return -ENOMEM;
 	pkt = pf_open(&p, PF_TRACE_PACKET);
@@ -380,14 +472,25 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 	for (i = 0; i < nargs; i++) {
 		const struct tl_arg *a = &ev->args[i];
 
-		if (a->v.kind == VALUE_STR ||
-		    !pf_probe(f, PF_KEY, a->key, a->keylen, 0, &iid))
+		if (i < ev->niids && ev->iids[i]) {
+			iid = ev->iids[i];
+		} else if (!pf_probe(f, PF_KEY, a->k, a->k->keylen, 0, &iid)) {
 			return 0;
+		} else if (i < ev->niids) {
+			ev->iids[i] = iid;	/* the same key from now on */
+		}
 		da = pf_open(&p, PF_TE_ANNOTATIONS);
 		p = pf_uint(p, PF_DA_NAME_IID, iid);
-		p = pf_value(p, &a->v, a->hex);
-		/* iid and a number: 15 bytes at most, its length one byte */
-		*da = (uint8_t)(p - da - 1);
+		if (a->v.kind == VALUE_STR) {
+			if (a->v.len > PF_FASTSTR)
+				return 0;
+			p = pf_value(p, &a->v, a->hex);
+			p = pf_close(da, p);
+		} else {
+			/* iid and a number: 15 bytes at most */
+			p = pf_value(p, &a->v, a->hex);
+			*da = (uint8_t)(p - da - 1);
+		}
 	}
 	p = pf_close(te, p);
 	p = pf_close(pkt, p);
@@ -430,8 +533,8 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	for (i = 0; i < nargs; i++) {
 		const struct tl_arg *a = &ev->args[i];
 
-		if (pf_iid(f, PF_KEY, a->key, a->keylen, true, 0, nw, &nnew,
-			   &key_iid[i]) < 0)
+		if (pf_iid_at(f, PF_KEY, a->k, a->k->key, a->k->keylen, true, 0,
+			      nw, &nnew, &key_iid[i]) < 0)
 			return -ENOMEM;
 		needs |= key_iid[i] != 0;
 		need += PF_ARGNEED(a);
@@ -467,7 +570,7 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 		if (key_iid[i])
 			p = pf_uint(p, PF_DA_NAME_IID, key_iid[i]);
 		else
-			p = pf_str(p, PF_DA_NAME, a->key, a->keylen);
+			p = pf_str(p, PF_DA_NAME, a->k->key, a->k->keylen);
 		p = pf_value(p, &a->v, a->hex);
 		p = pf_close(da, p);
 	}
@@ -634,7 +737,7 @@ static int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
 /* The sequence's first packet: its incremental state starts empty. */
 static int pf_begin(struct tl_enc *e)
 {
-	uint8_t *p = (uint8_t *)outbuf_reserve(e->out, 16), *start = p, *pkt;
+	uint8_t *p = (uint8_t *)outbuf_reserve(e->out, 32), *start = p, *pkt;
 
 	if (!p)
 		return -ENOMEM;
@@ -652,6 +755,7 @@ static void pf_destroy(struct tl_enc *e)
 	struct tl_pf *f = container_of(e, struct tl_pf, enc);
 
 	free(f->tracks);
+	free(f->bloom);
 	sink_map_fini(&f->iids);
 	sink_map_fini(&f->procs);
 	sink_map_fini(&f->counters);
@@ -676,5 +780,7 @@ struct tl_enc *tl_pf_create(struct outbuf *out, const struct sink_time *t)
 	f->enc.ops = &tl_pf_ops;
 	f->enc.out = out;
 	f->enc.time = t;
+	/* without it, names go to iids directly */
+	f->bloom = calloc(PF_BLOOM / 64, sizeof(*f->bloom));
 	return &f->enc;
 }

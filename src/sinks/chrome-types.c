@@ -21,10 +21,13 @@ void chrome_type_fini(struct chrome_type *ct)
 	size_t i;
 
 	for (i = 0; i < ct->nfields; i++) {
-		free(ct->fields[i].key);
-		free(ct->fields[i].name);
+		free((char *)ct->fields[i].k.jkey);
+		free((char *)ct->fields[i].k.key);
 	}
 	free(ct->fields);
+	free(ct->u32_offs);
+	free(ct->iids);
+	free(ct->args);
 	free(ct->head);
 	free(ct->name);
 	free(ct->cat);
@@ -151,7 +154,7 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	const char *names[CHROME_MAXFIELDS];
 	const char *cat = t->system ? t->system : src->ops->kind;
 	const char *name;
-	char idname[24];
+	char idname[24], *jkey, *fname;
 	size_t i, n = 0, k, off;
 
 	sink_type_init(&ct->st, src, t);
@@ -215,29 +218,46 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 		    off <= INT32_MAX)
 			f->u32_off = (int32_t)off;
 		f->word = t->has_id && chrome_is_word(names[i]);
-		f->hex = chrome_is_address(names[i]);
+		f->k.hex = chrome_is_address(names[i]);
 		/* the event's own cpu: the record's is common_cpu */
 		if (!strcmp(names[i], "cpu"))
 			ct->cpu_own = true;
-		f->key = malloc(SINK_JSON_BOUND(strlen(names[i])) + 2);
-		f->name = strdup(names[i]);
-		if (!f->key || !f->name) {
-			free(f->key);
-			free(f->name);
+		/* 16 bytes at least: copied 16 at a time (timeline.h) */
+		jkey = calloc(1, SINK_JSON_BOUND(strlen(names[i])) + 2 + 16);
+		fname = strdup(names[i]);
+		if (!jkey || !fname) {
+			free(jkey);
+			free(fname);
 			return -ENOMEM;
 		}
-		f->namelen = (uint32_t)strlen(names[i]);
-		k = sink_json_str(f->key, names[i], strlen(names[i]));
-		f->key[k++] = ':';
-		f->keylen = (uint32_t)k;
+		k = sink_json_str(jkey, names[i], strlen(names[i]));
+		jkey[k++] = ':';
+		f->k.key = fname;
+		f->k.keylen = (uint32_t)strlen(names[i]);
+		f->k.jkey = jkey;
+		f->k.jkeylen = (uint32_t)k;
+		ct->jargs += TL_ARGBOUND(&f->k);
 		ct->nfields++;
+	}
+	/* pid, cpu */
+	ct->jargs += 2 * (48 + 16);
+	ct->args = calloc(ct->nfields + 2, sizeof(*ct->args));
+	ct->u32_offs = calloc(ct->nfields + 1, sizeof(*ct->u32_offs));
+	ct->iids = calloc(ct->nfields + 1, sizeof(*ct->iids));
+	if (!ct->args || !ct->u32_offs || !ct->iids)
+		return -ENOMEM;
+	for (i = 0; i < ct->nfields; i++) {
+		ct->args[i].k = &ct->fields[i].k;
+		ct->args[i].hex = ct->fields[i].k.hex;
+		value_set_u64(&ct->args[i].v, 0);
+		ct->u32_offs[i] = ct->fields[i].u32_off;
 	}
 	ct->init = true;
 	return 0;
 }
 
-struct chrome_type *chrome_type(struct sink_chrome *c,
-				const struct event *ev, struct diag *d)
+struct chrome_type *chrome_type_new(struct sink_chrome *c,
+				    const struct event *ev, struct diag *d)
 {
 	struct chrome_src *cs = &c->csrcs[ev->src->index];
 	uint32_t ti = ev->type->index;
@@ -247,6 +267,8 @@ struct chrome_type *chrome_type(struct sink_chrome *c,
 	grown = cs->types;
 	if (sink_grow(&grown, &cs->n, ti, sizeof(*cs->types)) < 0)
 		goto nomem;
+	if (grown != cs->types)	/* chrome_type()'s cache points into it */
+		memset(c->tcache, 0, sizeof(c->tcache));
 	cs->types = grown;
 	ct = &cs->types[ti];
 	if (!ct->init && chrome_type_init(c, ct, ev) < 0)
@@ -304,6 +326,7 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		te->name = ct->name;
 		te->namelen = ct->namelen;
 		te->name_kept = true;
+		te->name_iid = (uint32_t *)&ct->name_iid;
 		return;
 	}
 	h = chrome_idhead_find(c, id, ev->src->index);
@@ -317,7 +340,9 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		 * common ones (one record in nine missed the cache)
 		 */
 		nlen = chrome_idname(idname, id);
-		te->jheadlen = chrome_make_head(ct, scratch, idname, nlen);
+		/* Perfetto: the name alone (no JSON head, here or below) */
+		te->jheadlen = c->perfetto ? 0 : chrome_make_head(ct, scratch,
+								  idname, nlen);
 		te->jhead = scratch;
 		memcpy(scratch + te->jheadlen, idname, nlen);
 		te->name = scratch + te->jheadlen;
@@ -329,20 +354,23 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		/* a long label: not cached, and cut to what scratch holds */
 		if (nlen > CHROME_LABELMAX)
 			nlen = CHROME_LABELMAX;
-		te->jheadlen = chrome_make_head(ct, scratch, name, nlen);
+		te->jheadlen = c->perfetto ? 0 : chrome_make_head(ct, scratch,
+								  name, nlen);
 		te->jhead = scratch;
 		memcpy(scratch + te->jheadlen, name, nlen);
 		te->name = scratch + te->jheadlen;
 		te->namelen = nlen;
 		return;
 	}
-	h->len = (uint8_t)chrome_make_head(ct, h->head, name, nlen);
+	h->len = c->perfetto ? 0 : (uint8_t)chrome_make_head(ct, h->head, name,
+							      nlen);
 	memcpy(h->name, name, nlen);
 	h->namelen = (uint8_t)nlen;
 	h->id = id;
 	h->src = ev->src->index;
 	h->valid = true;
 	h->ver = ++c->idhead_ver ? c->idhead_ver : ++c->idhead_ver;
+	h->name_iid = 0;
 cached:
 	te->jhead = h->head;
 	te->jheadlen = h->len;
@@ -351,6 +379,7 @@ cached:
 	/* the slot's name until it is filled again: its version says which */
 	te->name_kept = true;
 	te->name_ver = h->ver;
+	te->name_iid = &h->name_iid;
 }
 
 /* An instant of ev on thread key, named after its type or after name. */
@@ -358,20 +387,21 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct event *ev, uint64_t key,
 		   const struct value *name, struct diag *d)
 {
-	struct tl_arg args[CHROME_MAXFIELDS + 2];
+	struct tl_arg *args = ct->args;
 	char scratch[SINK_JSON_BOUND(CHROME_LABELMAX) + CHROME_HEADMAX +
 		     CHROME_LABELMAX];
-	size_t i, n = ct->nfields, keep;
+	size_t i, n = ct->nfields, keep, strb = 0;
 	uint32_t tid;
-	struct tl_event te = {
-		.ph = TL_INSTANT,
-		.args_always = true,
-		.ts = ev->ts,
-		.cat = ct->rawcat,
-		.catlen = ct->rawcatlen,
-		.args = args,
-	};
+	int ret;
+	struct tl_event te;
 
+	tl_event_init(&te, TL_INSTANT);
+	te.args_always = true;
+	te.ts = ev->ts;
+	te.cat = ct->rawcat;
+	te.catlen = ct->rawcatlen;
+	te.cat_iid = (uint32_t *)&ct->cat_iid;
+	te.args = args;
 	if (chrome_thread(c, key, ev, &ct->st, &tid) < 0)
 		return chrome_nomem(d);
 	te.pid = chrome_tid_pid(c, tid);
@@ -380,57 +410,58 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		te.name = name->s;
 		te.namelen = name->len < CHROME_LABELMAX ? name->len
 							 : CHROME_LABELMAX;
-		te.jheadlen = chrome_make_head(ct, scratch, te.name,
-					       te.namelen);
-		te.jhead = scratch;
+		if (!c->perfetto) {
+			te.jheadlen = chrome_make_head(ct, scratch, te.name,
+						       te.namelen);
+			te.jhead = scratch;
+		}
 	} else {
 		chrome_head(c, ct, ev, &te, scratch);
 	}
-	for (i = 0, keep = 0; i < n; i++) {
-		const struct chrome_field *f = &ct->fields[i];
+	/* args[i] holds field i's key (and a number's kind) from the start */
+	for (i = 0; i < n; i++) {
+		int32_t off = ct->u32_offs[i];
 		struct tl_arg *a = &args[i];
 
-		a->key = f->name;
-		a->keylen = f->namelen;
-		a->jkey = f->key;
-		a->jkeylen = f->keylen;
-		if (f->u32_off >= 0) {
+		if (off >= 0) {
 			uint32_t w;
 
-			memcpy(&w, (const char *)ev->rec + f->u32_off, 4);
-			value_set_u64(&a->v, w);
-		} else if (ev->src->ops->field(ev->src, ev, f->slot, &a->v) < 0) {
+			memcpy(&w, (const char *)ev->rec + off, 4);
+			a->v.u = w;
+		} else if (ev->src->ops->field(ev->src, ev, ct->fields[i].slot,
+					       &a->v) < 0) {
 			a->v.kind = VALUE_NONE;
+		} else if (a->v.kind == VALUE_STR) {
+			strb += SINK_JSON_BOUND(a->v.len);
 		}
-		a->hex = f->hex;
-		/* kvmtrace: data words that are 0 at the end are not written */
-		if (!f->word || a->v.kind != VALUE_INT || a->v.u)
-			keep = i + 1;
 	}
+	/* kvmtrace: data words that are 0 at the end are not written */
+	for (keep = n; keep && ct->fields[keep - 1].word &&
+		       args[keep - 1].v.kind == VALUE_INT &&
+		       !args[keep - 1].v.u;
+	     keep--)
+		;
 	n = keep;
 	if (ct->add_pid) {
-		args[n].hex = false;
 		value_set_s64(&args[n].v, ev->pid);
-		args[n].key = "pid";
-		args[n].keylen = 3;
-		args[n].jkey = "\"pid\":";
-		args[n++].jkeylen = 6;
-	}
-	if (ct->add_cpu)
 		args[n].hex = false;
-	if (ct->add_cpu && ct->cpu_own) {
-		value_set_u64(&args[n].v, ev->cpu);
-		args[n].key = "common_cpu";
-		args[n].keylen = 10;
-		args[n].jkey = "\"common_cpu\":";
-		args[n++].jkeylen = 13;
-	} else if (ct->add_cpu) {
-		value_set_u64(&args[n].v, ev->cpu);
-		args[n].key = "cpu";
-		args[n].keylen = 3;
-		args[n].jkey = "\"cpu\":";
-		args[n++].jkeylen = 6;
+		args[n++].k = TL_K("pid");
 	}
+	if (ct->add_cpu) {
+		value_set_u64(&args[n].v, ev->cpu);
+		args[n].hex = false;
+		args[n++].k = ct->cpu_own ? TL_K("common_cpu") : TL_K("cpu");
+	}
+	te.jargs = ct->jargs + strb;
 	te.nargs = n;
-	return chrome_emit(c, &te) < 0 ? chrome_nomem(d) : 0;
+	te.iids = ct->iids;
+	te.niids = keep;	/* the fields' keys, before pid and cpu */
+	ret = chrome_emit(c, &te);
+	/* the fields' keys and kinds where pid and cpu went */
+	for (i = keep; i < n && i < ct->nfields; i++) {
+		args[i].k = &ct->fields[i].k;
+		args[i].hex = ct->fields[i].k.hex;
+		value_set_u64(&args[i].v, 0);
+	}
+	return ret < 0 ? chrome_nomem(d) : 0;
 }

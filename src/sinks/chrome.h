@@ -31,12 +31,8 @@
 
 struct chrome_field {
 	int32_t slot;
-	char *name;		/* owned: the field's name */
-	char *key;		/* owned: "name": */
-	uint32_t namelen;
-	uint32_t keylen;
+	struct tl_key k;	/* key: the field's name, jkey "name": (owned) */
 	bool word;		/* a kvmtrace data word: left out if 0 at the end */
-	bool hex;		/* an address: a hex string */
 	/* >= 0: the value is a u32 at this byte of ev->rec for every
 	 * event (source_ops.field_u32), read without a call */
 	int32_t u32_off;
@@ -56,6 +52,14 @@ struct chrome_type {
 	size_t rawcatlen;
 	struct chrome_field *fields;	/* owned */
 	size_t nfields;
+	size_t jargs;		/* TL_ARGBOUND() of the fields' keys and more */
+	/* owned: an instant's args, nfields + 2, refilled by each; field
+	 * i's key set once */
+	struct tl_arg *args;
+	int32_t *u32_offs;	/* owned: each field's u32_off, side by side */
+	uint32_t *iids;		/* owned: tl_event.iids of the fields' keys */
+	uint32_t name_iid;	/* tl_event.name_iid of name */
+	uint32_t cat_iid;	/* tl_event.cat_iid of rawcat */
 	bool add_pid;		/* no field holds the pid: add "pid" */
 	bool add_cpu;		/* the fields held common_cpu: add "cpu" */
 	bool cpu_own;		/* the event has a cpu: add "common_cpu" */
@@ -118,6 +122,14 @@ struct chrome_src {
 	uint32_t n;
 };
 
+/* chrome_type()'s cache: a type of a source and where its record is. */
+#define CHROME_TCACHE	64
+struct chrome_tcache {
+	const struct event_type *type;	/* borrowed */
+	const struct source *src;	/* borrowed */
+	struct chrome_type *ct;		/* in its source's types */
+};
+
 /* The head of instants of one kvmtrace id (the name depends on the id). */
 struct chrome_idhead {
 	uint64_t id;
@@ -126,6 +138,7 @@ struct chrome_idhead {
 	uint8_t len;
 	uint8_t namelen;
 	uint32_t ver;		/* sink_chrome.idhead_ver when filled */
+	uint32_t name_iid;	/* tl_event.name_iid, 0 when filled */
 	char head[CHROME_HEADMAX];
 	char name[CHROME_HEADMAX];	/* the name itself */
 };
@@ -138,8 +151,11 @@ struct chrome_thread {
 };
 
 struct chrome_reason {
-	char *name;		/* owned; NULL: none */
+	char *name;		/* owned, with jname after it */
 	size_t len;
+	uint32_t name_iid;	/* tl_event.name_iid */
+	char *jname;		/* {"name":…,"cat":"kvm" */
+	size_t jlen;
 };
 
 /* A process of a program's input (chrome-prog.c). */
@@ -159,6 +175,8 @@ struct sink_chrome {
 	struct source **srcs;		/* borrowed (begin) */
 	size_t nsrcs;
 	struct chrome_src *csrcs;	/* owned, by source.index */
+	/* emptied when a source's types move (grow) */
+	struct chrome_tcache tcache[CHROME_TCACHE];
 	struct chrome_idhead idheads[CHROME_IDCACHE];
 	uint32_t idhead_ver;	/* fills of idheads so far */
 	struct sink_map thread_map;	/* key -> index into threads */
@@ -168,6 +186,7 @@ struct sink_chrome {
 	struct sink_pairs pairs;
 	struct sink_map vm_pids;	/* VM processes announced */
 	struct sink_map reason_map;	/* (domain, kind, reason) -> index */
+	struct sink_map dreason_map;	/* reasons of types naming none */
 	struct chrome_reason *reasons;	/* owned */
 	size_t nreasons;
 	size_t cap_reasons;
@@ -248,9 +267,22 @@ static inline uint32_t chrome_tid_pid(const struct sink_chrome *c,
 {
 	return c->threads[tid - 1].pid;
 }
+int chrome_thread_new(struct sink_chrome *c, uint64_t key,
+		      const struct event *ev, const struct sink_type *st,
+		      uint32_t *tid);
 /* The Chrome tid of thread key (from 1), announced on first sight. */
-int chrome_thread(struct sink_chrome *c, uint64_t key, const struct event *ev,
-		  const struct sink_type *st, uint32_t *tid);
+static inline int chrome_thread(struct sink_chrome *c, uint64_t key,
+				const struct event *ev,
+				const struct sink_type *st, uint32_t *tid)
+{
+	uint32_t i = sink_map_find(&c->thread_map, key);
+
+	if (__builtin_expect(i != SINK_MAP_EMPTY, 1)) {
+		*tid = i + 1;
+		return 0;
+	}
+	return chrome_thread_new(c, key, ev, st, tid);
+}
 /* The thread an event belongs on. 0 or -ENOMEM. */
 int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 		      const struct event *ev, enum sink_role role,
@@ -268,9 +300,30 @@ void chrome_type_fini(struct chrome_type *ct);
 /* {"name":NAME,"cat":"…","ph":"i","s":"t","ts": into buf; its length. */
 size_t chrome_make_head(const struct chrome_type *ct, char *buf,
 			const char *name, size_t len);
+struct chrome_type *chrome_type_new(struct sink_chrome *c,
+				    const struct event *ev, struct diag *d);
 /* The sink's record of ev's type, made on first sight; NULL: no memory. */
-struct chrome_type *chrome_type(struct sink_chrome *c, const struct event *ev,
-				struct diag *d);
+static inline struct chrome_type *chrome_type(struct sink_chrome *c,
+					      const struct event *ev,
+					      struct diag *d)
+{
+	uintptr_t h = (uintptr_t)ev->type >> 4 ^ (uintptr_t)ev->src >> 6;
+	struct chrome_tcache *e = &c->tcache[h & (CHROME_TCACHE - 1)];
+	const struct chrome_src *cs;
+	uint32_t ti;
+
+	/* by the type's address first: two loads, not six in a row */
+	if (__builtin_expect(e->type == ev->type && e->src == ev->src, 1))
+		return e->ct;
+	cs = &c->csrcs[ev->src->index];
+	ti = ev->type->index;
+	if (!(ti < cs->n && cs->types[ti].init))
+		return chrome_type_new(c, ev, d);
+	e->type = ev->type;
+	e->src = ev->src;
+	e->ct = &cs->types[ti];
+	return e->ct;
+}
 /* An instant of ev on thread key, named after its type or after name. */
 int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct event *ev, uint64_t key,

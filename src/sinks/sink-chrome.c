@@ -52,15 +52,23 @@
 
 /* ------------------------------------------------------------- events */
 
-/* The reason's index: its name is made on first sight. */
+/*
+ * The reason's index: its name (the type's for it, or "exit 0x…") and
+ * its JSON {"name":…,"cat":"kvm" are made on first sight; reasons of
+ * types that name none are kept apart (by number alone).
+ */
 static int chrome_reason(struct sink_chrome *c, const struct chrome_type *ct,
-			 const struct event *ev, uint64_t reason, uint32_t *out)
+			 const struct event *ev, uint64_t reason, bool named,
+			 uint32_t *out)
 {
-	uint64_t key = reason << 2 | (ev->type->has_id ? 0 : 2) |
-		       ev->src->domain;
-	uint32_t i = sink_map_find(&c->reason_map, key);
+	struct sink_map *map = named ? &c->reason_map : &c->dreason_map;
+	uint64_t key = named ? reason << 2 | (ev->type->has_id ? 0 : 2) |
+				       ev->src->domain
+			     : reason;
+	uint32_t i = sink_map_find(map, key);
 	struct chrome_reason *r;
 	char name[128];
+	size_t len;
 	void *grown;
 
 	if (i != SINK_MAP_EMPTY) {
@@ -77,17 +85,25 @@ static int chrome_reason(struct sink_chrome *c, const struct chrome_type *ct,
 		return -ENOMEM;
 	c->reasons = grown;
 	r = &c->reasons[c->nreasons];
-	r->name = NULL;
-	r->len = 0;
-	if (sink_reason_name(c->sink.render, ev, &ct->st, reason, name,
-			     sizeof(name))) {
-		r->name = strdup(name);
-		if (!r->name)
-			return -ENOMEM;
-		r->len = strlen(name);
-	}
+	if (named && sink_reason_name(c->sink.render, ev, &ct->st, reason, name,
+				      sizeof(name)))
+		len = strlen(name);
+	else
+		len = sink_reason_default(name, reason);
+	r->name = malloc(len + 1 + SINK_JSON_BOUND(len) + 32);
+	if (!r->name)
+		return -ENOMEM;
+	memcpy(r->name, name, len);
+	r->name[len] = '\0';
+	r->len = len;
+	r->name_iid = 0;
+	r->jname = r->name + len + 1;
+	r->jlen = (size_t)(CHROME_LIT(r->jname, "{\"name\":") - r->jname);
+	r->jlen += sink_json_str(r->jname + r->jlen, name, len);
+	r->jlen = (size_t)(CHROME_LIT(r->jname + r->jlen, ",\"cat\":\"kvm\"") -
+			   r->jname);
 	i = (uint32_t)c->nreasons;
-	if (sink_map_add(&c->reason_map, key, i) < 0) {
+	if (sink_map_add(map, key, i) < 0) {
 		free(r->name);
 		return -ENOMEM;
 	}
@@ -104,10 +120,13 @@ static void chrome_reason_name(const struct sink_chrome *c,
 	const struct chrome_reason *r =
 		v->ref != CHROME_NOREF ? &c->reasons[v->ref] : NULL;
 
-	if (r && r->name) {
+	if (r) {
 		te->name = r->name;
 		te->namelen = r->len;
 		te->name_kept = true;
+		te->name_iid = (uint32_t *)&r->name_iid;
+		te->jname = r->jname;
+		te->jnamelen = r->jlen;
 	} else {
 		te->name = buf;
 		te->namelen = sink_reason_default(buf, v->reason);
@@ -162,47 +181,39 @@ static size_t chrome_exit_argv(const struct sink_chrome *c,
 							  : NULL;
 	size_t n = 0;
 
-	tl_arg_u64(&a[n], TL_KEY("reason"), v->reason);
-	TL_JKEY(&a[n], "reason");
-	n++;
-	if (v->has_rip) {
-		tl_arg_u64(&a[n], TL_KEY("rip"), v->rip);
-		TL_JKEY(&a[n], "rip");
-		a[n++].hex = true;
-	}
+	tl_arg_u64(&a[n++], TL_K("reason"), v->reason);
+	if (v->has_rip)
+		tl_arg_u64(&a[n++], TL_HEXK("rip"), v->rip);
 	if (x && x->symlen)
-		tl_arg_str(&a[n++], TL_KEY("symbol"), x->sym, x->symlen);
+		tl_arg_str(&a[n++], TL_K("symbol"), x->sym, x->symlen);
 	if (x && x->infolen)
-		tl_arg_str(&a[n++], TL_KEY("info"), x->info, x->infolen);
+		tl_arg_str(&a[n++], TL_K("info"), x->info, x->infolen);
 	return n;
 }
 
 /* The slice of an exit, or an instant at the exit (unpaired). */
 static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
-			     uint32_t tid, uint64_t end, const char *key,
+			     uint32_t tid, uint64_t end, bool unpaired,
 			     const char *note)
 {
 	struct tl_arg a[5];
 	char name[32];
-	struct tl_event te = {
-		.ph = key && !strcmp(key, "unpaired") ? TL_INSTANT : TL_SLICE,
-		.pid = chrome_tid_pid(c, tid),
-		.tid = tid,
-		.ts = v->exit_ts,
-		.end = end,
-		.cat = "kvm",
-		.catlen = 3,
-		.args = a,
-	};
+	struct tl_event te;
 
+	tl_event_init(&te, unpaired ? TL_INSTANT : TL_SLICE);
+	te.pid = chrome_tid_pid(c, tid);
+	te.tid = tid;
+	te.ts = v->exit_ts;
+	te.end = end;
+	te.cat = "kvm";
+	te.catlen = 3;
+	te.args = a;
 	chrome_reason_name(c, &te, v, name);
 	te.nargs = chrome_exit_argv(c, a, v);
 	if (note) {
-		tl_arg_str(&a[te.nargs], key, (uint32_t)strlen(key), note,
-			   strlen(note));
-		if (te.ph == TL_INSTANT)
-			TL_JKEY(&a[te.nargs], "unpaired");
-		te.nargs++;
+		tl_arg_str(&a[te.nargs++],
+			   unpaired ? TL_K("unpaired") : TL_K("repaired"),
+			   note, strlen(note));
 	}
 	return chrome_emit(c, &te);
 }
@@ -211,14 +222,14 @@ static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 static int chrome_exit_slice(struct sink_chrome *c, const struct sink_vcpu *v,
 			     uint32_t tid, uint64_t end, const char *note)
 {
-	return chrome_exit_write(c, v, tid, end, "repaired", note);
+	return chrome_exit_write(c, v, tid, end, false, note);
 }
 
 /* An exit whose entry never came: an instant at the exit. */
 static int chrome_exit_unpaired(struct sink_chrome *c,
 				const struct sink_vcpu *v, uint32_t tid)
 {
-	return chrome_exit_write(c, v, tid, v->exit_ts, "unpaired",
+	return chrome_exit_write(c, v, tid, v->exit_ts, true,
 				 "another exit came before its entry");
 }
 
@@ -250,9 +261,7 @@ static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 	/* v stays valid: no vCPU was added since sink_pairs_get() */
 	if (ct->named < 0)
 		ct->named = sink_reason_named(c->sink.render, ev, &ct->st);
-	if (!ct->named)
-		ref = CHROME_NOREF;
-	else if (chrome_reason(c, ct, ev, reason, &ref) < 0)
+	if (chrome_reason(c, ct, ev, reason, ct->named, &ref) < 0)
 		return chrome_nomem(d);
 	v->pending = true;
 	v->exit_ts = ev->ts;
@@ -288,11 +297,12 @@ static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 	int dir = sink_call_dir(&ct->st, ev);
 	uint64_t key;
 	struct chrome_thread *th;
-	struct tl_event te = { .ph = TL_END };
+	struct tl_event te;
 	struct tl_arg arg;
 	struct value sym;
 	uint32_t tid;
 
+	tl_event_init(&te, TL_END);
 	if (chrome_thread_key(c, &ct->st, ev, SINK_CALL, &key) < 0)
 		return chrome_nomem(d);
 	if (ev->src->ops->field(ev->src, ev, ct->st.symbol, &sym) < 0 ||
@@ -350,7 +360,7 @@ static int chrome_call(struct sink_chrome *c, const struct chrome_type *ct,
 		te.outer = true;
 		te.ts = c->first_ts;
 		te.end = ev->ts;
-		tl_arg_str(&arg, TL_KEY("repaired"),
+		tl_arg_str(&arg, TL_K("repaired"),
 			   TL_KEY("entry before the trace start"));
 		te.args = &arg;
 		te.nargs = 1;
@@ -484,7 +494,7 @@ static int chrome_close_all(struct sink_chrome *c)
 				.nargs = 1,
 			};
 
-			tl_arg_str(&arg, TL_KEY("repaired"),
+			tl_arg_str(&arg, TL_K("repaired"),
 				   TL_KEY("exit after the trace end"));
 			if (chrome_emit(c, &te) < 0)
 				return -ENOMEM;
@@ -528,6 +538,7 @@ static void sink_chrome_destroy(struct sink *s)
 	sink_pairs_fini(&c->pairs);
 	sink_map_fini(&c->vm_pids);
 	sink_map_fini(&c->reason_map);
+	sink_map_fini(&c->dreason_map);
 	chrome_cpu_fini(c);
 	chrome_prog_fini(c);
 	free(c->xargs);

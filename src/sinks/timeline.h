@@ -32,14 +32,25 @@ enum tl_ph {
 	TL_COUNTER = 'C',	/* a sample of the counter named name */
 };
 
-/* One arg: a key and a value (INT, FLOAT, STR; NONE is null). */
-struct tl_arg {
+/*
+ * An arg's key: its name and JSON form, made once (a type's field, a
+ * literal) and shared by every arg of that name.
+ */
+struct tl_key {
 	const char *key;	/* borrowed: unchanged until the run ends */
-	const char *jkey;	/* borrowed: "key": quoted for JSON, or NULL */
+	/* borrowed: "key": quoted for JSON, or NULL; 16 bytes may be read
+	 * at jkey (JSON copies a key of up to 16 bytes as 16) */
+	const char *jkey;
 	uint32_t keylen;
 	uint32_t jkeylen;
 	bool hex;		/* an address (v: INT): JSON "0x…", Perfetto a
 				 * pointer value (JSON readers hold doubles) */
+};
+
+/* One arg: a key and a value (INT, FLOAT, STR; NONE is null). */
+struct tl_arg {
+	const struct tl_key *k;	/* borrowed: unchanged until the run ends */
+	bool hex;		/* k->hex, at hand (one load less an arg) */
 	struct value v;		/* strings borrowed */
 };
 
@@ -68,9 +79,65 @@ struct tl_event {
 	/* JSON only: {"name":…,"cat":…,"ph":"i","s":"t","ts": cached */
 	const char *jhead;	/* borrowed, or NULL */
 	size_t jheadlen;
+	/* JSON only: {"name":…,"cat":… cached (borrowed), or NULL */
+	const char *jname;
+	size_t jnamelen;
 	const struct tl_arg *args;	/* borrowed */
 	size_t nargs;
+	/* JSON: the bytes the args take at most (TL_ARGBOUND() of each
+	 * key, SINK_JSON_BOUND() of each string), or 0: not known */
+	size_t jargs;
+	/*
+	 * Perfetto: room the producer keeps for the iids of the keys of
+	 * args[0..niids) (the same keys at each event that passes it; 0:
+	 * not known yet), or NULL
+	 */
+	uint32_t *iids;
+	size_t niids;
+	/* Perfetto: room the producer keeps for the iids of name (while
+	 * name_ver holds) and of cat (0: not known yet), or NULL */
+	uint32_t *name_iid, *cat_iid;
 };
+
+/* JSON's bytes of an arg of key k but for a string value's. */
+#define TL_ARGBOUND(k)                                                    \
+	((k)->jkey ? (size_t)(k)->jkeylen + 48                            \
+		   : SINK_JSON_BOUND((size_t)(k)->keylen) + 48)
+
+/*
+ * An event of kind ph with nothing else set, field by field: an
+ * initializer's zeroing of the rest was a "rep stos" on the hot path, a
+ * sixth of an instant's time.
+ */
+static inline void tl_event_init(struct tl_event *e, char ph)
+{
+	e->ph = ph;
+	e->args_always = false;
+	e->opened = false;
+	e->outer = false;
+	e->pid = 0;
+	e->tid = 0;
+	e->ts = 0;
+	e->end = 0;
+	e->value = 0;
+	e->name = NULL;
+	e->namelen = 0;
+	e->name_kept = false;
+	e->name_ver = 0;
+	e->cat = NULL;
+	e->catlen = 0;
+	e->jhead = NULL;
+	e->jheadlen = 0;
+	e->jname = NULL;
+	e->jnamelen = 0;
+	e->args = NULL;
+	e->nargs = 0;
+	e->jargs = 0;
+	e->iids = NULL;
+	e->niids = 0;
+	e->name_iid = NULL;
+	e->cat_iid = NULL;
+}
 
 struct tl_enc;
 
@@ -113,32 +180,37 @@ static inline void tl_enc_destroy(struct tl_enc *e)
 		e->ops->destroy(e);
 }
 
-static inline void tl_arg_str(struct tl_arg *a, const char *key,
-			      uint32_t keylen, const char *s, size_t len)
+static inline void tl_arg_str(struct tl_arg *a, const struct tl_key *k,
+			      const char *s, size_t len)
 {
-	a->key = key;
-	a->keylen = keylen;
-	a->jkey = NULL;
-	a->jkeylen = 0;
-	a->hex = false;
+	a->k = k;
+	a->hex = k->hex;
 	value_set_str(&a->v, s, len);
 }
 
-static inline void tl_arg_u64(struct tl_arg *a, const char *key,
-			      uint32_t keylen, uint64_t u)
+static inline void tl_arg_u64(struct tl_arg *a, const struct tl_key *k,
+			      uint64_t u)
 {
-	a->key = key;
-	a->keylen = keylen;
-	a->jkey = NULL;
-	a->jkeylen = 0;
-	a->hex = false;
+	a->k = k;
+	a->hex = k->hex;
 	value_set_u64(&a->v, u);
 }
 
+/* A string literal and its length. */
 #define TL_KEY(s) s, (uint32_t)(sizeof(s) - 1)
 
-/* The JSON form of a literal key a plain ASCII word: "key": */
-#define TL_JKEY(a, s)                                                    \
-	((a)->jkey = "\"" s "\":", (a)->jkeylen = (uint32_t)sizeof(s) + 2)
+/* The key of a literal name, a plain ASCII word; TL_HEXKEY an address's. */
+#define TL_KEYDEF(s, h)                                                   \
+	({                                                                \
+		static const char tl_j_[(sizeof(s) + 2 + 16) & ~15u] =    \
+			"\"" s "\":";                                       \
+		static const struct tl_key tl_k_ = {                      \
+			s, tl_j_, (uint32_t)sizeof(s) - 1,                \
+			(uint32_t)sizeof(s) + 2, h                        \
+		};                                                        \
+		&tl_k_;                                                   \
+	})
+#define TL_K(s) TL_KEYDEF(s, false)
+#define TL_HEXK(s) TL_KEYDEF(s, true)
 
 #endif
