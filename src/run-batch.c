@@ -139,6 +139,8 @@ struct run_feed {
 	bool rendered;		/* an event went to the sink */
 	bool text;		/* to render_events(), not a sink's call */
 	bool spans;		/* the times to r->spans */
+	/* the reader set relts (source_ops.batch_relts): one input alone */
+	bool reader_relts;
 	struct clock_span *save;	/* with spans: r->nsrcs of them */
 };
 
@@ -161,7 +163,7 @@ static int run_feed(struct run *r, struct run_feed *f, struct event *evs,
 		/* the spans as they were, should a sink stop in this batch */
 		memcpy(f->save, r->spans, r->nsrcs * sizeof(*f->save));
 		run_relts_spans(r, evs, n, &last);
-	} else {
+	} else if (!f->reader_relts) {
 		/* last in a register, not reloaded after each event's stores */
 		for (i = 0; i < n; i++)
 			run_set_relts(&evs[i], &last);
@@ -200,6 +202,7 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data)
 	struct run_feed f = {
 		.progress = progress,
 		.text = !r->opt.chrome && !r->opt.stats && !r->opt.exits,
+		.reader_relts = r->srcs[0]->ops->batch_relts,
 	};
 	struct source *src = r->srcs[0];
 	struct event evs[RUN_BATCH];

@@ -95,6 +95,13 @@ struct source_ops {
 	 */
 	int (*next_batch)(struct source *src, struct event *ev, size_t max,
 			  struct diag *d);
+	/*
+	 * next_batch and next set relts and relts_neg as run_set_relts()
+	 * would over the input's own events from its first on: one input
+	 * read alone (run_batches()) takes them as they are, without a pass
+	 * of its own; the merge sets its own.
+	 */
+	bool batch_relts;
 	void (*close)(struct source *src);
 	/*
 	 * Bind a template key to a field of events of type t (t NULL: any

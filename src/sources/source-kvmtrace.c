@@ -273,9 +273,17 @@ kvmtrace_decode(struct source *src, struct kvmtrace *k, struct event *ev,
 	ev->vcpu = r->vcpu;
 	ev->has_vcpu = true;
 	p += KVMTRACE_HEAD;
+	ev->relts_neg = false;
+	ev->relts = 0;
 	if (hdr >> 31) {
 		ev->raw_ts = kvmtrace_w64(p, swap);
 		ev->has_ts = true;
+		/* relts, as run_set_relts() (source_ops.batch_relts) */
+		if (k->last_ts) {
+			ev->relts_neg = ev->raw_ts < k->last_ts;
+			ev->relts = ev->relts_neg ? k->last_ts - ev->raw_ts
+						  : ev->raw_ts - k->last_ts;
+		}
 		k->last_ts = ev->raw_ts;
 		p += 8;
 	} else {
@@ -383,6 +391,8 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 		const unsigned char *p = buf + pos;
 		kvmtrace_v4 lo, hi, nn;
 		uint32_t hdr, n;
+		uint64_t rel;
+		bool neg;
 
 		memcpy(&hdr, p, 4);
 		n = (hdr >> 28) & 7;
@@ -394,14 +404,26 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 		ev->has_vcpu = true;
 		p += KVMTRACE_HEAD;
 		if (hdr >> 31) {
-			memcpy(&last_ts, p, 8);
-			ev->raw_ts = last_ts;
+			uint64_t t;
+
+			memcpy(&t, p, 8);
+			/* relts, as run_set_relts() (batch_relts) */
+			neg = t < last_ts;
+			rel = neg ? last_ts - t : t - last_ts;
+			if (__builtin_expect(!last_ts, 0))
+				rel = 0;
+			last_ts = t;
+			ev->raw_ts = t;
 			ev->has_ts = true;
 			p += 8;
 		} else {
+			neg = false;
+			rel = 0;
 			ev->raw_ts = 0;
 			ev->has_ts = false;
 		}
+		ev->relts_neg = neg;
+		ev->relts = rel;
 		nn = (kvmtrace_v4){ n, n, n, n };
 		memcpy(&lo, p, 16);
 		memcpy(&hi, p + 16, 16);
@@ -601,6 +623,7 @@ const struct source_ops source_kvmtrace_ops = {
 #ifndef WORDS_BIGENDIAN
 	.next_batch = kvmtrace_next_batch,	/* its vectors are LE's */
 #endif
+	.batch_relts = true,
 	.close = kvmtrace_close,
 	.bind = kvmtrace_bind,
 	.field = kvmtrace_field,
