@@ -25,6 +25,21 @@ struct diag;
 #define RENDER_INLINE static inline __attribute__((always_inline))
 
 /*
+ * render_events(), a loop of computed gotos, without the passes that
+ * hoist loads and merge tails across its steps (GCC's manual says so of
+ * -fgcse for such code): with them GCC kept the op pointer and the next
+ * binding on the stack, reloaded and stored at each step. callgrind, 200 k
+ * kvmtrace records: 71.1 M -> 67.3 M instructions; uftrace fib(27) and
+ * the trace.dat fields row fell by 5 and 2 %. Clang has no such attribute.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define RENDER_LOOP __attribute__((optimize("no-gcse", "no-tree-pre", \
+					    "no-crossjumping")))
+#else
+#define RENDER_LOOP
+#endif
+
+/*
  * The inline conversions write whole 8- and 16-byte chunks: the output has
  * TMPL_SLACK bytes of room past what the conversion itself needs.
  */

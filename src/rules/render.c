@@ -84,6 +84,37 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 		goto *go[ro->step];                                           \
 	} while (0)
 
+/*
+ * After a step that may have flushed the buffer: a closed pipe makes this
+ * event the last (render_events())
+ */
+#define RENDER_CLOSED()                                                       \
+	do {                                                                  \
+		if (__builtin_expect(o->closed, 0))                           \
+			end = ev + 1;                                         \
+	} while (0)
+
+/*
+ * render_put_str()'s, the test for a closed pipe where the buffer may
+ * have been flushed: a string of len_ bytes, the rest of the line's need
+ * after it
+ */
+#define RENDER_PUT_STR(s_, len_)                                              \
+	do {                                                                  \
+		size_t n_ = (len_);                                           \
+                                                                              \
+		if (__builtin_expect((size_t)(o->buf + o->cap - p) <          \
+					     n_ + b->need, 0)) {              \
+			outbuf_commit(o, (size_t)(p - (o->buf + o->len)));    \
+			p = outbuf_reserve(o, n_ + b->need);                  \
+			if (!p)                                               \
+				goto nomem;                                   \
+			RENDER_CLOSED();                                      \
+		}                                                             \
+		render_copy(p, (s_), n_);                                     \
+		p += n_;                                                      \
+	} while (0)
+
 /* no test for the end: the last step is RSTEP_END's */
 #define RENDER_NEXT()                                                         \
 	do {                                                                  \
@@ -91,6 +122,7 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 		RENDER_DISPATCH();                                            \
 	} while (0)
 
+RENDER_LOOP
 int render_events(struct render *r, const struct event *ev, size_t nev,
 		  struct outbuf *o, size_t *done, struct diag *d)
 {
@@ -132,24 +164,32 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 	uint64_t x;
 	size_t len;
 	ssize_t n;
-	const struct event *end = ev + nev;
-	int lines = 0;
+	const struct event *start = ev, *end = ev + nev;
+	size_t skipped = 0;
 	char *p;
 	int ret;
 
 	*done = 0;
+	/*
+	 * A closed pipe: what follows would go nowhere (the caller stops).
+	 * o->closed changes only where the buffer is flushed, off the common
+	 * path: each place that may flush tests it and, if set, makes the
+	 * event it renders the last one (end), not a test per event.
+	 */
+	if (o->closed)
+		end = ev;
 	/* the first event of the run: the glob rules are checked first */
 	if (__builtin_expect(r->globs_srcs != NULL, 0) && nev) {
 		ret = render_check_globs(r, ev, d);
 		if (ret < 0)
 			return ret;
 	}
-	bn = nev ? render_lookup(r, ev) : NULL;
+	bn = ev < end ? render_lookup(r, ev) : NULL;
 next:
-	/* a closed pipe: what follows would go nowhere (the caller stops) */
-	if (ev == end || o->closed) {
-		*done = nev - (size_t)(end - ev);
-		return lines;
+	if (ev == end) {
+		/* the lines: the events rendered but those a rule skips */
+		*done = (size_t)(ev - start);
+		return (int)(*done - skipped);
 	}
 	b = bn;
 	/* the next event's binding now: its loads wait less */
@@ -164,6 +204,7 @@ next:
 		 * without a rendering of its own */
 		if (b->mode == RMODE_SKIP ||
 		    (b->mode == RMODE_DEFAULT && !ev->src->ops->render_default)) {
+			skipped++;
 			ev++;
 			goto next;
 		}
@@ -173,13 +214,20 @@ next:
 			ret = ev->src->ops->render_default(ev->src, ev, o);
 		if (ret < 0)
 			goto fail;
-		lines++;
+		if (o->closed)
+			end = ev + 1;
 		ev++;
 		goto next;
 	}
-	p = outbuf_reserve(o, b->need);
-	if (!p)
-		goto nomem;
+	if (__builtin_expect(o->cap - o->len < b->need, 0)) {
+		p = outbuf_reserve_slow(o, b->need);
+		if (!p)
+			goto nomem;
+		if (o->closed)
+			end = ev + 1;
+	} else {
+		p = o->buf + o->len;
+	}
 	rec = ev->rec;
 	ro = b->rops;
 	RENDER_DISPATCH();
@@ -285,6 +333,7 @@ ts_relts_hex8x2:
 				      &ret, d);
 		if (!p)
 			goto fail;
+		RENDER_CLOSED();
 	} else {
 		p = render_dec_w(p, ro, ev->relts);
 	}
@@ -336,24 +385,18 @@ u64_hex_up:
 	p += n;
 	RENDER_NEXT();
 const_str:
-	p = render_put_str(o, p, ro->str, ro->len, b->need);
-	if (!p)
-		goto nomem;
+	RENDER_PUT_STR(ro->str, ro->len);
 	RENDER_NEXT();
 str:
 	memcpy(&s, (const char *)rec + ro->off, sizeof(s));
 	memcpy(&len, (const char *)rec + ro->off2, sizeof(len));
-	p = render_put_str(o, p, s, len, b->need);
-	if (!p)
-		goto nomem;
+	RENDER_PUT_STR(s, len);
 	RENDER_NEXT();
 field_str:
 	/* a string, or a number as %s prints it; else the general path */
 	if (ev->src->ops->field(ev->src, ev, (int)ro->off, &val) == 0) {
 		if (val.kind == VALUE_STR) {
-			p = render_put_str(o, p, val.s, val.len, b->need);
-			if (!p)
-				goto nomem;
+			RENDER_PUT_STR(val.s, val.len);
 			RENDER_NEXT();
 		}
 		if (val.kind == VALUE_INT && !val.neg) {
@@ -366,18 +409,18 @@ generic:
 	p = render_generic(r, b, ro, ev, o, p, &ret, d);
 	if (!p)
 		goto fail;
+	RENDER_CLOSED();
 	RENDER_NEXT();
 done:
 	*p++ = '\n';
 	outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
-	lines++;
 	ev++;
 	goto next;
 nomem:
 	diag_set(d, "out of memory");
 	ret = -ENOMEM;
 fail:
-	*done = nev - (size_t)(end - ev);
+	*done = (size_t)(ev - start);
 	return ret;
 }
 
