@@ -378,8 +378,8 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 	size_t pos = k->pos, end;
 	uint64_t last_ts = k->last_ts, seq = k->seq;
 	uint32_t cpu = src->has_cpu_hint ? src->cpu_hint : 0;
-	struct kvmtrace_rec *r = k->batch;
-	size_t i;
+	struct kvmtrace_rec *r = k->batch, *rend;
+	const unsigned char *p, *pend;
 
 	if (max > KVMTRACE_BATCH)
 		max = KVMTRACE_BATCH;
@@ -387,8 +387,10 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 		return kvmtrace_next(src, ev, d);
 	/* where a record may start and still have all it can need after it */
 	end = k->len - (KVMTRACE_MAX_REC + 4);
-	for (i = 0; i < max && pos <= end; i++, ev++, r++) {
-		const unsigned char *p = buf + pos;
+	p = buf + pos;
+	pend = buf + end;
+	rend = r + max;
+	for (; r < rend && p <= pend; ev++, r++) {
 		kvmtrace_v4 lo, hi, nn;
 		uint32_t hdr, n;
 		uint64_t rel;
@@ -431,7 +433,7 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 		hi &= (kvmtrace_v4)((kvmtrace_v4){ 4, 5, 6, 7 } < nn);
 		memcpy(r->data, &lo, 16);
 		memcpy(r->data + 4, &hi, 16);
-		pos = (size_t)(p - buf) + 4 * n;
+		p += 4 * n;
 		r->type.id = hdr & 0x0fffffff;
 		ev->ts = last_ts;
 		ev->seq = seq++;
@@ -440,10 +442,10 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 		ev->src = src;
 		ev->rec = r;
 	}
-	k->pos = pos;
+	k->pos = (size_t)(p - buf);
 	k->last_ts = last_ts;
 	k->seq = seq;
-	return (int)i;
+	return (int)(r - k->batch);
 }
 #endif
 
