@@ -95,6 +95,19 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 	} while (0)
 
 /*
+ * The buffer's state in locals while lines go in: lb where the line being
+ * written starts (o->buf + o->len, o->len set only when something else is
+ * to read it: RENDER_SYNC() before each call that may write to o, and on
+ * return), lend its end; RENDER_RELOAD() after such a call
+ */
+#define RENDER_SYNC() (o->len = (size_t)(lb - o->buf))
+#define RENDER_RELOAD()                                                       \
+	do {                                                                  \
+		lb = o->buf + o->len;                                         \
+		lend = o->buf + o->cap;                                       \
+	} while (0)
+
+/*
  * render_put_str()'s, the test for a closed pipe where the buffer may
  * have been flushed: a string of len_ bytes, the rest of the line's need
  * after it
@@ -103,12 +116,13 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 	do {                                                                  \
 		size_t n_ = (len_);                                           \
                                                                               \
-		if (__builtin_expect((size_t)(o->buf + o->cap - p) <          \
-					     n_ + b->need, 0)) {              \
-			outbuf_commit(o, (size_t)(p - (o->buf + o->len)));    \
+		if (__builtin_expect((size_t)(lend - p) < n_ + b->need, 0)) { \
+			RENDER_SYNC();                                        \
+			outbuf_commit(o, (size_t)(p - lb));                   \
 			p = outbuf_reserve(o, n_ + b->need);                  \
 			if (!p)                                               \
 				goto nomem;                                   \
+			RENDER_RELOAD();                                      \
 			RENDER_CLOSED();                                      \
 		}                                                             \
 		render_copy(p, (s_), n_);                                     \
@@ -166,7 +180,7 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 	ssize_t n;
 	const struct event *start = ev, *end = ev + nev;
 	size_t skipped = 0;
-	char *p;
+	char *p, *lb, *lend;
 	int ret;
 
 	*done = 0;
@@ -178,6 +192,7 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 	 */
 	if (o->closed)
 		end = ev;
+	RENDER_RELOAD();
 	/* the first event of the run: the glob rules are checked first */
 	if (__builtin_expect(r->globs_srcs != NULL, 0) && nev) {
 		ret = render_check_globs(r, ev, d);
@@ -187,6 +202,7 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 	bn = ev < end ? render_lookup(r, ev) : NULL;
 next:
 	if (ev == end) {
+		RENDER_SYNC();
 		/* the lines: the events rendered but those a rule skips */
 		*done = (size_t)(ev - start);
 		return (int)(*done - skipped);
@@ -195,6 +211,7 @@ next:
 	/* the next event's binding now: its loads wait less */
 	bn = ev + 1 < end ? render_lookup(r, ev + 1) : NULL;
 	if (!b) {
+		RENDER_SYNC();
 		ret = render_binding(r, ev, &b, d);
 		if (ret < 0)
 			goto fail;
@@ -208,25 +225,29 @@ next:
 			ev++;
 			goto next;
 		}
+		RENDER_SYNC();
 		if (b->mode == RMODE_TYPEERROR)
 			ret = render_typeerror(r, b, ev, o) < 0 ? -ENOMEM : 0;
 		else
 			ret = ev->src->ops->render_default(ev->src, ev, o);
 		if (ret < 0)
 			goto fail;
+		RENDER_RELOAD();
 		if (o->closed)
 			end = ev + 1;
 		ev++;
 		goto next;
 	}
-	if (__builtin_expect(o->cap - o->len < b->need, 0)) {
+	if (__builtin_expect((size_t)(lend - lb) < b->need, 0)) {
+		RENDER_SYNC();
 		p = outbuf_reserve_slow(o, b->need);
 		if (!p)
 			goto nomem;
+		RENDER_RELOAD();
 		if (o->closed)
 			end = ev + 1;
 	} else {
-		p = o->buf + o->len;
+		p = lb;
 	}
 	rec = ev->rec;
 	ro = b->rops;
@@ -329,10 +350,12 @@ ts_relts_hex8x2:
 	p += ro->len2;
 	if (__builtin_expect(ev->relts_neg, 0)) {
 		/* the sign: the general path, for this conversion */
+		RENDER_SYNC();
 		p = render_generic_at(r, b, ro->conv2, FETCH_RELTS, ev, o, p,
 				      &ret, d);
 		if (!p)
 			goto fail;
+		RENDER_RELOAD();
 		RENDER_CLOSED();
 	} else {
 		p = render_dec_w(p, ro, ev->relts);
@@ -406,14 +429,16 @@ field_str:
 	}
 	goto generic;
 generic:
+	RENDER_SYNC();
 	p = render_generic(r, b, ro, ev, o, p, &ret, d);
 	if (!p)
 		goto fail;
+	RENDER_RELOAD();
 	RENDER_CLOSED();
 	RENDER_NEXT();
 done:
 	*p++ = '\n';
-	outbuf_commit(o, (size_t)(p - (o->buf + o->len)));
+	lb = p;	/* the line committed (RENDER_SYNC()) */
 	ev++;
 	goto next;
 nomem:
