@@ -578,6 +578,23 @@ def main():
         d, _ = make_trace(r, max(50, 3 * len(pool)), pool, set(pool), unknown_p=0)
         add_case("sweep", d, rule_file(r, rules), how="stdin", rules=rules)
 
+    # equal stamps in a row (relts 0, not negative), a stamp of 0 between,
+    # records without one, both through the shipped rules' head step and
+    # a rule of its own; last, as the random state no longer matters
+    tscs = [100, 100, 100, 50, 50, 0, 0, None, 7, 7, None, 2**64 - 1,
+            2**64 - 1, 3, 3]
+    d = b""
+    for k, t in enumerate(tscs):
+        ev = 0x10002 if k % 2 else 1
+        if t is None:
+            d += struct.pack("<IIII", ev | 1 << 28, 9, 2, k)
+        else:
+            d += struct.pack("<IIIQI", ev | 1 << 31 | 1 << 28, 9, 2, t, k)
+    rules = [(1, "%(tsc)d %(relts)d [%(relts)5d] %(relts)+d %(reltsc)d %(1)d"),
+             (0, "%(ts)d (+%(relts)12d)  other vcpu = 0x%(vcpu)08x  pid = 0x%(pid)08x")]
+    add_case("equal-stamps", d, rule_file(r, rules), how="stdin", rules=rules)
+    add_case("equal-stamps-shipped", d, None, how="shipped-stdin")
+
     write()
     report(seed == SEED and top == TOP)
 
