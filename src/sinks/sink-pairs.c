@@ -37,8 +37,8 @@ static uint64_t sink_name_hash(const char *s, size_t len)
 	return h | 1ull << 63;
 }
 
-int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
-	       const struct event *ev, uint32_t *out)
+int sink_vm_of_slow(struct sink_vms *vms, const struct sink_type *st,
+		    const struct event *ev, uint32_t *out)
 {
 	char buf[40], *name;
 	const char *s;
@@ -166,7 +166,7 @@ static struct sink_vcpu *sink_pairs_found(struct sink_pairs *p,
 
 	if (v->over)
 		return v;
-	if (!v->pending && sink_role(st, ev) == SINK_ENTRY) {
+	if (!v->pending && p->tasks && sink_role(st, ev) == SINK_ENTRY) {
 		/* its exit may wait under the task (no vcpu_id field) */
 		t = sink_pairs_at(p, task, false);
 		if (t && t->pending)
@@ -209,6 +209,7 @@ struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 		   SINK_MAP_EMPTY) {
 		n = learnt;
 	} else {
+		p->tasks = true;
 		v = sink_pairs_at(p, task, true);
 		if (v && !v->over)
 			v->host_tid = ev->pid;

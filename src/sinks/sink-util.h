@@ -361,8 +361,21 @@ struct sink_vms {
 void sink_vms_fini(struct sink_vms *vms);
 
 /* The VM index of ev, made on first sight; SINK_VM_OVER; -ENOMEM. */
-int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
-	       const struct event *ev, uint32_t *out);
+int sink_vm_of_slow(struct sink_vms *vms, const struct sink_type *st,
+		    const struct event *ev, uint32_t *out);
+
+/* sink_vm_of_slow(), inline when ev's VM is its pid's and was the last. */
+static inline int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
+			     const struct event *ev, uint32_t *out)
+{
+	if (st->vm == SINK_NOSLOT && vms->last &&
+	    vms->last_key == (((uint64_t)ev->pid & ((1ull << 40) - 1)) |
+			      (uint64_t)ev->src->machine << 40)) {
+		*out = vms->last - 1;
+		return 0;
+	}
+	return sink_vm_of_slow(vms, st, ev, out);
+}
 
 /* ---------------------------------------------------- exit/entry pairs */
 
@@ -396,6 +409,7 @@ struct sink_pairs {
 	struct sink_map pid_vcpu;	/* (domain, pid) -> vCPU number */
 	struct sink_vms vms;
 	struct sink_vcpu over;	/* every vCPU beyond SINK_MAXKEYS */
+	bool tasks;	/* an exit or entry was kept under its task */
 	/*
 	 * The last key of map found and its index: an exit's entry comes
 	 * next on its vCPU more often than not.
