@@ -248,7 +248,7 @@ static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 			return chrome_nomem(d);
 		return chrome_instant(c, ct, ev, key, NULL, d);
 	}
-	if (sink_field_u64(ev, ct->st.reason, &reason) < 0)
+	if (sink_field_at(ev, ct->st.reason, ct->st.at_reason, &reason) < 0)
 		reason = 0;
 	/* the vCPU's thread exists from its first exit on */
 	if (chrome_thread(c, v->key, ev, &ct->st, &tid) < 0)
