@@ -500,29 +500,20 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 }
 
 /*
- * One packet: a TrackEvent of type on ev's track at ts, with ev's name,
- * category and args if with_name; an END with ev's args, but for
- * PF_TYPE_END_BARE (a slice's END after its BEGIN took them).
+ * pf_packet() when something is new or long: the new strings interned in
+ * the packet (its own function: pf_packet()'s common case keeps a small
+ * stack frame).
  */
-static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
-		     unsigned type, uint64_t ts, uint64_t track,
-		     bool with_name)
+static __attribute__((noinline)) int
+pf_packet_slow(struct tl_pf *f, const struct tl_event *ev, unsigned type,
+	       uint64_t ts, uint64_t track, bool with_name, size_t nargs)
 {
 	struct pf_new nw[3 + CHROME_MAXFIELDS + 2];
 	uint32_t name_iid = 0, cat_iid = 0, key_iid[CHROME_MAXFIELDS + 2];
-	size_t nnew = 0, i, nargs = with_name || type == PF_TYPE_END
-					    ? ev->nargs : 0,
-	       need = PF_EVNEED(ev);
+	size_t nnew = 0, i, need = PF_EVNEED(ev);
 	bool needs = false;
 	uint8_t *p, *start, *pkt, *te;
-	int ret;
 
-	type &= 0xff;
-	if (nargs > CHROME_MAXFIELDS + 2)
-		nargs = CHROME_MAXFIELDS + 2;
-	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
-	if (ret)
-		return ret < 0 ? ret : 0;
 	if (with_name && type != PF_TYPE_COUNTER &&
 	    (pf_iid(f, PF_NAME, ev->name, ev->namelen, ev->name_kept,
 		    ev->name_ver, nw, &nnew, &name_iid) < 0 ||
@@ -579,6 +570,27 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	outbuf_commit(f->enc.out, (size_t)(p - start));
 	f->enc.bytes += (uint64_t)(p - start);
 	return 0;
+}
+
+/*
+ * One packet: a TrackEvent of type on ev's track at ts, with ev's name,
+ * category and args if with_name; an END with ev's args, but for
+ * PF_TYPE_END_BARE (a slice's END after its BEGIN took them).
+ */
+static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
+		     unsigned type, uint64_t ts, uint64_t track,
+		     bool with_name)
+{
+	size_t nargs = with_name || type == PF_TYPE_END ? ev->nargs : 0;
+	int ret;
+
+	type &= 0xff;
+	if (nargs > CHROME_MAXFIELDS + 2)
+		nargs = CHROME_MAXFIELDS + 2;
+	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	return pf_packet_slow(f, ev, type, ts, track, with_name, nargs);
 }
 
 /*
