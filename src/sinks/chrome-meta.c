@@ -241,10 +241,11 @@ int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 	} else if (dom == DOMAIN_HOST) {
 		/* a host event of a vCPU thread: with that vCPU's exits */
 		if (!has_vcpu) {
+			uint64_t pid = (uint64_t)ev->pid & ((1ull << 40) - 1);
+
 			learnt = sink_map_find(&c->pairs.pid_vcpu,
 					       sink_thread_key(dom, SINK_TASK,
-							       (uint64_t)ev->pid &
-							       ((1ull << 40) - 1)));
+							       pid));
 			if (learnt != SINK_MAP_EMPTY) {
 				vcpu = learnt;
 				has_vcpu = true;

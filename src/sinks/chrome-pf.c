@@ -503,7 +503,8 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 			if (!pf_probe(f, PF_KEY, a->k, a->k->keylen, 0, &iid))
 				return 0;
 			if (i < ev->niids) {
-				ev->iids[i] = iid; /* the same key from now on */
+				/* the same key from now on */
+				ev->iids[i] = iid;
 			} else {
 				f->hot[f->hot_next].k = a->k;
 				f->hot[f->hot_next].iid = iid;
