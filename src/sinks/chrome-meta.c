@@ -240,12 +240,16 @@ int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 			return -ENOMEM;
 	} else if (dom == DOMAIN_HOST) {
 		/* a host event of a vCPU thread: with that vCPU's exits */
-		learnt = sink_map_find(&c->pairs.pid_vcpu,
-				       sink_thread_key(dom, SINK_TASK,
-						       (uint64_t)ev->pid & ((1ull << 40) - 1)));
-		if (!has_vcpu && learnt != SINK_MAP_EMPTY) {
-			vcpu = learnt;
-			has_vcpu = true;
+		if (!has_vcpu) {
+			uint64_t pid = (uint64_t)ev->pid & ((1ull << 40) - 1);
+
+			learnt = sink_map_find(&c->pairs.pid_vcpu,
+					       sink_thread_key(dom, SINK_TASK,
+							       pid));
+			if (learnt != SINK_MAP_EMPTY) {
+				vcpu = learnt;
+				has_vcpu = true;
+			}
 		}
 		if (has_vcpu && sink_vm_of(&c->pairs.vms, st, ev, &vm) < 0)
 			return -ENOMEM;

@@ -50,6 +50,7 @@
 #define PF_SHORTS	256		/* iids of short names, by content */
 #define PF_BLOOM	(1u << 19)	/* bits of the names' filter (64 KiB) */
 #define PF_PEND		64		/* new names before the map takes them */
+#define PF_HOT		4		/* keys in tl_pf.hot */
 
 enum pf_kind {
 	PF_CAT = 0,
@@ -107,6 +108,17 @@ struct tl_pf {
 	struct sink_map_slot pend[PF_PEND];
 	uint32_t npend;
 	uint32_t niids[3];		/* iids given, per kind */
+	/*
+	 * The iids of the last keys found past an event's iids (pid, cpu, an
+	 * exit's reason and rip: the same few keys at every event), by the
+	 * key's address (a key stays unchanged until the run ends): one
+	 * line, before the cache's hash and its load of the key's length.
+	 */
+	struct pf_hotkey {
+		const struct tl_key *k;
+		uint32_t iid;
+	} hot[PF_HOT];
+	uint32_t hot_next;
 	struct sink_map procs;		/* processes described */
 	struct sink_map counters;	/* hash of a counter's name -> index */
 	uint32_t ncounters;
@@ -313,6 +325,19 @@ static inline bool pf_probe(struct tl_pf *f, enum pf_kind kind, const void *s,
 	return true;
 }
 
+/* The iid of key k if f->hot holds it. */
+static inline bool pf_hot_key(const struct tl_pf *f, const struct tl_key *k,
+			      uint32_t *iid)
+{
+	for (unsigned j = 0; j < PF_HOT; j++) {
+		if (f->hot[j].k == k) {
+			*iid = f->hot[j].iid;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The iid of a name that does not stay if PF_SHORTS holds it. */
 static inline bool pf_probe_name(struct tl_pf *f, const char *s, size_t len,
 				 uint32_t *iid)
@@ -474,10 +499,17 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 
 		if (i < ev->niids && ev->iids[i]) {
 			iid = ev->iids[i];
-		} else if (!pf_probe(f, PF_KEY, a->k, a->k->keylen, 0, &iid)) {
-			return 0;
-		} else if (i < ev->niids) {
-			ev->iids[i] = iid;	/* the same key from now on */
+		} else if (!pf_hot_key(f, a->k, &iid)) {
+			if (!pf_probe(f, PF_KEY, a->k, a->k->keylen, 0, &iid))
+				return 0;
+			if (i < ev->niids) {
+				/* the same key from now on */
+				ev->iids[i] = iid;
+			} else {
+				f->hot[f->hot_next].k = a->k;
+				f->hot[f->hot_next].iid = iid;
+				f->hot_next = (f->hot_next + 1) % PF_HOT;
+			}
 		}
 		da = pf_open(&p, PF_TE_ANNOTATIONS);
 		p = pf_uint(p, PF_DA_NAME_IID, iid);
@@ -500,29 +532,20 @@ static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 }
 
 /*
- * One packet: a TrackEvent of type on ev's track at ts, with ev's name,
- * category and args if with_name; an END with ev's args, but for
- * PF_TYPE_END_BARE (a slice's END after its BEGIN took them).
+ * pf_packet() when something is new or long: the new strings interned in
+ * the packet (its own function: pf_packet()'s common case keeps a small
+ * stack frame).
  */
-static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
-		     unsigned type, uint64_t ts, uint64_t track,
-		     bool with_name)
+static __attribute__((noinline)) int
+pf_packet_slow(struct tl_pf *f, const struct tl_event *ev, unsigned type,
+	       uint64_t ts, uint64_t track, bool with_name, size_t nargs)
 {
 	struct pf_new nw[3 + CHROME_MAXFIELDS + 2];
 	uint32_t name_iid = 0, cat_iid = 0, key_iid[CHROME_MAXFIELDS + 2];
-	size_t nnew = 0, i, nargs = with_name || type == PF_TYPE_END
-					    ? ev->nargs : 0,
-	       need = PF_EVNEED(ev);
+	size_t nnew = 0, i, need = PF_EVNEED(ev);
 	bool needs = false;
 	uint8_t *p, *start, *pkt, *te;
-	int ret;
 
-	type &= 0xff;
-	if (nargs > CHROME_MAXFIELDS + 2)
-		nargs = CHROME_MAXFIELDS + 2;
-	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
-	if (ret)
-		return ret < 0 ? ret : 0;
 	if (with_name && type != PF_TYPE_COUNTER &&
 	    (pf_iid(f, PF_NAME, ev->name, ev->namelen, ev->name_kept,
 		    ev->name_ver, nw, &nnew, &name_iid) < 0 ||
@@ -579,6 +602,27 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 	outbuf_commit(f->enc.out, (size_t)(p - start));
 	f->enc.bytes += (uint64_t)(p - start);
 	return 0;
+}
+
+/*
+ * One packet: a TrackEvent of type on ev's track at ts, with ev's name,
+ * category and args if with_name; an END with ev's args, but for
+ * PF_TYPE_END_BARE (a slice's END after its BEGIN took them).
+ */
+static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
+		     unsigned type, uint64_t ts, uint64_t track,
+		     bool with_name)
+{
+	size_t nargs = with_name || type == PF_TYPE_END ? ev->nargs : 0;
+	int ret;
+
+	type &= 0xff;
+	if (nargs > CHROME_MAXFIELDS + 2)
+		nargs = CHROME_MAXFIELDS + 2;
+	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	return pf_packet_slow(f, ev, type, ts, track, with_name, nargs);
 }
 
 /*

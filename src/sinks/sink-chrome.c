@@ -236,7 +236,7 @@ static int chrome_exit_unpaired(struct sink_chrome *c,
 static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 		       const struct event *ev, struct diag *d)
 {
-	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &ct->st, ev);
+	struct sink_vcpu *v = sink_pairs_find(&c->pairs, &ct->st, ev, false);
 	uint64_t reason = 0, key;
 	uint32_t ref, tid;
 
@@ -248,7 +248,7 @@ static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 			return chrome_nomem(d);
 		return chrome_instant(c, ct, ev, key, NULL, d);
 	}
-	if (sink_field_u64(ev, ct->st.reason, &reason) < 0)
+	if (sink_field_at(ev, ct->st.reason, ct->st.at_reason, &reason) < 0)
 		reason = 0;
 	/* the vCPU's thread exists from its first exit on */
 	if (chrome_thread(c, v->key, ev, &ct->st, &tid) < 0)
@@ -258,7 +258,7 @@ static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 		if (chrome_exit_unpaired(c, v, tid) < 0)
 			return chrome_nomem(d);
 	}
-	/* v stays valid: no vCPU was added since sink_pairs_get() */
+	/* v stays valid: no vCPU was added since sink_pairs_find() */
 	if (ct->named < 0)
 		ct->named = sink_reason_named(c->sink.render, ev, &ct->st);
 	if (chrome_reason(c, ct, ev, reason, ct->named, &ref) < 0)
@@ -273,7 +273,7 @@ static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 static int chrome_entry(struct sink_chrome *c, const struct chrome_type *ct,
 			const struct event *ev, struct diag *d)
 {
-	struct sink_vcpu *v = sink_pairs_get(&c->pairs, &ct->st, ev);
+	struct sink_vcpu *v = sink_pairs_find(&c->pairs, &ct->st, ev, true);
 	uint64_t key;
 	uint32_t tid;
 

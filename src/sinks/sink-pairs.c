@@ -37,10 +37,11 @@ static uint64_t sink_name_hash(const char *s, size_t len)
 	return h | 1ull << 63;
 }
 
-int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
-	       const struct event *ev, uint32_t *out)
+int sink_vm_of_slow(struct sink_vms *vms, const struct sink_type *st,
+		    const struct event *ev, uint32_t *out)
 {
 	char buf[40], *name;
+	struct sink_vms_seen *seen;
 	const char *s;
 	uint64_t key;
 	size_t len;
@@ -58,19 +59,19 @@ int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
 		named = true;
 	} else {
 		/* a pid of one machine: the inputs of two hosts are apart */
-		key = ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
-		      (uint64_t)ev->src->machine << 40;
+		key = sink_vm_pid_key(ev);
 		s = NULL;
 		len = 0;
 	}
-	if (vms->last && vms->last_key == key) {
-		*out = vms->last - 1;
+	seen = sink_vms_seen(vms, key);
+	if (seen->idx && seen->key == key) {
+		*out = seen->idx - 1;
 		return 0;
 	}
 	i = sink_map_find(&vms->map, key);
 	if (i != SINK_MAP_EMPTY) {
-		vms->last_key = key;
-		vms->last = i + 1;
+		seen->key = key;
+		seen->idx = i + 1;
 		*out = i;
 		return 0;
 	}
@@ -166,7 +167,7 @@ static struct sink_vcpu *sink_pairs_found(struct sink_pairs *p,
 
 	if (v->over)
 		return v;
-	if (!v->pending && sink_role(st, ev) == SINK_ENTRY) {
+	if (!v->pending && p->tasks && sink_role(st, ev) == SINK_ENTRY) {
 		/* its exit may wait under the task (no vcpu_id field) */
 		t = sink_pairs_at(p, task, false);
 		if (t && t->pending)
@@ -209,6 +210,7 @@ struct sink_vcpu *sink_pairs_get(struct sink_pairs *p,
 		   SINK_MAP_EMPTY) {
 		n = learnt;
 	} else {
+		p->tasks = true;
 		v = sink_pairs_at(p, task, true);
 		if (v && !v->over)
 			v->host_tid = ev->pid;

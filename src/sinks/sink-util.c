@@ -319,21 +319,6 @@ int sink_field_u64(const struct event *ev, int32_t slot, uint64_t *out)
 	return 0;
 }
 
-int sink_exit_rip(const struct sink_type *st, const struct event *ev,
-		  uint64_t *rip)
-{
-	uint64_t hi = 0;
-
-	if (sink_field_at(ev, st->rip, st->at_rip, rip) < 0)
-		return -ENOENT;
-	if (st->rip_hi != SINK_NOSLOT) {
-		if (sink_field_at(ev, st->rip_hi, st->at_rip_hi, &hi) < 0)
-			hi = 0;
-		*rip = (*rip & 0xffffffffu) | hi << 32;
-	}
-	return 0;
-}
-
 int sink_call_dir(const struct sink_type *st, const struct event *ev)
 {
 	struct value v;

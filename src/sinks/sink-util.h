@@ -10,6 +10,7 @@
 #ifndef KTF_SINK_UTIL_H
 #define KTF_SINK_UTIL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -326,8 +327,20 @@ static inline uint64_t sink_key_number(uint64_t key)
 }
 
 /* The guest RIP of exit ev (guest_rip, or kvmtrace VMEXIT words 2, 3). */
-int sink_exit_rip(const struct sink_type *st, const struct event *ev,
-		  uint64_t *rip);
+static inline int sink_exit_rip(const struct sink_type *st,
+				const struct event *ev, uint64_t *rip)
+{
+	uint64_t hi = 0;
+
+	if (sink_field_at(ev, st->rip, st->at_rip, rip) < 0)
+		return -ENOENT;
+	if (st->rip_hi != SINK_NOSLOT) {
+		if (sink_field_at(ev, st->rip_hi, st->at_rip_hi, &hi) < 0)
+			hi = 0;
+		*rip = (*rip & 0xffffffffu) | hi << 32;
+	}
+	return 0;
+}
 
 /* ---------------------------------------------------------------- caps */
 
@@ -353,16 +366,51 @@ struct sink_vms {
 	bool *named;		/* owned: from a `vm` key */
 	size_t n;
 	size_t cap;
-	/* the last key found and its index (an index never moves) */
-	uint64_t last_key;
-	uint32_t last;		/* index + 1; 0: none */
+	/*
+	 * Keys found and their indices (an index never moves), direct
+	 * mapped: kvmtrace streams switch between a few pids at nearly
+	 * every record, where one "last" entry missed three times in four.
+	 */
+	struct sink_vms_seen {
+		uint64_t key;
+		uint32_t idx;	/* index + 1; 0: none */
+	} seen[16];
 };
+
+static inline struct sink_vms_seen *sink_vms_seen(struct sink_vms *vms,
+						  uint64_t key)
+{
+	return &vms->seen[(key * 0x9e3779b97f4a7c15ull) >> 60];
+}
 
 void sink_vms_fini(struct sink_vms *vms);
 
 /* The VM index of ev, made on first sight; SINK_VM_OVER; -ENOMEM. */
-int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
-	       const struct event *ev, uint32_t *out);
+int sink_vm_of_slow(struct sink_vms *vms, const struct sink_type *st,
+		    const struct event *ev, uint32_t *out);
+
+/* The key of ev's VM when its type names none: its pid's, per machine. */
+static inline uint64_t sink_vm_pid_key(const struct event *ev)
+{
+	return ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
+	       (uint64_t)ev->src->machine << 40;
+}
+
+/* sink_vm_of_slow(), inline when ev's VM is its pid's and in vms->seen. */
+static inline int sink_vm_of(struct sink_vms *vms, const struct sink_type *st,
+			     const struct event *ev, uint32_t *out)
+{
+	if (st->vm == SINK_NOSLOT) {
+		uint64_t key = sink_vm_pid_key(ev);
+		const struct sink_vms_seen *s = sink_vms_seen(vms, key);
+
+		if (s->idx && s->key == key) {
+			*out = s->idx - 1;
+			return 0;
+		}
+	}
+	return sink_vm_of_slow(vms, st, ev, out);
+}
 
 /* ---------------------------------------------------- exit/entry pairs */
 
@@ -396,6 +444,7 @@ struct sink_pairs {
 	struct sink_map pid_vcpu;	/* (domain, pid) -> vCPU number */
 	struct sink_vms vms;
 	struct sink_vcpu over;	/* every vCPU beyond SINK_MAXKEYS */
+	bool tasks;	/* an exit or entry was kept under its task */
 	/*
 	 * The last key of map found and its index: an exit's entry comes
 	 * next on its vCPU more often than not.
