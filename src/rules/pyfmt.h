@@ -133,10 +133,11 @@ static inline uint64_t pyfmt_dec8_swar(uint32_t w)
  */
 static inline __m128i pyfmt_dec8x2(uint32_t a, uint32_t b)
 {
-	const __m128i div = _mm_set_epi16(32768, 13108, 5243, 8389,
-					  32768, 13108, 5243, 8389);
-	const __m128i shift = _mm_set_epi16(1 << 15, 1 << 13, 1 << 11,
-					    1 << 7, 1 << 15, 1 << 13,
+	/* 0x8000 (2^15) is -32768 as a short: the lanes are unsigned */
+	const __m128i div = _mm_set_epi16(-32768, 13108, 5243, 8389,
+					  -32768, 13108, 5243, 8389);
+	const __m128i shift = _mm_set_epi16(-32768, 1 << 13, 1 << 11,
+					    1 << 7, -32768, 1 << 13,
 					    1 << 11, 1 << 7);
 	__m128i x = _mm_set_epi32(0, (int)b, 0, (int)a);
 	/* per 64-bit lane: n / 10^4, n % 10^4 */
