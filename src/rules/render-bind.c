@@ -320,7 +320,7 @@ int render_bind(const struct render *r, struct source *src,
 {
 	struct binding *b = calloc(1, sizeof(*b));
 	const struct tmpl *tm;
-	size_t i;
+	size_t i, folded;
 	int ret = -ENOMEM;
 
 	*out = NULL;
@@ -409,12 +409,12 @@ int render_bind(const struct render *r, struct source *src,
 			}
 		}
 	}
-	b->rops = render_ops(tm, b, &b->nrops);
+	b->rops = render_ops(tm, b, &b->nrops, &folded);
 	if (!b->rops)
 		goto nomem;
 	b->text = tm->text;
 	b->ops = tm->ops;
-	b->need = tm->bound + 1 + TMPL_SLACK;
+	b->need = tm->bound + folded + 1 + TMPL_SLACK;
 	/* Python raises TypeError for %x, %o, %c of a float (ts with -c) */
 	for (i = 0; i < tm->nops; i++) {
 		const struct tmpl_op *op = &tm->ops[i];

@@ -345,10 +345,12 @@ RENDER_INLINE char *render_dec_u64(char *p, uint64_t x)
 
 /*
  * render-ops.c's: the steps of tm for binding b (its fetch, slots and
- * symbolic set), *n of them, or NULL without memory.
+ * symbolic set), *n of them, or NULL without memory; *folded: the bytes
+ * of constant strings made part of the literals (they need room beside
+ * the template's bound: see render_ops_fold())
  */
 struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
-			     size_t *n);
+			     size_t *n, size_t *folded);
 
 /*
  * RSTEP_GENERIC: op's value through its slot, then the inline formats or

@@ -171,8 +171,40 @@ static struct render_op *render_ops_fuse(struct render_op *v, size_t *n)
 	return render_ops_head(v, n);
 }
 
+/*
+ * A plain %s of a string that is the same for every event of the binding
+ * (FETCH_CONST_STR: trace.dat's %(name)s, uftrace's %(type)s), with the
+ * literals before and after it, is one literal when they fit in
+ * RENDER_LIT_MAX bytes: a step less, and no room to make for it at each
+ * event (it is counted in the binding's need). Returns the bytes folded.
+ */
+static size_t render_ops_fold(struct render_op *v, size_t *n)
+{
+	size_t i, j = 0, folded = 0;
+
+	for (i = 0; i < *n; i++) {
+		if (v[i].step == RSTEP_CONST_STR && i + 1 < *n &&
+		    (size_t)v[i].lit_len + v[i].len + v[i + 1].lit_len <=
+			    RENDER_LIT_MAX) {
+			char t[RENDER_LIT_MAX] = { 0 };
+			size_t a = v[i].lit_len, l = v[i].len;
+
+			memcpy(t, v[i].text, a);
+			memcpy(t + a, v[i].str, l);
+			memcpy(t + a + l, v[i + 1].text, v[i + 1].lit_len);
+			memcpy(v[i + 1].text, t, sizeof(t));
+			v[i + 1].lit_len += (uint32_t)(a + l);
+			folded += l;
+			continue;	/* v[i] goes; v[i + 1] is looked at next */
+		}
+		v[j++] = v[i];
+	}
+	*n = j;
+	return folded;
+}
+
 struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
-			     size_t *n)
+			     size_t *n, size_t *folded)
 {
 	const struct fetch *fetch = b->fetch;
 	/* room for every op, one step per chunk of the text, and the end */
@@ -189,6 +221,7 @@ struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
 	size_t total;
 
 	*n = 0;
+	*folded = 0;
 	if (!v)
 		return NULL;
 	memset(v, 0, cap * sizeof(*v));
@@ -262,5 +295,7 @@ struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
 		cur->lit = tm->text;
 	}
 	cur->step = RSTEP_END;
-	return render_ops_fuse(v, n);
+	v = render_ops_fuse(v, n);
+	*folded = render_ops_fold(v, n);
+	return v;
 }
