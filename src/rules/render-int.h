@@ -15,6 +15,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "copy-short.h"
 #include "outbuf.h"
 #include "pyfmt.h"
 #include "render.h"
@@ -263,52 +264,6 @@ RENDER_INLINE char *render_hex8x2(char *p, uint32_t a, const char *mid,
 }
 
 /*
- * len bytes of s to p. Most strings are a few bytes, up to 32: they go
- * as two loads that may overlap, all within s, and two stores (a call of
- * memcpy costs more than the copy).
- */
-RENDER_INLINE void render_copy(char *p, const char *s, size_t len)
-{
-	if (len > 16) {
-#ifdef __SSE2__
-		if (len <= 32) {
-			/* (event names of 17 .. 32 bytes: kvm_apicv_inhibit_changed) */
-			__m128i a16 = _mm_loadu_si128((const __m128i *)(const void *)s);
-			__m128i z16 = _mm_loadu_si128((const __m128i *)(const void *)
-							      (s + len - 16));
-
-			_mm_storeu_si128((__m128i *)(void *)p, a16);
-			_mm_storeu_si128((__m128i *)(void *)(p + len - 16), z16);
-			return;
-		}
-#endif
-		memcpy(p, s, len);
-		return;
-	}
-	if (len >= 8) {
-		uint64_t a, z;
-
-		memcpy(&a, s, 8);
-		memcpy(&z, s + len - 8, 8);
-		memcpy(p, &a, 8);
-		memcpy(p + len - 8, &z, 8);
-	} else if (len >= 4) {
-		uint32_t a, z;
-
-		memcpy(&a, s, 4);
-		memcpy(&z, s + len - 4, 4);
-		memcpy(p, &a, 4);
-		memcpy(p + len - 4, &z, 4);
-	} else if (len) {
-		char a = s[0], m = s[len / 2], z = s[len - 1];
-
-		p[0] = a;
-		p[len / 2] = m;
-		p[len - 1] = z;
-	}
-}
-
-/*
  * The len bytes of s at p, with room made for them and the rest of the
  * template (need): where they end, or NULL without memory.
  */
@@ -321,7 +276,7 @@ RENDER_INLINE char *render_put_str(struct outbuf *o, char *p, const char *s,
 		if (!p)
 			return NULL;
 	}
-	render_copy(p, s, len);
+	copy_short(p, s, len);
 	return p + len;
 }
 

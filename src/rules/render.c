@@ -125,7 +125,7 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 			RENDER_RELOAD();                                      \
 			RENDER_CLOSED();                                      \
 		}                                                             \
-		render_copy(p, (s_), n_);                                     \
+		copy_short(p, (s_), n_);                                      \
 		p += n_;                                                      \
 	} while (0)
 

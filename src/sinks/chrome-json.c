@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "chrome.h"
+#include "copy-short.h"
 #include "outbuf.h"
 #include "timeline.h"
 
@@ -37,39 +38,12 @@ struct tl_json {
 
 /*
  * n bytes of s that are not a constant (a type's head, an argument's
- * key): most are under 32 bytes, copied as two loads that may overlap,
- * all within s, and two stores; a call of memcpy for each was 3 % of
- * --chrome's instructions.
+ * key): copy_short(), a call of memcpy for each was 3 % of --chrome's
+ * instructions
  */
 static inline char *json_copy(char *p, const char *s, size_t n)
 {
-	char a[32], z[32];
-
-	if (n > 64) {
-		memcpy(p, s, n);
-	} else if (n > 32) {
-		memcpy(a, s, 32);
-		memcpy(z, s + n - 32, 32);
-		memcpy(p, a, 32);
-		memcpy(p + n - 32, z, 32);
-	} else if (n >= 16) {
-		memcpy(a, s, 16);
-		memcpy(z, s + n - 16, 16);
-		memcpy(p, a, 16);
-		memcpy(p + n - 16, z, 16);
-	} else if (n >= 8) {
-		memcpy(a, s, 8);
-		memcpy(z, s + n - 8, 8);
-		memcpy(p, a, 8);
-		memcpy(p + n - 8, z, 8);
-	} else if (n >= 4) {
-		memcpy(a, s, 4);
-		memcpy(z, s + n - 4, 4);
-		memcpy(p, a, 4);
-		memcpy(p + n - 4, z, 4);
-	} else {
-		memcpy(p, s, n);
-	}
+	copy_short(p, s, n);
 	return p + n;
 }
 
