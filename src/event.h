@@ -107,4 +107,17 @@ struct event {
 	uint64_t relts;
 };
 
+/*
+ * relts of a stamp ts after last, the stamp before it (0: none), as the
+ * 2008 tool printed %(relts)d: how far, and *neg when it stepped back.
+ * run_set_relts() and the kvmtrace reader (source_ops.batch_relts).
+ */
+static inline uint64_t event_relts(uint64_t ts, uint64_t last, bool *neg)
+{
+	uint64_t rel = ts < last ? last - ts : ts - last;
+
+	*neg = ts < last;
+	return __builtin_expect(!last, 0) ? 0 : rel;
+}
+
 #endif

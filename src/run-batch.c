@@ -101,10 +101,7 @@ static void run_relts_spans(struct run *r, struct event *evs, size_t n,
 		if (!e->has_ts)
 			continue;
 		ts = e->ts;
-		if (last) {
-			e->relts_neg = ts < last;
-			e->relts = ts < last ? last - ts : ts - last;
-		}
+		e->relts = event_relts(ts, last, &e->relts_neg);
 		last = ts;
 		sp = &r->spans[e->src->index];
 		sp->events++;

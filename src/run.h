@@ -110,10 +110,7 @@ static inline void run_set_relts(struct event *ev, uint64_t *last)
 	ev->relts = 0;
 	if (!ev->has_ts)
 		return;
-	if (*last) {
-		ev->relts_neg = ev->ts < *last;
-		ev->relts = ev->relts_neg ? *last - ev->ts : ev->ts - *last;
-	}
+	ev->relts = event_relts(ev->ts, *last, &ev->relts_neg);
 	*last = ev->ts;
 }
 

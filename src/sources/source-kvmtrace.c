@@ -279,11 +279,7 @@ kvmtrace_decode(struct source *src, struct kvmtrace *k, struct event *ev,
 		ev->raw_ts = kvmtrace_w64(p, swap);
 		ev->has_ts = true;
 		/* relts, as run_set_relts() (source_ops.batch_relts) */
-		if (k->last_ts) {
-			ev->relts_neg = ev->raw_ts < k->last_ts;
-			ev->relts = ev->relts_neg ? k->last_ts - ev->raw_ts
-						  : ev->raw_ts - k->last_ts;
-		}
+		ev->relts = event_relts(ev->raw_ts, k->last_ts, &ev->relts_neg);
 		k->last_ts = ev->raw_ts;
 		p += 8;
 	} else {
@@ -410,10 +406,7 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 
 			memcpy(&t, p, 8);
 			/* relts, as run_set_relts() (batch_relts) */
-			neg = t < last_ts;
-			rel = neg ? last_ts - t : t - last_ts;
-			if (__builtin_expect(!last_ts, 0))
-				rel = 0;
+			rel = event_relts(t, last_ts, &neg);
 			last_ts = t;
 			ev->raw_ts = t;
 			ev->has_ts = true;
