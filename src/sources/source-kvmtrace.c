@@ -68,6 +68,25 @@ struct kvmtrace_rec {
 /* four words at once (kvmtrace_decode) */
 typedef uint32_t kvmtrace_v4 __attribute__((vector_size(16)));
 
+/*
+ * The n (0..7) data words of a little-endian record at p into data[0..7]
+ * (a host of the same order): the buffer holds eight words past p, all
+ * are read, those from n on zeroed by a mask, as two 16-byte vectors (no
+ * loop of n steps; data has room for the eighth)
+ */
+static inline void kvmtrace_data8(uint32_t *data, const unsigned char *p,
+				  uint32_t n)
+{
+	kvmtrace_v4 lo, hi, nn = { n, n, n, n };
+
+	memcpy(&lo, p, 16);
+	memcpy(&hi, p + 16, 16);
+	lo &= (kvmtrace_v4)((kvmtrace_v4){ 0, 1, 2, 3 } < nn);
+	hi &= (kvmtrace_v4)((kvmtrace_v4){ 4, 5, 6, 7 } < nn);
+	memcpy(data, &lo, 16);
+	memcpy(data + 4, &hi, 16);
+}
+
 struct kvmtrace {
 	int fd;
 	bool own_fd;
@@ -287,21 +306,9 @@ kvmtrace_decode(struct source *src, struct kvmtrace *k, struct event *ev,
 		ev->has_ts = false;
 	}
 #ifndef WORDS_BIGENDIAN
-	if (!swap && __builtin_expect(k->len - k->pos >= KVMTRACE_MAX_REC + 4, 1)) {
-		/*
-		 * eight words are in the buffer: all are read, those from
-		 * n on zeroed by a mask, as two 16-byte vectors (no loop of
-		 * n steps; data has room for the eighth)
-		 */
-		kvmtrace_v4 lo, hi, nn = { n, n, n, n };
-
-		memcpy(&lo, p, 16);
-		memcpy(&hi, p + 16, 16);
-		lo &= (kvmtrace_v4)((kvmtrace_v4){ 0, 1, 2, 3 } < nn);
-		hi &= (kvmtrace_v4)((kvmtrace_v4){ 4, 5, 6, 7 } < nn);
-		memcpy(r->data, &lo, 16);
-		memcpy(r->data + 4, &hi, 16);
-	} else
+	if (!swap && __builtin_expect(k->len - k->pos >= KVMTRACE_MAX_REC + 4, 1))
+		kvmtrace_data8(r->data, p, n);	/* eight words are in the buffer */
+	else
 #endif
 	{
 		memset(r->data, 0, sizeof(r->data));
@@ -387,7 +394,6 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 	pend = buf + end;
 	rend = r + max;
 	for (; r < rend && p <= pend; ev++, r++) {
-		kvmtrace_v4 lo, hi, nn;
 		uint32_t hdr, n;
 		uint64_t rel;
 		bool neg;
@@ -419,13 +425,7 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 		}
 		ev->relts_neg = neg;
 		ev->relts = rel;
-		nn = (kvmtrace_v4){ n, n, n, n };
-		memcpy(&lo, p, 16);
-		memcpy(&hi, p + 16, 16);
-		lo &= (kvmtrace_v4)((kvmtrace_v4){ 0, 1, 2, 3 } < nn);
-		hi &= (kvmtrace_v4)((kvmtrace_v4){ 4, 5, 6, 7 } < nn);
-		memcpy(r->data, &lo, 16);
-		memcpy(r->data + 4, &hi, 16);
+		kvmtrace_data8(r->data, p, n);
 		p += 4 * n;
 		r->type.id = hdr & 0x0fffffff;
 		ev->ts = last_ts;
