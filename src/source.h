@@ -126,6 +126,14 @@ struct source_ops {
 	int (*field_at)(struct source *src, int index, size_t *offset,
 			size_t *len_offset);
 	/*
+	 * Is field index the same string in every event of type t (uftrace's
+	 * %(type)s: "entry" in every entry)? Then 0, with *s (living as long
+	 * as src) and *len: the renderer makes it part of the template's
+	 * text. -ENOENT: it is not. May be NULL.
+	 */
+	int (*field_const)(struct source *src, const struct event_type *t,
+			   int index, const char **s, size_t *len);
+	/*
 	 * Inputs of one ops with equal bind_class() answer bind(),
 	 * field_u32() and field_at() alike for events of any type (t NULL):
 	 * they share the renderer's bindings of numeric id rules, one copy

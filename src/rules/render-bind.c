@@ -357,7 +357,8 @@ int render_bind(const struct render *r, struct source *src,
 	if (!b->fetch)
 		goto nomem;
 	for (i = 0; i < tm->nkeys; i++) {
-		size_t off;
+		const char *cs;
+		size_t off, clen;
 
 		/* a field the format names (exit_reason): the general path */
 		if (b->slots[i] >= 0 && t && src->ops->field_symbol &&
@@ -384,8 +385,14 @@ int render_bind(const struct render *r, struct source *src,
 			b->fetch[i].str = b->slots[i] == SLOT_NAME ? t->name
 								   : t->system;
 			b->fetch[i].len = strlen(b->fetch[i].str);
-		}
-		else if (b->slots[i] >= 0 && src->ops->field_u32 &&
+		} else if (b->slots[i] >= 0 && t && src->ops->field_const &&
+			   src->ops->field_const(src, t, b->slots[i], &cs,
+						 &clen) == 0) {
+			/* a field the same in all the type's events */
+			b->fetch[i].kind = FETCH_CONST_STR;
+			b->fetch[i].str = cs;
+			b->fetch[i].len = clen;
+		} else if (b->slots[i] >= 0 && src->ops->field_u32 &&
 			 src->ops->field_u32(src, b->slots[i], &off)) {
 			b->fetch[i].kind = FETCH_REC_U32;
 			b->fetch[i].off = (uint32_t)off;

@@ -410,6 +410,24 @@ static int uft_field_at(struct source *src, int index, size_t *offset,
 	return SOURCE_AT_NONE;
 }
 
+/*
+ * %(type)s of an entry, exit, lost or event record: the type's name, the
+ * same in each of its events (source_ops.field_const); a perf event's
+ * type is not one of these
+ */
+static int uft_field_const(struct source *src, const struct event_type *t,
+			   int index, const char **s, size_t *len)
+{
+	struct uftrace *uf = src->priv;
+
+	if (index != UF_TYPE || t->index >= UFT_NTYPES ||
+	    t != &uf->types[t->index])
+		return -ENOENT;
+	*s = uft_type_names[t->index].name;
+	*len = uft_type_names[t->index].len;
+	return 0;
+}
+
 static int uft_each_type(struct source *src,
 			 int (*fn)(const struct event_type *t, void *arg),
 			 void *arg)
@@ -487,6 +505,7 @@ const struct source_ops source_uftrace_ops = {
 	.bind = uft_bind,
 	.field = uft_field,
 	.field_at = uft_field_at,
+	.field_const = uft_field_const,
 	.each_type = uft_each_type,
 	.fields = uft_fields,
 	.render_default = uft_render_default,
