@@ -329,6 +329,7 @@ int render_bind(const struct render *r, struct source *src,
 	b->rule = rule;
 	b->mode = !rule ? RMODE_DEFAULT : !rule->tmpl ? RMODE_SKIP
 						     : RMODE_TEMPLATE;
+	b->gate = SIZE_MAX;
 	if (!rule || !rule->tmpl) {
 		*out = b;
 		return 0;
@@ -436,6 +437,8 @@ int render_bind(const struct render *r, struct source *src,
 		ret = -EINVAL;
 		goto error;
 	}
+	if (b->mode == RMODE_TEMPLATE)
+		b->gate = b->need;
 	*out = b;
 	return 0;
 nomem:

@@ -216,7 +216,15 @@ next:
 		if (ret < 0)
 			goto fail;
 	}
-	if (__builtin_expect(b->mode != RMODE_TEMPLATE, 0)) {
+	if (__builtin_expect((size_t)(lend - lb) < b->gate, 0))
+		goto gate;
+	p = lb;
+	rec = ev->rec;
+	ro = b->rops;
+	RENDER_DISPATCH();
+gate:
+	/* a mode other than RMODE_TEMPLATE's (b->gate), or a full buffer */
+	if (b->mode != RMODE_TEMPLATE) {
 		/* a skip rule: its events print nothing; nor a source's
 		 * without a rendering of its own */
 		if (b->mode == RMODE_SKIP ||
@@ -238,17 +246,13 @@ next:
 		ev++;
 		goto next;
 	}
-	if (__builtin_expect((size_t)(lend - lb) < b->need, 0)) {
-		RENDER_SYNC();
-		p = outbuf_reserve_slow(o, b->need);
-		if (!p)
-			goto nomem;
-		RENDER_RELOAD();
-		if (o->closed)
-			end = ev + 1;
-	} else {
-		p = lb;
-	}
+	RENDER_SYNC();
+	p = outbuf_reserve_slow(o, b->need);
+	if (!p)
+		goto nomem;
+	RENDER_RELOAD();
+	if (o->closed)
+		end = ev + 1;
 	rec = ev->rec;
 	ro = b->rops;
 	RENDER_DISPATCH();

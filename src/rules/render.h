@@ -185,6 +185,11 @@ struct render_op {
 
 struct binding {
 	/* what render_events() reads of every event's binding, first */
+	/*
+	 * need with RMODE_TEMPLATE, else SIZE_MAX: one test of the room
+	 * left sends both a full buffer and the other modes off the path
+	 */
+	size_t gate;
 	uint8_t mode;			/* enum render_mode */
 	size_t need;			/* room to reserve: bound + 1 + slack */
 	struct render_op *rops;		/* owned: the template's ops as steps */
