@@ -88,6 +88,7 @@ struct render *render_create(const struct rules *rules, double mhz,
 		return NULL;
 	r->rules = rules;
 	r->mhz = mhz;
+	r->bcd_x = UINT64_MAX;
 	r->nsrcs = nsources;
 	r->srcs = calloc(nsources ? nsources : 1, sizeof(*r->srcs));
 	r->idsrcs = calloc(nsources ? nsources : 1, sizeof(*r->idsrcs));

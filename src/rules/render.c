@@ -40,6 +40,7 @@ RENDER_INLINE const struct binding *render_lookup(const struct render *r,
 static void render_ts_hi(struct render *r, uint64_t q)
 {
 	r->ts_hi = q;
+	r->bcd_x = UINT64_MAX;	/* its digits were another part's */
 	r->ts_hi_len = pyfmt_dec_len(q);
 	pyfmt_dec_back(r->ts_hi_text + r->ts_hi_len, q);
 }
@@ -327,6 +328,46 @@ ts_relts_hex8x2:
 	x = ev->has_ts ? ev->ts : 0;
 #if defined(__SSE2__) && defined(__x86_64__) && \
 	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (__builtin_expect(x - ev->relts == r->bcd_x && !ev->relts_neg &&
+			     ev->relts < 100000000u, 1)) {
+		/*
+		 * the stamp is the last one plus relts: its low 8 digits are
+		 * the sum of the last one's and relts' (r->bcd), each byte
+		 * of the sum biased by 246 so that ten or more carries into
+		 * the next; the bias then taken off the bytes that did not
+		 * carry (their top bit set). A carry out of the 8th digit
+		 * changes the part above: the way below.
+		 */
+		uint64_t dr, sum;
+
+		if (ev->relts < 10000) {
+			/* two pairs of digits from the table, less '0' */
+			uint32_t hi = (uint32_t)ev->relts * 5243 >> 19;
+			uint16_t a, z;
+
+			memcpy(&a, pyfmt_dig2 + 2 * hi, 2);
+			memcpy(&z, pyfmt_dig2 + 2 * ((uint32_t)ev->relts - hi * 100), 2);
+			dr = (uint64_t)((a | (uint32_t)z << 16) - 0x30303030u) << 32;
+		} else {
+			dr = pyfmt_dec8_swar((uint32_t)ev->relts);
+		}
+		sum = r->bcd + __builtin_bswap64(dr) + 0xf6f6f6f6f6f6f6f6ull;
+
+		if (__builtin_expect(sum >> 63, 1)) {
+			sum -= ((sum >> 7) & 0x0101010101010101ull) * 0xf6;
+			r->bcd = sum;
+			r->bcd_x = x;
+			memcpy(p, r->ts_hi_text, 8);
+			p += r->ts_hi_len;
+			sum = __builtin_bswap64(sum) + 0x3030303030303030ull;
+			memcpy(p, &sum, 8);
+			p += 8;
+			memcpy(p, ro->text2, 16);
+			p += ro->len2;
+			p = render_dec_w_digits(p, ro, dr);
+			goto ts_relts_hex8x2_tail;
+		}
+	}
 	if (__builtin_expect(x - 100000000u < 10000000000000000u - 100000000u &&
 			     !ev->relts_neg && ev->relts < 100000000u, 1)) {
 		/* the stamp's low 8 digits and relts' 8 in one vector */
@@ -337,6 +378,9 @@ ts_relts_hex8x2:
 			render_ts_hi(r, q);
 		v = pyfmt_dec8x2((uint32_t)(x - q * 100000000u),
 				 (uint32_t)ev->relts);
+		/* the low 8 digits for the next stamp's sum (see above) */
+		r->bcd = __builtin_bswap64((uint64_t)_mm_cvtsi128_si64(v));
+		r->bcd_x = x;
 		memcpy(p, r->ts_hi_text, 8);
 		p += r->ts_hi_len;
 		_mm_storel_epi64((__m128i *)(void *)p,

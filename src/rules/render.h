@@ -292,6 +292,14 @@ struct render {
 	uint64_t ts_hi;
 	char ts_hi_text[8];
 	uint32_t ts_hi_len;
+	/*
+	 * RSTEP_TS_RELTS_HEX8X2: the stamp last printed whole (UINT64_MAX:
+	 * none, or ts_hi changed since), of 9 to 16 digits, and its low 8
+	 * as unpacked BCD, the last digit in the low byte: the next stamp,
+	 * this one plus its relts, is the sum of the two's digits
+	 */
+	uint64_t bcd_x;
+	uint64_t bcd;
 	struct render_tcache tcache[RENDER_TCACHE];
 	struct render_src *srcs;	/* owned, indexed by source.index */
 	/*

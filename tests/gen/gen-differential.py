@@ -595,6 +595,33 @@ def main():
     add_case("equal-stamps", d, rule_file(r, rules), how="stdin", rules=rules)
     add_case("equal-stamps-shipped", d, None, how="shipped-stdin")
 
+    # the head step's stamps as the last one's digits plus relts': carries
+    # through all the low 8 digits and out of them, relts of 1 to 4
+    # digits, 5 to 8 and more, 0, a step back, records without a stamp,
+    # the digit count growing (8 to 9, 10 to 11, 16 to 17)
+    steps = [1, 9, 1, 10000, 99999999, 100000000, 0, 12345, -7, 3,
+             None, 4321, 89999999, 1, 55, 99999999, 100000001]
+    t = 123499999990
+    tscs = [t]
+    for st in steps:
+        if st is None:
+            tscs.append(None)
+            continue
+        t += st
+        tscs.append(t)
+    tscs += [99999990, 99999999, 100000000, 100000001, 9999999999,
+             10000000000, 9999999999999990, 9999999999999999,
+             10000000000000000, 10000000000000009, 5, 10]
+    d = b""
+    for k, t in enumerate(tscs):
+        ev = 0x10002 if k % 3 else 0x10001
+        if t is None:
+            d += struct.pack("<IIIIII", ev | 3 << 28, 9, 2, k, 0, 0)
+        else:
+            d += struct.pack("<IIIQIII", ev | 1 << 31 | 3 << 28, 9, 2, t,
+                             k, 0xdead, 0xbeef)
+    add_case("digit-carries-shipped", d, None, how="shipped-stdin")
+
     write()
     report(seed == SEED and top == TOP)
 
