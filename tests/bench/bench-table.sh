@@ -85,20 +85,21 @@ if [ "${BENCH_CPU:-0}" != none ] && command -v taskset > /dev/null; then
 fi
 
 # run_once NAME CMD...: runs CMD once (stdout to /dev/null), appends
-# "wall_ns cpu_ns max_rss_kib" to $tmp/NAME.runs. The wall clock is that
-# of the command: what starting taskset and time costs (launch_ns, the
-# median of runs of `true` the same way; 20-30 ms on these VMs) is taken
-# off, as hyperfine takes off the shell's start.
+# "wall_ns cpu_ns max_rss_kib" to $tmp/NAME.runs, as run-time.c measures
+# them: the wall clock from its fork of CMD to CMD's end, less what
+# starting a command that way costs (launch_ns, the median of runs of
+# `true`; a millisecond or so), as hyperfine takes off the shell's start;
+# the CPU time to the microsecond (GNU time printed hundredths of a second:
+# a quarter of a 40 ms run)
 launch_ns=0
+${CC:-cc} -O2 -o "$tmp/run-time" "$top/tests/bench/run-time.c"
 run_once() {
-	local name=$1 t0 t1
+	local name=$1
 	shift
-	t0=$(date +%s%N)
-	"${pin[@]}" /usr/bin/time -o "$tmp/time" -f '%U %S %M' "$@" > /dev/null 2> "$tmp/stderr" ||
+	"${pin[@]}" "$tmp/run-time" "$tmp/time" "$@" > /dev/null 2> "$tmp/stderr" ||
 		{ echo "bench-table: failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
-	t1=$(date +%s%N)
-	awk -v w=$((t1 - t0 - launch_ns)) '{
-		printf "%.0f %.0f %d\n", (w > 0 ? w : 0), ($1 + $2) * 1e9, $3 }' \
+	awk -v l="$launch_ns" '{
+		printf "%.0f %.0f %d\n", ($1 > l ? $1 - l : 0), $2, $3 }' \
 		"$tmp/time" >> "$tmp/$name.runs"
 }
 
@@ -310,7 +311,7 @@ if want qemu; then
 	fi
 fi
 
-echo "kvmtrace_format beside the tool a user would otherwise run; medians of $RUNS runs each, taken in turn (td-small: $((RUNS * 5)), td-big: 1); ${pin[*]:-not pinned}; wall less $((launch_ns / 1000000)) ms of launch"
+echo "kvmtrace_format beside the tool a user would otherwise run; medians of $RUNS runs each, taken in turn (td-small: $((RUNS * 5)), td-big: 1); ${pin[*]:-not pinned}; wall less $((launch_ns / 1000)) µs of launch; CPU from rusage (run-time.c)"
 printf '%-10s %9s %8s %8s %6s | %-18s %8s %6s | %-14s %s\n' \
 	workload records "ours s" "M rec/s" "MiB" "other tool" "s" "MiB" "ratio (CPU)" target
 cat "$tmp/table"
