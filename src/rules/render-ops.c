@@ -265,6 +265,7 @@ struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
 		    !(b->symbolic && b->symbolic[op->key]))
 			cur->step = RSTEP_FIELD_STR;
 		cur->fetch = (uint8_t)fetch[op->key].kind;
+		cur->memo_v = UINT64_MAX;
 		cur->off = cur->step == RSTEP_FIELD_STR ?
 				   (uint32_t)b->slots[op->key] :
 				   fetch[op->key].off;

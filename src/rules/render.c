@@ -130,6 +130,32 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 		p += n_;                                                      \
 	} while (0)
 
+/*
+ * A step's value v as it wrote it last (render_op.memo): its text again,
+ * and on to the next step
+ */
+#define RENDER_MEMO_HIT(v_)                                                   \
+	do {                                                                  \
+		if ((v_) == ro->memo_v) {                                     \
+			memcpy(p, ro->memo, 16);                              \
+			memcpy(p + 16, ro->memo + 16, 16);                    \
+			p += ro->memo_len;                                    \
+			RENDER_NEXT();                                        \
+		}                                                             \
+	} while (0)
+
+/* the text of v, from s_ to p, kept for the step's next event (the ops
+ * are the binding's own, written by no one else; the output has slack
+ * for the 32 bytes) */
+#define RENDER_MEMO_KEEP(v_, s_)                                              \
+	do {                                                                  \
+		struct render_op *m_ = (struct render_op *)ro;                \
+                                                                              \
+		memcpy(m_->memo, (s_), 32);                                   \
+		m_->memo_v = (v_);                                            \
+		m_->memo_len = (uint8_t)(p - (s_));                           \
+	} while (0)
+
 /* no test for the end: the last step is RSTEP_END's */
 #define RENDER_NEXT()                                                         \
 	do {                                                                  \
@@ -420,7 +446,10 @@ s64_dec:
 	memcpy(&x, (const char *)rec + ro->off, 8);
 	if ((int64_t)x < 0)
 		goto generic;	/* the sign: the general path */
+	RENDER_MEMO_HIT(x);
+	s = p;
 	p = render_dec_u64(p, x);
+	RENDER_MEMO_KEEP(x, s);
 	RENDER_NEXT();
 u64_dec:
 	memcpy(&x, (const char *)rec + ro->off, 8);
@@ -437,7 +466,10 @@ cpu_dec:
 pid_dec:
 	if (ev->pid < 0)
 		goto generic;	/* the sign: the general path */
+	RENDER_MEMO_HIT((uint64_t)ev->pid);
+	s = p;
 	p = render_dec_w(p, ro, (uint64_t)ev->pid);
+	RENDER_MEMO_KEEP((uint64_t)ev->pid, s);
 	RENDER_NEXT();
 u64_hex:
 	memcpy(&x, (const char *)rec + ro->off, 8);

@@ -181,6 +181,14 @@ struct render_op {
 							 * borrowed */
 	uint32_t conv;		/* the conversion: index of its tmpl_op */
 	uint8_t fetch;		/* enum fetch_kind */
+	/*
+	 * RSTEP_S64_DEC, RSTEP_PID_DEC: the text of the value last written
+	 * (a tid, a pid: the same from one event to the next), memo_len
+	 * bytes of it; memo_v UINT64_MAX: none (no value they write)
+	 */
+	uint8_t memo_len;
+	uint64_t memo_v;
+	char memo[32];
 } __attribute__((aligned(64)));
 
 struct binding {
