@@ -199,7 +199,9 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data)
 	struct run_feed f = {
 		.progress = progress,
 		.text = !r->opt.chrome && !r->opt.stats && !r->opt.exits,
-		.reader_relts = r->srcs[0]->ops->batch_relts,
+		/* the reader set relts, or no rule prints it */
+		.reader_relts = r->srcs[0]->ops->batch_relts ||
+				!r->render || !render_needs_relts(r->render),
 	};
 	struct source *src = r->srcs[0];
 	struct event evs[RUN_BATCH];

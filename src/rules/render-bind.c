@@ -39,6 +39,30 @@ static const struct {
 
 #define RENDER_NCOMMON (sizeof(render_common) / sizeof(render_common[0]))
 
+static bool render_is_relts(const char *key)
+{
+	return key && (!strcmp(key, "relts") || !strcmp(key, "reltsc"));
+}
+
+bool render_needs_relts(const struct render *r)
+{
+	/* with -c, the 2008 TypeError line prints 'reltsc' (render_args) */
+	if (r->mhz > 0)
+		return true;
+	for (size_t i = 0; r->rules && i < r->rules->n; i++) {
+		const struct rule *rule = &r->rules->v[i];
+
+		for (size_t k = 0; rule->tmpl && k < rule->tmpl->nkeys; k++)
+			if (render_is_relts(rule->tmpl->keys[k]))
+				return true;
+		for (size_t k = 0; k < rule->naliases; k++)
+			if (render_is_relts(rule->aliases[k].a) ||
+			    render_is_relts(rule->aliases[k].b))
+				return true;
+	}
+	return false;
+}
+
 static int render_id_cmp(const void *a, const void *b)
 {
 	const struct render_id *x = a, *y = b;

@@ -352,6 +352,11 @@ struct render_missing {
 struct render *render_create(const struct rules *rules, double mhz,
 			     size_t nsources);
 void render_destroy(struct render *r);
+/*
+ * Does any rule print relts (%(relts)d, %(reltsc)d, an alias of them, or
+ * with -c the 2008 TypeError line)? Else no one reads event.relts.
+ */
+bool render_needs_relts(const struct render *r);
 
 /*
  * Check every rule against what the inputs can hold, before any output.
