@@ -121,19 +121,44 @@ _Static_assert(offsetof(struct uft_rec, raw_ts) ==
 	       "struct uft_cur: the pairs stored together");
 
 /*
- * What a uft_cur holds of the task and its flags, the same for every
- * fast record of t: written once into the slots [from, from + n) of
- * uf->bcur, for as long as they serve the fast path and task
- * (uf->bfast_mask).
+ * What t's events hold from has_ts up to type, made once (t->fast_ev):
+ * the same for all its events, then the rest by type.
+ */
+static void uft_fast_ev(struct uftrace *uf, struct uft_task *t)
+{
+	struct event same;
+	unsigned k;
+
+	memset(&same, 0, sizeof(same));
+	same.has_ts = true;
+	same.cpu = t->cpu;
+	same.pid = t->pid;
+	same.has_vcpu = t->has_vcpu;
+	same.vcpu = t->cpu;
+	memcpy(t->fast_ev[0], (const char *)&same + UFT_EV_SAME, 16);
+	for (k = UFT_ENTRY; k <= UFT_EXIT; k++) {
+		same.type = &uf->types[k];
+		memcpy(t->fast_ev[k + 1], (const char *)&same + UFT_EV_SAME + 16,
+		       16);
+	}
+	t->fast_ev_made = true;
+}
+
+/*
+ * What a uft_cur holds of the task, its comm and its flags, the same
+ * for every fast record of t: written into the slots [from, from + n) of
+ * uf->bcur after a run that used them, once for as long as they serve
+ * the fast path and task (uf->bfast_mask).
  */
 static void uft_fast_slots(struct uftrace *uf, struct uft_task *t,
-			   size_t from, size_t n)
+			   const char *comm, size_t from, size_t n)
 {
 	uint64_t want = (n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1)
 			<< from, todo;
 
-	if (uf->bfast != t) {
+	if (uf->bfast != t || uf->bfast_comm != comm) {
 		uf->bfast = t;
+		uf->bfast_comm = comm;
 		uf->bfast_mask = 0;
 	}
 	todo = want & ~uf->bfast_mask;
@@ -146,6 +171,7 @@ static void uft_fast_slots(struct uftrace *uf, struct uft_task *t,
 		c->kern = false;
 		c->tid = t->tid;
 		c->resolved = true;
+		c->comm = comm;
 		c->paylen = 0;
 		c->arglen = 0;
 		c->av = NULL;
@@ -168,8 +194,9 @@ _Static_assert(UFT_BATCH <= 64, "uf->bfast_mask: a bit per uf->bcur");
  * task comes on top, at max, or at the end of the task's buffer.
  * Returns how many events it made.
  */
-size_t uft_fast_run(struct source *src, struct uftrace *uf,
-		    struct uft_cur *cur, struct event *ev, size_t max)
+static inline size_t uft_fast_events(struct source *src, struct uftrace *uf,
+				     struct uft_cur *cur, struct event *ev,
+				     size_t max)
 {
 	struct uft_task *t = uf->top;
 	const struct uft_session *sess = t->sess;
@@ -179,9 +206,8 @@ size_t uft_fast_run(struct source *src, struct uftrace *uf,
 	size_t depth = t->depth, n;
 	uint64_t until = t->sess_until, seq = uf->seq, lim, w;
 	const struct uft_symcache *sc;
-	const char *comm;
 	struct uft_cur *c = cur;
-	struct event *e = ev, *end, same;
+	struct event *e = ev, *end;
 	/* pairs: symbol and symlen; type and typelen, has_ts .. type by type */
 	uft_v2 sym, tn[2], hi[2], lo, tsv;
 	/* the record at hand: the task's first, then straight from buf */
@@ -215,27 +241,19 @@ size_t uft_fast_run(struct source *src, struct uftrace *uf,
 	}
 	stack = t->stack;
 	end = ev + n;
-	comm = sess->comm;
 	lim = uft_fast_bound(uf, until);
-	uft_fast_slots(uf, t, (size_t)(cur - uf->bcur), n);
-	memset(&same, 0, sizeof(same));
-	same.has_ts = true;
-	same.cpu = t->cpu;
-	same.pid = t->pid;
-	same.has_vcpu = t->has_vcpu;
-	same.vcpu = t->cpu;
-	lo = uft_get2((const char *)&same + UFT_EV_SAME);
-	same.type = &uf->types[UFT_ENTRY];
-	hi[UFT_ENTRY] = uft_get2((const char *)&same + UFT_EV_SAME + 16);
-	same.type = &uf->types[UFT_EXIT];
-	hi[UFT_EXIT] = uft_get2((const char *)&same + UFT_EV_SAME + 16);
+	if (__builtin_expect(!t->fast_ev_made, 0))
+		uft_fast_ev(uf, t);
+	lo = uft_get2(t->fast_ev[0]);
+	hi[UFT_ENTRY] = uft_get2(t->fast_ev[UFT_ENTRY + 1]);
+	hi[UFT_EXIT] = uft_get2(t->fast_ev[UFT_EXIT + 1]);
 	tn[UFT_ENTRY] = (uft_v2){ (uintptr_t)uft_type_names[UFT_ENTRY].name,
 				  uft_type_names[UFT_ENTRY].len };
 	tn[UFT_EXIT] = (uft_v2){ (uintptr_t)uft_type_names[UFT_EXIT].name,
 				 uft_type_names[UFT_EXIT].len };
 	/* the record at hand as read: in its uft_cur from the start */
-	c->rec.ts = ts;
-	c->rec.raw_ts = ts;
+	tsv = (uft_v2){ ts, ts };
+	uft_put2(&c->rec.ts, tsv);
 	c->rec.addr = addr;
 	c->rec.depth = t->rec.depth;
 	c->rec.type = (uint8_t)type;
@@ -264,10 +282,8 @@ size_t uft_fast_run(struct source *src, struct uftrace *uf,
 		/* by index, not in the branches: no register for each */
 		uft_put2(&c->type, tn[type]);
 		uft_put2((char *)e + UFT_EV_SAME + 16, hi[type]);
-		c->comm = comm;
 		uft_put2(&c->symbol, sym);
 
-		tsv = (uft_v2){ ts, ts };
 		uft_put2(&e->ts, tsv);
 		e->seq = seq++;
 		uft_put2((char *)e + UFT_EV_SAME, lo);
@@ -288,8 +304,8 @@ size_t uft_fast_run(struct source *src, struct uftrace *uf,
 		ts = nts;
 		type = w & 1;
 		naddr = w >> 16;
-		c->rec.ts = ts;
-		c->rec.raw_ts = ts;
+		tsv = (uft_v2){ ts, ts };
+		uft_put2(&c->rec.ts, tsv);
 		c->rec.addr = naddr;
 		c->rec.depth = (uint32_t)(w >> 6) & 0x3ff;
 		c->rec.type = (uint8_t)type;
@@ -347,4 +363,21 @@ advance:
 		uft_sift_down(uf, 0);
 	uft_top_update(uf);
 	return (size_t)(e - ev);
+}
+
+/*
+ * uft_fast_events(), and what the uft_curs it filled hold of the task
+ * (uft_fast_slots()), written after: not per record, and only into the
+ * slots used.
+ */
+size_t uft_fast_run(struct source *src, struct uftrace *uf,
+		    struct uft_cur *cur, struct event *ev, size_t max)
+{
+	struct uft_task *t = uf->top;
+	const char *comm = t->sess ? t->sess->comm : NULL;
+	size_t n = uft_fast_events(src, uf, cur, ev, max);
+
+	if (n)
+		uft_fast_slots(uf, t, comm, (size_t)(cur - uf->bcur), n);
+	return n;
 }

@@ -309,6 +309,12 @@ struct uft_task {
 	struct uft_perfrec prec;	/* perf: the next record's data */
 	char tid_text[24];		/* the tid as the dump prints it: "%5d" */
 	uint8_t tid_len;
+	/*
+	 * Its events from has_ts up to type, as uft_fast_run() copies
+	 * them: the same for all, then the rest by type (entry, exit)
+	 */
+	bool fast_ev_made;
+	unsigned char fast_ev[UFT_EXIT + 2][16];
 };
 
 struct uft_symcache {
@@ -428,10 +434,12 @@ struct uftrace {
 	struct uft_cur cur;		/* next()'s event */
 	struct uft_cur *bcur;		/* owned: next_batch()'s, UFT_BATCH */
 	/*
-	 * The bcur whose task, tid and flags hold as for any fast record
-	 * of bfast (uft_fast_run()): a bit each; uft_next_full() clears it
+	 * The bcur whose task, tid, comm and flags hold as for any fast
+	 * record of bfast (uft_fast_run()): a bit each; uft_next_full()
+	 * clears it
 	 */
 	const struct uft_task *bfast;	/* borrowed */
+	const char *bfast_comm;		/* borrowed: comm of those bcur */
 	uint64_t bfast_mask;
 	bool batch_nomem;		/* next_batch() owes an out of memory */
 	uint64_t seq;
