@@ -4,6 +4,7 @@
  *
  *   source-uftrace.c  the source ops: open, close, fields
  *   uftrace-next.c    the next event: the heap's top record made an event
+ *   uftrace-fast.c    next_batch()'s run of plain records of the top task
  *   uftrace-data.c    the data directory and its metadata (info, task.txt,
  *                     events.txt), the tasks
  *   uftrace-sym.c     sessions, memory maps, symbol tables, names
@@ -43,7 +44,7 @@ struct uft_kernel;
 #define UFT_REC_MAGIC		5
 #define UFT_BUF_SIZE		(64u << 10)
 #define UFT_SYMCACHE		256
-#define UFT_BATCH		32	/* events of a next_batch() at most */
+#define UFT_BATCH		64	/* events of a next_batch() at most; bfast_mask */
 #define UFT_ADDR_MASK		((UINT64_C(1) << 48) - 1)
 #define UFT_NO_ADDR		UINT64_MAX	/* a frame we never saw enter */
 #define UFT_RETVAL_IDX		0	/* argspec.h RETVAL_IDX: "arg0" is one too */
@@ -308,6 +309,12 @@ struct uft_task {
 	struct uft_perfrec prec;	/* perf: the next record's data */
 	char tid_text[24];		/* the tid as the dump prints it: "%5d" */
 	uint8_t tid_len;
+	/*
+	 * Its events from has_ts up to type, as uft_fast_run() copies
+	 * them: the same for all, then the rest by type (entry, exit)
+	 */
+	bool fast_ev_made;
+	unsigned char fast_ev[UFT_EXIT + 2][16];
 };
 
 struct uft_symcache {
@@ -336,9 +343,6 @@ struct uft_cur {
 	const char *type;		/* static: "entry", "exit" … */
 	size_t typelen;
 	struct uft_task *task;		/* borrowed: the task (of a perf event too) */
-	/* the fast path's (uft_fast_run()) of this task: task, tid and the
-	 * flags below hold, as for any fast record of it; NULL: not known */
-	const struct uft_task *fast_of;
 	bool is_text;			/* dump's own lines: uf->lone_text */
 	bool perf;			/* a perf event: prec */
 	bool kern;			/* a kernel function record: prec */
@@ -429,6 +433,14 @@ struct uftrace {
 	size_t lone_cap;
 	struct uft_cur cur;		/* next()'s event */
 	struct uft_cur *bcur;		/* owned: next_batch()'s, UFT_BATCH */
+	/*
+	 * The bcur whose task, tid, comm and flags hold as for any fast
+	 * record of bfast (uft_fast_run()): a bit each; uft_next_full()
+	 * clears it
+	 */
+	const struct uft_task *bfast;	/* borrowed */
+	const char *bfast_comm;		/* borrowed: comm of those bcur */
+	uint64_t bfast_mask;
 	bool batch_nomem;		/* next_batch() owes an out of memory */
 	uint64_t seq;
 	char **problems;		/* owned: messages, in the order found */
@@ -610,11 +622,22 @@ struct uft_type_name {
 	const char *name;
 	size_t len;
 };
-/* The record types' names, with their lengths (not counted per record). */
-extern const struct uft_type_name uft_type_names[UFT_NTYPES];
+/*
+ * The record types' names, with their lengths (not counted per record);
+ * here, not in a file of its own, so that a constant index folds.
+ */
+#define UFT_TYPE(s) { s, sizeof(s) - 1 }
+static const struct uft_type_name uft_type_names[UFT_NTYPES] = {
+	UFT_TYPE("entry"), UFT_TYPE("exit"), UFT_TYPE("lost"), UFT_TYPE("event"),
+};
+#undef UFT_TYPE
 int uft_next(struct source *src, struct event *ev, struct diag *d);
 int uft_next_batch(struct source *src, struct event *ev, size_t max,
 		   struct diag *d);
+
+/* uftrace-fast.c: next_batch()'s run of plain records */
+size_t uft_fast_run(struct source *src, struct uftrace *uf,
+		    struct uft_cur *cur, struct event *ev, size_t max);
 
 /* uftrace-dump.c: a lone input, file after file */
 int uft_lone_next(struct uftrace *uf);
@@ -657,6 +680,7 @@ static inline unsigned uft_rec_unpack_le(uint64_t w, struct uft_rec *r)
 
 int uft_push_slow(struct uftrace *uf, struct uft_task *t, uint64_t addr,
 		  uint64_t ts);
+size_t uft_stack_room(struct uft_task *t, size_t need);
 
 /* A frame on top of t's call stack, which grows as it needs. */
 static inline int uft_push(struct uftrace *uf, struct uft_task *t,

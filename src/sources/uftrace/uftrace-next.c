@@ -14,12 +14,6 @@
 #include "diag.h"
 #include "uftrace-int.h"
 
-/* The record types' names, with their lengths (not counted per record). */
-#define UFT_TYPE(s) { s, sizeof(s) - 1 }
-const struct uft_type_name uft_type_names[UFT_NTYPES] = {
-	UFT_TYPE("entry"), UFT_TYPE("exit"), UFT_TYPE("lost"), UFT_TYPE("event"),
-};
-
 static const char *uft_event_name(const struct uftrace *uf, uint64_t id,
 				  char *buf, size_t len)
 {
@@ -110,7 +104,6 @@ static int uft_next_text(struct source *src, struct event *ev,
 		return ret;
 	}
 	c->is_text = true;
-	c->fast_of = NULL;
 	memset(ev, 0, sizeof(*ev));
 	ev->seq = uf->seq++;
 	ev->type = &uf->types[UFT_TEXT];
@@ -137,7 +130,6 @@ static __attribute__((noinline)) int uft_next_full(struct source *src,
 	struct uft_rec r;
 	int ret;
 
-	c->fast_of = NULL;	/* its fields set here, some otherwise */
 	if (!uf->nheap && uf->lone) {
 		ret = uft_next_text(src, ev, c, d);
 		if (ret)
@@ -363,199 +355,6 @@ int uft_next(struct source *src, struct event *ev, struct diag *d)
 }
 
 /*
- * What uft_fast_run() kept in registers back to the task: the record
- * read last (the next to give: ts, type, depth as written, addr), where
- * the buffer goes on, the stack's depth, the sequence number.
- */
-static inline void uft_fast_store(struct uftrace *uf, struct uft_task *t,
-				  uint64_t ts, unsigned type, uint32_t rdepth,
-				  uint64_t addr, size_t pos, size_t depth,
-				  uint64_t seq)
-{
-	t->rec.ts = ts;
-	t->rec.raw_ts = ts;
-	t->rec.addr = addr;
-	t->rec.depth = rdepth;
-	t->rec.type = (uint8_t)type;
-	t->rec.more = false;
-	t->rec.inverted = false;
-	t->last_raw = ts;
-	t->last_ts = ts;
-	t->pos = pos;
-	t->pay_av = NULL;
-	t->paylen = t->arglen = 0;
-	t->depth = depth;
-	uf->seq = seq;
-}
-
-/*
- * uft_next()'s fast path over a run of the top task's records, into
- * cur[0 .. max - 1] and ev[0 .. max - 1]: the task, its session, its
- * stack and the record at hand stay in registers from one record to the
- * next, which are read straight from its buffer (uft_task_advance_fast()
- * in a loop). Stops at a record the fast path does not take (it stays on
- * top), when another task comes on top, or after a record whose next one
- * needs the whole way (uft_task_advance()). Returns how many events it
- * made.
- *
- * Its records have no payload, nor values (arglen 0, no specs), nor an
- * inverted time: what a uft_cur holds of that, and of the task, is the
- * same for all of them, written once (fast_of) for as long as the
- * uft_cur serves this path and task.
- */
-static size_t uft_fast_run(struct source *src, struct uftrace *uf,
-			   struct uft_cur *cur, struct event *ev, size_t max)
-{
-	struct uft_task *t = uf->top;
-	const struct uft_session *sess = t->sess;
-	const struct event_type *types = uf->types;
-	const struct uft_sidmap *map;
-	struct uft_frame *stack = t->stack;
-	const unsigned char *buf = t->buf;
-	size_t depth = t->depth, cap = t->stack_cap, pos = t->pos, i = 0;
-	size_t len = t->len;
-	uint64_t until = t->sess_until, seq = uf->seq, w;
-	uint64_t last_addr = UINT64_MAX;	/* never a 48-bit address */
-	const struct uft_sym *sym = NULL;
-	const struct uft_symcache *sc;
-	const char *comm;
-	struct uft_cur *c;
-	struct event *e;
-	bool multi = uf->nheap > 1, read = false;
-	/* the record at hand: the task's first, then straight from buf */
-	uint64_t ts = t->rec.ts, addr = t->rec.addr, nts;
-	uint32_t rdepth = t->rec.depth;
-	unsigned type = t->rec.type;
-
-	if (t->perf | t->kern | t->resync | !sess | (sess != t->stack_sess) |
-	    uf->swap | (t->paylen != 0) | (t->arglen != 0) |
-	    (t->pay_av != NULL) | t->rec.more | t->rec.inverted |
-	    (ts < t->sess_from))
-		return 0;
-	map = sess->map;
-	comm = sess->comm;
-	for (;;) {
-		/* ts never steps back within the run: sess_from holds */
-		if (__builtin_expect((type > UFT_EXIT) | (ts >= until), 0))
-			break;
-		if (addr != last_addr) {
-			/* one look into the cache for a new function */
-			sc = uft_symcache_of(uf, addr);
-			if (sc->map != map || sc->addr != addr || !sc->sym)
-				break;
-			sym = sc->sym;
-			last_addr = addr;
-		}
-		c = &cur[i];
-		if (type == UFT_ENTRY) {
-			if (__builtin_expect(depth >= cap, 0))
-				break;
-			stack[depth].addr = addr;
-			stack[depth].ts = ts;
-			c->depth = depth;
-			c->duration = 0;
-			depth++;
-		} else {
-			const struct uft_frame *f;
-
-			if (__builtin_expect(!depth || depth > cap, 0))
-				break;
-			f = &stack[depth - 1];
-			if (__builtin_expect(f->addr != addr, 0))
-				break;
-			/* addr has 48 bits: never UFT_NO_ADDR */
-			c->duration = ts >= f->ts ? ts - f->ts : 0;
-			depth--;
-			c->depth = depth;
-		}
-		if (c->fast_of != t) {
-			/* the same for every fast record of t */
-			c->task = t;
-			c->is_text = false;
-			c->perf = false;
-			c->kern = false;
-			c->tid = t->tid;
-			c->resolved = true;
-			c->paylen = 0;
-			c->arglen = 0;
-			c->av = NULL;
-			c->rec.more = false;
-			c->rec.inverted = false;
-			c->fast_of = t;
-		}
-		c->rec.ts = ts;
-		c->rec.raw_ts = ts;
-		c->rec.addr = addr;
-		c->rec.depth = rdepth;
-		c->rec.type = (uint8_t)type;
-		c->type = uft_type_names[type].name;
-		c->typelen = uft_type_names[type].len;
-		c->comm = comm;
-		c->symbol = sym->name;
-		c->symlen = sym->namelen;
-
-		e = &ev[i];
-		e->ts = ts;
-		e->raw_ts = ts;
-		e->has_ts = true;
-		e->seq = seq++;
-		e->cpu = t->cpu;
-		e->has_vcpu = t->has_vcpu;
-		e->vcpu = t->cpu;
-		e->pid = t->pid;
-		e->type = &types[type];
-		e->src = src;
-		e->rec = c;
-		i++;
-
-		/* the task's next record: uft_task_advance_fast()'s */
-		if (__builtin_expect(len - pos >= UFT_REC_SIZE, 1)) {
-			memcpy(&nts, buf + pos, 8);
-			memcpy(&w, buf + pos + 8, 8);
-		} else {
-			w = 0;
-		}
-		/* type 0 or 1 (bit 1 clear), more (bit 2) clear, the magic */
-		if (__builtin_expect((w & 0x3e) != UFT_REC_MAGIC << 3 || nts < ts,
-				     0)) {
-			if (read)
-				uft_fast_store(uf, t, ts, type, rdepth, addr,
-					       pos, depth, seq);
-			t->depth = depth;
-			uf->seq = seq;
-			if (!uft_task_advance(uf, t))
-				uf->heap[0] = uf->heap[--uf->nheap];
-			if (uf->nheap > 1)
-				uft_sift_down(uf, 0);
-			uft_top_update(uf);
-			return i;
-		}
-		/* uft_rec_unpack_le(), more and magic known */
-		ts = nts;
-		type = w & 1;
-		rdepth = (uint32_t)(w >> 6) & 0x3ff;
-		addr = w >> 16;
-		pos += UFT_REC_SIZE;
-		read = true;
-		if (multi) {
-			uft_fast_store(uf, t, ts, type, rdepth, addr, pos,
-				       depth, seq);
-			uft_sift_down(uf, 0);
-			uft_top_update(uf);
-			if (uf->top != t)
-				return i;
-		}
-		if (i == max)
-			break;
-	}
-	if (read)
-		uft_fast_store(uf, t, ts, type, rdepth, addr, pos, depth, seq);
-	t->depth = depth;
-	uf->seq = seq;
-	return i;
-}
-
-/*
  * source_ops.next_batch: up to max events, each with a struct uft_cur of
  * its own (uf->bcur), whole until the next call. A run of fast records
  * (uft_fast_run()) at a time; any other record the whole way
@@ -591,12 +390,15 @@ int uft_next_batch(struct source *src, struct event *ev, size_t max,
 			/* the end, its problems, a lone input's next lines */
 			if (n)
 				break;
+			uf->bfast_mask &= ~UINT64_C(1);
 			return uft_next_full(src, ev, cur, d);
 		}
 		k = uft_fast_run(src, uf, cur + n, ev + n, max - n);
 		n += k;
 		if (k)
 			continue;
+		/* cur[n] is not a fast record's now */
+		uf->bfast_mask &= ~(UINT64_C(1) << n);
 		ret = uft_next_full(src, ev + n, cur + n, d);
 		if (ret < 0) {
 			if (!n)

@@ -441,6 +441,33 @@ int uft_push_slow(struct uftrace *uf, struct uft_task *t, uint64_t addr,
 }
 
 /*
+ * Room on t's stack for need more frames, as uft_push_slow() grows it
+ * (doubling, UFT_STACK_MAX frames at most): the room it has after, which
+ * may be less (at UFT_STACK_MAX, or out of memory: the frames that do
+ * not fit go the whole way, to uft_push(), which says so).
+ */
+size_t uft_stack_room(struct uft_task *t, size_t need)
+{
+	size_t cap = t->stack_cap ? t->stack_cap : 64;
+	struct uft_frame *n;
+
+	if (t->depth > t->stack_cap)
+		return 0;
+	while (cap - t->depth < need && cap < UFT_STACK_MAX)
+		cap *= 2;
+	if (cap > UFT_STACK_MAX)
+		cap = UFT_STACK_MAX;
+	if (cap > t->stack_cap) {
+		n = realloc(t->stack, cap * sizeof(*n));
+		if (n) {
+			t->stack = n;
+			t->stack_cap = cap;
+		}
+	}
+	return t->stack_cap - t->depth;
+}
+
+/*
  * Follow the call stack of t through record r: the depth of an entry is
  * the number of frames below it; an exit pops its frame (and any frames
  * above it whose exits were never seen) and knows its duration. sess is

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""gen-uftrace-runs.py KIND OUTDIR — a uftrace data directory whose plain
+records (entries, and exits of the frame on top, without values) test
+the edges of the reader's batched fast path (src/sources/uftrace/
+uftrace-fast.c), in uftrace's layout; prints the lines
+
+    %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(duration)d
+
+the records must give, worked out here on their own (the tasks merged by
+time, ties to the lower tid; depth from the task's call stack; an exit's
+duration its time less its entry's):
+
+  deep     one task that calls 3000 levels deep and back, three times
+           (the call stack grows during runs; 18 000 records, the task's
+           64 KiB buffer refilled in the middle of runs), its functions
+           changing every record or every few
+  threads  three tasks of one process, their records interleaved in
+           runs of 1 to 200 records, stamps shared by two or three tasks
+           at once (ties), calls up to 100 deep, a few stamps equal to the
+           one before within a task
+
+The data is made here, not recorded, its metadata as gen-uftrace-big.py
+makes it: uftrace's layout as far as kvmtrace_format reads it (uftrace
+dump itself refuses this short info file), so the expected lines come
+from this script, not from uftrace.
+"""
+import os
+import random
+import struct
+import sys
+
+MAGIC = b"Ftrace!\0"
+BASE = 0x400000
+FUNCS = ["func_a", "func_b", "func_c", "func_d"]
+
+
+def record(ts, typ, depth, addr):
+    data = typ | (5 << 3) | ((depth & 0x3ff) << 6) | ((addr & 0xffffffffffff) << 16)
+    return struct.pack("<QQ", ts, data)
+
+
+def write(path, data):
+    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
+
+
+class Task:
+    """A task's records as written, and its lines as they must print."""
+
+    def __init__(self, tid):
+        self.tid = tid
+        self.recs = []
+        self.stack = []
+
+    def call(self, ts, f):
+        self.recs.append((ts, record(ts, 0, len(self.stack), BASE + 0x1000 + 0x100 * f),
+                          "%d %d entry %d %s 0" % (ts, self.tid, len(self.stack), FUNCS[f])))
+        self.stack.append((f, ts))
+
+    def ret(self, ts):
+        f, t0 = self.stack.pop()
+        self.recs.append((ts, record(ts, 1, len(self.stack), BASE + 0x1000 + 0x100 * f),
+                          "%d %d exit %d %s %d" % (ts, self.tid, len(self.stack), FUNCS[f], ts - t0)))
+
+
+def step(rng, t, ts, deep=100):
+    """One call or return of t at ts: a walk of the call stack."""
+    if t.stack and (len(t.stack) >= deep or rng.random() < 0.48):
+        t.ret(ts)
+    else:
+        t.call(ts, rng.randrange(len(FUNCS)))
+
+
+def main():
+    kind, out = sys.argv[1], sys.argv[2]
+    rng = random.Random(20261127)
+    t0 = 1000 * 10**9
+    if kind == "deep":
+        tasks = [Task(100)]
+        ts = t0
+        for rep in range(3):
+            for i in range(3000):
+                tasks[0].call(ts, (i // (1 + rep * 3)) % len(FUNCS))
+                ts += 7
+            for i in range(3000):
+                tasks[0].ret(ts)
+                ts += 5
+    elif kind == "threads":
+        tasks = [Task(101), Task(102), Task(103)]
+        ts = t0
+        for run in range(400):
+            t = rng.choice(tasks)
+            for i in range(rng.choice([1, 1, 2, 3, 7, 30, 200])):
+                step(rng, t, ts)
+                ts += rng.choice([0, 1, 3, 10])
+            if rng.random() < 0.3:
+                # the same stamp in two or three tasks at once
+                for u in rng.sample(tasks, rng.choice([2, 3])):
+                    step(rng, u, ts)
+                ts += 1
+        for t in tasks:
+            while t.stack:
+                t.ret(ts)
+                ts += 1
+    else:
+        sys.exit("gen-uftrace-runs.py: KIND is deep or threads")
+
+    os.makedirs(out, exist_ok=True)
+    pid = tasks[0].tid
+    task = ['SESS timestamp=%d.%09d pid=%d sid=%016x exename="/runs/prog"'
+            % (t0 // 10**9 - 1, 0, pid, 1)]
+    for t in tasks:
+        task.append("TASK timestamp=%d.%09d tid=%d pid=%d"
+                    % (t0 // 10**9 - 1, 1, t.tid, pid))
+    info = [
+        "exename:/runs/prog", "build_id:0", "exit_status:0", "cmdline:runs",
+        "cpuinfo:lines=2", "cpuinfo:nr_cpus=1 / 1 (online/possible)",
+        "cpuinfo:desc=x", "meminfo:1 / 1", "osinfo:lines=3",
+        "osinfo:kernel=Linux", "osinfo:hostname=h", "osinfo:distro=d",
+        "taskinfo:lines=2", "taskinfo:nr_tid=%d" % len(tasks),
+        "taskinfo:tids=" + ",".join(str(t.tid) for t in tasks),
+    ]
+    # feature: TASK_SESSION | SYM_REL_ADDR; info: exename..taskinfo
+    hdr = MAGIC + struct.pack("<IHBBQQHHI", 4, 40, 1, 2, 0x22, 0xff, 0, 0, 0)
+    write(os.path.join(out, "info"), hdr + ("\n".join(info) + "\n").encode())
+    write(os.path.join(out, "task.txt"), "\n".join(task) + "\n")
+    write(os.path.join(out, "sid-%016x.map" % 1),
+          "%x-%x r-xp 00000000 08:01 1 /runs/prog\n" % (BASE, BASE + 0x10000))
+    write(os.path.join(out, "prog.sym"),
+          "".join("%016x T %s\n" % (0x1000 + 0x100 * i, f) for i, f in enumerate(FUNCS))
+          + "%016x ? __sym_end\n" % (0x1000 + 0x100 * len(FUNCS)))
+    for t in tasks:
+        write(os.path.join(out, "%d.dat" % t.tid), b"".join(r[1] for r in t.recs))
+    # merged by time; ties to the lower tid, a task's own in its order
+    lines = [(r[0], t.tid, i, r[2]) for t in tasks for i, r in enumerate(t.recs)]
+    lines.sort()
+    sys.stdout.write("".join(line[3] + "\n" for line in lines))
+
+
+main()

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# uftrace-runs.sh — the uftrace reader's batched fast path
+# (src/sources/uftrace/uftrace-fast.c) at its edges, on data made by
+# tests/gen/gen-uftrace-runs.py: a call stack that grows during runs and a
+# buffer refilled in their middle (deep), three tasks interleaved in runs
+# of 1 to 200 records with stamps they share (threads). Each directory
+# prints through a template the lines the generator worked out on its
+# own, read in batches (one input, no filter) and one event at a time
+# (a --time-range that holds every event takes the other path).
+set -u
+: "${KTF:?}" "${KTF_SRCDIR:?}"
+command -v python3 > /dev/null || { echo "1..0 # SKIP no python3"; exit 0; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktf-uftruns.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(duration)d' \
+	> "$tmp/rules"
+echo "1..4"
+i=0
+for kind in deep threads; do
+	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-runs.py" "$kind" \
+		"$tmp/$kind" > "$tmp/want" || {
+		echo "not ok $((i + 1)) - $kind: generator failed"
+		echo "not ok $((i + 2)) - $kind: generator failed"
+		i=$((i + 2))
+		continue
+	}
+	for how in batched one-by-one; do
+		i=$((i + 1))
+		if [ "$how" = batched ]; then
+			set -- -f "$tmp/rules"
+		else
+			set -- --time-range=0~ -f "$tmp/rules"
+		fi
+		$KTF "$@" "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
+		rc=$?
+		if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
+			cmp -s "$tmp/want" "$tmp/got"; then
+			echo "ok $i - $kind, $how: $(wc -l < "$tmp/got") lines"
+		else
+			echo "not ok $i - $kind, $how: exit $rc"
+			diff "$tmp/want" "$tmp/got" | head -5 | sed 's/^/# /'
+			sed 's/^/# /' "$tmp/err" | head -5
+		fi
+	done
+done
