@@ -45,10 +45,59 @@ static void render_ts_hi(struct render *r, uint64_t q)
 	pyfmt_dec_back(r->ts_hi_text + r->ts_hi_len, q);
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * The stamps' digits as sums (RSTEP_TS_RELTS_HEX8X2): a stamp that is the
+ * last one printed (r->bcd_x) plus d has for its low 8 digits the sum of
+ * the last one's (r->bcd, unpacked BCD, the last digit in the low byte)
+ * and d's, where a division by 10^8 and the vector of 16 digits took more
+ * instructions.
+ */
+
+/* The 8 digits of d < 10^4 as pyfmt_dec8_swar() gives them: two pairs of
+ * the table, less '0' */
+static inline uint64_t render_dec4_swar(uint32_t d)
+{
+	uint32_t hi = d * 5243 >> 19;	/* d / 100 below 43699 */
+	uint16_t a, z;
+
+	memcpy(&a, pyfmt_dig2 + 2 * hi, 2);
+	memcpy(&z, pyfmt_dig2 + 2 * (d - hi * 100), 2);
+	return (uint64_t)((a | (uint32_t)z << 16) - 0x30303030u) << 32;
+}
+
+/*
+ * Stamp x, the last one plus the number whose digits are dr (as
+ * pyfmt_dec8_swar() gives them): the digits of its part above the low 8,
+ * then the low 8 as the sum, each byte biased by 246 so that ten or more
+ * carries into the next, the bias then taken off the bytes that did not
+ * carry (their top bit set). Where the output goes on, or NULL, nothing
+ * written, where the 8th digit carries out (the part above changes).
+ */
+RENDER_INLINE char *render_ts_sum(struct render *r, char *p, uint64_t x,
+				  uint64_t dr)
+{
+	uint64_t sum = r->bcd + __builtin_bswap64(dr) + 0xf6f6f6f6f6f6f6f6ull;
+
+	if (__builtin_expect(!(sum >> 63), 0))
+		return NULL;
+	sum -= ((sum >> 7) & 0x0101010101010101ull) * 0xf6;
+	r->bcd = sum;
+	r->bcd_x = x;
+	memcpy(p, r->ts_hi_text, 8);
+	p += r->ts_hi_len;
+	sum = __builtin_bswap64(sum) + 0x3030303030303030ull;
+	memcpy(p, &sum, 8);
+	return p + 8;
+}
+#endif
+
 /*
  * %d of a time stamp x in ticks: of 9 to 16 digits, the digits of its part
  * above the low 8 as the last stamp's (the same from one event to the
- * next but every 10^8 ticks), then the low 8. Where the output goes on.
+ * next but every 10^8 ticks), then the low 8 (render_ts_sum() measured
+ * more instructions here, where no relts comes with the stamp). Where the
+ * output goes on.
  */
 RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 {
@@ -358,36 +407,17 @@ ts_relts_hex8x2:
 			     ev->relts < 100000000u, 1)) {
 		/*
 		 * the stamp is the last one plus relts: its low 8 digits are
-		 * the sum of the last one's and relts' (r->bcd), each byte
-		 * of the sum biased by 246 so that ten or more carries into
-		 * the next; the bias then taken off the bytes that did not
-		 * carry (their top bit set). A carry out of the 8th digit
-		 * changes the part above: the way below.
+		 * the sum of the last one's and relts' (render_ts_sum()); a
+		 * carry out of the 8th digit changes the part above: the way
+		 * below
 		 */
-		uint64_t dr, sum;
+		uint64_t dr = ev->relts < 10000 ?
+				      render_dec4_swar((uint32_t)ev->relts) :
+				      pyfmt_dec8_swar((uint32_t)ev->relts);
+		char *e = render_ts_sum(r, p, x, dr);
 
-		if (ev->relts < 10000) {
-			/* two pairs of digits from the table, less '0' */
-			uint32_t hi = (uint32_t)ev->relts * 5243 >> 19;
-			uint16_t a, z;
-
-			memcpy(&a, pyfmt_dig2 + 2 * hi, 2);
-			memcpy(&z, pyfmt_dig2 + 2 * ((uint32_t)ev->relts - hi * 100), 2);
-			dr = (uint64_t)((a | (uint32_t)z << 16) - 0x30303030u) << 32;
-		} else {
-			dr = pyfmt_dec8_swar((uint32_t)ev->relts);
-		}
-		sum = r->bcd + __builtin_bswap64(dr) + 0xf6f6f6f6f6f6f6f6ull;
-
-		if (__builtin_expect(sum >> 63, 1)) {
-			sum -= ((sum >> 7) & 0x0101010101010101ull) * 0xf6;
-			r->bcd = sum;
-			r->bcd_x = x;
-			memcpy(p, r->ts_hi_text, 8);
-			p += r->ts_hi_len;
-			sum = __builtin_bswap64(sum) + 0x3030303030303030ull;
-			memcpy(p, &sum, 8);
-			p += 8;
+		if (__builtin_expect(e != NULL, 1)) {
+			p = e;
 			memcpy(p, ro->text2, 16);
 			p += ro->len2;
 			p = render_dec_w_digits(p, ro, dr);
