@@ -286,6 +286,11 @@ struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
 			/* the prefix: two bytes copied, len of them kept */
 			cur->str = cur->step == RSTEP_U64_HEX ? "0x" : "0X";
 			cur->len = op->spec.flags & PYFMT_ALT ? 2 : 0;
+			/* its memo empty: any u64 is a value, so 0's text */
+			memcpy(cur->memo, cur->str, cur->len);
+			cur->memo[cur->len] = '0';
+			cur->memo_len = (uint8_t)(cur->len + 1);
+			cur->memo_v = 0;
 		}
 		cur = NULL;
 	}

@@ -503,19 +503,25 @@ pid_dec:
 	RENDER_NEXT();
 u64_hex:
 	memcpy(&x, (const char *)rec + ro->off, 8);
+	RENDER_MEMO_HIT(x);
+	s = p;
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
 	render_hex_n(p, x, (size_t)n, false);
 	p += n;
+	RENDER_MEMO_KEEP(x, s);
 	RENDER_NEXT();
 u64_hex_up:
 	memcpy(&x, (const char *)rec + ro->off, 8);
+	RENDER_MEMO_HIT(x);
+	s = p;
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
 	render_hex_n(p, x, (size_t)n, true);
 	p += n;
+	RENDER_MEMO_KEEP(x, s);
 	RENDER_NEXT();
 const_str:
 	RENDER_PUT_STR(ro->str, ro->len);

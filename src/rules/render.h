@@ -182,9 +182,10 @@ struct render_op {
 	uint32_t conv;		/* the conversion: index of its tmpl_op */
 	uint8_t fetch;		/* enum fetch_kind */
 	/*
-	 * RSTEP_S64_DEC, RSTEP_PID_DEC: the text of the value last written
-	 * (a tid, a pid: the same from one event to the next), memo_len
-	 * bytes of it; memo_v UINT64_MAX: none (no value they write)
+	 * RSTEP_S64_DEC, RSTEP_PID_DEC, RSTEP_U64_HEX(_UP): the text of the
+	 * value last written (a tid, a pid, a function's address: the same
+	 * from one event to the next), memo_len bytes of it; at first
+	 * UINT64_MAX, no value the first two write, and 0 with its text
 	 */
 	uint8_t memo_len;
 	uint64_t memo_v;

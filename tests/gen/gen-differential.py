@@ -622,6 +622,16 @@ def main():
                              k, 0xdead, 0xbeef)
     add_case("digit-carries-shipped", d, None, how="shipped-stdin")
 
+    # a value as the step wrote it last (the renderer's memo): the same
+    # again, another, 0 first (the empty memo holds 0's text) and between
+    ids = [0, 0, 5, 5, 0, 0xfffffff, 0xfffffff, 0, 0x10002, 0x10002]
+    d = b""
+    for k, ev in enumerate(ids):
+        d += struct.pack("<IIIQI", ev | 1 << 31 | 1 << 28, 9 + k // 3, 2,
+                         1000 + k, k)
+    rules = [(0, "%(event)x|%(event)#x|%(event)X|%(event)#X|%(event)d|%(pid)d|%(pid)x")]
+    add_case("memo-values", d, rule_file(r, rules), how="stdin", rules=rules)
+
     write()
     report(seed == SEED and top == TOP)
 

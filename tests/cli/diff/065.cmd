@@ -1,0 +1,2 @@
+# memo-values
+$KTF tests/fixtures/diff/065.formats < tests/fixtures/diff/065.bin
