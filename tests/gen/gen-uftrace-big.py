@@ -19,17 +19,8 @@ import os
 import struct
 import sys
 
-MAGIC = b"Ftrace!\0"
-
-
-def record(ts, typ, depth, addr):
-    data = typ | (5 << 3) | ((depth & 0x3ff) << 6) | ((addr & 0xffffffffffff) << 16)
-    return struct.pack("<QQ", ts, data)
-
-
-def write(path, data):
-    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
-        f.write(data)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uftrace_data import MAGIC, record, write  # noqa: E402
 
 
 def main():

@@ -46,21 +46,8 @@ import shutil
 import struct
 import sys
 
-MAGIC = b"Ftrace!\0"
-ENTRY, EXIT, LOST, EVENT = 0, 1, 2, 3
-RECORD_MAGIC = 5
-
-
-def record(ts, typ, depth, addr, more=0, big=False):
-    """One uftrace_record: u64 time; u64 type:2 more:1 magic:3 depth:10 addr:48."""
-    if big:
-        # big-endian bit fields are allocated from the most significant bit
-        data = (typ << 62) | (more << 61) | (RECORD_MAGIC << 58) | \
-            ((depth & 0x3ff) << 48) | (addr & 0xffffffffffff)
-        return struct.pack(">QQ", ts, data)
-    data = typ | (more << 2) | (RECORD_MAGIC << 3) | ((depth & 0x3ff) << 6) | \
-        ((addr & 0xffffffffffff) << 16)
-    return struct.pack("<QQ", ts, data)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uftrace_data import ENTRY, EXIT, LOST, MAGIC, record, write  # noqa: E402
 
 
 def header(feat, info, big=False, endian=None, max_stack=0):
@@ -69,11 +56,6 @@ def header(feat, info, big=False, endian=None, max_stack=0):
     o = ">" if big else "<"
     return MAGIC + struct.pack(o + "IHBBQQHHI", 4, 40, e, 2, feat, info,
                                max_stack, 0, 0)
-
-
-def write(path, data):
-    with open(path, "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode())
 
 
 # ---------------------------------------------------------------- QEMU

@@ -30,19 +30,11 @@ import random
 import struct
 import sys
 
-MAGIC = b"Ftrace!\0"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uftrace_data import MAGIC, record, write  # noqa: E402
+
 BASE = 0x400000
 FUNCS = ["func_a", "func_b", "func_c", "func_d"]
-
-
-def record(ts, typ, depth, addr):
-    data = typ | (5 << 3) | ((depth & 0x3ff) << 6) | ((addr & 0xffffffffffff) << 16)
-    return struct.pack("<QQ", ts, data)
-
-
-def write(path, data):
-    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
-        f.write(data)
 
 
 class Task:
