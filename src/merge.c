@@ -16,11 +16,14 @@ struct merge *merge_create(struct source **srcs, size_t n,
 
 	if (!m)
 		return NULL;
+	/* the packed tree's leaves: every leaf as deep as the others */
+	m->bits = n > 1 ? 64 - (unsigned)__builtin_clzll((unsigned long long)n - 1) : 0;
+	m->pn = (size_t)1 << m->bits;
 	m->slots = calloc(k, sizeof(*m->slots));
 	m->tree = calloc(k, sizeof(*m->tree));
 	m->win = calloc(2 * k, sizeof(*m->win));
-	m->node = calloc(k, sizeof(*m->node));
-	m->pwin = calloc(2 * k, sizeof(*m->pwin));
+	m->node = calloc(m->pn, sizeof(*m->node));
+	m->pwin = calloc(2 * m->pn, sizeof(*m->pwin));
 	m->key = calloc(k, sizeof(*m->key));
 	if (!m->slots || !m->tree || !m->win || !m->node || !m->pwin ||
 	    !m->key) {
@@ -194,11 +197,12 @@ static inline bool merge_pkey(const struct merge *m, uint32_t i,
 /*
  * The first tournament, once every slot holds its first event (n > 0):
  * packed when there are two inputs or more and their times fit, around
- * the earliest first event; else wide.
+ * the earliest first event; else wide. The packed tree's leaves past n,
+ * up to pn, hold an ended slot's key: they never win.
  */
 static void merge_build_first(struct merge *m)
 {
-	size_t n = m->n, p;
+	size_t n = m->n, pn = m->pn, p;
 	uint64_t first = UINT64_MAX, a, b;
 
 	m->built = true;
@@ -206,8 +210,7 @@ static void merge_build_first(struct merge *m)
 		merge_build(m);
 		return;
 	}
-	m->bits = 64 - (unsigned)__builtin_clzll((unsigned long long)n - 1);
-	m->mask = ((uint64_t)1 << m->bits) - 1;
+	m->mask = pn - 1;
 	/* keys below UINT64_MAX, an ended slot's */
 	m->lim = UINT64_MAX >> m->bits;
 	for (p = 0; p < n; p++)
@@ -215,12 +218,14 @@ static void merge_build_first(struct merge *m)
 			first = m->slots[p].ev->ts;
 	m->base = first > m->lim / 2 ? first - m->lim / 2 : 0;
 	for (p = 0; p < n; p++) {
-		if (!merge_pkey(m, (uint32_t)p, &m->pwin[n + p])) {
+		if (!merge_pkey(m, (uint32_t)p, &m->pwin[pn + p])) {
 			merge_build(m);
 			return;
 		}
 	}
-	for (p = n - 1; p > 0; p--) {
+	for (p = n; p < pn; p++)
+		m->pwin[pn + p] = UINT64_MAX;
+	for (p = pn - 1; p > 0; p--) {
 		a = m->pwin[2 * p];
 		b = m->pwin[2 * p + 1];
 		m->pwin[p] = a < b ? a : b;
@@ -330,6 +335,8 @@ static int merge_refill(struct merge *m, uint32_t i, struct diag *d)
 	int ret;
 
 	if (s->batch) {
+		/* the time of its event that went out last, before a read */
+		s->last_ts = s->ev->ts;
 		if (s->ev + 1 < s->bend) {
 			s->ev++;
 			ret = 1;

@@ -51,7 +51,8 @@ static int fake_next(struct source *src, struct event *ev, struct diag *d)
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = ev->raw_ts = f->ts[f->at];
 	ev->seq = f->at++;
-	ev->has_ts = true;
+	/* a few without a stamp, as a kvmtrace record without TSC */
+	ev->has_ts = ev->seq % 7 != 3;
 	ev->src = src;
 	return 1;
 }
@@ -116,7 +117,70 @@ enum {
 struct seen {
 	unsigned src;
 	uint64_t ts, seq;
+	/* batched: as the stream says (merge_fill(), take()) */
+	bool has_ts, relts_neg;
+	uint64_t relts;
 };
+
+static struct seen seen_of(const struct event *ev)
+{
+	return (struct seen){ ev->src->index, ev->ts, ev->seq, ev->has_ts,
+			      ev->relts_neg, ev->relts };
+}
+
+/*
+ * What run_merged() sets of an event merge_next_batch() hands out, as
+ * merge_fill() does of its own: relts (run_set_relts()), the span
+ */
+static void take(struct event *ev, struct merge_tally *t)
+{
+	struct clock_span *sp = &t->spans[ev->src->index];
+
+	ev->relts_neg = false;
+	ev->relts = 0;
+	if (!ev->has_ts)
+		return;
+	ev->relts = event_relts(ev->ts, t->last_ts, &ev->relts_neg);
+	t->last_ts = ev->ts;
+	t->top = ev->ts > t->top ? ev->ts : t->top;
+	sp->events++;
+	sp->first = ev->ts < sp->first ? ev->ts : sp->first;
+	sp->last = ev->ts > sp->last ? ev->ts : sp->last;
+}
+
+/*
+ * The relts and spans of a batched merge's events as got, against those
+ * computed anew over the stream
+ */
+static bool tally_ok(const struct seen *got, size_t ngot,
+		     const struct clock_span *spans, size_t k)
+{
+	struct clock_span want[16];
+	uint64_t last = 0, rel;
+	bool neg, ok = true;
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		want[i] = (struct clock_span){ UINT64_MAX, 0, 0 };
+	for (i = 0; i < ngot; i++) {
+		const struct seen *g = &got[i];
+		struct clock_span *sp = &want[g->src];
+
+		rel = 0;
+		neg = false;
+		if (g->has_ts) {
+			rel = event_relts(g->ts, last, &neg);
+			last = g->ts;
+			sp->events++;
+			sp->first = g->ts < sp->first ? g->ts : sp->first;
+			sp->last = g->ts > sp->last ? g->ts : sp->last;
+		}
+		ok = ok && g->relts == rel && g->relts_neg == neg;
+	}
+	for (i = 0; i < k; i++)
+		ok = ok && !memcmp(&want[i], &spans[i], sizeof(want[i]));
+	return ok;
+}
 
 static int cmp_seen(const void *a, const void *b)
 {
@@ -153,7 +217,9 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	size_t nwant = 0, ngot = 0, i, j, nerr = 0, nwarn = 0, experr = 0;
 	struct clock *clock = clock_create();
 	struct merge *m;
-	struct event *ev, hold[HOLD];
+	struct event *ev, hold[HOLD], c;
+	struct clock_span spans[16];
+	struct merge_tally tally = { .spans = spans };
 	struct diag d;
 	uint64_t s = seed;
 	bool ok, packed, batched;
@@ -163,6 +229,8 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	int ret;
 
 	memset(src, 0, sizeof(src));
+	for (i = 0; i < 16; i++)
+		spans[i] = (struct clock_span){ UINT64_MAX, 0, 0 };
 	for (i = 0; i < k; i++) {
 		fk[i].n = next_rand(&s) % MAXEV;
 		if (i == 2)
@@ -203,7 +271,8 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 				}
 				ts *= 2;
 			}
-			want[nwant++] = (struct seen){ (unsigned)i, ts, j };
+			want[nwant++] = (struct seen){ .src = (unsigned)i,
+						       .ts = ts, .seq = j };
 		}
 	}
 	/* an input that steps back keeps its own order: sort the others around it */
@@ -220,12 +289,11 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	for (;;) {
 		if (batched) {
 			/* the common case in a loop, as run_merged() takes it */
-			size_t nf = merge_fill(m, hold + nhold, HOLD - nhold);
+			size_t nf = merge_fill(m, hold + nhold, HOLD - nhold,
+					       &tally);
 
 			for (i = nhold; i < nhold + nf && ngot < 16 * MAXEV; i++)
-				got[ngot++] = (struct seen){
-					hold[i].src->index, hold[i].ts,
-					hold[i].seq };
+				got[ngot++] = seen_of(&hold[i]);
 			nhold += nf;
 			filled += nf;
 			if (nhold == HOLD) {
@@ -242,8 +310,12 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 		diag_init(&d);
 		ret = batched ? merge_next_batch(m, &ev, &d) :
 				merge_next(m, &ev, &d);
+		if (batched && (ret == MERGE_EVENT || ret == MERGE_WARN)) {
+			c = *ev;
+			take(&c, &tally);
+		}
 		if (batched && ret == MERGE_EVENT && nhold < HOLD)
-			hold[nhold++] = *ev;
+			hold[nhold++] = c;
 		if (batched && (ret != MERGE_EVENT || nhold == HOLD)) {
 			/* the held events' records are still theirs */
 			for (i = 0; i < nhold; i++) {
@@ -270,9 +342,9 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 			warn_seq = ev->seq;
 		}
 		if (batched && ret == MERGE_WARN)
-			hold[nhold++] = *ev;
+			hold[nhold++] = c;
 		if (ngot < 16 * MAXEV)
-			got[ngot++] = (struct seen){ ev->src->index, ev->ts, ev->seq };
+			got[ngot++] = batched ? seen_of(&c) : seen_of(ev);
 	}
 	packed = m->packed;
 	merge_destroy(m);
@@ -299,6 +371,8 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	ok = ok && nerr == experr + (fail < k && fk[fail].n / 2 < fk[fail].n);
 	/* batched: every held record whole; batches of more than one read */
 	ok = ok && !bad && batched == ((how & RUN_BATCHED) && k > 1);
+	/* batched: relts and spans as the stream says */
+	ok = ok && (!batched || tally_ok(got, ngot, spans, k));
 	if (batched && ngot > 2 * MAXEV)
 		ok = ok && flushes > 0 && filled > 0;
 	/* the form the tree ended in: packed unless a time did not fit */
