@@ -21,51 +21,135 @@
 #include "clock.h"
 #include "merge.h"
 
+/* One level of the climb (merge_preplay()): the smaller key goes on */
+static inline __attribute__((always_inline)) uint64_t
+merge_fill_level(uint64_t *node, size_t p, uint64_t k)
+{
+	uint64_t t = node[p], lo = t < k ? t : k;
+
+	node[p] = t < k ? k : t;
+	return lo;
+}
+
+/*
+ * Slot i's key k from its leaf (node pn + i) to the root, as many levels
+ * as bits (every leaf's: the tree is padded); bits == depth, a constant
+ * (up to 4) in each copy of the loop, the levels unrolled, the node of
+ * each (pn >> l) + (i >> l), its first term in the load's offset; depth
+ * 0: a loop. Returns the winner's key.
+ */
+static inline __attribute__((always_inline)) uint64_t
+merge_fill_climb(uint64_t *node, size_t pn, size_t i, uint64_t k,
+		 const unsigned depth, unsigned bits)
+{
+	unsigned l;
+
+	if (!depth) {
+		for (l = 1; l <= bits; l++)
+			k = merge_fill_level(node, (pn + i) >> l, k);
+		return k;
+	}
+	k = merge_fill_level(node + (pn >> 1), i >> 1, k);
+	if (depth >= 2)
+		k = merge_fill_level(node + (pn >> 2), i >> 2, k);
+	if (depth >= 3)
+		k = merge_fill_level(node + (pn >> 3), i >> 3, k);
+	if (depth >= 4)
+		k = merge_fill_level(node + (pn >> 4), i >> 4, k);
+	return k;
+}
+
+/*
+ * The slots' ev to evp[0 .. pn - 1] (in), or back: pn (2 to 16, slots
+ * allocated for as many) a constant where it is called, the copies
+ * written out, no loop
+ */
+static inline __attribute__((always_inline)) void
+merge_fill_evp(struct event **evp, struct merge_slot *slots, const size_t pn,
+	       const bool in)
+{
+#define MERGE_FILL_EVP(i)                                              \
+	do {                                                           \
+		if ((i) < pn && in)                                    \
+			evp[i] = slots[i].ev;                          \
+		else if ((i) < pn)                                     \
+			slots[i].ev = evp[i];                          \
+	} while (0)
+	MERGE_FILL_EVP(0);
+	MERGE_FILL_EVP(1);
+	MERGE_FILL_EVP(2);
+	MERGE_FILL_EVP(3);
+	MERGE_FILL_EVP(4);
+	MERGE_FILL_EVP(5);
+	MERGE_FILL_EVP(6);
+	MERGE_FILL_EVP(7);
+	MERGE_FILL_EVP(8);
+	MERGE_FILL_EVP(9);
+	MERGE_FILL_EVP(10);
+	MERGE_FILL_EVP(11);
+	MERGE_FILL_EVP(12);
+	MERGE_FILL_EVP(13);
+	MERGE_FILL_EVP(14);
+	MERGE_FILL_EVP(15);
+#undef MERGE_FILL_EVP
+}
+
 /*
  * merge_fill() with the tree's depth a constant in each copy (the climb
- * unrolled; 0: the merge's own, a loop), mono (above) or not
+ * unrolled, and the slots' events in an array of the loop's own; 0: the
+ * merge's own depth, a loop, the events in the slots), mono (above) or
+ * not
  */
 static inline __attribute__((always_inline)) size_t
 merge_fill_loop(struct merge *m, struct event *out, size_t max,
 		struct merge_tally *tally, const unsigned depth,
 		const bool mono)
 {
-	struct merge_slot *slots = m->slots, *s;
+	struct merge_slot *slots = m->slots;
 	struct clock_span *span = tally->spans, *sp;
 	uint64_t *node = m->node;
-	const uint64_t base = m->base, lim = m->lim;
+	const uint64_t base = m->base;
+	/*
+	 * the last time in the packed tree's range (ts - base < lim: no
+	 * time of the loop's is below base), and never UINT64_MAX, the
+	 * time after a slot's batch (merge_batch_read())
+	 */
+	const uint64_t tmax = base > UINT64_MAX - m->lim ? UINT64_MAX - 1 :
+							    base + m->lim - 1;
 	const unsigned bits = depth ? depth : m->bits;
 	const size_t pn = (size_t)1 << bits;
+	/* with depth: each slot's ev, one load away, written back at the end */
+	struct event *evp[16];
 	uint32_t cur = m->cur;
-	/* the event that went out last, and its time */
-	struct event *e = slots[cur].ev, *o = out, *end = out + max;
-	uint64_t ts = e->ts, k = node[0], t, lo;
+	struct event *e, *o = out, *end = out + max;
+	uint64_t ts, k = node[0];
 	uint64_t last = tally->last_ts, top = tally->top;
-	unsigned l;
-	size_t p;
 
+	if (depth)
+		merge_fill_evp(evp, slots, pn, true);
+	/* the event that went out last, and its time */
+	e = slots[cur].ev;
+	ts = e->ts;
 	for (; o < end; o++) {
-		/* the slot whose event went out last steps to its next one */
-		s = &slots[cur];
-		if (__builtin_expect(e + 1 >= s->bend, 0))
+		/*
+		 * the slot whose event went out last steps to its next one,
+		 * in order within its input, in the packed tree's range, and
+		 * not past its batch
+		 */
+		if (__builtin_expect(e[1].ts < ts || e[1].ts > tmax, 0))
 			break;
-		/* in order within its input, and in the packed tree's range */
-		if (__builtin_expect(e[1].ts < ts || e[1].ts - base >= lim, 0))
-			break;
-		s->ev = ++e;
+		e++;
+		if (depth)
+			evp[cur] = e;
+		else
+			slots[cur].ev = e;
 		ts = e->ts;
 		/* it climbs (merge_preplay()), as many levels as any leaf */
 		k = (ts - base) << bits | cur;
-		for (p = pn + cur, l = 0; l < bits; l++) {
-			p /= 2;
-			t = node[p];
-			lo = t < k ? t : k;
-			node[p] = t < k ? k : t;
-			k = lo;
-		}
+		k = merge_fill_climb(node, pn, cur, k, depth, bits);
 		/* a live key went in: the winner is one */
 		cur = (uint32_t)(k & (pn - 1));
-		e = slots[cur].ev;
+		e = depth ? evp[cur] : slots[cur].ev;
 		ts = e->ts;
 		memcpy(o, e, offsetof(struct event, relts));
 		/* run_set_relts() and clock_span_add(), its time at hand */
@@ -75,19 +159,26 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 			continue;
 		}
 		sp = &span[cur];
-		sp->events++;
-		sp->first = ts < sp->first ? ts : sp->first;
 		if (mono) {
+			/* at or after every time before it: the first its
+			 * input's span has, or not its first */
+			if (__builtin_expect(!sp->events, 0))
+				sp->first = ts;
+			sp->events++;
+			sp->last = ts;
 			o->relts_neg = false;
 			o->relts = last ? ts - last : 0;
-			sp->last = ts;
 		} else {
-			o->relts = event_relts(ts, last, &o->relts_neg);
+			sp->events++;
+			sp->first = ts < sp->first ? ts : sp->first;
 			sp->last = ts > sp->last ? ts : sp->last;
+			o->relts = event_relts(ts, last, &o->relts_neg);
 			top = ts > top ? ts : top;
 		}
 		last = ts;
 	}
+	if (depth)
+		merge_fill_evp(evp, slots, pn, false);
 	node[0] = k;
 	m->cur = cur;
 	m->held |= o > out;

@@ -19,7 +19,8 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	/* the packed tree's leaves: every leaf as deep as the others */
 	m->bits = n > 1 ? 64 - (unsigned)__builtin_clzll((unsigned long long)n - 1) : 0;
 	m->pn = (size_t)1 << m->bits;
-	m->slots = calloc(k, sizeof(*m->slots));
+	/* as many as the packed tree's leaves: merge_fill() copies pn */
+	m->slots = calloc(m->pn > k ? m->pn : k, sizeof(*m->slots));
 	m->tree = calloc(k, sizeof(*m->tree));
 	m->win = calloc(2 * k, sizeof(*m->win));
 	m->node = calloc(m->pn, sizeof(*m->node));
@@ -84,7 +85,7 @@ bool merge_batched(struct merge *m)
 	for (i = 0; i < m->n; i++)
 		if (!m->slots[i].src->ops->next_batch)
 			return false;
-	m->bev = calloc(m->n * MERGE_BATCH, sizeof(*m->bev));
+	m->bev = calloc(m->n * (MERGE_BATCH + 1), sizeof(*m->bev));
 	if (!m->bev)
 		return false;
 	for (i = 0; i < m->n; i++) {
@@ -296,7 +297,7 @@ static void merge_settle(struct merge *m, uint32_t i, int ret)
 static int merge_batch_read(struct merge *m, uint32_t i, struct diag *d)
 {
 	struct merge_slot *s = &m->slots[i];
-	struct event *bev = m->bev + (size_t)i * MERGE_BATCH;
+	struct event *bev = m->bev + (size_t)i * (MERGE_BATCH + 1);
 	int n, j, ret;
 
 	if (s->ahead_ret < 0) {
@@ -320,6 +321,8 @@ static int merge_batch_read(struct merge *m, uint32_t i, struct diag *d)
 	if (n > 0) {
 		s->ev = bev;
 		s->bend = bev + n;
+		/* a time no event of merge_fill()'s has: its loop stops */
+		bev[n].ts = UINT64_MAX;
 	}
 	return n;
 }

@@ -130,7 +130,8 @@ struct merge {
 					 * comparisons */
 	const struct clock *clock;	/* borrowed */
 	/*
-	 * merge_batched(): each slot's events, MERGE_BATCH a slot; held:
+	 * merge_batched(): each slot's events, MERGE_BATCH a slot and one
+	 * after them, stamped UINT64_MAX (merge_fill() stops there); held:
 	 * events went out since the caller's last merge_flushed(), and
 	 * a slot at the end of its batch may read over none of them
 	 * (the slot to read is the one whose event went out last: its
