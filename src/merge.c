@@ -100,6 +100,8 @@ bool merge_batched(struct merge *m)
 		s->look = false;
 		s->fast = false;
 		s->batch = true;
+		/* its relts are the merge's (source.merged) */
+		s->src->merged = true;
 		s->ev = &s->evs[0];
 		s->bend = s->ev;
 	}
