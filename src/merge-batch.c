@@ -160,12 +160,16 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 		}
 		sp = &span[cur];
 		if (mono) {
-			/* at or after every time before it: the first its
-			 * input's span has, or not its first */
+			/*
+			 * at or after every time before it: its input's
+			 * span's first if it has none, and its last (stored
+			 * apart from events, not in one vector store the
+			 * compiler would build from two registers)
+			 */
+			sp->last = ts;
 			if (__builtin_expect(!sp->events, 0))
 				sp->first = ts;
 			sp->events++;
-			sp->last = ts;
 			o->relts_neg = false;
 			o->relts = last ? ts - last : 0;
 		} else {
