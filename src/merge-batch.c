@@ -12,8 +12,9 @@
  * went above the event that went out last (tally.top: no step back since
  * that the merge let through), its relts are never negative and each
  * input's span ends at its latest event: "mono", fewer loads and
- * compares. Else the loop of the general case, run_set_relts() and
- * clock_span_add() as they are, until the stream has caught up.
+ * compares; and once the stream has a stamp other than 0, relts is ts
+ * minus the last. Else the loop of the general case, run_set_relts()
+ * and clock_span_add() as they are, until the stream has caught up.
  */
 #include <stddef.h>
 #include <string.h>
@@ -120,7 +121,7 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 	const size_t pn = (size_t)1 << bits;
 	/* with depth: each slot's ev, one load away, written back at the end */
 	struct event *evp[16];
-	uint32_t cur = m->cur;
+	size_t cur = m->cur;
 	struct event *e, *o = out, *end = out + max;
 	uint64_t ts, k = node[0];
 	uint64_t last = tally->last_ts, top = tally->top;
@@ -148,7 +149,7 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 		k = (ts - base) << bits | cur;
 		k = merge_fill_climb(node, pn, cur, k, depth, bits);
 		/* a live key went in: the winner is one */
-		cur = (uint32_t)(k & (pn - 1));
+		cur = (size_t)(k & (pn - 1));
 		e = depth ? evp[cur] : slots[cur].ev;
 		ts = e->ts;
 		memcpy(o, e, offsetof(struct event, relts));
@@ -171,7 +172,7 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 				sp->first = ts;
 			sp->events++;
 			o->relts_neg = false;
-			o->relts = last ? ts - last : 0;
+			o->relts = ts - last;
 		} else {
 			sp->events++;
 			sp->first = ts < sp->first ? ts : sp->first;
@@ -184,7 +185,7 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 	if (depth)
 		merge_fill_evp(evp, slots, pn, false);
 	node[0] = k;
-	m->cur = cur;
+	m->cur = (uint32_t)cur;
 	m->held |= o > out;
 	tally->last_ts = last;
 	tally->top = last > top ? last : top;
@@ -196,8 +197,11 @@ size_t merge_fill(struct merge *m, struct event *out, size_t max,
 {
 	if (m->mode != MERGE_MODE_BATCH)
 		return 0;
-	/* the last event out is below the stream's top: a step back */
-	if (tally->top > m->slots[m->cur].ev->ts)
+	/*
+	 * the last event out is below the stream's top (a step back), or
+	 * no time stamp yet (relts 0, not ts - 0): not mono
+	 */
+	if (tally->top > m->slots[m->cur].ev->ts || !tally->last_ts)
 		return merge_fill_loop(m, out, max, tally, 0, false);
 	switch (m->bits) {
 	case 1:
