@@ -327,9 +327,13 @@ struct merge_tally {
  * hands them out), with their relts set and counted in the spans
  * (tally): how many. It stops, before changing anything, at the first
  * event it does not take (a slot at the end of its batch, a step back in
- * time, a time out of range, an event with a message, anything but the
- * packed tree): merge_next_batch() takes that one, whose relts and span
- * are the caller's, with the same tally. (merge-batch.c)
+ * time, a time out of range, anything but the packed tree):
+ * merge_next_batch() takes that one, whose relts and span are the
+ * caller's, with the same tally. It never meets an event with a message
+ * (warn): a slot's step back is found as it reads (merge_settle()), and
+ * that event, below every other input's (the one before it went out
+ * last), goes out at once, with its message (merge_pick()), before the
+ * mode is batched again. (merge-batch.c)
  */
 size_t merge_fill(struct merge *m, struct event *out, size_t max,
 		  struct merge_tally *tally);
