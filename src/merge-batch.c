@@ -35,13 +35,13 @@ merge_fill_level(uint64_t *node, size_t p, uint64_t k)
 /*
  * Slot i's key k from its leaf (node pn + i) to the root, as many levels
  * as bits (every leaf's: the tree is padded); bits == depth, a constant
- * (up to 4) in each copy of the loop, the levels unrolled, the node of
- * each (pn >> l) + (i >> l), its first term in the load's offset; depth
- * 0: a loop. Returns the winner's key.
+ * (up to 4) in each copy of the loop, the levels unrolled, each node's
+ * address loaded from path (merge.path); depth 0: a loop, path unused.
+ * Returns the winner's key.
  */
 static inline __attribute__((always_inline)) uint64_t
-merge_fill_climb(uint64_t *node, size_t pn, size_t i, uint64_t k,
-		 const unsigned depth, unsigned bits)
+merge_fill_climb(uint64_t *node, uint64_t *const *path, size_t pn, size_t i,
+		 uint64_t k, const unsigned depth, unsigned bits)
 {
 	unsigned l;
 
@@ -50,13 +50,13 @@ merge_fill_climb(uint64_t *node, size_t pn, size_t i, uint64_t k,
 			k = merge_fill_level(node, (pn + i) >> l, k);
 		return k;
 	}
-	k = merge_fill_level(node + (pn >> 1), i >> 1, k);
+	k = merge_fill_level(path[4 * i], 0, k);
 	if (depth >= 2)
-		k = merge_fill_level(node + (pn >> 2), i >> 2, k);
+		k = merge_fill_level(path[4 * i + 1], 0, k);
 	if (depth >= 3)
-		k = merge_fill_level(node + (pn >> 3), i >> 3, k);
+		k = merge_fill_level(path[4 * i + 2], 0, k);
 	if (depth >= 4)
-		k = merge_fill_level(node + (pn >> 4), i >> 4, k);
+		k = merge_fill_level(path[4 * i + 3], 0, k);
 	return k;
 }
 
@@ -123,7 +123,7 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 	struct event *evp[16];
 	size_t cur = m->cur;
 	struct event *e, *o = out, *end = out + max;
-	uint64_t ts, k = node[0];
+	uint64_t *const *path = m->path, ts, k = node[0];
 	uint64_t last = tally->last_ts, top = tally->top;
 
 	if (depth)
@@ -147,7 +147,7 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 		ts = e->ts;
 		/* it climbs (merge_preplay()), as many levels as any leaf */
 		k = (ts - base) << bits | cur;
-		k = merge_fill_climb(node, pn, cur, k, depth, bits);
+		k = merge_fill_climb(node, path, pn, cur, k, depth, bits);
 		/* a live key went in: the winner is one */
 		cur = (size_t)(k & (pn - 1));
 		e = depth ? evp[cur] : slots[cur].ev;
