@@ -2,65 +2,217 @@
 /*
  * The batched merge's common case as a loop (merge.h, merge_fill()): the
  * tree's words in registers across the events of a batch, not loaded
- * again for each through the merge.
+ * again for each through the merge; and what the stream as printed says
+ * of each event (its relts, its input's span) set there, while its time
+ * is at hand, not in a pass of its own over the batch.
+ *
+ * Each event the loop takes is at or after the one before it (its slot's
+ * previous event went out last, so was at or below every other key), so
+ * the stream it writes never steps back. When the stream so far never
+ * went above the event that went out last (tally.top: no step back since
+ * that the merge let through), its relts are never negative and each
+ * input's span ends at its latest event: "mono", fewer loads and
+ * compares; and once the stream has a stamp other than 0, relts is ts
+ * minus the last. Else the loop of the general case, run_set_relts()
+ * and clock_span_add() as they are, until the stream has caught up.
  */
 #include <stddef.h>
 #include <string.h>
 
+#include "clock.h"
 #include "merge.h"
 
-size_t merge_fill(struct merge *m, struct event *out, size_t max)
+/* One level of the climb (merge_preplay()): the smaller key goes on */
+static inline __attribute__((always_inline)) uint64_t
+merge_fill_level(uint64_t *node, size_t p, uint64_t k)
 {
-	struct merge_slot *slots = m->slots, *s;
-	uint64_t *node = m->node;
-	const uint64_t base = m->base, lim = m->lim, mask = m->mask;
-	const unsigned bits = m->bits;
-	const size_t n = m->n;
-	uint32_t cur = m->cur;
-	struct event *e, *o = out, *end = out + max;
-	uint64_t ts, k, t, lo;
-	size_t p;
+	uint64_t t = node[p], lo = t < k ? t : k;
 
+	node[p] = t < k ? k : t;
+	return lo;
+}
+
+/*
+ * Slot i's key k from its leaf (node pn + i) to the root, as many levels
+ * as bits (every leaf's: the tree is padded); bits == depth, a constant
+ * (up to 4) in each copy of the loop, the levels unrolled, each node's
+ * address loaded from path (merge.path); depth 0: a loop, path unused.
+ * Returns the winner's key.
+ */
+static inline __attribute__((always_inline)) uint64_t
+merge_fill_climb(uint64_t *node, uint64_t *const *path, size_t pn, size_t i,
+		 uint64_t k, const unsigned depth, unsigned bits)
+{
+	unsigned l;
+
+	if (!depth) {
+		for (l = 1; l <= bits; l++)
+			k = merge_fill_level(node, (pn + i) >> l, k);
+		return k;
+	}
+	k = merge_fill_level(path[4 * i], 0, k);
+	if (depth >= 2)
+		k = merge_fill_level(path[4 * i + 1], 0, k);
+	if (depth >= 3)
+		k = merge_fill_level(path[4 * i + 2], 0, k);
+	if (depth >= 4)
+		k = merge_fill_level(path[4 * i + 3], 0, k);
+	return k;
+}
+
+/*
+ * The slots' ev to evp[0 .. pn - 1] (in), or back: pn (2 to 16, slots
+ * allocated for as many) a constant where it is called, the copies
+ * written out, no loop
+ */
+static inline __attribute__((always_inline)) void
+merge_fill_evp(struct event **evp, struct merge_slot *slots, const size_t pn,
+	       const bool in)
+{
+#define MERGE_FILL_EVP(i)                                              \
+	do {                                                           \
+		if ((i) < pn && in)                                    \
+			evp[i] = slots[i].ev;                          \
+		else if ((i) < pn)                                     \
+			slots[i].ev = evp[i];                          \
+	} while (0)
+	MERGE_FILL_EVP(0);
+	MERGE_FILL_EVP(1);
+	MERGE_FILL_EVP(2);
+	MERGE_FILL_EVP(3);
+	MERGE_FILL_EVP(4);
+	MERGE_FILL_EVP(5);
+	MERGE_FILL_EVP(6);
+	MERGE_FILL_EVP(7);
+	MERGE_FILL_EVP(8);
+	MERGE_FILL_EVP(9);
+	MERGE_FILL_EVP(10);
+	MERGE_FILL_EVP(11);
+	MERGE_FILL_EVP(12);
+	MERGE_FILL_EVP(13);
+	MERGE_FILL_EVP(14);
+	MERGE_FILL_EVP(15);
+#undef MERGE_FILL_EVP
+}
+
+/*
+ * merge_fill() with the tree's depth a constant in each copy (the climb
+ * unrolled, and the slots' events in an array of the loop's own; 0: the
+ * merge's own depth, a loop, the events in the slots), mono (above) or
+ * not
+ */
+static inline __attribute__((always_inline)) size_t
+merge_fill_loop(struct merge *m, struct event *out, size_t max,
+		struct merge_tally *tally, const unsigned depth,
+		const bool mono)
+{
+	struct merge_slot *slots = m->slots;
+	struct clock_span *span = tally->spans, *sp;
+	uint64_t *node = m->node;
+	const uint64_t base = m->base;
+	/*
+	 * the last time in the packed tree's range (ts - base < lim: no
+	 * time of the loop's is below base), and never UINT64_MAX, the
+	 * time after a slot's batch (merge_batch_read())
+	 */
+	const uint64_t tmax = base > UINT64_MAX - m->lim ? UINT64_MAX - 1 :
+							    base + m->lim - 1;
+	const unsigned bits = depth ? depth : m->bits;
+	const size_t pn = (size_t)1 << bits;
+	/* with depth: each slot's ev, one load away, written back at the end */
+	struct event *evp[16];
+	size_t cur = m->cur;
+	struct event *e, *o = out, *end = out + max;
+	uint64_t *const *path = m->path, ts, k = node[0];
+	uint64_t last = tally->last_ts, top = tally->top;
+
+	if (depth)
+		merge_fill_evp(evp, slots, pn, true);
+	/* the event that went out last, and its time */
+	e = slots[cur].ev;
+	ts = e->ts;
+	for (; o < end; o++) {
+		/*
+		 * the slot whose event went out last steps to its next one,
+		 * in order within its input, in the packed tree's range, and
+		 * not past its batch
+		 */
+		if (__builtin_expect(e[1].ts < ts || e[1].ts > tmax, 0))
+			break;
+		e++;
+		if (depth)
+			evp[cur] = e;
+		else
+			slots[cur].ev = e;
+		ts = e->ts;
+		/* it climbs (merge_preplay()), as many levels as any leaf */
+		k = (ts - base) << bits | cur;
+		k = merge_fill_climb(node, path, pn, cur, k, depth, bits);
+		/* a live key went in: the winner is one */
+		cur = (size_t)(k & (pn - 1));
+		e = depth ? evp[cur] : slots[cur].ev;
+		ts = e->ts;
+		memcpy(o, e, offsetof(struct event, relts));
+		/* run_set_relts() and clock_span_add(), its time at hand */
+		if (__builtin_expect(!e->has_ts, 0)) {
+			o->relts_neg = false;
+			o->relts = 0;
+			continue;
+		}
+		sp = &span[cur];
+		if (mono) {
+			/*
+			 * at or after every time before it: its input's
+			 * span's first if it has none, and its last (stored
+			 * apart from events, not in one vector store the
+			 * compiler would build from two registers)
+			 */
+			sp->last = ts;
+			if (__builtin_expect(!sp->events, 0))
+				sp->first = ts;
+			sp->events++;
+			o->relts_neg = false;
+			o->relts = ts - last;
+		} else {
+			sp->events++;
+			sp->first = ts < sp->first ? ts : sp->first;
+			sp->last = ts > sp->last ? ts : sp->last;
+			o->relts = event_relts(ts, last, &o->relts_neg);
+			top = ts > top ? ts : top;
+		}
+		last = ts;
+	}
+	if (depth)
+		merge_fill_evp(evp, slots, pn, false);
+	node[0] = k;
+	m->cur = (uint32_t)cur;
+	m->held |= o > out;
+	tally->last_ts = last;
+	tally->top = last > top ? last : top;
+	return (size_t)(o - out);
+}
+
+size_t merge_fill(struct merge *m, struct event *out, size_t max,
+		  struct merge_tally *tally)
+{
 	if (m->mode != MERGE_MODE_BATCH)
 		return 0;
-	for (; o < end; o++) {
-		/* the slot whose event went out last steps to its next one */
-		s = &slots[cur];
-		e = s->ev + 1;
-		if (__builtin_expect(e >= s->bend, 0))
-			break;
-		ts = e->ts;
-		if (__builtin_expect(ts < s->last_ts || ts - base >= lim, 0))
-			break;
-		s->ev = e;
-		s->last_ts = ts;
-		/* it climbs (merge_preplay()) */
-		k = (ts - base) << bits | cur;
-		for (p = (n + cur) / 2; p > 0; p /= 2) {
-			t = node[p];
-			lo = t < k ? t : k;
-			node[p] = t < k ? k : t;
-			k = lo;
-		}
-		node[0] = k;
-		/* a live key went in: the winner is one */
-		cur = (uint32_t)(k & mask);
-		s = &slots[cur];
-		if (__builtin_expect(s->warn, 0)) {
-			/*
-			 * merge_pick() hands it out, with its message (not
-			 * met today: an event that steps back is below every
-			 * other input's, and goes out at once, from there)
-			 */
-			m->cur = MERGE_NONE;
-			m->mode = MERGE_MODE_SLOW;
-			m->held |= o > out;
-			return (size_t)(o - out);
-		}
-		/* relts_neg and relts are the caller's (run_set_relts()) */
-		memcpy(o, s->ev, offsetof(struct event, relts));
+	/*
+	 * the last event out is below the stream's top (a step back), or
+	 * no time stamp yet (relts 0, not ts - 0): not mono
+	 */
+	if (tally->top > m->slots[m->cur].ev->ts || !tally->last_ts)
+		return merge_fill_loop(m, out, max, tally, 0, false);
+	switch (m->bits) {
+	case 1:
+		return merge_fill_loop(m, out, max, tally, 1, true);
+	case 2:
+		return merge_fill_loop(m, out, max, tally, 2, true);
+	case 3:
+		return merge_fill_loop(m, out, max, tally, 3, true);
+	case 4:
+		return merge_fill_loop(m, out, max, tally, 4, true);
+	default:
+		return merge_fill_loop(m, out, max, tally, 0, true);
 	}
-	m->cur = cur;
-	m->held |= o > out;
-	return (size_t)(o - out);
 }

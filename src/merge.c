@@ -16,17 +16,26 @@ struct merge *merge_create(struct source **srcs, size_t n,
 
 	if (!m)
 		return NULL;
-	m->slots = calloc(k, sizeof(*m->slots));
+	/* the packed tree's leaves: every leaf as deep as the others */
+	m->bits = n > 1 ? 64 - (unsigned)__builtin_clzll((unsigned long long)n - 1) : 0;
+	m->pn = (size_t)1 << m->bits;
+	/* as many as the packed tree's leaves: merge_fill() copies pn */
+	m->slots = calloc(m->pn > k ? m->pn : k, sizeof(*m->slots));
 	m->tree = calloc(k, sizeof(*m->tree));
 	m->win = calloc(2 * k, sizeof(*m->win));
-	m->node = calloc(k, sizeof(*m->node));
-	m->pwin = calloc(2 * k, sizeof(*m->pwin));
+	m->node = calloc(m->pn, sizeof(*m->node));
+	m->pwin = calloc(2 * m->pn, sizeof(*m->pwin));
 	m->key = calloc(k, sizeof(*m->key));
+	if (m->bits >= 1 && m->bits <= 4)
+		m->path = calloc(4 * m->pn, sizeof(*m->path));
 	if (!m->slots || !m->tree || !m->win || !m->node || !m->pwin ||
-	    !m->key) {
+	    !m->key || (m->bits >= 1 && m->bits <= 4 && !m->path)) {
 		merge_destroy(m);
 		return NULL;
 	}
+	for (i = 0; m->path && i < m->pn; i++)
+		for (unsigned l = 1; l <= m->bits; l++)
+			m->path[4 * i + l - 1] = &m->node[(m->pn + i) >> l];
 	for (i = 0; i < n; i++) {
 		m->slots[i].src = srcs[i];
 		m->slots[i].next = srcs[i]->ops->next;
@@ -68,6 +77,7 @@ void merge_destroy(struct merge *m)
 	free(m->node);
 	free(m->pwin);
 	free(m->key);
+	free(m->path);
 	free(m->bev);
 	free(m);
 }
@@ -81,7 +91,7 @@ bool merge_batched(struct merge *m)
 	for (i = 0; i < m->n; i++)
 		if (!m->slots[i].src->ops->next_batch)
 			return false;
-	m->bev = calloc(m->n * MERGE_BATCH, sizeof(*m->bev));
+	m->bev = calloc(m->n * (MERGE_BATCH + 1), sizeof(*m->bev));
 	if (!m->bev)
 		return false;
 	for (i = 0; i < m->n; i++) {
@@ -96,6 +106,8 @@ bool merge_batched(struct merge *m)
 		s->look = false;
 		s->fast = false;
 		s->batch = true;
+		/* its relts are the merge's (source.merged) */
+		s->src->merged = true;
 		s->ev = &s->evs[0];
 		s->bend = s->ev;
 	}
@@ -194,11 +206,12 @@ static inline bool merge_pkey(const struct merge *m, uint32_t i,
 /*
  * The first tournament, once every slot holds its first event (n > 0):
  * packed when there are two inputs or more and their times fit, around
- * the earliest first event; else wide.
+ * the earliest first event; else wide. The packed tree's leaves past n,
+ * up to pn, hold an ended slot's key: they never win.
  */
 static void merge_build_first(struct merge *m)
 {
-	size_t n = m->n, p;
+	size_t n = m->n, pn = m->pn, p;
 	uint64_t first = UINT64_MAX, a, b;
 
 	m->built = true;
@@ -206,8 +219,7 @@ static void merge_build_first(struct merge *m)
 		merge_build(m);
 		return;
 	}
-	m->bits = 64 - (unsigned)__builtin_clzll((unsigned long long)n - 1);
-	m->mask = ((uint64_t)1 << m->bits) - 1;
+	m->mask = pn - 1;
 	/* keys below UINT64_MAX, an ended slot's */
 	m->lim = UINT64_MAX >> m->bits;
 	for (p = 0; p < n; p++)
@@ -215,12 +227,14 @@ static void merge_build_first(struct merge *m)
 			first = m->slots[p].ev->ts;
 	m->base = first > m->lim / 2 ? first - m->lim / 2 : 0;
 	for (p = 0; p < n; p++) {
-		if (!merge_pkey(m, (uint32_t)p, &m->pwin[n + p])) {
+		if (!merge_pkey(m, (uint32_t)p, &m->pwin[pn + p])) {
 			merge_build(m);
 			return;
 		}
 	}
-	for (p = n - 1; p > 0; p--) {
+	for (p = n; p < pn; p++)
+		m->pwin[pn + p] = UINT64_MAX;
+	for (p = pn - 1; p > 0; p--) {
 		a = m->pwin[2 * p];
 		b = m->pwin[2 * p + 1];
 		m->pwin[p] = a < b ? a : b;
@@ -291,7 +305,7 @@ static void merge_settle(struct merge *m, uint32_t i, int ret)
 static int merge_batch_read(struct merge *m, uint32_t i, struct diag *d)
 {
 	struct merge_slot *s = &m->slots[i];
-	struct event *bev = m->bev + (size_t)i * MERGE_BATCH;
+	struct event *bev = m->bev + (size_t)i * (MERGE_BATCH + 1);
 	int n, j, ret;
 
 	if (s->ahead_ret < 0) {
@@ -315,6 +329,8 @@ static int merge_batch_read(struct merge *m, uint32_t i, struct diag *d)
 	if (n > 0) {
 		s->ev = bev;
 		s->bend = bev + n;
+		/* a time no event of merge_fill()'s has: its loop stops */
+		bev[n].ts = UINT64_MAX;
 	}
 	return n;
 }
@@ -330,6 +346,8 @@ static int merge_refill(struct merge *m, uint32_t i, struct diag *d)
 	int ret;
 
 	if (s->batch) {
+		/* the time of its event that went out last, before a read */
+		s->last_ts = s->ev->ts;
 		if (s->ev + 1 < s->bend) {
 			s->ev++;
 			ret = 1;

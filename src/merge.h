@@ -27,6 +27,7 @@
 #include "source.h"
 
 struct clock;
+struct clock_span;
 struct diag;
 struct source;
 
@@ -74,7 +75,10 @@ struct merge_slot {
 	bool batch;		/* read by next_batch (merge_batched()) */
 	bool done;		/* ended or failed: loses to every event */
 	bool warn;		/* ev stepped back: say so when it goes out */
-	uint64_t last_ts;	/* host time of its previous event */
+	uint64_t last_ts;	/* host time of its previous event; batch:
+				 * set as it reads the next batch, the
+				 * previous one's time being ev->ts till
+				 * then (merge_fill() does not store it) */
 	uint64_t warn_last;	/* with warn: last_ts before ev */
 	bool stepped_back;	/* reported already */
 	struct diag *ahead_d;	/* owned, with look or batch: its message */
@@ -105,6 +109,14 @@ struct merge {
 	uint64_t lim;			/* packed: keys hold ts - base < lim */
 	uint64_t mask;			/* packed: the input bits of a key */
 	unsigned bits;			/* packed: how many */
+	size_t pn;			/* packed: leaves, 1 << bits: the
+					 * tree's node[pn + i] is slot i's,
+					 * those from n on never win */
+	/*
+	 * owned, packed, 2 to 16 leaves: [4 * i + l - 1] the node l levels
+	 * above leaf i (merge_fill(): a load, not a shift and an add)
+	 */
+	uint64_t **path;
 	bool packed;			/* else wide */
 	bool built;			/* the tree holds every slot */
 	bool map;			/* some input needs clock_map() */
@@ -123,7 +135,8 @@ struct merge {
 					 * comparisons */
 	const struct clock *clock;	/* borrowed */
 	/*
-	 * merge_batched(): each slot's events, MERGE_BATCH a slot; held:
+	 * merge_batched(): each slot's events, MERGE_BATCH a slot and one
+	 * after them, stamped UINT64_MAX (merge_fill() stops there); held:
 	 * events went out since the caller's last merge_flushed(), and
 	 * a slot at the end of its batch may read over none of them
 	 * (the slot to read is the one whose event went out last: its
@@ -193,7 +206,7 @@ merge_preplay(struct merge *m, uint32_t i, uint64_t k)
 	uint64_t *node = m->node, t, lo;
 	size_t p;
 
-	for (p = (m->n + i) / 2; p > 0; p /= 2) {
+	for (p = (m->pn + i) / 2; p > 0; p /= 2) {
 		t = node[p];
 		lo = t < k ? t : k;
 		node[p] = t ^ k ^ lo;
@@ -299,16 +312,36 @@ static inline int merge_next(struct merge *m, struct event **ev,
 }
 
 /*
+ * What the stream as printed says of each event, kept by the caller of a
+ * batched merge across its events: relts after last_ts (run_set_relts()),
+ * and the span of each input's times (clock_span_add(); spans[i] is that
+ * of slot i, srcs[i] of merge_create(); a span without events holds
+ * first UINT64_MAX, last 0). The events merge_next_batch() hands out
+ * go through the same: relts, span, and top the greater of it and ts.
+ */
+struct merge_tally {
+	uint64_t last_ts;		/* the stream's last time stamp */
+	uint64_t top;			/* its latest: above the event that
+					 * went out last after a step back */
+	struct clock_span *spans;	/* borrowed, n of them */
+};
+
+/*
  * Batched: the packed tree's common case for up to max events, copied to
  * out[0 ..] in order (their rec and type borrowed, as merge_next_batch()
- * hands them out; all but relts and relts_neg, which the caller sets):
- * how many. It stops, before changing anything, at the
- * first event it does not take (a slot at the end of its batch, a step
- * back in time, a time out of range, an event with a message, anything
- * but the packed tree): merge_next_batch() takes that one.
- * (merge-batch.c)
+ * hands them out), with their relts set and counted in the spans
+ * (tally): how many. It stops, before changing anything, at the first
+ * event it does not take (a slot at the end of its batch, a step back in
+ * time, a time out of range, anything but the packed tree):
+ * merge_next_batch() takes that one, whose relts and span are the
+ * caller's, with the same tally. It never meets an event with a message
+ * (warn): a slot's step back is found as it reads (merge_settle()), and
+ * that event, below every other input's (the one before it went out
+ * last), goes out at once, with its message (merge_pick()), before the
+ * mode is batched again. (merge-batch.c)
  */
-size_t merge_fill(struct merge *m, struct event *out, size_t max);
+size_t merge_fill(struct merge *m, struct event *out, size_t max,
+		  struct merge_tally *tally);
 
 /*
  * merge_next() of a batched merge (merge_batched()): also MERGE_FLUSH.
@@ -329,7 +362,7 @@ static inline int merge_next_batch(struct merge *m, struct event **out,
 	if (__builtin_expect(e >= s->bend, 0))
 		return merge_next_many(m, out, d);
 	ts = e->ts;
-	if (__builtin_expect(ts < s->last_ts || ts - m->base >= m->lim, 0))
+	if (__builtin_expect(ts < s->ev->ts || ts - m->base >= m->lim, 0))
 		return merge_next_many(m, out, d);
 	s->ev = e;
 	return merge_climb(m, m->cur, ts, out, d);

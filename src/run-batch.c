@@ -79,39 +79,19 @@ static int run_sink_events(struct run *r, const struct event *ev, size_t n,
 }
 
 #define RUN_BATCH 64
+/*
+ * run_merged()'s: a merge_fill() call and the merge's other calls each
+ * batch, 45 k calls for 1.6 M events at 64 (a slot's batch ends every
+ * 128 events or so, MERGE_BATCH, and the batch goes then as well)
+ */
+#define RUN_MERGED_BATCH 128
 
 /*
- * run_set_relts() of evs[0 .. n - 1] and the spans of their times for the
- * alignment report (clock_span_add()), in one pass; a span that has no
- * event yet holds first UINT64_MAX and last 0 from run_merged() on
- * (clock.c reads neither while events is 0)
+ * The spans of evs[0 .. n - 1]'s times for the alignment report
+ * (clock_span_add()); a span that has no event yet holds first
+ * UINT64_MAX and last 0 from run_merged() on (clock.c reads neither
+ * while events is 0)
  */
-static void run_relts_spans(struct run *r, struct event *evs, size_t n,
-			    uint64_t *lastp)
-{
-	uint64_t last = *lastp, ts;
-	struct clock_span *sp;
-	struct event *e;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		e = &evs[i];
-		e->relts_neg = false;
-		e->relts = 0;
-		if (!e->has_ts)
-			continue;
-		ts = e->ts;
-		e->relts = event_relts(ts, last, &e->relts_neg);
-		last = ts;
-		sp = &r->spans[e->src->index];
-		sp->events++;
-		sp->first = ts < sp->first ? ts : sp->first;
-		sp->last = ts > sp->last ? ts : sp->last;
-	}
-	*lastp = last;
-}
-
-/* the spans of run_relts_spans() alone */
 static void run_spans(struct run *r, const struct event *evs, size_t n)
 {
 	struct clock_span *sp;
@@ -135,9 +115,14 @@ struct run_feed {
 	uint64_t last_ts;	/* run_set_relts() */
 	bool rendered;		/* an event went to the sink */
 	bool text;		/* to render_events(), not a sink's call */
-	bool spans;		/* the times to r->spans */
-	/* the reader set relts (source_ops.batch_relts): one input alone */
-	bool reader_relts;
+	/*
+	 * relts are set: by the reader (source_ops.batch_relts), one input
+	 * alone; by the merge (merge_fill(), run_merged_take()); or no one
+	 * reads them (render_needs_relts())
+	 */
+	bool relts_set;
+	/* the batch's times are in r->spans, as f->save holds them before it */
+	bool spans;
 	struct clock_span *save;	/* with spans: r->nsrcs of them */
 };
 
@@ -148,24 +133,19 @@ struct run_feed {
 static int run_feed(struct run *r, struct run_feed *f, struct event *evs,
 		    size_t n)
 {
+	uint64_t last = f->last_ts;
 	size_t i, done;
 	struct diag d;
 	int ret;
 
-	uint64_t last = f->last_ts;
-
 	if (!n)
 		return -1;
-	if (f->spans) {
-		/* the spans as they were, should a sink stop in this batch */
-		memcpy(f->save, r->spans, r->nsrcs * sizeof(*f->save));
-		run_relts_spans(r, evs, n, &last);
-	} else if (!f->reader_relts) {
+	if (!f->relts_set) {
 		/* last in a register, not reloaded after each event's stores */
 		for (i = 0; i < n; i++)
 			run_set_relts(&evs[i], &last);
+		f->last_ts = last;
 	}
-	f->last_ts = last;
 	diag_init(&d);
 	if (f->text)
 		ret = render_events(r->render, evs, n, r->out, &done, &d);
@@ -200,8 +180,8 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data)
 		.progress = progress,
 		.text = !r->opt.chrome && !r->opt.stats && !r->opt.exits,
 		/* the reader set relts, or no rule prints it */
-		.reader_relts = r->srcs[0]->ops->batch_relts ||
-				!r->render || !render_needs_relts(r->render),
+		.relts_set = r->srcs[0]->ops->batch_relts ||
+			     !r->render || !render_needs_relts(r->render),
 	};
 	struct source *src = r->srcs[0];
 	struct event evs[RUN_BATCH];
@@ -228,6 +208,33 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data)
 }
 
 /*
+ * A batch begins: the spans as they are before its events are counted,
+ * should the sink stop in it (run_feed())
+ */
+static inline void run_merged_save(struct run *r, struct run_feed *f)
+{
+	if (f->spans)
+		memcpy(f->save, r->spans, r->nsrcs * sizeof(*f->save));
+}
+
+/*
+ * ev, which the merge handed out (merge_next_batch()), to e, with what
+ * merge_fill() sets of its own events (merge_tally): its relts, its time
+ * in its input's span, the stream's top
+ */
+static void run_merged_take(struct run *r, struct run_feed *f,
+			    struct merge_tally *t, struct event *e,
+			    const struct event *ev)
+{
+	*e = *ev;
+	run_set_relts(e, &t->last_ts);
+	if (f->spans)
+		run_spans(r, e, 1);
+	if (e->has_ts && e->ts > t->top)
+		t->top = e->ts;
+}
+
+/*
  * The merge's events, copied into a batch (their rec and type borrowed
  * from the readers), to the sink when it is full, when a slot of the
  * merge is to read over the records of events in it (MERGE_FLUSH), and
@@ -241,35 +248,40 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 	struct run_feed f = {
 		.progress = progress,
 		.text = !r->opt.chrome && !r->opt.stats && !r->opt.exits,
+		.relts_set = true,
 		.spans = spans,
 	};
+	struct merge_tally tally = { 0 };
 	/* a damaged record: only the reference tool's line shows it */
 	bool skip_damaged = r->rules_file || r->opt.chrome || r->opt.stats ||
 			    r->opt.exits;
 	struct merge *m = r->merge;
-	struct event evs[RUN_BATCH], *ev;
+	struct event evs[RUN_MERGED_BATCH], *ev;
 	size_t n = 0;
 	struct diag d;
 	int ret, status = -1;
 
-	if (spans) {
-		f.save = calloc(r->nsrcs, sizeof(*f.save));
-		if (!f.save) {
-			run_say("out of memory");
-			return EXIT_DATA;
-		}
+	f.save = calloc(r->nsrcs, sizeof(*f.save));
+	if (!f.save) {
+		run_say("out of memory");
+		return EXIT_DATA;
 	}
-	for (size_t i = 0; spans && i < r->nsrcs; i++) {
-		if (!r->spans[i].events) {
-			r->spans[i].first = UINT64_MAX;
-			r->spans[i].last = 0;
+	/* the merge counts spans; without them (not met: two inputs or
+	 * more), in save, which is then nothing else */
+	tally.spans = spans ? r->spans : f.save;
+	for (size_t i = 0; i < r->nsrcs; i++) {
+		if (!tally.spans[i].events) {
+			tally.spans[i].first = UINT64_MAX;
+			tally.spans[i].last = 0;
 		}
 	}
 	diag_init(&d);
 	for (;;) {
+		if (!n)
+			run_merged_save(r, &f);
 		/* the common case, a loop of its own; what it leaves, here */
-		n += merge_fill(m, evs + n, RUN_BATCH - n);
-		if (n == RUN_BATCH) {
+		n += merge_fill(m, evs + n, RUN_MERGED_BATCH - n, &tally);
+		if (n == RUN_MERGED_BATCH) {
 			ret = MERGE_EVENT;
 		} else {
 			ret = merge_next_batch(m, &ev, &d);
@@ -277,8 +289,8 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 				if (__builtin_expect(ev->damaged, 0) &&
 				    skip_damaged)
 					continue;
-				evs[n++] = *ev;
-				if (n < RUN_BATCH)
+				run_merged_take(r, &f, &tally, &evs[n++], ev);
+				if (n < RUN_MERGED_BATCH)
 					continue;
 			}
 		}
@@ -302,8 +314,10 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 			continue;
 		}
 		/* MERGE_WARN: the event that stepped back */
-		if (!ev->damaged || !skip_damaged)
-			evs[n++] = *ev;
+		if (!ev->damaged || !skip_damaged) {
+			run_merged_save(r, &f);
+			run_merged_take(r, &f, &tally, &evs[n++], ev);
+		}
 	}
 	free(f.save);
 	return status;

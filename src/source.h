@@ -259,6 +259,12 @@ struct source {
 	 * `reading` lines, task after task).
 	 */
 	bool lone;
+	/*
+	 * Set by merge_batched(): read by next_batch for the merge, which
+	 * sets relts on the merged stream; a reader with batch_relts may
+	 * leave them out of the events next_batch gives.
+	 */
+	bool merged;
 	const struct symtab *guest_syms;	/* borrowed: --guest-syms */
 	/*
 	 * Where a reader says what it goes on after (a damaged record left

@@ -371,10 +371,12 @@ static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
  * bytes the vectors read past it), each into a rec of its own, the
  * reader's state in registers meanwhile; the rest (a buffer to refill,
  * the first record, a big-endian stream, an error) one at a time
- * through kvmtrace_next(). The decoding is kvmtrace_decode()'s.
+ * through kvmtrace_next(). The decoding is kvmtrace_decode()'s. relts:
+ * set them (batch_relts), a constant in each copy.
  */
-static int kvmtrace_next_batch(struct source *src, struct event *ev,
-			       size_t max, struct diag *d)
+static inline __attribute__((always_inline)) int
+kvmtrace_batch(struct source *src, struct event *ev, size_t max,
+	       struct diag *d, const bool relts)
 {
 	struct kvmtrace *k = src->priv;
 	const unsigned char *buf = k->buf;
@@ -412,7 +414,8 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 
 			memcpy(&t, p, 8);
 			/* relts, as run_set_relts() (batch_relts) */
-			rel = event_relts(t, last_ts, &neg);
+			if (relts)
+				rel = event_relts(t, last_ts, &neg);
 			last_ts = t;
 			ev->raw_ts = t;
 			ev->has_ts = true;
@@ -423,8 +426,10 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 			ev->raw_ts = 0;
 			ev->has_ts = false;
 		}
-		ev->relts_neg = neg;
-		ev->relts = rel;
+		if (relts) {
+			ev->relts_neg = neg;
+			ev->relts = rel;
+		}
 		kvmtrace_data8(r->data, p, n);
 		p += 4 * n;
 		r->type.id = hdr & 0x0fffffff;
@@ -439,6 +444,15 @@ static int kvmtrace_next_batch(struct source *src, struct event *ev,
 	k->last_ts = last_ts;
 	k->seq = seq;
 	return (int)(r - k->batch);
+}
+
+/* merged (source.merged): the merge sets relts, on the merged stream */
+static int kvmtrace_next_batch(struct source *src, struct event *ev,
+			       size_t max, struct diag *d)
+{
+	if (src->merged)
+		return kvmtrace_batch(src, ev, max, d, false);
+	return kvmtrace_batch(src, ev, max, d, true);
 }
 #endif
 

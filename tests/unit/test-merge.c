@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The merge's order against a plain sort on (ts, input order, sequence):
- * inputs of scripted timestamps with many ties, 1 to 9 inputs (trees of
+ * inputs of scripted timestamps with many ties, 1 to 9 inputs and 17 (trees of
  * every shape), an input that fails half-way, one that steps back in time,
  * an event stamped UINT64_MAX, inputs that are empty; each read ahead
  * (two_events) or not, near 0 or near 2^62, in the packed tree all
@@ -23,6 +23,9 @@
 #include "tap.h"
 
 #define MAXEV 64
+/* inputs at most: 17 makes a tree of 32 leaves, past merge_fill()'s
+ * unrolled depths (16 leaves) */
+#define MAXIN 17
 
 struct fake {
 	uint64_t ts[MAXEV];
@@ -51,7 +54,8 @@ static int fake_next(struct source *src, struct event *ev, struct diag *d)
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = ev->raw_ts = f->ts[f->at];
 	ev->seq = f->at++;
-	ev->has_ts = true;
+	/* a few without a stamp, as a kvmtrace record without TSC */
+	ev->has_ts = ev->seq % 7 != 3;
 	ev->src = src;
 	return 1;
 }
@@ -116,7 +120,70 @@ enum {
 struct seen {
 	unsigned src;
 	uint64_t ts, seq;
+	/* batched: as the stream says (merge_fill(), take()) */
+	bool has_ts, relts_neg;
+	uint64_t relts;
 };
+
+static struct seen seen_of(const struct event *ev)
+{
+	return (struct seen){ ev->src->index, ev->ts, ev->seq, ev->has_ts,
+			      ev->relts_neg, ev->relts };
+}
+
+/*
+ * What run_merged() sets of an event merge_next_batch() hands out, as
+ * merge_fill() does of its own: relts (run_set_relts()), the span
+ */
+static void take(struct event *ev, struct merge_tally *t)
+{
+	struct clock_span *sp = &t->spans[ev->src->index];
+
+	ev->relts_neg = false;
+	ev->relts = 0;
+	if (!ev->has_ts)
+		return;
+	ev->relts = event_relts(ev->ts, t->last_ts, &ev->relts_neg);
+	t->last_ts = ev->ts;
+	t->top = ev->ts > t->top ? ev->ts : t->top;
+	sp->events++;
+	sp->first = ev->ts < sp->first ? ev->ts : sp->first;
+	sp->last = ev->ts > sp->last ? ev->ts : sp->last;
+}
+
+/*
+ * The relts and spans of a batched merge's events as got, against those
+ * computed anew over the stream
+ */
+static bool tally_ok(const struct seen *got, size_t ngot,
+		     const struct clock_span *spans, size_t k)
+{
+	struct clock_span want[MAXIN];
+	uint64_t last = 0, rel;
+	bool neg, ok = true;
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		want[i] = (struct clock_span){ UINT64_MAX, 0, 0 };
+	for (i = 0; i < ngot; i++) {
+		const struct seen *g = &got[i];
+		struct clock_span *sp = &want[g->src];
+
+		rel = 0;
+		neg = false;
+		if (g->has_ts) {
+			rel = event_relts(g->ts, last, &neg);
+			last = g->ts;
+			sp->events++;
+			sp->first = g->ts < sp->first ? g->ts : sp->first;
+			sp->last = g->ts > sp->last ? g->ts : sp->last;
+		}
+		ok = ok && g->relts == rel && g->relts_neg == neg;
+	}
+	for (i = 0; i < k; i++)
+		ok = ok && !memcmp(&want[i], &spans[i], sizeof(want[i]));
+	return ok;
+}
 
 static int cmp_seen(const void *a, const void *b)
 {
@@ -147,13 +214,15 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 		size_t back, unsigned how)
 {
 	uint64_t off = how & RUN_BIG ? (uint64_t)1 << 62 : 0;
-	struct source src[16], *srcs[16];
-	struct fake fk[16];
-	struct seen want[16 * MAXEV], got[16 * MAXEV + 1];
+	struct source src[MAXIN], *srcs[MAXIN];
+	struct fake fk[MAXIN];
+	struct seen want[MAXIN * MAXEV], got[MAXIN * MAXEV + 1];
 	size_t nwant = 0, ngot = 0, i, j, nerr = 0, nwarn = 0, experr = 0;
 	struct clock *clock = clock_create();
 	struct merge *m;
-	struct event *ev, hold[HOLD];
+	struct event *ev, hold[HOLD], c;
+	struct clock_span spans[MAXIN];
+	struct merge_tally tally = { .spans = spans };
 	struct diag d;
 	uint64_t s = seed;
 	bool ok, packed, batched;
@@ -163,6 +232,8 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	int ret;
 
 	memset(src, 0, sizeof(src));
+	for (i = 0; i < MAXIN; i++)
+		spans[i] = (struct clock_span){ UINT64_MAX, 0, 0 };
 	for (i = 0; i < k; i++) {
 		fk[i].n = next_rand(&s) % MAXEV;
 		if (i == 2)
@@ -203,7 +274,8 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 				}
 				ts *= 2;
 			}
-			want[nwant++] = (struct seen){ (unsigned)i, ts, j };
+			want[nwant++] = (struct seen){ .src = (unsigned)i,
+						       .ts = ts, .seq = j };
 		}
 	}
 	/* an input that steps back keeps its own order: sort the others around it */
@@ -220,12 +292,11 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	for (;;) {
 		if (batched) {
 			/* the common case in a loop, as run_merged() takes it */
-			size_t nf = merge_fill(m, hold + nhold, HOLD - nhold);
+			size_t nf = merge_fill(m, hold + nhold, HOLD - nhold,
+					       &tally);
 
-			for (i = nhold; i < nhold + nf && ngot < 16 * MAXEV; i++)
-				got[ngot++] = (struct seen){
-					hold[i].src->index, hold[i].ts,
-					hold[i].seq };
+			for (i = nhold; i < nhold + nf && ngot < MAXIN * MAXEV; i++)
+				got[ngot++] = seen_of(&hold[i]);
 			nhold += nf;
 			filled += nf;
 			if (nhold == HOLD) {
@@ -242,8 +313,12 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 		diag_init(&d);
 		ret = batched ? merge_next_batch(m, &ev, &d) :
 				merge_next(m, &ev, &d);
+		if (batched && (ret == MERGE_EVENT || ret == MERGE_WARN)) {
+			c = *ev;
+			take(&c, &tally);
+		}
 		if (batched && ret == MERGE_EVENT && nhold < HOLD)
-			hold[nhold++] = *ev;
+			hold[nhold++] = c;
 		if (batched && (ret != MERGE_EVENT || nhold == HOLD)) {
 			/* the held events' records are still theirs */
 			for (i = 0; i < nhold; i++) {
@@ -270,9 +345,9 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 			warn_seq = ev->seq;
 		}
 		if (batched && ret == MERGE_WARN)
-			hold[nhold++] = *ev;
-		if (ngot < 16 * MAXEV)
-			got[ngot++] = (struct seen){ ev->src->index, ev->ts, ev->seq };
+			hold[nhold++] = c;
+		if (ngot < MAXIN * MAXEV)
+			got[ngot++] = batched ? seen_of(&c) : seen_of(ev);
 	}
 	packed = m->packed;
 	merge_destroy(m);
@@ -299,7 +374,11 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 	ok = ok && nerr == experr + (fail < k && fk[fail].n / 2 < fk[fail].n);
 	/* batched: every held record whole; batches of more than one read */
 	ok = ok && !bad && batched == ((how & RUN_BATCHED) && k > 1);
-	if (batched && ngot > 2 * MAXEV)
+	/* batched: relts and spans as the stream says */
+	ok = ok && (!batched || tally_ok(got, ngot, spans, k));
+	/* (not when the first input's one event is UINT64_MAX: the tree is
+	 * wide from the start, merge_fill() takes none) */
+	if (batched && ngot > 2 * MAXEV && (fk[0].n > 1 || (how & RUN_NOMAX)))
 		ok = ok && flushes > 0 && filled > 0;
 	/* the form the tree ended in: packed unless a time did not fit */
 	if (k > 1 && (how & RUN_NOMAX) && (!(how & RUN_BIG) || back >= k))
@@ -319,13 +398,14 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 int main(void)
 {
 	struct tap t = { 0 };
-	size_t k;
-
+	static const size_t ks[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, MAXIN };
+	size_t j, k;
 	unsigned how;
 
-	tap_plan(32 * 9 * 3);
+	tap_plan(32 * 10 * 3);
 	for (how = 0; how < 32; how++) {
-		for (k = 1; k <= 9; k++) {
+		for (j = 0; j < 10; j++) {
+			k = ks[j];
 			run(&t, k, 0x9e3779b97f4a7c15ull + k + how, 99, 99, how);
 			run(&t, k, 0x2545f4914f6cdd1dull * k + how, k - 1, 99,
 			    how);
