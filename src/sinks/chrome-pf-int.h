@@ -89,6 +89,15 @@ struct tl_pf {
 		uint32_t iid;
 	} hot[PF_HOT];
 	uint32_t hot_next;
+	/*
+	 * The last time stamp written, as a varint but for its low 21 bits
+	 * (its first three bytes): the next one with the same bits above
+	 * them (within 2 ms of it) writes only those.
+	 */
+	uint64_t ts_hi;			/* its ts >> 21; UINT64_MAX: none */
+	uint64_t ts_word;		/* its bytes 0-7, the low 21 bits 0 */
+	uint8_t ts_tail[2];		/* its bytes 8 and 9 */
+	uint8_t ts_len;
 	struct sink_map procs;		/* processes described */
 	struct sink_map counters;	/* hash of a counter's name -> index */
 	uint32_t ncounters;

@@ -131,115 +131,296 @@ pf_value(uint8_t *p, const struct value *v, bool hex)
 static int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
 			    uint64_t *uuid);
 
+/*
+ * A packet's time stamp: its tag and varint. Most come within 2 ms of
+ * the last (the same bits from bit 21 up): the last's bytes but for the
+ * low three, those from ts. Eleven bytes may be stored.
+ */
+static inline __attribute__((always_inline)) uint8_t *
+pf_ts(struct tl_pf *f, uint8_t *p, uint64_t ts)
+{
+	unsigned n;
+
+	*p++ = PF_PKT_TIMESTAMP << 3 | PF_VARINT;
+	if (ts >> 21 == f->ts_hi) {
+		pf_le64(p, f->ts_word | (ts & 0x7f) | (ts << 1 & 0x7f00) |
+				   (ts << 2 & 0x7f0000));
+		if (f->ts_len > 8) {
+			p[8] = f->ts_tail[0];
+			p[9] = f->ts_tail[1];
+		}
+		return p + f->ts_len;
+	}
+	n = pf_varint_len(ts);
+	pf_varint_n(p, ts, n);
+	if (ts >> 21) {
+		/* four bytes or more: the low three have their top bit */
+		f->ts_hi = ts >> 21;
+		f->ts_word = pf_get_le64(p) & ~0x7f7f7full;
+		f->ts_tail[0] = n > 8 ? p[8] : 0;
+		f->ts_tail[1] = n > 9 ? p[9] : 0;
+		f->ts_len = (uint8_t)n;
+	}
+	return p + n;
+}
+
 /* Strings the fast packet takes as args: up to this many bytes. */
 #define PF_FASTSTR	64
 
 /*
- * pf_packet() when nothing is new: the name, category and keys all in
- * the caches (so interned before), strings short. 1: done, 0: not
- * (nothing written: what was is past the committed end), -ENOMEM.
+ * Copy len (<= PF_FASTSTR) bytes of s to d, eight at a time (the last
+ * eight overlapping); true if they are ASCII (written as they are, else
+ * the caller writes them again through sink_utf8_clean()).
  */
+static inline bool pf_ascii(uint8_t *d, const char *s, size_t len)
+{
+	uint64_t w, any = 0;
+	uint32_t h;
+	size_t i;
+
+	if (len >= 8) {
+		for (i = 0; i + 8 < len; i += 8) {
+			memcpy(&w, s + i, 8);
+			memcpy(d + i, &w, 8);
+			any |= w;
+		}
+		memcpy(&w, s + len - 8, 8);
+		memcpy(d + len - 8, &w, 8);
+		return !((any | w) & 0x8080808080808080ull);
+	}
+	if (len >= 4) {
+		memcpy(&h, s, 4);
+		memcpy(d, &h, 4);
+		any = h;
+		memcpy(&h, s + len - 4, 4);
+		memcpy(d + len - 4, &h, 4);
+		return !((any | h) & 0x80808080u);
+	}
+	for (i = 0; i < len; i++)
+		any |= d[i] = (uint8_t)s[i];
+	return !(any & 0x80);
+}
+
+/*
+ * An arg of the fast packet, its key's iid given: with an iid below 128,
+ * an integer's annotation (22 len 08 iid tag varint) in one store and its
+ * varint (in the same store below 128), a short ASCII string's (22 len 08
+ * iid 32 len bytes) in one and its copy; anything else through
+ * pf_value(). NULL: a string too long for the fast packet.
+ */
+static inline __attribute__((always_inline)) uint8_t *
+pf_fast_arg(uint8_t *p, const struct tl_arg *a, uint64_t iid)
+{
+	enum value_kind kind = a->v.kind;
+	uint64_t u = a->v.u, tag = a->hex ? 0x38 : 0x18;
+	size_t len = a->v.len;
+	uint8_t *da;
+	unsigned n;
+
+	if (kind == VALUE_INT && iid < 0x80) {
+		if (a->v.neg) {
+			tag = u ? 0x20 : 0x18;
+			u = -u;
+		}
+		if (u < 0x80) {
+			pf_le64(p, 0x080422 | iid << 24 | tag << 32 | u << 40);
+			return p + 6;
+		}
+		n = pf_varint_len(u);
+		pf_le64(p, 0x080022 | (uint64_t)(3 + n) << 8 | iid << 24 |
+				   tag << 32);
+		return pf_varint_n(p + 5, u, n);
+	}
+	if (kind == VALUE_STR) {
+		if (len > PF_FASTSTR)
+			return NULL;
+		if (iid < 0x80) {
+			pf_le64(p, 0x080022 | (uint64_t)(4 + len) << 8 |
+					   iid << 24 | 0x32ull << 32 |
+					   (uint64_t)len << 40);
+			if (pf_ascii(p + 6, a->v.s, len))
+				return p + 6 + len;
+		}
+	}
+	da = pf_open(&p, PF_TE_ANNOTATIONS);
+	p = pf_uint(p, PF_DA_NAME_IID, iid);
+	p = pf_value(p, &a->v, a->hex);
+	return pf_close(da, p);
+}
+
+/*
+ * The iid of arg i's key when neither ev keeps it (past its iids, or not
+ * known yet) nor the hot keys have it: from the cache, then kept where it
+ * can be. 0: not in the cache (not interned yet: the slow packet).
+ */
+static __attribute__((noinline)) uint32_t
+pf_fast_key(struct tl_pf *f, const struct tl_event *ev, size_t i)
+{
+	const struct tl_key *k = ev->args[i].k;
+	uint32_t iid;
+
+	if (!pf_probe(f, PF_KEY, k, k->keylen, 0, &iid))
+		return 0;
+	if (i < ev->niids) {
+		/* the same key from now on */
+		ev->iids[i] = iid;
+	} else {
+		f->hot[f->hot_next].k = k;
+		f->hot[f->hot_next].iid = iid;
+		f->hot_next = (f->hot_next + 1) % PF_HOT;
+	}
+	return iid;
+}
+
+/*
+ * pf_packet() when nothing is new but the name: the category and keys
+ * all in the caches (so interned before), strings short; a new name is
+ * interned in the packet (an unknown id's, most of them). The packet's
+ * constant runs go out a word at a time: 0a len [62 len (interned)] 40 ts
+ * (50 01 68 02 | 50 01) 5a len 48 type 58 uuid [18 cat 50 name] args, the
+ * lengths set at the end. Else pf_packet_slow(), which starts over (what
+ * was written is past the committed end). 0 or -ENOMEM.
+ */
+static int pf_packet_slow(struct tl_pf *f, const struct tl_event *ev,
+			  unsigned type, uint64_t ts, uint64_t track,
+			  bool with_name, size_t nargs, const struct pf_new *nw,
+			  size_t nnew, uint32_t name_iid);
+
 static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
 			  unsigned type, uint64_t ts, uint64_t track,
 			  bool with_name, size_t nargs)
 {
 	uint32_t name_iid = 0, cat_iid = 0, iid;
-	uint8_t *p, *start, *pkt, *te, *da;
-	size_t i;
+	size_t i, niids, nnew = 0, need;
+	const struct tl_arg *args;
+	uint8_t *p, *start, *te;
+	struct pf_new nw[1];
+	uint32_t *iids;
 
-	if (type == PF_TYPE_COUNTER || nargs > CHROME_MAXFIELDS + 2)
-		return 0;
-	if (with_name && ev->name_iid && *ev->name_iid) {
+	if (type == PF_TYPE_COUNTER)
+		goto slow;
+	if (!with_name) {
+	} else if (ev->name_iid && *ev->name_iid) {
 		name_iid = *ev->name_iid;
-	} else if (with_name &&
-		   !(ev->name_kept ? pf_probe(f, PF_NAME, ev->name, ev->namelen,
-					       ev->name_ver, &name_iid)
-				   : pf_probe_name(f, ev->name, ev->namelen,
-						   &name_iid))) {
-		return 0;
-	} else if (with_name && ev->name_iid) {
-		*ev->name_iid = name_iid;	/* the same name until it changes */
+	} else if (ev->name_kept ? pf_probe(f, PF_NAME, ev->name, ev->namelen,
+					    ev->name_ver, &name_iid)
+				 : pf_probe_name(f, ev->name, ev->namelen,
+						 &name_iid)) {
+		if (ev->name_iid)
+			*ev->name_iid = name_iid;	/* the same name until
+							 * it changes */
+	} else if (ev->name_kept) {
+		goto slow;
+	} else {
+		/* new (an unknown id's, most of the time), or not short:
+		 * interned here, in this packet if new */
+		if (pf_iid_name(f, ev->name, ev->namelen, nw, &nnew,
+				&name_iid) < 0)
+			return -ENOMEM;
+		if (!name_iid)
+			goto slow;
 	}
 	if (with_name && ev->cat_iid && *ev->cat_iid)
 		cat_iid = *ev->cat_iid;
 	else if (with_name && !pf_probe(f, PF_CAT, ev->cat, ev->catlen, 0,
 					&cat_iid))
-		return 0;
+		goto slow;
 	else if (with_name && ev->cat_iid)
 		*ev->cat_iid = cat_iid;
-	p = start = (uint8_t *)outbuf_reserve(
-		f->enc.out, 160 + 4 * PF_NEST +
-				    nargs * (32 + 3 * PF_NEST + 3 * PF_FASTSTR));
+	need = 160 + 4 * PF_NEST + nargs * (32 + 3 * PF_NEST + 3 * PF_FASTSTR);
+	if (nnew)
+		need += 32 + 3 * PF_NEST + 3 * ev->namelen;
+	p = start = (uint8_t *)outbuf_reserve(f->enc.out, need);
 	if (!p)
 		return -ENOMEM;
-	pkt = pf_open(&p, PF_TRACE_PACKET);
-	p = pf_uint(p, PF_PKT_TIMESTAMP, ts);
-	p = pf_uint(p, PF_PKT_SEQ_ID, PF_SEQ);
-	/* every iid here is one: name, category, keys */
-	if (with_name || nargs)
-		p = pf_uint(p, PF_PKT_SEQ_FLAGS, PF_SEQ_NEEDS);
-	te = pf_open(&p, PF_PKT_TRACK_EVENT);
-	p = pf_uint(p, PF_TE_TYPE, type);
-	p = pf_uint(p, PF_TE_TRACK_UUID, track);
-	if (with_name) {
+	p[0] = PF_TRACE_PACKET << 3 | PF_LEN;
+	p += 2;
+	if (nnew)
+		p = pf_interned(p, nw, nnew);
+	p = pf_ts(f, p, ts);
+	/* sequence 1; every iid here is one (name, category, keys): the
+	 * flags; the track event's tag, its length (later) and type's tag */
+	if (with_name || nargs) {
+		pf_le64(p, (PF_PKT_SEQ_ID << 3 | PF_VARINT) | PF_SEQ << 8 |
+				   (PF_PKT_SEQ_FLAGS << 3 | PF_VARINT) << 16 |
+				   (uint64_t)PF_SEQ_NEEDS << 24 |
+				   (uint64_t)(PF_PKT_TRACK_EVENT << 3 | PF_LEN)
+					   << 32 |
+				   (uint64_t)(PF_TE_TYPE << 3 | PF_VARINT) << 48 |
+				   (uint64_t)type << 56);
+		te = p + 5;
+		p += 8;
+	} else {
+		pf_le64(p, (PF_PKT_SEQ_ID << 3 | PF_VARINT) | PF_SEQ << 8 |
+				   (PF_PKT_TRACK_EVENT << 3 | PF_LEN) << 16 |
+				   (uint64_t)(PF_TE_TYPE << 3 | PF_VARINT) << 32 |
+				   (uint64_t)type << 40);
+		te = p + 3;
+		p += 6;
+	}
+	*p++ = PF_TE_TRACK_UUID << 3 | PF_VARINT;
+	p = pf_varint(p, track);
+	if (with_name && (cat_iid | name_iid) < 0x80) {
+		pf_le32(p, (PF_TE_CATEGORY_IIDS << 3 | PF_VARINT) | cat_iid << 8 |
+				   (PF_TE_NAME_IID << 3 | PF_VARINT) << 16 |
+				   name_iid << 24);
+		p += 4;
+	} else if (with_name) {
 		p = pf_uint(p, PF_TE_CATEGORY_IIDS, cat_iid);
 		p = pf_uint(p, PF_TE_NAME_IID, name_iid);
 	}
+	/* the event's fields loaded once (the stores through p may alias
+	 * them, as far as the compiler knows) */
+	args = ev->args;
+	iids = ev->iids;
+	niids = ev->niids < nargs ? ev->niids : nargs;
 	for (i = 0; i < nargs; i++) {
-		const struct tl_arg *a = &ev->args[i];
-
-		if (i < ev->niids && ev->iids[i]) {
-			iid = ev->iids[i];
-		} else if (!pf_hot_key(f, a->k, &iid)) {
-			if (!pf_probe(f, PF_KEY, a->k, a->k->keylen, 0, &iid))
-				return 0;
-			if (i < ev->niids) {
-				/* the same key from now on */
-				ev->iids[i] = iid;
-			} else {
-				f->hot[f->hot_next].k = a->k;
-				f->hot[f->hot_next].iid = iid;
-				f->hot_next = (f->hot_next + 1) % PF_HOT;
-			}
-		}
-		da = pf_open(&p, PF_TE_ANNOTATIONS);
-		p = pf_uint(p, PF_DA_NAME_IID, iid);
-		if (a->v.kind == VALUE_STR) {
-			if (a->v.len > PF_FASTSTR)
-				return 0;
-			p = pf_value(p, &a->v, a->hex);
-			p = pf_close(da, p);
-		} else {
-			/* iid and a number: 15 bytes at most */
-			p = pf_value(p, &a->v, a->hex);
-			*da = (uint8_t)(p - da - 1);
-		}
+		iid = i < niids ? iids[i] : 0;
+		if (!iid && !pf_hot_key(f, args[i].k, &iid) &&
+		    !(iid = pf_fast_key(f, ev, i)))
+			goto slow;
+		p = pf_fast_arg(p, &args[i], iid);
+		if (!p)
+			goto slow;
 	}
-	p = pf_close(te, p);
-	p = pf_close(pkt, p);
+	if (p - start - 2 < 0x80) {
+		start[1] = (uint8_t)(p - start - 2);
+		*te = (uint8_t)(p - te - 1);
+	} else {
+		p = pf_close(te, p);
+		p = pf_close(start + 1, p);
+	}
 	outbuf_commit(f->enc.out, (size_t)(p - start));
 	f->enc.bytes += (uint64_t)(p - start);
-	return 1;
+	return 0;
+slow:
+	/* nothing committed; the name, if new, goes in the slow packet */
+	return pf_packet_slow(f, ev, type, ts, track, with_name, nargs, nw,
+			      nnew, name_iid);
 }
 
 /*
- * pf_packet() when something is new or long: the new strings interned in
- * the packet (its own function: pf_packet()'s common case keeps a small
- * stack frame).
+ * pf_packet() when something is new (but the name alone) or long: the new
+ * strings interned in the packet (its own function: pf_packet()'s common
+ * case keeps a small stack frame); pre: the npre new strings the fast
+ * packet found first (the name, name_iid, if not 0: known).
  */
 static __attribute__((noinline)) int
 pf_packet_slow(struct tl_pf *f, const struct tl_event *ev, unsigned type,
-	       uint64_t ts, uint64_t track, bool with_name, size_t nargs)
+	       uint64_t ts, uint64_t track, bool with_name, size_t nargs,
+	       const struct pf_new *pre, size_t npre, uint32_t name_iid)
 {
 	struct pf_new nw[3 + CHROME_MAXFIELDS + 2];
-	uint32_t name_iid = 0, cat_iid = 0, key_iid[CHROME_MAXFIELDS + 2];
-	size_t nnew = 0, i, need = PF_EVNEED(ev);
+	uint32_t cat_iid = 0, key_iid[CHROME_MAXFIELDS + 2];
+	size_t nnew = npre, i, need = PF_EVNEED(ev);
 	bool needs = false;
 	uint8_t *p, *start, *pkt, *te;
 
+	memcpy(nw, pre, npre * sizeof(*nw));
 	if (with_name && type != PF_TYPE_COUNTER &&
-	    (pf_iid(f, PF_NAME, ev->name, ev->namelen, ev->name_kept,
-		    ev->name_ver, nw, &nnew, &name_iid) < 0 ||
+	    ((!name_iid &&
+	      pf_iid(f, PF_NAME, ev->name, ev->namelen, ev->name_kept,
+		     ev->name_ver, nw, &nnew, &name_iid) < 0) ||
 	     pf_iid(f, PF_CAT, ev->cat, ev->catlen, true, 0, nw, &nnew,
 		    &cat_iid) < 0))
 		return -ENOMEM;
@@ -305,15 +486,11 @@ static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
 		     bool with_name)
 {
 	size_t nargs = with_name || type == PF_TYPE_END ? ev->nargs : 0;
-	int ret;
 
 	type &= 0xff;
 	if (nargs > CHROME_MAXFIELDS + 2)
 		nargs = CHROME_MAXFIELDS + 2;
-	ret = pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
-	if (ret)
-		return ret < 0 ? ret : 0;
-	return pf_packet_slow(f, ev, type, ts, track, with_name, nargs);
+	return pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
 }
 
 /*
@@ -515,6 +692,7 @@ struct tl_enc *tl_pf_create(struct outbuf *out, const struct sink_time *t)
 	f->enc.ops = &tl_pf_ops;
 	f->enc.out = out;
 	f->enc.time = t;
+	f->ts_hi = UINT64_MAX;
 	/* without it, names go to iids directly */
 	f->bloom = calloc(PF_BLOOM / 64, sizeof(*f->bloom));
 	return &f->enc;

@@ -152,6 +152,74 @@ static inline uint8_t *pf_close(uint8_t *mark, uint8_t *p)
 	return p + n - 1;
 }
 
+/*
+ * Stores of the wire's bytes in the order they go out: a word of several
+ * fields (a constant run of tags and values, a tag and its one byte
+ * length) in one store.
+ */
+static inline void pf_le64(uint8_t *p, uint64_t x)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(p, &x, 8);
+}
+
+static inline void pf_le32(uint8_t *p, uint32_t x)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap32(x);
+#endif
+	memcpy(p, &x, 4);
+}
+
+static inline uint64_t pf_get_le64(const uint8_t *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* The bytes of v's varint, 1 to 10: (bits * 9 + 64) / 64. */
+static inline unsigned pf_varint_len(uint64_t v)
+{
+	unsigned bits = 64 - (unsigned)__builtin_clzll(v | 1);
+
+	return (bits * 9 + 64) >> 6;
+}
+
+/*
+ * v's varint of n (pf_varint_len()) bytes, without a branch: its low 56
+ * bits spread to 7 a byte in three steps (28, 14, 7 bits a lane), the
+ * continuation bits from a table, the top 8 bits two bytes more (the one
+ * branch: for an address's). Eight bytes or ten are stored whatever n
+ * is: the caller has room for them.
+ */
+static inline uint8_t *pf_varint_n(uint8_t *p, uint64_t v, unsigned n)
+{
+	static const uint64_t cont[11] = {
+		0, 0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080,
+		0x808080808080, 0x80808080808080, 0x8080808080808080,
+		0x8080808080808080,
+	};
+	uint64_t x = v & 0x00ffffffffffffffull;
+
+	x = (x & 0x000000000fffffffull) | (x & 0x00fffffff0000000ull) << 4;
+	x = (x & 0x00003fff00003fffull) | (x & 0x0fffc0000fffc000ull) << 2;
+	x = (x & 0x007f007f007f007full) | (x & 0x3f803f803f803f80ull) << 1;
+	pf_le64(p, x | cont[n]);
+	if (n > 8) {
+		/* an address's, most of the time */
+		p[8] = (uint8_t)((v >> 56 & 0x7f) | (n == 10 ? 0x80 : 0));
+		p[9] = (uint8_t)(v >> 63);
+	}
+	return p + n;
+}
+
 /* Room a nested message may need beyond its content. */
 #define PF_NEST		12
 
