@@ -44,8 +44,6 @@
 #define PF_COUNTER	(2ull << 40)	/* uuid of counter track N: + N */
 #define PF_SEQ		1
 #define PF_MAXCOUNTERS	4096
-/* pf_packet(): a TYPE_SLICE_END without ev's args */
-#define PF_TYPE_END_BARE	(0x100 | PF_TYPE_END)
 
 /* A string field, as valid UTF-8. */
 static uint8_t *pf_str(uint8_t *p, unsigned field, const char *s, size_t len)
@@ -273,12 +271,14 @@ pf_fast_key(struct tl_pf *f, const struct tl_event *ev, size_t i)
 }
 
 /*
- * pf_packet() when nothing is new but the name: the category and keys
- * all in the caches (so interned before), strings short; a new name is
- * interned in the packet (an unknown id's, most of them). The packet's
- * constant runs go out a word at a time: 0a len [62 len (interned)] 40 ts
- * (50 01 68 02 | 50 01) 5a len 48 type 58 uuid [18 cat 50 name] args, the
- * lengths set at the end. Else pf_packet_slow(), which starts over (what
+ * A packet: a TrackEvent of type on ev's track at ts, with ev's name and
+ * category if with_name, and nargs of its args. Here when nothing is new
+ * but the name: the category and keys all in the caches (so interned
+ * before), strings short; a new name is interned in the packet (an
+ * unknown id's, most of them). The packet's constant runs go out a word
+ * at a time: 0a len [62 len (interned)] 40 ts (50 01 68 02 | 50 01) 5a len
+ * 48 type 58 uuid [18 cat 50 name] args, the lengths set at the end. Else
+ * pf_packet_slow(), which starts over (what
  * was written is past the committed end). 0 or -ENOMEM.
  */
 static int pf_packet_slow(struct tl_pf *f, const struct tl_event *ev,
@@ -286,9 +286,9 @@ static int pf_packet_slow(struct tl_pf *f, const struct tl_event *ev,
 			  bool with_name, size_t nargs, const struct pf_new *nw,
 			  size_t nnew, uint32_t name_iid);
 
-static int pf_packet_fast(struct tl_pf *f, const struct tl_event *ev,
-			  unsigned type, uint64_t ts, uint64_t track,
-			  bool with_name, size_t nargs)
+static inline __attribute__((always_inline)) int
+pf_packet_fast(struct tl_pf *f, const struct tl_event *ev, unsigned type,
+	       uint64_t ts, uint64_t track, bool with_name, size_t nargs)
 {
 	uint32_t name_iid = 0, cat_iid = 0, iid;
 	size_t i, niids, nnew = 0, need;
@@ -400,10 +400,10 @@ slow:
 }
 
 /*
- * pf_packet() when something is new (but the name alone) or long: the new
- * strings interned in the packet (its own function: pf_packet()'s common
- * case keeps a small stack frame); pre: the npre new strings the fast
- * packet found first (the name, name_iid, if not 0: known).
+ * pf_packet_fast() when something is new (but the name alone) or long: the
+ * new strings interned in the packet (its own function: the common case
+ * keeps a small stack frame); pre: the npre new strings the fast packet
+ * found first (the name, name_iid, if not 0: known).
  */
 static __attribute__((noinline)) int
 pf_packet_slow(struct tl_pf *f, const struct tl_event *ev, unsigned type,
@@ -477,20 +477,31 @@ pf_packet_slow(struct tl_pf *f, const struct tl_event *ev, unsigned type,
 }
 
 /*
- * One packet: a TrackEvent of type on ev's track at ts, with ev's name,
- * category and args if with_name; an END with ev's args, but for
- * PF_TYPE_END_BARE (a slice's END after its BEGIN took them).
+ * A slice's END after its BEGIN took the args: 0a len 40 ts 50 01 5a len
+ * 48 02 58 uuid (pf_packet_fast() of it without a name or args).
  */
-static int pf_packet(struct tl_pf *f, const struct tl_event *ev,
-		     unsigned type, uint64_t ts, uint64_t track,
-		     bool with_name)
+static int pf_end_bare(struct tl_pf *f, uint64_t ts, uint64_t track)
 {
-	size_t nargs = with_name || type == PF_TYPE_END ? ev->nargs : 0;
+	uint8_t *p = (uint8_t *)outbuf_reserve(f->enc.out, 48), *start = p,
+		*te;
 
-	type &= 0xff;
-	if (nargs > CHROME_MAXFIELDS + 2)
-		nargs = CHROME_MAXFIELDS + 2;
-	return pf_packet_fast(f, ev, type, ts, track, with_name, nargs);
+	if (!p)
+		return -ENOMEM;
+	p[0] = PF_TRACE_PACKET << 3 | PF_LEN;
+	p = pf_ts(f, p + 2, ts);
+	pf_le64(p, (PF_PKT_SEQ_ID << 3 | PF_VARINT) | PF_SEQ << 8 |
+			   (PF_PKT_TRACK_EVENT << 3 | PF_LEN) << 16 |
+			   (uint64_t)(PF_TE_TYPE << 3 | PF_VARINT) << 32 |
+			   (uint64_t)PF_TYPE_END << 40 |
+			   (uint64_t)(PF_TE_TRACK_UUID << 3 | PF_VARINT) << 48);
+	te = p + 3;
+	p = pf_varint(p + 7, track);
+	/* 40 bytes at most: both lengths below 128 */
+	*te = (uint8_t)(p - te - 1);
+	start[1] = (uint8_t)(p - start - 2);
+	outbuf_commit(f->enc.out, (size_t)(p - start));
+	f->enc.bytes += (uint64_t)(p - start);
+	return 0;
 }
 
 /*
@@ -518,38 +529,64 @@ static int pf_begin_at(struct tl_pf *f, const struct tl_event *ev,
 	return 0;
 }
 
+/*
+ * One event: a packet of a TrackEvent on ev's track, with ev's name,
+ * category and args (an END: its args only); a slice ("X") a BEGIN with
+ * them and a bare END.
+ */
 static int pf_event(struct tl_enc *e, const struct tl_event *ev)
 {
 	struct tl_pf *f = container_of(e, struct tl_pf, enc);
-	uint64_t a = pf_ns(e, ev->ts), b, track = ev->tid;
+	uint64_t a = pf_ns(e, ev->ts), b = 0, track = ev->tid;
+	bool with_name = true, end = false;
+	size_t nargs = ev->nargs;
+	unsigned type;
+	int ret;
 
 	switch (ev->ph) {
 	case TL_SLICE:
 		b = pf_ns(e, ev->end);
 		if (b < a)
 			b = a;
-		if (ev->opened)
-			return pf_packet(f, ev, PF_TYPE_END, b, track, false);
-		if (pf_begin_at(f, ev, a, &a) < 0 ||
-		    pf_packet(f, ev, PF_TYPE_BEGIN, a, track, true) < 0)
+		if (ev->opened) {
+			type = PF_TYPE_END;
+			with_name = false;
+			a = b;
+			break;
+		}
+		if (pf_begin_at(f, ev, a, &a) < 0)
 			return -ENOMEM;
-		/* the args went with the BEGIN */
-		return pf_packet(f, ev, PF_TYPE_END_BARE, b, track, false);
+		type = PF_TYPE_BEGIN;
+		end = true;
+		break;
 	case TL_OPEN:
 	case TL_BEGIN:
 		if (pf_begin_at(f, ev, a, &a) < 0)
 			return -ENOMEM;
-		return pf_packet(f, ev, PF_TYPE_BEGIN, a, track, true);
+		type = PF_TYPE_BEGIN;
+		break;
 	case TL_END:
-		return pf_packet(f, ev, PF_TYPE_END, a, track, false);
+		type = PF_TYPE_END;
+		with_name = false;
+		break;
 	case TL_INSTANT:
-		return pf_packet(f, ev, PF_TYPE_INSTANT, a, track, true);
+		type = PF_TYPE_INSTANT;
+		break;
 	case TL_COUNTER:
 		if (pf_counter_track(f, ev, &track) < 0)
 			return -ENOMEM;
-		return pf_packet(f, ev, PF_TYPE_COUNTER, a, track, true);
+		type = PF_TYPE_COUNTER;
+		break;
+	default:
+		return 0;
 	}
-	return 0;
+	if (nargs > CHROME_MAXFIELDS + 2)
+		nargs = CHROME_MAXFIELDS + 2;
+	ret = pf_packet_fast(f, ev, type, a, track, with_name, nargs);
+	if (ret < 0 || !end)
+		return ret;
+	/* the args went with the BEGIN */
+	return pf_end_bare(f, b, track);
 }
 
 /* A TrackDescriptor packet; name may be NULL. */
