@@ -200,6 +200,32 @@ static inline bool pf_ascii(uint8_t *d, const char *s, size_t len)
 }
 
 /*
+ * The InternedData of a new event name nw, short and ASCII (an unknown
+ * id's): 62 len 12 len 08 iid 12 len name. NULL: not such a name (nothing
+ * written that counts).
+ */
+static inline uint8_t *pf_new_name(uint8_t *p, const struct pf_new *nw)
+{
+	uint8_t *q;
+
+	if (nw->len > PF_FASTSTR)
+		return NULL;
+	p[0] = PF_PKT_INTERNED << 3 | PF_LEN;
+	p[2] = PF_ID_NAMES << 3 | PF_LEN;
+	p[4] = PF_ID_IID << 3 | PF_VARINT;
+	q = pf_varint(p + 5, nw->iid);
+	q[0] = PF_ID_NAME << 3 | PF_LEN;
+	q[1] = (uint8_t)nw->len;
+	if (!pf_ascii(q + 2, nw->s, nw->len))
+		return NULL;
+	q += 2 + nw->len;
+	/* an iid of up to 5 bytes: both lengths below 128 */
+	p[1] = (uint8_t)(q - p - 2);
+	p[3] = (uint8_t)(q - p - 4);
+	return q;
+}
+
+/*
  * An arg of the fast packet, its key's iid given: with an iid below 128,
  * an integer's annotation (22 len 08 iid tag varint) in one store and its
  * varint (in the same store below 128), a short ASCII string's (22 len 08
@@ -335,8 +361,11 @@ pf_packet_fast(struct tl_pf *f, const struct tl_event *ev, unsigned type,
 		return -ENOMEM;
 	p[0] = PF_TRACE_PACKET << 3 | PF_LEN;
 	p += 2;
-	if (nnew)
-		p = pf_interned(p, nw, nnew);
+	if (nnew) {
+		uint8_t *q = pf_new_name(p, nw);
+
+		p = q ? q : pf_interned(p, nw, nnew);
+	}
 	p = pf_ts(f, p, ts);
 	/* sequence 1; every iid here is one (name, category, keys): the
 	 * flags; the track event's tag, its length (later) and type's tag */
@@ -358,8 +387,13 @@ pf_packet_fast(struct tl_pf *f, const struct tl_event *ev, unsigned type,
 		te = p + 3;
 		p += 6;
 	}
-	*p++ = PF_TE_TRACK_UUID << 3 | PF_VARINT;
-	p = pf_varint(p, track);
+	p[0] = PF_TE_TRACK_UUID << 3 | PF_VARINT;
+	if (track < 0x80) {
+		p[1] = (uint8_t)track;
+		p += 2;
+	} else {
+		p = pf_varint(p + 1, track);
+	}
 	if (with_name && (cat_iid | name_iid) < 0x80) {
 		pf_le32(p, (PF_TE_CATEGORY_IIDS << 3 | PF_VARINT) | cat_iid << 8 |
 				   (PF_TE_NAME_IID << 3 | PF_VARINT) << 16 |
