@@ -20,7 +20,7 @@
 #define PF_SHORTS	256		/* iids of short names, by content */
 #define PF_BLOOM	(1u << 19)	/* bits of the names' filter (64 KiB) */
 #define PF_PEND		64		/* new names before the map takes them */
-#define PF_HOT		4		/* keys in tl_pf.hot */
+#define PF_HOT		64		/* keys in tl_pf.hot */
 
 enum pf_kind {
 	PF_CAT = 0,
@@ -81,14 +81,14 @@ struct tl_pf {
 	/*
 	 * The iids of the last keys found past an event's iids (pid, cpu, an
 	 * exit's reason and rip: the same few keys at every event), by the
-	 * key's address (a key stays unchanged until the run ends): one
-	 * line, before the cache's hash and its load of the key's length.
+	 * key's address (a key stays unchanged until the run ends), direct
+	 * mapped (PF_HOTSLOT()): one probe, before the cache's hash and its
+	 * load of the key's length.
 	 */
 	struct pf_hotkey {
 		const struct tl_key *k;
 		uint32_t iid;
 	} hot[PF_HOT];
-	uint32_t hot_next;
 	/*
 	 * The last time stamp written, as a varint but for its low 21 bits
 	 * (its first three bytes): the next one with the same bits above
@@ -178,17 +178,22 @@ static inline bool pf_probe(struct tl_pf *f, enum pf_kind kind, const void *s,
 	return true;
 }
 
+/*
+ * The slot of key k in tl_pf.hot: its address over 32 (a key's size: the
+ * keys of literals and of a type's fields, side by side, apart).
+ */
+#define PF_HOTSLOT(k) ((uintptr_t)(k) / 32 % PF_HOT)
+
 /* The iid of key k if f->hot holds it. */
 static inline bool pf_hot_key(const struct tl_pf *f, const struct tl_key *k,
 			      uint32_t *iid)
 {
-	for (unsigned j = 0; j < PF_HOT; j++) {
-		if (f->hot[j].k == k) {
-			*iid = f->hot[j].iid;
-			return true;
-		}
-	}
-	return false;
+	const struct pf_hotkey *h = &f->hot[PF_HOTSLOT(k)];
+
+	if (h->k != k)
+		return false;
+	*iid = h->iid;
+	return true;
 }
 
 /* The iid of a name that does not stay if PF_SHORTS holds it. */

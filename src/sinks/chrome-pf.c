@@ -289,9 +289,8 @@ pf_fast_key(struct tl_pf *f, const struct tl_event *ev, size_t i)
 		/* the same key from now on */
 		ev->iids[i] = iid;
 	} else {
-		f->hot[f->hot_next].k = k;
-		f->hot[f->hot_next].iid = iid;
-		f->hot_next = (f->hot_next + 1) % PF_HOT;
+		f->hot[PF_HOTSLOT(k)].k = k;
+		f->hot[PF_HOTSLOT(k)].iid = iid;
 	}
 	return iid;
 }
