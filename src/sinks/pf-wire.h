@@ -192,12 +192,20 @@ static inline unsigned pf_varint_len(uint64_t v)
 	return (bits * 9 + 64) >> 6;
 }
 
+/* The 28 bits of v spread to 7 a byte: two steps of 14 and 7 bits a lane. */
+static inline uint32_t pf_spread28(uint32_t v)
+{
+	v = (v & 0x3fff) | (v & 0xfffc000) << 2;
+	return (v & 0x007f007f) | (v & 0x3f803f80) << 1;
+}
+
 /*
  * v's varint of n (pf_varint_len()) bytes, without a loop: its bits
- * spread to 7 a byte in steps (28, 14, 7 bits a lane: two steps on 32
- * bits below 2^28, three on 64 above), the continuation bits from a
- * table, the top 8 bits of 64 two bytes more. Eight bytes are stored
- * whatever n is, ten past 2^56: the caller has room for them.
+ * spread to 7 a byte 28 at a time (the low 28, the next 28 in the high
+ * half below 2^56; a 32-bit number's fifth byte as it is), the
+ * continuation bits from a table, the top 8 bits of 64 two bytes more.
+ * Eight bytes are stored whatever n is, ten past 2^56: the caller has
+ * room for them.
  */
 static inline uint8_t *pf_varint_n(uint8_t *p, uint64_t v, unsigned n)
 {
@@ -206,28 +214,16 @@ static inline uint8_t *pf_varint_n(uint8_t *p, uint64_t v, unsigned n)
 		0x808080808080, 0x80808080808080, 0x8080808080808080,
 		0x8080808080808080,
 	};
-	uint64_t x;
-	uint32_t y;
+	uint64_t x = pf_spread28((uint32_t)v & 0xfffffff), hi = v >> 28;
 
-	if (v < 1u << 28) {
-		y = (uint32_t)v;
-		y = (y & 0x3fff) | (y & 0xfffc000) << 2;
-		y = (y & 0x007f007f) | (y & 0x3f803f80) << 1;
-		x = y;
-	} else {
-		x = v & 0x00ffffffffffffffull;
-		x = (x & 0x000000000fffffffull) |
-		    (x & 0x00fffffff0000000ull) << 4;
-		x = (x & 0x00003fff00003fffull) |
-		    (x & 0x0fffc0000fffc000ull) << 2;
-		x = (x & 0x007f007f007f007full) |
-		    (x & 0x3f803f803f803f80ull) << 1;
+	if (hi >= 0x80) {
+		hi = pf_spread28((uint32_t)hi & 0xfffffff);
 		/* an address's, most of the time: its bit 63 is the 10th
 		 * byte and the 9th's continuation bit */
 		p[8] = (uint8_t)(v >> 56);
 		p[9] = (uint8_t)(v >> 63);
 	}
-	pf_le64(p, x | cont[n]);
+	pf_le64(p, x | hi << 32 | cont[n]);
 	return p + n;
 }
 
