@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Perfetto encoder's state and its interning of names, categories
- * and keys: chrome-pf.c writes the packets, chrome-pf-intern.c gives the
+ * and keys: chrome-pf.c writes the file's start and its tracks,
+ * chrome-pf-event.c the events' packets, chrome-pf-intern.c gives the
  * iids (the caches' probes are inline here, for the packets' path).
  */
 #ifndef KTF_CHROME_PF_INT_H
@@ -110,6 +111,21 @@ struct pf_new {
 	const char *s;
 	size_t len;
 };
+
+#define PF_SEQ		1		/* the trusted_packet_sequence_id */
+#define PF_COUNTER	(2ull << 40)	/* uuid of counter track N: + N */
+
+/* chrome-pf.c's */
+
+/* A string field, as valid UTF-8: 3 len + PF_NEST bytes at most. */
+uint8_t *pf_str(uint8_t *p, unsigned field, const char *s, size_t len);
+
+/* The track of a counter named as ev, described on first sight. -ENOMEM */
+int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
+		     uint64_t *uuid);
+
+/* chrome-pf-event.c's: tl_enc_ops.event */
+int pf_event(struct tl_enc *e, const struct tl_event *ev);
 
 /* chrome-pf-intern.c's */
 
