@@ -317,19 +317,18 @@ pf_packet_fast(struct tl_pf *f, const struct tl_event *ev, unsigned type,
 	/* sequence 1; every iid here is one (name, category, keys): the
 	 * flags; the track event's tag, its length (later) and type's tag */
 	if (with_name || nargs) {
-		pf_le64(p, (PF_PKT_SEQ_ID << 3 | PF_VARINT) | PF_SEQ << 8 |
-				   (PF_PKT_SEQ_FLAGS << 3 | PF_VARINT) << 16 |
+		pf_le64(p, PF_WT(PF_PKT_SEQ_ID, PF_VARINT) | PF_SEQ << 8 |
+				   PF_WT(PF_PKT_SEQ_FLAGS, PF_VARINT) << 16 |
 				   (uint64_t)PF_SEQ_NEEDS << 24 |
-				   (uint64_t)(PF_PKT_TRACK_EVENT << 3 | PF_LEN)
-					   << 32 |
-				   (uint64_t)(PF_TE_TYPE << 3 | PF_VARINT) << 48 |
+				   PF_WT(PF_PKT_TRACK_EVENT, PF_LEN) << 32 |
+				   PF_WT(PF_TE_TYPE, PF_VARINT) << 48 |
 				   (uint64_t)type << 56);
 		te = p + 5;
 		p += 8;
 	} else {
-		pf_le64(p, (PF_PKT_SEQ_ID << 3 | PF_VARINT) | PF_SEQ << 8 |
-				   (PF_PKT_TRACK_EVENT << 3 | PF_LEN) << 16 |
-				   (uint64_t)(PF_TE_TYPE << 3 | PF_VARINT) << 32 |
+		pf_le64(p, PF_WT(PF_PKT_SEQ_ID, PF_VARINT) | PF_SEQ << 8 |
+				   PF_WT(PF_PKT_TRACK_EVENT, PF_LEN) << 16 |
+				   PF_WT(PF_TE_TYPE, PF_VARINT) << 32 |
 				   (uint64_t)type << 40);
 		te = p + 3;
 		p += 6;
@@ -342,9 +341,10 @@ pf_packet_fast(struct tl_pf *f, const struct tl_event *ev, unsigned type,
 		p = pf_varint(p + 1, track);
 	}
 	if (with_name && (cat_iid | name_iid) < 0x80) {
-		pf_le32(p, (PF_TE_CATEGORY_IIDS << 3 | PF_VARINT) | cat_iid << 8 |
-				   (PF_TE_NAME_IID << 3 | PF_VARINT) << 16 |
-				   name_iid << 24);
+		pf_le32(p, (uint32_t)(PF_WT(PF_TE_CATEGORY_IIDS, PF_VARINT) |
+				      cat_iid << 8 |
+				      PF_WT(PF_TE_NAME_IID, PF_VARINT) << 16 |
+				      (uint64_t)name_iid << 24));
 		p += 4;
 	} else if (with_name) {
 		p = pf_uint(p, PF_TE_CATEGORY_IIDS, cat_iid);
@@ -470,11 +470,11 @@ static int pf_end_bare(struct tl_pf *f, uint64_t ts, uint64_t track)
 		return -ENOMEM;
 	p[0] = PF_TRACE_PACKET << 3 | PF_LEN;
 	p = pf_ts(f, p + 2, ts);
-	pf_le64(p, (PF_PKT_SEQ_ID << 3 | PF_VARINT) | PF_SEQ << 8 |
-			   (PF_PKT_TRACK_EVENT << 3 | PF_LEN) << 16 |
-			   (uint64_t)(PF_TE_TYPE << 3 | PF_VARINT) << 32 |
+	pf_le64(p, PF_WT(PF_PKT_SEQ_ID, PF_VARINT) | PF_SEQ << 8 |
+			   PF_WT(PF_PKT_TRACK_EVENT, PF_LEN) << 16 |
+			   PF_WT(PF_TE_TYPE, PF_VARINT) << 32 |
 			   (uint64_t)PF_TYPE_END << 40 |
-			   (uint64_t)(PF_TE_TRACK_UUID << 3 | PF_VARINT) << 48);
+			   PF_WT(PF_TE_TRACK_UUID, PF_VARINT) << 48);
 	te = p + 3;
 	p = pf_varint(p + 7, track);
 	/* 40 bytes at most: both lengths below 128 */

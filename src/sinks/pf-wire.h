@@ -73,6 +73,9 @@ enum pf_wire {
 #define PF_THD_NAME			5
 #define PF_CD_CATEGORIES		2
 
+/* The one-byte tag of field (below 16), as a word to shift into place. */
+#define PF_WT(field, w)	((uint64_t)((field) << 3 | (w)))
+
 /* Two bytes a turn: time stamps take six. */
 static inline uint8_t *pf_varint(uint8_t *p, uint64_t v)
 {
