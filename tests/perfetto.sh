@@ -103,6 +103,17 @@ same empty none -c 1000 /dev/null
 # near 2^64 ns
 python3 -c "import random, sys; r = random.Random(1); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(300000)))" > "$tmp/random.bin"
 same random none -c 1000 "$tmp/random.bin"
+# a generated stream (tests/gen/gen-kvmtrace -r): the encoder's fast
+# packet at its edges: a thousand names of unknown ids interned in their
+# own packets (iids of two bytes past 127), five args an instant, an
+# exit's rip a ten-byte varint, stamps across many 2 ms steps
+if [ -x "${KTF_BUILDDIR:-.}/tests/gen/gen-kvmtrace" ]; then
+	"${KTF_BUILDDIR:-.}/tests/gen/gen-kvmtrace" -n 20000 -s 7 -r \
+		> "$tmp/gen.bin"
+	same kvmtrace-gen none -c 2400 "$tmp/gen.bin"
+else
+	skip kvmtrace-gen "no tests/gen/gen-kvmtrace"
+fi
 
 # standard output a pipe: the trace goes there
 "$KTF" --perfetto -c 1000 tests/fixtures/sinks/exits.kvmtrace | cat > "$tmp/pipe.pb"

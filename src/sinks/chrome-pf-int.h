@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Perfetto encoder's state and its interning of names, categories
- * and keys: chrome-pf.c writes the packets, chrome-pf-intern.c gives the
+ * and keys: chrome-pf.c writes the file's start and its tracks,
+ * chrome-pf-event.c the events' packets, chrome-pf-intern.c gives the
  * iids (the caches' probes are inline here, for the packets' path).
  */
 #ifndef KTF_CHROME_PF_INT_H
@@ -20,7 +21,7 @@
 #define PF_SHORTS	256		/* iids of short names, by content */
 #define PF_BLOOM	(1u << 19)	/* bits of the names' filter (64 KiB) */
 #define PF_PEND		64		/* new names before the map takes them */
-#define PF_HOT		4		/* keys in tl_pf.hot */
+#define PF_HOT		64		/* keys in tl_pf.hot */
 
 enum pf_kind {
 	PF_CAT = 0,
@@ -81,14 +82,23 @@ struct tl_pf {
 	/*
 	 * The iids of the last keys found past an event's iids (pid, cpu, an
 	 * exit's reason and rip: the same few keys at every event), by the
-	 * key's address (a key stays unchanged until the run ends): one
-	 * line, before the cache's hash and its load of the key's length.
+	 * key's address (a key stays unchanged until the run ends), direct
+	 * mapped (PF_HOTSLOT()): one probe, before the cache's hash and its
+	 * load of the key's length.
 	 */
 	struct pf_hotkey {
 		const struct tl_key *k;
 		uint32_t iid;
 	} hot[PF_HOT];
-	uint32_t hot_next;
+	/*
+	 * The last time stamp written, as a varint but for its low 21 bits
+	 * (its first three bytes): the next one with the same bits above
+	 * them (within 2 ms of it) writes only those.
+	 */
+	uint64_t ts_hi;			/* its ts >> 21; UINT64_MAX: none */
+	uint64_t ts_word;		/* its bytes 0-7, the low 21 bits 0 */
+	uint8_t ts_tail[2];		/* its bytes 8 and 9 */
+	uint8_t ts_len;
 	struct sink_map procs;		/* processes described */
 	struct sink_map counters;	/* hash of a counter's name -> index */
 	uint32_t ncounters;
@@ -101,6 +111,21 @@ struct pf_new {
 	const char *s;
 	size_t len;
 };
+
+#define PF_SEQ		1		/* the trusted_packet_sequence_id */
+#define PF_COUNTER	(2ull << 40)	/* uuid of counter track N: + N */
+
+/* chrome-pf.c's */
+
+/* A string field, as valid UTF-8: 3 len + PF_NEST bytes at most. */
+uint8_t *pf_str(uint8_t *p, unsigned field, const char *s, size_t len);
+
+/* The track of a counter named as ev, described on first sight. -ENOMEM */
+int pf_counter_track(struct tl_pf *f, const struct tl_event *ev,
+		     uint64_t *uuid);
+
+/* chrome-pf-event.c's: tl_enc_ops.event */
+int pf_event(struct tl_enc *e, const struct tl_event *ev);
 
 /* chrome-pf-intern.c's */
 
@@ -169,17 +194,22 @@ static inline bool pf_probe(struct tl_pf *f, enum pf_kind kind, const void *s,
 	return true;
 }
 
+/*
+ * The slot of key k in tl_pf.hot: its address over 32 (a key's size: the
+ * keys of literals and of a type's fields, side by side, apart).
+ */
+#define PF_HOTSLOT(k) ((uintptr_t)(k) / 32 % PF_HOT)
+
 /* The iid of key k if f->hot holds it. */
 static inline bool pf_hot_key(const struct tl_pf *f, const struct tl_key *k,
 			      uint32_t *iid)
 {
-	for (unsigned j = 0; j < PF_HOT; j++) {
-		if (f->hot[j].k == k) {
-			*iid = f->hot[j].iid;
-			return true;
-		}
-	}
-	return false;
+	const struct pf_hotkey *h = &f->hot[PF_HOTSLOT(k)];
+
+	if (h->k != k)
+		return false;
+	*iid = h->iid;
+	return true;
 }
 
 /* The iid of a name that does not stay if PF_SHORTS holds it. */

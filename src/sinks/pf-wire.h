@@ -73,6 +73,9 @@ enum pf_wire {
 #define PF_THD_NAME			5
 #define PF_CD_CATEGORIES		2
 
+/* The one-byte tag of field (below 16), as a word to shift into place. */
+#define PF_WT(field, w)	((uint64_t)((field) << 3 | (w)))
+
 /* Two bytes a turn: time stamps take six. */
 static inline uint8_t *pf_varint(uint8_t *p, uint64_t v)
 {
@@ -150,6 +153,81 @@ static inline uint8_t *pf_close(uint8_t *mark, uint8_t *p)
 	memmove(mark + n, mark + 1, len);
 	memcpy(mark, tmp, n);
 	return p + n - 1;
+}
+
+/*
+ * Stores of the wire's bytes in the order they go out: a word of several
+ * fields (a constant run of tags and values, a tag and its one byte
+ * length) in one store.
+ */
+static inline void pf_le64(uint8_t *p, uint64_t x)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(p, &x, 8);
+}
+
+static inline void pf_le32(uint8_t *p, uint32_t x)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap32(x);
+#endif
+	memcpy(p, &x, 4);
+}
+
+static inline uint64_t pf_get_le64(const uint8_t *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* The bytes of v's varint, 1 to 10: (bits * 9 + 64) / 64. */
+static inline unsigned pf_varint_len(uint64_t v)
+{
+	unsigned bits = 64 - (unsigned)__builtin_clzll(v | 1);
+
+	return (bits * 9 + 64) >> 6;
+}
+
+/* The 28 bits of v spread to 7 a byte: two steps of 14 and 7 bits a lane. */
+static inline uint32_t pf_spread28(uint32_t v)
+{
+	v = (v & 0x3fff) | (v & 0xfffc000) << 2;
+	return (v & 0x007f007f) | (v & 0x3f803f80) << 1;
+}
+
+/*
+ * v's varint of n (pf_varint_len()) bytes, without a loop: its bits
+ * spread to 7 a byte 28 at a time (the low 28, the next 28 in the high
+ * half below 2^56; a 32-bit number's fifth byte as it is), the
+ * continuation bits from a table, the top 8 bits of 64 two bytes more.
+ * Eight bytes are stored whatever n is, ten past 2^56: the caller has
+ * room for them.
+ */
+static inline uint8_t *pf_varint_n(uint8_t *p, uint64_t v, unsigned n)
+{
+	static const uint64_t cont[11] = {
+		0, 0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080,
+		0x808080808080, 0x80808080808080, 0x8080808080808080,
+		0x8080808080808080,
+	};
+	uint64_t x = pf_spread28((uint32_t)v & 0xfffffff), hi = v >> 28;
+
+	if (hi >= 0x80) {
+		hi = pf_spread28((uint32_t)hi & 0xfffffff);
+		/* an address's, most of the time: its bit 63 is the 10th
+		 * byte and the 9th's continuation bit */
+		p[8] = (uint8_t)(v >> 56);
+		p[9] = (uint8_t)(v >> 63);
+	}
+	pf_le64(p, x | hi << 32 | cont[n]);
+	return p + n;
 }
 
 /* Room a nested message may need beyond its content. */
