@@ -123,7 +123,7 @@ int perf_field(struct source *src, const struct event *ev, int index,
 		value_set_u64(out, ev->type->id);
 		return 0;
 	case PK_INFO:
-		str = perf_info(p, &len);
+		str = perf_info(p, s, &len);
 		value_set_str(out, str, len);
 		return 0;
 	case PK_TID:
@@ -175,27 +175,27 @@ size_t perf_fields(struct source *src, const struct event_type *t,
 	return n;
 }
 
-const char *perf_info(struct perf *p, size_t *len)
+const char *perf_info(struct perf *p, const struct perf_sample *s, size_t *len)
 {
 	struct tep_record rec;
 
 	const char *fast;
 
 	*len = 0;
-	if (!p->tep || !p->cur.raw)
+	if (!p->tep || !s->raw)
 		return "";
-	fast = perf_print_fast(p, p->cur.attr, len);
+	fast = perf_print_fast(p, s, len);
 	if (fast)
 		return fast;
 	memset(&rec, 0, sizeof(rec));
-	rec.cpu = (int)p->cur.cpu;
-	rec.size = (int)p->cur.raw_size;
-	rec.data = (void *)p->cur.raw;
-	rec.ts = p->cur.time;
-	rec.offset = p->cur.offset;
+	rec.cpu = (int)s->cpu;
+	rec.size = (int)s->raw_size;
+	rec.data = (void *)s->raw;
+	rec.ts = s->time;
+	rec.offset = s->offset;
 	trace_seq_reset(&p->info);
 	/* a print fmt that crashes libtraceevent ends the input (tracedat-guard.h) */
-	tdguard_info(p->guard, p->tep, p->cur.attr->tp, &p->info, &rec);
+	tdguard_info(p->guard, p->tep, s->attr->tp, &p->info, &rec);
 	if (p->info.state != TRACE_SEQ__GOOD || !p->info.buffer)
 		return "";
 	*len = p->info.len;
@@ -324,20 +324,20 @@ int perf_render_default(struct source *src, const struct event *ev,
 			? s->attr->pnamelen
 			: strlen(s->attr->name) + (size_t)p->name_width);
 	/* the event's text made by hand straight into the line */
-	room = p->tep && p->cur.raw ? perf_print_room(p, p->cur.attr) : 0;
+	room = p->tep && s->raw ? perf_print_room(p, s) : 0;
 	if (room) {
 		start = outbuf_reserve(o, head + room + 8);
 		if (!start)
 			return -ENOMEM;
 		b = perf_head(p, s, start);
-		b = perf_print_to(p, p->cur.attr, b);
+		b = perf_print_to(p, s, b);
 		if (b) {
 			*b++ = '\n';
 			outbuf_commit(o, (size_t)(b - start));
 			return 0;
 		}
 	}
-	info = perf_info(p, &ilen);
+	info = perf_info(p, s, &ilen);
 	start = outbuf_reserve(o, head + ilen + 8);
 	if (!start)
 		return -ENOMEM;

@@ -116,7 +116,9 @@ struct perf_attr {
 	struct tep_event *tp;	/* borrowed from tep: tracepoints */
 	/* byte offsets in its samples, from sample_type (perf_attrs_done) */
 	uint16_t off_tid, off_time, off_cpu, off_read;	/* off_read: after PERIOD */
+	bool plain;	/* TID, TIME, CPU and RAW, no READ nor CALLCHAIN */
 	bool pf_tried;		/* pf was made (perf-print.c) */
+	bool pf_sure;		/* pf's text never fails (x / 0 ...) */
 	struct perf_pfmt *pf;	/* owned: the fast print fmt, or NULL */
 	size_t pf_size;		/* a record size pf's fields fit in */
 	uint64_t fits;		/* tdguard_fits() of tp, 0: not asked yet */
@@ -154,6 +156,7 @@ struct perf_sample {
 	const unsigned char *raw;	/* borrowed: the record's raw data */
 	uint32_t raw_size;
 	uint64_t offset;	/* the record's offset in the file */
+	uint64_t seq;		/* the queue's seq when it went out (ev->seq) */
 };
 
 /* A queued record (perf-order.c): its bytes sit in the arena. */
@@ -235,6 +238,8 @@ struct perf {
 	struct tepf_slots slots;
 	/* the current event */
 	struct perf_sample cur;
+	struct perf_sample *bcur;	/* owned: next_batch()'s samples */
+	size_t capbcur;
 	unsigned char *rec;		/* owned: a copy of the record */
 	size_t reccap;
 	uint64_t nsamples;
@@ -293,7 +298,16 @@ int perf_event_desc_among(struct perf *p, const unsigned char *b, size_t len,
 /* The attr of an id among the first snap attrs; with one, that one. */
 struct perf_attr *perf_attr_among(struct perf *p, uint64_t id, uint32_t snap);
 /* The attr of a sample, by its id (or the only one); NULL: unknown. */
-struct perf_attr *perf_attr_of(struct perf *p, uint64_t id);
+struct perf_attr *perf_attr_find(struct perf *p, uint64_t id);
+/* The same, its last answers first (p->idc_*) */
+static inline struct perf_attr *perf_attr_of(struct perf *p, uint64_t id)
+{
+	size_t c = id & 15;
+
+	if (__builtin_expect(p->idc_attr[c] && p->idc_id[c] == id, 1))
+		return &p->attrs[p->idc_attr[c] - 1];
+	return perf_attr_find(p, id);
+}
 /* Sort the ids; names of tracepoints from tep; the longest name. */
 int perf_attrs_done(struct perf *p, struct diag *d);
 
@@ -315,6 +329,15 @@ int perf_tracing_parse(struct perf *p, const unsigned char *b, size_t len,
  * with d filled.
  */
 int perf_order_next(struct perf *p, struct diag *d);
+/*
+ * Up to max samples in perf's order into s[] (next_batch): those of the
+ * queue that went out by a round, each whole while the batch is used; a
+ * batch ends before a COMM or FORK (a thread's name changes) and after a
+ * sample whose text may be libtraceevent's (perf_print_lib()). The count,
+ * 0 at the end, -errno (then with none) as perf_order_next().
+ */
+int perf_order_batch(struct perf *p, struct perf_sample *s, size_t max,
+		     struct diag *d);
 /* The thread table, with TID 0 named "swapper" as perf does. */
 int perf_threads_init(struct perf *p);
 /* A thread's comm as perf names it (":TID" when unknown). */
@@ -371,17 +394,23 @@ int perf_render_default(struct source *src, const struct event *ev,
  * perf-print.c: libtraceevent's text of the current sample of attr at,
  * made by hand when its print fmt is simple enough (*len set), else NULL.
  */
-const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len);
+const char *perf_print_fast(struct perf *p, const struct perf_sample *s,
+			    size_t *len);
 /*
  * The same in two steps, for a caller's buffer: the room the text may
  * take (0: no text by hand for this sample), then the text into b (its
  * end, NULL: not computable; then libtraceevent's text is the one).
  */
-size_t perf_print_room(struct perf *p, struct perf_attr *at);
-char *perf_print_to(struct perf *p, struct perf_attr *at, char *b);
+size_t perf_print_room(struct perf *p, const struct perf_sample *s);
+char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b);
+/*
+ * May s's text (perf_info(), the default line) be libtraceevent's, whose
+ * printing may fail (tdguard_info())? Then it ends a batch.
+ */
+bool perf_print_lib(struct perf *p, const struct perf_sample *s);
 void perf_print_free(struct perf *p);
-/* libtraceevent's text of the current sample, no plugins. */
-const char *perf_info(struct perf *p, size_t *len);
+/* libtraceevent's text of sample s, no plugins. */
+const char *perf_info(struct perf *p, const struct perf_sample *s, size_t *len);
 
 #define PERF_CLOCKID_UNKNOWN	(-2)
 

@@ -59,6 +59,30 @@ int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 	size_t at;
 	uint64_t st, n;
 
+	/* tracepoints as perf record samples them: the same, straight */
+	if (__builtin_expect(a && a->plain, 1)) {
+		uint32_t rs;
+
+		at = a->off_read;
+		if (at + 4 > len)
+			return perf_bad(p, offset,
+					at > len ? "shorter than its sample type says"
+						 : "raw data past its end",
+					d);
+		rs = perf_u32(p, r + at);
+		if (rs > len - at - 4)
+			return perf_bad(p, offset, "raw data past its end", d);
+		s->attr = a;
+		s->time = perf_u64(p, r + a->off_time);
+		s->pid = (int32_t)perf_u32(p, r + a->off_tid);
+		s->tid = (int32_t)perf_u32(p, r + a->off_tid + 4);
+		s->cpu = perf_u32(p, r + a->off_cpu);
+		s->raw = r + at + 4;
+		s->raw_size = rs;
+		s->offset = offset;
+		s->seq = 0;
+		return 0;
+	}
 	memset(s, 0, sizeof(*s));
 	s->offset = offset;
 	s->pid = s->tid = -1;
@@ -433,17 +457,18 @@ static int perf_skip(struct perf *p, uint64_t n, const char *what,
 	return 0;
 }
 
-/* A sample handed out: p->cur from the record at rec. */
+/* A sample handed out: *s from the record at rec. */
 static int perf_take(struct perf *p, const unsigned char *rec,
-		     uint64_t offset, struct diag *d)
+		     uint64_t offset, struct perf_sample *s, struct diag *d)
 {
 	size_t size = perf_u16(p, rec + 6);
 	int ret;
 
-	ret = perf_parse_sample(p, rec + 8, size - 8, &p->cur, offset, d);
+	ret = perf_parse_sample(p, rec + 8, size - 8, s, offset, d);
 	if (ret < 0)
 		return ret;
-	if (!p->cur.attr || p->cur.attr->type != PERF_T_TRACEPOINT)
+	s->seq = p->seq;
+	if (!s->attr || s->attr->type != PERF_T_TRACEPOINT)
 		return 0;
 	/*
 	 * a raw sample whose fields lie outside it (a __data_loc pointing
@@ -451,22 +476,22 @@ static int perf_take(struct perf *p, const unsigned char *rec,
 	 * short of its format's trailing array is printed from a padded
 	 * copy (tdguard_info())
 	 */
-	if (p->tep && p->cur.attr->tp && p->cur.raw) {
-		struct perf_attr *a = p->cur.attr;
+	if (p->tep && s->attr->tp && s->raw) {
+		struct perf_attr *a = s->attr;
 		struct tep_record r;
 
 		/* tdguard_record()'s first test, its size kept per attr */
 		if (__builtin_expect(!a->fits, 0))
 			a->fits = tdguard_fits(p->guard, a->tp);
-		if (__builtin_expect(p->cur.raw_size >= a->fits, 1))
+		if (__builtin_expect(s->raw_size >= a->fits, 1))
 			return 1;
 
 		memset(&r, 0, sizeof(r));
-		r.cpu = (int)p->cur.cpu;
-		r.size = (int)p->cur.raw_size;
-		r.data = (void *)p->cur.raw;
+		r.cpu = (int)s->cpu;
+		r.size = (int)s->raw_size;
+		r.data = (void *)s->raw;
 		r.offset = offset;
-		ret = tdguard_record(p->guard, p->tep, p->cur.attr->tp, &r, d);
+		ret = tdguard_record(p->guard, p->tep, s->attr->tp, &r, d);
 		if (ret < 0)
 			return ret;
 	}
@@ -511,7 +536,7 @@ int perf_order_next(struct perf *p, struct diag *d)
 					goto nomem;
 				continue;
 			}
-			ret = perf_take(p, rec, e->offset, d);
+			ret = perf_take(p, rec, e->offset, &p->cur, d);
 			if (ret < 0)
 				perf_damage(p, d);
 			if (ret > 0)
@@ -583,7 +608,7 @@ int perf_order_next(struct perf *p, struct diag *d)
 				p->reccap = 65536;
 			}
 			memcpy(p->rec, rec, size);
-			ret = perf_take(p, p->rec, offset, d);
+			ret = perf_take(p, p->rec, offset, &p->cur, d);
 			if (ret < 0)
 				perf_damage(p, d);
 			if (ret > 0)
@@ -662,6 +687,56 @@ int perf_order_next(struct perf *p, struct diag *d)
 nomem:
 	diag_set(d, "%s: out of memory", p->name);
 	return -ENOMEM;
+}
+
+int perf_order_batch(struct perf *p, struct perf_sample *s, size_t max,
+		     struct diag *d)
+{
+	const unsigned char *rec;
+	struct perf_qent *e;
+	size_t n = 0;
+	int ret;
+
+	while (n < max) {
+		if (p->out == p->nout) {
+			/* the queue's records move (perf_compact()) */
+			if (n)
+				break;
+			ret = perf_order_next(p, d);
+			if (ret <= 0)
+				return ret;
+			s[n++] = p->cur;
+			/* one read as it came (p->rec, not queued: p->out
+			 * is 0 then) is the batch's last */
+			if (!p->out || perf_print_lib(p, &s[0]))
+				break;
+			continue;
+		}
+		e = &p->q[p->out];
+		rec = p->arena + e->at;
+		if (perf_u32(p, rec) != PERF_R_SAMPLE) {
+			/* a COMM names a thread: the events before it first */
+			if (n)
+				break;
+			p->out++;
+			if (perf_task(p, perf_u32(p, rec), rec + 8,
+				      perf_u16(p, rec + 6) - 8u) < 0) {
+				diag_set(d, "%s: out of memory", p->name);
+				return -ENOMEM;
+			}
+			continue;
+		}
+		p->out++;
+		ret = perf_take(p, rec, e->offset, &s[n], d);
+		if (ret < 0)
+			perf_damage(p, d);
+		if (ret <= 0)
+			continue;
+		/* libtraceevent's printing may stop the input: the last */
+		if (perf_print_lib(p, &s[n++]))
+			break;
+	}
+	return (int)n;
 }
 
 void perf_order_free(struct perf *p)

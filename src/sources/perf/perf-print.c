@@ -292,17 +292,51 @@ static char *perf_pp_str(const struct perf *p, const struct perf_pop *op,
 	return NULL;
 }
 
-size_t perf_print_room(struct perf *p, struct perf_attr *at)
+/* Can x not be computed for some record (x / 0, a shift of 64 or more)? */
+static bool perf_pexpr_may_fail(const struct perf_pexpr *x)
 {
-	size_t size = p->cur.raw_size, i;
+	if (!x)
+		return false;
+	if (x->kind == PE_OP &&
+	    (x->op[0] == '/' || x->op[0] == '%' ||
+	     ((x->op[0] == '<' || x->op[0] == '>') && x->op[1] == x->op[0])))
+		return true;
+	return perf_pexpr_may_fail(x->a) || perf_pexpr_may_fail(x->b) ||
+	       perf_pexpr_may_fail(x->c);
+}
+
+static bool perf_pstr_may_fail(const struct perf_pstr *ps)
+{
+	return ps && (perf_pexpr_may_fail(ps->e) || perf_pstr_may_fail(ps->yes) ||
+		      perf_pstr_may_fail(ps->no));
+}
+
+/* Does perf_print_to() give a text for every record pf fits? */
+static bool perf_pfmt_sure(const struct perf_pfmt *pf)
+{
+	size_t i;
+
+	for (i = 0; i < pf->nops; i++)
+		if (perf_pexpr_may_fail(pf->ops[i].e) ||
+		    perf_pstr_may_fail(pf->ops[i].str))
+			return false;
+	return true;
+}
+
+size_t perf_print_room(struct perf *p, const struct perf_sample *s)
+{
+	struct perf_attr *at = s->attr;
+	size_t size = s->raw_size, i;
 	struct perf_pfmt *pf;
 
 	if (!at->pf_tried) {
 		at->pf_tried = true;
 		at->pf = at->tp ? perf_pfmt_make(at->tp, tep_get_long_size(p->tep))
 				: NULL;
-		if (at->pf)
+		if (at->pf) {
 			at->pf_size = SIZE_MAX;	/* none checked yet */
+			at->pf_sure = perf_pfmt_sure(at->pf);
+		}
 	}
 	pf = at->pf;
 	if (!pf)
@@ -318,10 +352,10 @@ size_t perf_print_room(struct perf *p, struct perf_attr *at)
 	return pf->max + 1;
 }
 
-char *perf_print_to(struct perf *p, struct perf_attr *at, char *b)
+char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b)
 {
-	const unsigned char *raw = p->cur.raw;
-	const struct perf_pfmt *pf = at->pf;
+	const unsigned char *raw = s->raw;
+	const struct perf_pfmt *pf = s->attr->pf;
 	const struct perf_pop *op, *end = pf->ops + pf->nops;
 	uint64_t v;
 
@@ -357,9 +391,10 @@ char *perf_print_to(struct perf *p, struct perf_attr *at, char *b)
 	return b;
 }
 
-const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
+const char *perf_print_fast(struct perf *p, const struct perf_sample *s,
+			    size_t *len)
 {
-	size_t room = perf_print_room(p, at);
+	size_t room = perf_print_room(p, s);
 	char *b;
 
 	if (!room)
@@ -372,11 +407,18 @@ const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
 		p->ppbuf = n;
 		p->ppcap = room;
 	}
-	b = perf_print_to(p, at, p->ppbuf);
+	b = perf_print_to(p, s, p->ppbuf);
 	if (!b)
 		return NULL;
 	*len = (size_t)(b - p->ppbuf);
 	return p->ppbuf;
+}
+
+bool perf_print_lib(struct perf *p, const struct perf_sample *s)
+{
+	if (!p->tep || !s->raw)
+		return false;
+	return !perf_print_room(p, s) || !s->attr->pf_sure;
 }
 
 void perf_print_free(struct perf *p)
