@@ -36,6 +36,7 @@ struct perf_sym {
 	const char *str;	/* borrowed from tep */
 	size_t len;
 	size_t ord;		/* its place in the list */
+	char sb[24];		/* str, when len fits, then zeros */
 };
 
 /* A string, as libtraceevent's print_str_arg() prints it. */
@@ -55,11 +56,17 @@ struct perf_pstr {
 	struct perf_pexpr *e;		/* owned */
 	struct perf_sym *syms;		/* owned: PS_SYM sorted, PS_FLAGS in order */
 	size_t nsyms;
+	/* PS_SYM of values below 1024: syms' index + 1 by value, 0 none */
+	uint16_t *dense;		/* owned */
+	size_t ndense;
 	struct perf_pstr *yes, *no;	/* owned: PS_COND */
 	size_t max;			/* the most it prints, padding aside */
 };
 
 struct perf_pop {
+	/* the text before it (a PP_LIT of up to 16 bytes merged into it) */
+	char pre[16];		/* then zeros */
+	uint8_t prelen;
 	uint8_t kind;
 	bool left;		/* '-' */
 	bool zero;		/* '0' */

@@ -21,6 +21,10 @@
 
 #include "perf-pfmt.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* e's value for the raw record at r; false: not computable (x / 0). */
 static bool perf_pexpr_eval(const struct perf *p, const struct perf_pexpr *x,
 			    const unsigned char *r, uint64_t *out)
@@ -133,20 +137,41 @@ static void perf_hex16(char *b, uint64_t v, bool upper)
 	perf_hex8(b + 8, (uint32_t)v, upper);
 }
 
+#ifdef __SSE2__
+/* The 16 hex digits of v into b, most significant first: SSE2, no table */
+static inline void perf_hex16_sse(char *b, uint64_t v, bool upper)
+{
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+	__m128i m = _mm_set1_epi8(0x0f);
+	__m128i d = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m),
+				      _mm_and_si128(x, m));
+	__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(d, _mm_set1_epi8(9)),
+				       _mm_set1_epi8(upper ? 7 : 39));
+
+	d = _mm_add_epi8(d, _mm_add_epi8(_mm_set1_epi8('0'), letter));
+	_mm_storeu_si128((__m128i *)(void *)b, d);
+}
+#endif
+
 /*
  * v in hex without leading zeros into b, which has room for 16 bytes
  * (what goes past the digits is written over or left out).
  */
-static char *perf_pp_hexs(char *b, uint64_t v, bool upper)
+static inline char *perf_pp_hexs(char *b, uint64_t v, bool upper)
 {
 	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
 
+#ifdef __SSE2__
+	/* the n digits first: v's top nibbles */
+	perf_hex16_sse(b, v << (4 * (16 - n)), upper);
+#else
 	if (n <= 8) {
 		perf_hex8(b, (uint32_t)v << (4 * (8 - n)), upper);
 	} else {
 		perf_hex8(b, (uint32_t)(v >> 32) << (4 * (16 - n)), upper);
 		perf_hex8(b + n - 8, (uint32_t)v, upper);
 	}
+#endif
 	return b + n;
 }
 
@@ -209,6 +234,10 @@ static const struct perf_sym *perf_pp_sym(const struct perf_pstr *ps,
 {
 	size_t lo = 0, hi = ps->nsyms;
 
+	if (ps->dense)
+		return v < ps->ndense && ps->dense[v] ? &ps->syms[ps->dense[v] - 1]
+						      : NULL;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -254,8 +283,13 @@ static char *perf_pp_str(const struct perf *p, const struct perf_pop *op,
 			return NULL;
 		sym = perf_pp_sym(ps, v);
 		/* no symbol: "0x%llx", without the width */
-		return sym ? perf_pp_pad(b, op, sym->str, sym->len)
-			   : perf_pp_hex(b, v);
+		if (!sym)
+			return perf_pp_hex(b, v);
+		if (!op->width && sym->len <= sizeof(sym->sb)) {
+			memcpy(b, sym->sb, sizeof(sym->sb));
+			return b + sym->len;
+		}
+		return perf_pp_pad(b, op, sym->str, sym->len);
 	case PS_FLAGS:
 		/* libtraceevent puts flags without the format */
 		if (!perf_pexpr_eval(p, ps->e, r, &v))
@@ -360,6 +394,9 @@ char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b)
 	uint64_t v;
 
 	for (op = pf->ops; op < end && b; op++) {
+		/* the text before it, merged (perf_pfmt_make()) */
+		memcpy(b, op->pre, sizeof(op->pre));
+		b += op->prelen;
 		switch (op->kind) {
 		case PP_LIT:
 			if (op->litlen <= sizeof(op->litb))
