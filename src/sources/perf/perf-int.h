@@ -157,6 +157,7 @@ struct perf_sample {
 	uint32_t raw_size;
 	uint64_t offset;	/* the record's offset in the file */
 	uint64_t seq;		/* the queue's seq when it went out (ev->seq) */
+	uint32_t room;		/* perf_print_room() + 1; 0: not asked */
 };
 
 /* A queued record (perf-order.c): its bytes sit in the arena. */
@@ -234,6 +235,8 @@ struct perf {
 	/* threads: open addressing by tid */
 	struct perf_thread *threads;	/* owned */
 	size_t nthreads, capthreads;
+	/* perf_thread()'s last answers by the tid's low bits (or NULL) */
+	struct perf_thread *tcache[8];
 	/* bound keys (perf-fields.c); hex text for records of 64 KiB */
 	struct tepf_slots slots;
 	/* the current event */
@@ -343,7 +346,16 @@ int perf_threads_init(struct perf *p);
 /* A thread's comm as perf names it (":TID" when unknown). */
 const char *perf_comm(struct perf *p, int32_t tid, size_t *len);
 /* The thread of tid (made, ":TID", when new), NULL: out of memory. */
-struct perf_thread *perf_thread(struct perf *p, int32_t tid);
+struct perf_thread *perf_thread_get(struct perf *p, int32_t tid);
+/* The same, its last answers first (p->tcache) */
+static inline struct perf_thread *perf_thread(struct perf *p, int32_t tid)
+{
+	struct perf_thread *t = p->tcache[(uint32_t)tid & 7];
+
+	if (__builtin_expect(t && t->tid == tid, 1))
+		return t;
+	return perf_thread_get(p, tid);
+}
 /*
  * A COMM or FORK record's body (len bytes after its header) names its
  * thread; other types are left alone. 0, or -ENOMEM (perf-threads.c).
@@ -407,7 +419,7 @@ char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b);
  * May s's text (perf_info(), the default line) be libtraceevent's, whose
  * printing may fail (tdguard_info())? Then it ends a batch.
  */
-bool perf_print_lib(struct perf *p, const struct perf_sample *s);
+bool perf_print_lib(struct perf *p, struct perf_sample *s);
 void perf_print_free(struct perf *p);
 /* libtraceevent's text of sample s, no plugins. */
 const char *perf_info(struct perf *p, const struct perf_sample *s, size_t *len);

@@ -81,6 +81,7 @@ int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 		s->raw_size = rs;
 		s->offset = offset;
 		s->seq = 0;
+		s->room = 0;
 		return 0;
 	}
 	memset(s, 0, sizeof(*s));

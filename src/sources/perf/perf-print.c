@@ -451,11 +451,16 @@ const char *perf_print_fast(struct perf *p, const struct perf_sample *s,
 	return p->ppbuf;
 }
 
-bool perf_print_lib(struct perf *p, const struct perf_sample *s)
+bool perf_print_lib(struct perf *p, struct perf_sample *s)
 {
+	size_t room;
+
 	if (!p->tep || !s->raw)
 		return false;
-	return !perf_print_room(p, s) || !s->attr->pf_sure;
+	room = perf_print_room(p, s);
+	if (room < UINT32_MAX)
+		s->room = (uint32_t)room + 1;
+	return !room || !s->attr->pf_sure;
 }
 
 void perf_print_free(struct perf *p)
