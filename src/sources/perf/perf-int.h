@@ -165,7 +165,8 @@ struct perf_qent {
 	uint64_t ts;
 	uint64_t seq;
 	uint64_t offset;	/* in the file, for messages */
-	size_t at;		/* in the arena */
+	uint32_t at;		/* in the arena (at most PERF_QUEUE_MAX) */
+	uint32_t attr;		/* a sample's attr + 1 when queued, 0: none */
 };
 
 struct perf_thread {

@@ -52,10 +52,12 @@ static struct perf_attr *perf_sample_attr(struct perf *p,
 	return perf_attr_of(p, perf_u64(p, r + p->id_pos));
 }
 
-int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
-		      struct perf_sample *s, uint64_t offset, struct diag *d)
+/* perf_parse_sample() of the sample's attr a (NULL: not known) */
+static inline int perf_parse_attr(struct perf *p, struct perf_attr *a,
+				  const unsigned char *r, size_t len,
+				  struct perf_sample *s, uint64_t offset,
+				  struct diag *d)
 {
-	struct perf_attr *a = perf_sample_attr(p, r, len);
 	size_t at;
 	uint64_t st, n;
 
@@ -147,6 +149,13 @@ int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 	return 0;
 }
 
+int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
+		      struct perf_sample *s, uint64_t offset, struct diag *d)
+{
+	return perf_parse_attr(p, perf_sample_attr(p, r, len), r, len, s,
+			       offset, d);
+}
+
 /* The time stamp of a record other than a sample (its sample_id). */
 static uint64_t perf_record_time(struct perf *p, const unsigned char *r,
 				 size_t len)
@@ -186,8 +195,10 @@ static int perf_qent_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* attr: a sample's attr + 1, 0: none (perf_qent) */
 static int perf_queue(struct perf *p, const unsigned char *rec, size_t size,
-		      uint64_t ts, uint64_t offset, struct diag *d)
+		      uint64_t ts, uint64_t offset, uint32_t attr,
+		      struct diag *d)
 {
 	struct perf_qent *e;
 
@@ -213,7 +224,8 @@ static int perf_queue(struct perf *p, const unsigned char *rec, size_t size,
 		p->acap = cap;
 	}
 	memcpy(p->arena + p->alen, rec, size);
-	p->q[p->nq++] = (struct perf_qent){ ts, p->seq++, offset, p->alen };
+	p->q[p->nq++] = (struct perf_qent){ ts, p->seq++, offset,
+					    (uint32_t)p->alen, attr };
 	p->alen += (size + 7) & ~(size_t)7;
 	if (p->alen > p->acap)
 		p->alen = p->acap;
@@ -230,6 +242,9 @@ static inline bool perf_qent_le(const struct perf_qent *x,
 {
 	return x->ts < y->ts || (x->ts == y->ts && x->seq <= y->seq);
 }
+
+/* A queue this short is sorted by insertion (perf_qsort()) */
+#define PERF_QSMALL	32
 
 /* The end of the run of q (n long) that starts at i. */
 static size_t perf_qrun(const struct perf_qent *q, size_t i, size_t n)
@@ -249,6 +264,21 @@ static void perf_qsort(struct perf *p)
 	struct perf_qent *a = p->q, *b;
 	size_t n = p->nq, i, m, e, x, y, o, runs;
 
+	/*
+	 * a small queue (perf record's rounds of a few records a CPU): the
+	 * new entries put in place one by one, each moved past those it
+	 * goes before (at most PERF_QSMALL each)
+	 */
+	if (n <= PERF_QSMALL) {
+		for (i = p->qsorted ? p->qsorted : 1; i < n; i++) {
+			struct perf_qent t = a[i];
+
+			for (x = i; x && !perf_qent_le(&a[x - 1], &t); x--)
+				a[x] = a[x - 1];
+			a[x] = t;
+		}
+		return;
+	}
 	if (perf_qrun(a, 0, n) == n)
 		return;
 	if (p->capqtmp != p->capq) {
@@ -324,7 +354,7 @@ static int perf_compact(struct perf *p, struct diag *d)
 		size_t size = perf_u16(p, p->arena + e.at + 6);
 
 		memcpy(p->arena2 + len, p->arena + e.at, size);
-		e.at = len;
+		e.at = (uint32_t)len;
 		len += (size + 7) & ~(size_t)7;
 		p->q[i - p->nout] = e;
 	}
@@ -459,13 +489,17 @@ static int perf_skip(struct perf *p, uint64_t n, const char *what,
 }
 
 /* A sample handed out: *s from the record at rec. */
-static int perf_take(struct perf *p, const unsigned char *rec,
-		     uint64_t offset, struct perf_sample *s, struct diag *d)
+static inline int perf_take(struct perf *p, const unsigned char *rec,
+			    uint64_t offset, uint32_t attr,
+			    struct perf_sample *s, struct diag *d)
 {
 	size_t size = perf_u16(p, rec + 6);
 	int ret;
 
-	ret = perf_parse_sample(p, rec + 8, size - 8, s, offset, d);
+	/* the attr found when it was queued */
+	ret = perf_parse_attr(p, attr ? &p->attrs[attr - 1]
+				      : perf_sample_attr(p, rec + 8, size - 8),
+			      rec + 8, size - 8, s, offset, d);
 	if (ret < 0)
 		return ret;
 	s->seq = p->seq;
@@ -520,7 +554,7 @@ int perf_order_next(struct perf *p, struct diag *d)
 {
 	const unsigned char *rec;
 	uint64_t offset, ts;
-	uint32_t type;
+	uint32_t type, attr;
 	size_t size;
 	bool in_z;
 	int ret;
@@ -537,7 +571,7 @@ int perf_order_next(struct perf *p, struct diag *d)
 					goto nomem;
 				continue;
 			}
-			ret = perf_take(p, rec, e->offset, &p->cur, d);
+			ret = perf_take(p, rec, e->offset, e->attr, &p->cur, d);
 			if (ret < 0)
 				perf_damage(p, d);
 			if (ret > 0)
@@ -573,6 +607,7 @@ int perf_order_next(struct perf *p, struct diag *d)
 		switch (type) {
 		case PERF_R_SAMPLE:
 			ts = 0;
+			attr = 0;
 			if (size >= 8) {
 				struct perf_attr *a = perf_sample_attr(
 					p, rec + 8, size - 8);
@@ -581,10 +616,12 @@ int perf_order_next(struct perf *p, struct diag *d)
 				if (a && (a->sample_type & PERF_S_TIME) &&
 				    (size_t)a->off_time + 8 <= size - 8u)
 					ts = perf_u64(p, rec + 8 + a->off_time);
+				attr = a ? (uint32_t)(a - p->attrs) + 1 : 0;
 			}
 			p->nsamples++;
 			if (ts) {
-				ret = perf_queue(p, rec, size, ts, offset, d);
+				ret = perf_queue(p, rec, size, ts, offset, attr,
+						 d);
 				if (ret < 0)
 					return ret;
 				/*
@@ -609,7 +646,7 @@ int perf_order_next(struct perf *p, struct diag *d)
 				p->reccap = 65536;
 			}
 			memcpy(p->rec, rec, size);
-			ret = perf_take(p, p->rec, offset, &p->cur, d);
+			ret = perf_take(p, p->rec, offset, 0, &p->cur, d);
 			if (ret < 0)
 				perf_damage(p, d);
 			if (ret > 0)
@@ -619,7 +656,7 @@ int perf_order_next(struct perf *p, struct diag *d)
 		case PERF_R_FORK:
 			ts = perf_record_time(p, rec + 8, size - 8);
 			if (ts) {
-				ret = perf_queue(p, rec, size, ts, offset, d);
+				ret = perf_queue(p, rec, size, ts, offset, 0, d);
 				if (ret < 0)
 					return ret;
 			} else if (perf_task(p, type, rec + 8, size - 8) < 0) {
@@ -728,7 +765,7 @@ int perf_order_batch(struct perf *p, struct perf_sample *s, size_t max,
 			continue;
 		}
 		p->out++;
-		ret = perf_take(p, rec, e->offset, &s[n], d);
+		ret = perf_take(p, rec, e->offset, e->attr, &s[n], d);
 		if (ret < 0)
 			perf_damage(p, d);
 		if (ret <= 0)
