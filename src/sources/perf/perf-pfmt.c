@@ -373,6 +373,8 @@ struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 			op->kind = PP_INT;
 			op->hex = (op->conv == 'x' || op->conv == 'X') &&
 				  !op->alt && !op->width;
+			op->udec = op->conv == 'u' && !op->alt && !op->width &&
+				   !op->left && !op->zero && !op->zext;
 			op->mask = op->ls == -2 ? 0xff : op->ls == -1 ? 0xffff :
 				   op->ls == 0 || op->zext ? 0xffffffffull :
 				   ~0ull;

@@ -76,6 +76,7 @@ struct perf_pop {
 	int8_t ls;		/* -2 hh, -1 h, 0, 1 l, 2 ll */
 	uint16_t width;
 	bool hex;		/* a plain %x or %X: perf_pp_hexs() */
+	bool udec;		/* a plain %u (no flags, no width) */
 	uint8_t fsize;		/* e is a field of this size (0: it is not) */
 	uint32_t foff;		/* and at this offset */
 	uint64_t mask;		/* the bits of the value printed by hex */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "perf-pfmt.h"
+#include "pyfmt.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -279,7 +280,9 @@ static char *perf_pp_str(const struct perf *p, const struct perf_pop *op,
 				   z ? (size_t)(z - (const char *)r - ps->f->offset)
 				     : (size_t)ps->f->size);
 	case PS_SYM:
-		if (!perf_pexpr_eval(p, ps->e, r, &v))
+		if (ps->e->kind == PE_FIELD && ps->e->f->size == 4)
+			v = perf_u32(p, r + ps->e->f->offset);	/* as a rule */
+		else if (!perf_pexpr_eval(p, ps->e, r, &v))
 			return NULL;
 		sym = perf_pp_sym(ps, v);
 		/* no symbol: "0x%llx", without the width */
@@ -416,9 +419,12 @@ char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b)
 			} else if (!perf_pexpr_eval(p, op->e, raw, &v)) {
 				return NULL;
 			}
-			b = op->hex ? perf_pp_hexs(b, v & op->mask,
-						   op->conv == 'X')
-				    : perf_pp_int(b, op, v);
+			if (op->hex)
+				b = perf_pp_hexs(b, v & op->mask, op->conv == 'X');
+			else if (op->udec)
+				b += pyfmt_u64_dec_w(b, v & op->mask, 0, ' ');
+			else
+				b = perf_pp_int(b, op, v);
 			break;
 		case PP_STR:
 			b = perf_pp_str(p, op, op->str, raw, b);
