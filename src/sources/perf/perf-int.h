@@ -5,7 +5,8 @@
  * and feature sections), perf-attrs.c (events, their ids and names),
  * perf-pipe.c (a pipe file's header records), perf-tracing.c (HEADER_TRACING_DATA
  * into libtraceevent), perf-order.c (records in time order, flushed by
- * FINISHED_ROUND as perf does; threads and their comms), perf-fields.c
+ * FINISHED_ROUND as perf does; threads and their comms), perf-queue.c
+ * (the records waiting for their round), perf-fields.c
  * (template keys and the line `perf script` prints), perf-zstd.c
  * (PERF_RECORD_COMPRESSED).
  *
@@ -219,6 +220,8 @@ struct perf {
 	/* records in time order (perf-order.c) */
 	unsigned char *arena;		/* owned: queued records */
 	size_t alen, acap;
+	size_t alive;			/* the queued records' bytes (those
+					 * gone out not counted) */
 	unsigned char *arena2;		/* owned: the next arena */
 	size_t acap2;
 	struct perf_qent *q;		/* owned */
@@ -244,6 +247,9 @@ struct perf {
 	struct perf_sample cur;
 	struct perf_sample *bcur;	/* owned: next_batch()'s samples */
 	size_t capbcur;
+	int bret;			/* what the next batch returns: an
+					 * error after the last one's events */
+	struct diag bd;			/* and its message */
 	unsigned char *rec;		/* owned: a copy of the record */
 	size_t reccap;
 	uint64_t nsamples;
@@ -364,6 +370,35 @@ static inline struct perf_thread *perf_thread(struct perf *p, int32_t tid)
 int perf_task(struct perf *p, uint32_t type, const unsigned char *r,
 	      size_t len);
 void perf_order_free(struct perf *p);
+
+/* --------------------------------------------------------- perf-queue.c */
+
+/*
+ * Queue a record of size bytes stamped ts (attr: a sample's attr + 1, 0:
+ * none, as struct perf_qent keeps it). 0 or -ENOMEM with d filled.
+ */
+int perf_queue(struct perf *p, const unsigned char *rec, size_t size,
+	       uint64_t ts, uint64_t offset, uint32_t attr, struct diag *d);
+/* Hand out the queued records up to limit, in time order (q[out..nout)). */
+void perf_flush(struct perf *p, uint64_t limit);
+/* Once q[0..nout) went out: see perf-queue.c. 0 or -ENOMEM. */
+int perf_compact(struct perf *p, bool may_copy, struct diag *d);
+/*
+ * The most the queue may take: its records (arena), the spare arena the
+ * compaction copies them to, and its entries (struct perf_qent), in
+ * capacities that double. The older half goes out without a round when
+ * the records and entries in use pass a quarter of it (perf_queue_full()):
+ * then each capacity is at most twice what is in use, the spare arena at
+ * most what is in use, so the three stay under the whole. (The arena
+ * keeps records gone out until they take PERF_DEAD_MIN, a batch's 64
+ * more: a few hundred KiB on top.)
+ */
+#define PERF_QUEUE_MAX	(128u << 20)
+
+static inline bool perf_queue_full(const struct perf *p)
+{
+	return p->alive + p->nq * sizeof(*p->q) > PERF_QUEUE_MAX / 4;
+}
 /* Decode a sample record of len bytes (after the 8-byte header). */
 int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 		      struct perf_sample *s, uint64_t offset, struct diag *d);

@@ -21,15 +21,8 @@
 #include "perf-int.h"
 #include "tracedat/tracedat-guard.h"
 
-/*
- * The most the queue may take: its records (arena), the spare arena the
- * compaction copies them to, and its entries (struct perf_qent), in
- * capacities that double. The older half goes out without a round when
- * the records and entries in use pass a quarter of it: then each
- * capacity is at most twice what is in use, the spare arena at most
- * what is in use, so the three stay under the whole.
- */
-#define PERF_QUEUE_MAX	(128u << 20)
+/* The most a record takes in the arena (a u16 size, padded to 8) */
+#define PERF_REC_ROOM	65536u
 
 /* ------------------------------------------------------------ samples */
 
@@ -182,193 +175,6 @@ static uint64_t perf_record_time(struct perf *p, const unsigned char *r,
 	if (back > len)
 		return 0;
 	return perf_u64(p, r + len - back);
-}
-
-/* ------------------------------------------------------------- queue */
-
-static int perf_qent_cmp(const void *a, const void *b)
-{
-	const struct perf_qent *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* attr: a sample's attr + 1, 0: none (perf_qent) */
-static int perf_queue(struct perf *p, const unsigned char *rec, size_t size,
-		      uint64_t ts, uint64_t offset, uint32_t attr,
-		      struct diag *d)
-{
-	struct perf_qent *e;
-
-	if (p->nq == p->capq) {
-		size_t cap = p->capq ? 2 * p->capq : 4096;
-
-		e = realloc(p->q, cap * sizeof(*e));
-		if (!e)
-			goto nomem;
-		p->q = e;
-		p->capq = cap;
-	}
-	if (p->alen + size > p->acap) {
-		size_t cap = p->acap ? 2 * p->acap : 1u << 20;
-		unsigned char *a;
-
-		while (cap < p->alen + size)
-			cap *= 2;
-		a = realloc(p->arena, cap);
-		if (!a)
-			goto nomem;
-		p->arena = a;
-		p->acap = cap;
-	}
-	memcpy(p->arena + p->alen, rec, size);
-	p->q[p->nq++] = (struct perf_qent){ ts, p->seq++, offset,
-					    (uint32_t)p->alen, attr };
-	p->alen += (size + 7) & ~(size_t)7;
-	if (p->alen > p->acap)
-		p->alen = p->acap;
-	if (ts > p->max_ts)
-		p->max_ts = ts;
-	return 0;
-nomem:
-	diag_set(d, "%s: out of memory", p->name);
-	return -ENOMEM;
-}
-
-static inline bool perf_qent_le(const struct perf_qent *x,
-				const struct perf_qent *y)
-{
-	return x->ts < y->ts || (x->ts == y->ts && x->seq <= y->seq);
-}
-
-/* A queue this short is sorted by insertion (perf_qsort()) */
-#define PERF_QSMALL	32
-
-/* The end of the run of q (n long) that starts at i. */
-static size_t perf_qrun(const struct perf_qent *q, size_t i, size_t n)
-{
-	for (i++; i < n && perf_qent_le(&q[i - 1], &q[i]); i++)
-		;
-	return i;
-}
-
-/*
- * Sort the queue by (ts, seq): a merge of its runs (each CPU's ring
- * buffer comes in time order, so a round holds about one run a CPU), two
- * by two, into qtmp and back; qsort() when qtmp cannot be had.
- */
-static void perf_qsort(struct perf *p)
-{
-	struct perf_qent *a = p->q, *b;
-	size_t n = p->nq, i, m, e, x, y, o, runs;
-
-	/*
-	 * a small queue (perf record's rounds of a few records a CPU): the
-	 * new entries put in place one by one, each moved past those it
-	 * goes before (at most PERF_QSMALL each)
-	 */
-	if (n <= PERF_QSMALL) {
-		for (i = p->qsorted ? p->qsorted : 1; i < n; i++) {
-			struct perf_qent t = a[i];
-
-			for (x = i; x && !perf_qent_le(&a[x - 1], &t); x--)
-				a[x] = a[x - 1];
-			a[x] = t;
-		}
-		return;
-	}
-	if (perf_qrun(a, 0, n) == n)
-		return;
-	if (p->capqtmp != p->capq) {
-		b = realloc(p->qtmp, p->capq * sizeof(*b));
-		if (!b) {
-			qsort(p->q, p->nq, sizeof(*p->q), perf_qent_cmp);
-			return;
-		}
-		p->qtmp = b;
-		p->capqtmp = p->capq;
-	}
-	b = p->qtmp;
-	do {
-		runs = 0;
-		for (i = 0; i < n; i = e, runs++) {
-			m = perf_qrun(a, i, n);
-			e = m < n ? perf_qrun(a, m, n) : n;
-			for (x = i, y = m, o = i; x < m && y < e;)
-				/* seq is never the same twice */
-				b[o++] = perf_qent_le(&a[y], &a[x]) ? a[y++]
-								    : a[x++];
-			memcpy(b + o, a + x, (m - x) * sizeof(*a));
-			o += m - x;
-			memcpy(b + o, a + y, (e - y) * sizeof(*a));
-		}
-		p->qtmp = a;
-		a = b;
-		b = p->qtmp;
-	} while (runs > 1);
-	p->q = a;
-}
-
-/* Hand out the queued records up to limit, in time order. */
-static void perf_flush(struct perf *p, uint64_t limit)
-{
-	size_t lo = 0, hi;
-
-	if (p->qsorted < p->nq)
-		perf_qsort(p);
-	p->qsorted = p->nq;
-	hi = p->nq;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->q[mid].ts <= limit)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	p->out = 0;
-	p->nout = lo;
-}
-
-/* After the flushed records went out: the rest moves to a fresh arena. */
-static int perf_compact(struct perf *p, struct diag *d)
-{
-	size_t i, len = 0, need = 0;
-	unsigned char *a;
-
-	for (i = p->nout; i < p->nq; i++)
-		need += (perf_u16(p, p->arena + p->q[i].at + 6) + 7u) & ~7u;
-	if (need > p->acap2) {
-		a = realloc(p->arena2, need);
-		if (!a) {
-			diag_set(d, "%s: out of memory", p->name);
-			return -ENOMEM;
-		}
-		p->arena2 = a;
-		p->acap2 = need;
-	}
-	for (i = p->nout; i < p->nq; i++) {
-		struct perf_qent e = p->q[i];
-		size_t size = perf_u16(p, p->arena + e.at + 6);
-
-		memcpy(p->arena2 + len, p->arena + e.at, size);
-		e.at = (uint32_t)len;
-		len += (size + 7) & ~(size_t)7;
-		p->q[i - p->nout] = e;
-	}
-	p->nq -= p->nout;
-	p->qsorted = p->nq;
-	p->out = p->nout = 0;
-	a = p->arena;
-	p->arena = p->arena2;
-	p->arena2 = a;
-	i = p->acap;
-	p->acap = p->acap2;
-	p->acap2 = i;
-	p->alen = len;
-	return 0;
 }
 
 /* ------------------------------------------------------------ records */
@@ -550,7 +356,24 @@ static void perf_stop(struct perf *p, const struct diag *d)
 	perf_flush(p, UINT64_MAX);
 }
 
-int perf_order_next(struct perf *p, struct diag *d)
+/* What perf_fill() did */
+enum {
+	PERF_FILL_QUEUED,	/* records to hand out: p->out < p->nout */
+	PERF_FILL_SAMPLE,	/* a sample without time stamp in p->cur */
+	PERF_FILL_STOP,		/* open: the batch ends here (nothing read) */
+	PERF_FILL_END,		/* the end of the input, the queue empty */
+};
+
+/*
+ * Once the queue's records to hand out are gone: read records until a
+ * round (or the end) lets some out, or a sample without time stamp comes
+ * (it goes out as it is read). open: a batch holds samples of the arena
+ * and names of threads: no record then moves, the arena does not grow
+ * (PERF_FILL_STOP when one more record might need it to), a COMM or
+ * FORK out of the queue is left to be read again (PERF_FILL_STOP).
+ * PERF_FILL_*, or -errno with d filled.
+ */
+static int perf_fill(struct perf *p, bool open, struct diag *d)
 {
 	const unsigned char *rec;
 	uint64_t offset, ts;
@@ -559,31 +382,16 @@ int perf_order_next(struct perf *p, struct diag *d)
 	bool in_z;
 	int ret;
 
+	if (p->nout) {
+		ret = perf_compact(p, !open, d);
+		if (ret < 0)
+			return ret;
+	}
 	for (;;) {
-		while (p->out < p->nout) {
-			struct perf_qent *e = &p->q[p->out++];
-
-			rec = p->arena + e->at;
-			type = perf_u32(p, rec);
-			size = perf_u16(p, rec + 6);
-			if (type != PERF_R_SAMPLE) {
-				if (perf_task(p, type, rec + 8, size - 8) < 0)
-					goto nomem;
-				continue;
-			}
-			ret = perf_take(p, rec, e->offset, e->attr, &p->cur, d);
-			if (ret < 0)
-				perf_damage(p, d);
-			if (ret > 0)
-				return 1;
-		}
-		if (p->nout) {
-			ret = perf_compact(p, d);
-			if (ret < 0)
-				return ret;
-		}
 		if (p->at_end)
-			break;
+			return PERF_FILL_END;
+		if (open && p->acap - p->alen < PERF_REC_ROOM)
+			return PERF_FILL_STOP;
 		ret = perf_record(p, &rec, &offset, &in_z, d);
 		if (ret == -ENOMEM)
 			return ret;
@@ -594,12 +402,12 @@ int perf_order_next(struct perf *p, struct diag *d)
 				continue;
 			}
 			/* the end (or no more framing): everything left goes */
-			if (ret < 0) {
+			if (ret < 0)
 				perf_stop(p, d);
-				continue;
-			}
 			p->at_end = true;
 			perf_flush(p, UINT64_MAX);
+			if (p->out < p->nout)
+				return PERF_FILL_QUEUED;
 			continue;
 		}
 		type = perf_u32(p, rec);
@@ -629,10 +437,11 @@ int perf_order_next(struct perf *p, struct diag *d)
 				 * half goes, as perf's ordered events do when
 				 * they reach their memory limit
 				 */
-				if (p->alen + p->nq * sizeof(*p->q) >
-				    PERF_QUEUE_MAX / 4) {
+				if (perf_queue_full(p)) {
 					perf_flush(p, UINT64_MAX);
 					perf_flush(p, p->q[p->nq / 2].ts);
+					if (p->out < p->nout)
+						return PERF_FILL_QUEUED;
 				}
 				continue;
 			}
@@ -650,7 +459,7 @@ int perf_order_next(struct perf *p, struct diag *d)
 			if (ret < 0)
 				perf_damage(p, d);
 			if (ret > 0)
-				return 1;
+				return PERF_FILL_SAMPLE;
 			continue;
 		case PERF_R_COMM:
 		case PERF_R_FORK:
@@ -659,6 +468,13 @@ int perf_order_next(struct perf *p, struct diag *d)
 				ret = perf_queue(p, rec, size, ts, offset, 0, d);
 				if (ret < 0)
 					return ret;
+			} else if (open) {
+				/* read again once the batch is out */
+				if (in_z)
+					p->zpos -= size;
+				else
+					p->in.pos -= size;
+				return PERF_FILL_STOP;
 			} else if (perf_task(p, type, rec + 8, size - 8) < 0) {
 				goto nomem;
 			}
@@ -666,6 +482,8 @@ int perf_order_next(struct perf *p, struct diag *d)
 		case PERF_R_FINISHED_ROUND:
 			perf_flush(p, p->limit);
 			p->limit = p->max_ts;
+			if (p->out < p->nout)
+				return PERF_FILL_QUEUED;
 			continue;
 		case PERF_R_COMPRESSED:
 			/*
@@ -692,7 +510,8 @@ int perf_order_next(struct perf *p, struct diag *d)
 					return ret;
 				if (ret < 0) {
 					perf_stop(p, d);
-					continue;
+					if (p->out < p->nout)
+						return PERF_FILL_QUEUED;
 				}
 			}
 			continue;
@@ -705,7 +524,8 @@ int perf_order_next(struct perf *p, struct diag *d)
 					return ret;
 				if (ret < 0) {
 					perf_stop(p, d);
-					continue;
+					if (p->out < p->nout)
+						return PERF_FILL_QUEUED;
 				}
 			}
 			continue;
@@ -713,18 +533,59 @@ int perf_order_next(struct perf *p, struct diag *d)
 			continue;
 		}
 	}
-	if (p->failed) {
-		*d = p->fail_d;
-		if (p->ndamaged > 1)
-			diag_add(d, " (%" PRIu64 " damaged records left out in all)",
-				 p->ndamaged);
-		p->failed = false;
-		return -EIO;
-	}
-	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", p->name);
 	return -ENOMEM;
+}
+
+/* At the end: 0, or the first damage (and how many) as -EIO */
+static int perf_end(struct perf *p, struct diag *d)
+{
+	if (!p->failed)
+		return 0;
+	*d = p->fail_d;
+	if (p->ndamaged > 1)
+		diag_add(d, " (%" PRIu64 " damaged records left out in all)",
+			 p->ndamaged);
+	p->failed = false;
+	return -EIO;
+}
+
+int perf_order_next(struct perf *p, struct diag *d)
+{
+	const unsigned char *rec;
+	uint32_t type;
+	size_t size;
+	int ret;
+
+	for (;;) {
+		while (p->out < p->nout) {
+			struct perf_qent *e = &p->q[p->out++];
+
+			rec = p->arena + e->at;
+			type = perf_u32(p, rec);
+			size = perf_u16(p, rec + 6);
+			if (type != PERF_R_SAMPLE) {
+				if (perf_task(p, type, rec + 8, size - 8) < 0) {
+					diag_set(d, "%s: out of memory", p->name);
+					return -ENOMEM;
+				}
+				continue;
+			}
+			ret = perf_take(p, rec, e->offset, e->attr, &p->cur, d);
+			if (ret < 0)
+				perf_damage(p, d);
+			if (ret > 0)
+				return 1;
+		}
+		ret = perf_fill(p, false, d);
+		if (ret == PERF_FILL_SAMPLE)
+			return 1;
+		if (ret == PERF_FILL_END)
+			return perf_end(p, d);
+		if (ret < 0)
+			return ret;
+	}
 }
 
 int perf_order_batch(struct perf *p, struct perf_sample *s, size_t max,
@@ -735,20 +596,38 @@ int perf_order_batch(struct perf *p, struct perf_sample *s, size_t max,
 	size_t n = 0;
 	int ret;
 
+	/* what ended the last batch */
+	if (p->bret) {
+		ret = p->bret;
+		p->bret = 0;
+		*d = p->bd;
+		return ret;
+	}
 	while (n < max) {
 		if (p->out == p->nout) {
-			/* the queue's records move (perf_compact()) */
-			if (n)
+			ret = perf_fill(p, n > 0, d);
+			if (ret == PERF_FILL_QUEUED)
+				continue;
+			if (ret == PERF_FILL_SAMPLE) {
+				/* p->rec: the next one goes there */
+				s[n] = p->cur;
+				perf_print_lib(p, &s[n++]);
 				break;
-			ret = perf_order_next(p, d);
-			if (ret <= 0)
-				return ret;
-			s[n++] = p->cur;
-			/* one read as it came (p->rec, not queued: p->out
-			 * is 0 then) is the batch's last */
-			if (!p->out || perf_print_lib(p, &s[0]))
+			}
+			if (ret == PERF_FILL_STOP)
 				break;
-			continue;
+			if (ret == PERF_FILL_END) {
+				if (n)
+					break;
+				return perf_end(p, d);
+			}
+			/* an error after the events before it */
+			if (n) {
+				p->bret = ret;
+				p->bd = *d;
+				break;
+			}
+			return ret;
 		}
 		e = &p->q[p->out];
 		rec = p->arena + e->at;
