@@ -120,6 +120,7 @@ struct perf_attr {
 	bool plain;	/* TID, TIME, CPU and RAW, no READ nor CALLCHAIN */
 	bool pf_tried;		/* pf was made (perf-print.c) */
 	bool pf_sure;		/* pf's text never fails (x / 0 ...) */
+	uint32_t pf_room;	/* perf_print_room() of a record that fits */
 	struct perf_pfmt *pf;	/* owned: the fast print fmt, or NULL */
 	size_t pf_size;		/* a record size pf's fields fit in */
 	uint64_t fits;		/* tdguard_fits() of tp, 0: not asked yet */
@@ -373,12 +374,37 @@ void perf_order_free(struct perf *p);
 
 /* --------------------------------------------------------- perf-queue.c */
 
+/* Room for one more entry and a record of size bytes: 0 or -ENOMEM. */
+int perf_queue_room(struct perf *p, size_t size, struct diag *d);
 /*
  * Queue a record of size bytes stamped ts (attr: a sample's attr + 1, 0:
  * none, as struct perf_qent keeps it). 0 or -ENOMEM with d filled.
  */
-int perf_queue(struct perf *p, const unsigned char *rec, size_t size,
-	       uint64_t ts, uint64_t offset, uint32_t attr, struct diag *d);
+static inline int perf_queue(struct perf *p, const unsigned char *rec,
+			     size_t size, uint64_t ts, uint64_t offset,
+			     uint32_t attr, struct diag *d)
+{
+	size_t padded = (size + 7) & ~(size_t)7;
+
+	/* an entry and size bytes more: as a rule there is room */
+	if (__builtin_expect(p->nq == p->capq || p->alen + size > p->acap, 0)) {
+		int ret = perf_queue_room(p, size, d);
+
+		if (ret < 0)
+			return ret;
+	}
+	memcpy(p->arena + p->alen, rec, size);
+	p->q[p->nq++] = (struct perf_qent){ ts, p->seq++, offset,
+					    (uint32_t)p->alen, attr };
+	p->alen += padded;
+	p->alive += padded;
+	if (p->alen > p->acap)
+		p->alen = p->acap;
+	if (ts > p->max_ts)
+		p->max_ts = ts;
+	return 0;
+}
+
 /* Hand out the queued records up to limit, in time order (q[out..nout)). */
 void perf_flush(struct perf *p, uint64_t limit);
 /* Once q[0..nout) went out: see perf-queue.c. 0 or -ENOMEM. */
@@ -455,7 +481,19 @@ char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b);
  * May s's text (perf_info(), the default line) be libtraceevent's, whose
  * printing may fail (tdguard_info())? Then it ends a batch.
  */
-bool perf_print_lib(struct perf *p, struct perf_sample *s);
+bool perf_print_lib_slow(struct perf *p, struct perf_sample *s);
+static inline bool perf_print_lib(struct perf *p, struct perf_sample *s)
+{
+	const struct perf_attr *a = s->attr;
+
+	/* a record of the size of the last one printed by hand */
+	if (__builtin_expect(a->pf_sure && s->raw_size == a->pf_size &&
+			     s->raw && p->tep, 1)) {
+		s->room = a->pf_room + 1;
+		return false;
+	}
+	return perf_print_lib_slow(p, s);
+}
 void perf_print_free(struct perf *p);
 /* libtraceevent's text of sample s, no plugins. */
 const char *perf_info(struct perf *p, const struct perf_sample *s, size_t *len);

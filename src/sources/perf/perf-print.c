@@ -370,9 +370,15 @@ size_t perf_print_room(struct perf *p, const struct perf_sample *s)
 		at->pf_tried = true;
 		at->pf = at->tp ? perf_pfmt_make(at->tp, tep_get_long_size(p->tep))
 				: NULL;
+		/* (a text of 4 GiB is none) */
+		if (at->pf && at->pf->max + 1 >= UINT32_MAX) {
+			perf_pfmt_free(at->pf);
+			at->pf = NULL;
+		}
 		if (at->pf) {
 			at->pf_size = SIZE_MAX;	/* none checked yet */
 			at->pf_sure = perf_pfmt_sure(at->pf);
+			at->pf_room = (uint32_t)(at->pf->max + 1);
 		}
 	}
 	pf = at->pf;
@@ -457,15 +463,14 @@ const char *perf_print_fast(struct perf *p, const struct perf_sample *s,
 	return p->ppbuf;
 }
 
-bool perf_print_lib(struct perf *p, struct perf_sample *s)
+bool perf_print_lib_slow(struct perf *p, struct perf_sample *s)
 {
 	size_t room;
 
 	if (!p->tep || !s->raw)
 		return false;
 	room = perf_print_room(p, s);
-	if (room < UINT32_MAX)
-		s->room = (uint32_t)room + 1;
+	s->room = (uint32_t)room + 1;
 	return !room || !s->attr->pf_sure;
 }
 

@@ -22,8 +22,7 @@ static int perf_qent_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-int perf_queue(struct perf *p, const unsigned char *rec, size_t size,
-	       uint64_t ts, uint64_t offset, uint32_t attr, struct diag *d)
+int perf_queue_room(struct perf *p, size_t size, struct diag *d)
 {
 	struct perf_qent *e;
 
@@ -48,15 +47,6 @@ int perf_queue(struct perf *p, const unsigned char *rec, size_t size,
 		p->arena = a;
 		p->acap = cap;
 	}
-	memcpy(p->arena + p->alen, rec, size);
-	p->q[p->nq++] = (struct perf_qent){ ts, p->seq++, offset,
-					    (uint32_t)p->alen, attr };
-	p->alen += (size + 7) & ~(size_t)7;
-	p->alive += (size + 7) & ~(size_t)7;
-	if (p->alen > p->acap)
-		p->alen = p->acap;
-	if (ts > p->max_ts)
-		p->max_ts = ts;
 	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", p->name);
