@@ -424,6 +424,19 @@ struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 		pf->ops[k++] = *op;
 	}
 	pf->nops = k;
+	/* a plain %x or %u of a whole field: a step of its own */
+	for (i = 0; i < pf->nops; i++) {
+		struct perf_pop *op = &pf->ops[i];
+
+		if (op->kind != PP_INT || op->conv == 'X')
+			continue;
+		if (op->hex && op->fsize == 8 && op->mask == ~0ull)
+			op->kind = PP_HEX64;
+		else if (op->hex && op->fsize == 4 && op->mask >= 0xffffffffull)
+			op->kind = PP_HEX32;
+		else if (op->udec && op->fsize == 4 && op->mask >= 0xffffffffull)
+			op->kind = PP_UDEC32;
+	}
 	/* the last op's 16 bytes of text, a symbol's 24 */
 	pf->max += 32;
 	return pf;

@@ -13,6 +13,10 @@ enum {
 	PP_LIT = 0,	/* text */
 	PP_INT,		/* a number: %d %i %u %x %X */
 	PP_STR,		/* a string: %s */
+	/* PP_INT's most common forms, a step each (perf_pop.kind) */
+	PP_HEX64,	/* %llx of a u64 field */
+	PP_HEX32,	/* %x (or %lx …) of a u32 field */
+	PP_UDEC32,	/* %u (or %lu …) of a u32 field */
 };
 
 /* A number, as libtraceevent's eval_num_arg() computes it. */

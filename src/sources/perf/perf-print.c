@@ -402,7 +402,7 @@ char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b)
 	const struct perf_pop *op, *end = pf->ops + pf->nops;
 	uint64_t v;
 
-	for (op = pf->ops; op < end && b; op++) {
+	for (op = pf->ops; op < end; op++) {
 		/* the text before it, merged (perf_pfmt_make()) */
 		memcpy(b, op->pre, sizeof(op->pre));
 		b += op->prelen;
@@ -434,6 +434,18 @@ char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b)
 			break;
 		case PP_STR:
 			b = perf_pp_str(p, op, op->str, raw, b);
+			if (!b)
+				return NULL;
+			break;
+		case PP_HEX64:
+			b = perf_pp_hexs(b, perf_u64(p, raw + op->foff), false);
+			break;
+		case PP_HEX32:
+			b = perf_pp_hexs(b, perf_u32(p, raw + op->foff), false);
+			break;
+		case PP_UDEC32:
+			b += pyfmt_u64_dec_w(b, perf_u32(p, raw + op->foff), 0,
+					     ' ');
 			break;
 		}
 	}
