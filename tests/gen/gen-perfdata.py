@@ -39,6 +39,12 @@ usage: gen-perfdata.py [options] OUT
                 tests/fixtures/perf/gen-ksym.kallsyms
   --crash-format  kvm_exit's print fmt with one byte changed, on which
                 libtraceevent 1.7 (and perf 6.1) crash while parsing it
+  --div0        an event kvm_div whose print fmt divides by a field
+                (libtraceevent evaluates it), each exit followed by one,
+                CPU 0's of its middle pair dividing by 0 (SIGFPE)
+  --renames     a COMM record renames each vCPU thread ("vcpu0-2")
+                between the exit and the entry of every fifth pair from
+                the third on (a thread's name changing inside a round)
 
 Two vCPU threads of a VM ("CPU 0/KVM" on CPU 0, "CPU 1/KVM" on CPU 1, named
 by COMM records) exit with a few reasons (EXTERNAL_INTERRUPT, CPUID, HLT,
@@ -150,6 +156,27 @@ format:
 
 print fmt: "a=%d b=%u c=%x d=%#x e=%08x f=%-6d| g=%5u h=%lld i=%llu j=%lx k=%#llx l=%hd m=%hhu n=%hx o=%s p=%-8s| q=%10s r=%X s=%#08x t=%zu z=%#x g2=%d %% u=%s v=%s w=%d x=%s y=%s", REC->a, REC->b, REC->c, REC->d, REC->b, REC->f, REC->g, REC->h, REC->i, REC->i, REC->h, REC->a, REC->b, REC->h, REC->name, __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }, { 1, "uno" }), __print_symbolic(REC->kind, { 0, "zero" }, { 1, "one" }, { 0x10, "sixteen" }), REC->b, REC->c, REC->i, REC->pad, REC->g, (REC->kind == 1) ? "yes" : "no", __print_flags(REC->b & 0xff, "|", { 1, "A" }, { 2, "B" }, { 0x10, "C" }), REC->c + REC->d * 2 - (REC->b >> 28), __print_symbolic(REC->kind, { -1, "minus" }, { 5, "five" }), (REC->kind == 16) ? __print_symbolic(REC->d & 3, { 0, "d0" }, { 1, "d1" }) : __print_flags(REC->d, ",", { 0, "none" }, { 4, "four" })
 """
+
+
+# a quotient in the print fmt: libtraceevent divides by a field, and a
+# sample whose divisor is 0 crashes it (SIGFPE), as perf script crashes
+KVM_DIV = """name: kvm_div
+ID: 54
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;
+\tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;
+
+print fmt: "a=%u q=%u", REC->a, REC->a / REC->b
+"""
+
+
+def raw_div(w, pid, a, b):
+    return w.p('HBBi', 54, 0, 0, pid) + w.p('II', a, b)
 
 
 # kernel addresses printed by name (%pS, %ps), as kmem:kmalloc's call_site
@@ -336,11 +363,14 @@ def build(args):
         events = events + [KVM_ZOO]
     if args.ksym:
         events = events + [KVM_KSYM]
-    ids = {50: [11, 12], 51: [21, 22], 52: [31, 32], 53: [41, 42]}
+    if args.div0:
+        events = events + [KVM_DIV]
+    ids = {50: [11, 12], 51: [21, 22], 52: [31, 32], 53: [41, 42],
+           54: [51, 52]}
     # one event: no ids in the file at all (perf 4.9's uprobe files)
     file_ids = {c: [] for c in ids} if single else ids
     names = {50: 'kvm:kvm_exit', 51: 'kvm:kvm_entry', 52: 'kvm:kvm_zoo',
-             53: 'kvm:kvm_ksym'}
+             53: 'kvm:kvm_ksym', 54: 'kvm:kvm_div'}
     if args.cpu_clock:
         names = {50: 'cpu-clock', 51: 'cpu-clock:u'}
     pid = 4242
@@ -363,6 +393,19 @@ def build(args):
             recs.append((ts, sample(w, st, pid, tid, ts, ids[50][cpu], cpu,
                                     rexit(w, tid, reason, rip, cpu))))
             ts += cost + 7 * i
+            if args.div0:
+                # CPU 0's sample of its middle pair divides by 0
+                b = 0 if cpu == 0 and i == args.pairs // 2 else i + 1
+                recs.append((ts, sample(w, st, pid, tid, ts, ids[54][cpu],
+                                        cpu, raw_div(w, tid, 1000 + i, b))))
+                ts += 3
+            if args.renames and i % 5 == 2:
+                # the thread renamed between its exit and its entry
+                c = ('vcpu%d-%d' % (cpu, i)).encode() + b'\0'
+                c += bytes(-len(c) % 8)
+                recs.append((ts, record(w, 3, w.p('II', pid, tid) + c +
+                                        sample_id(w, st, pid, tid, ts - 1,
+                                                  ids[50][cpu], cpu))))
             if not single:
                 recs.append((ts, sample(w, st, pid, tid, ts, ids[51][cpu],
                                         cpu, rentry(w, tid, cpu, rip))))
@@ -443,6 +486,8 @@ def build(args):
         configs.append(52)
     if args.ksym:
         configs.append(53)
+    if args.div0:
+        configs.append(54)
     tdata = tracing_data(w, events, args.crash_format)
     if args.pipe:
         f = b'PERFILE2' if not args.be else b'2ELIFREP'
@@ -560,6 +605,8 @@ def main():
     ap.add_argument('--aux-past-end', action='store_true')
     ap.add_argument('--tdata-past-end', action='store_true')
     ap.add_argument('--pairs', type=int, default=6)
+    ap.add_argument('--renames', action='store_true')
+    ap.add_argument('--div0', action='store_true')
     ap.add_argument('--cut', type=int, default=0)
     ap.add_argument('--hostname', help='a HOSTNAME feature')
     ap.add_argument('out')

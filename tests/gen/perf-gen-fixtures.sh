@@ -58,6 +58,16 @@
 #                           kernel that is not this one (.out: perf
 #                           script); its symbols: gen-ksym.kallsyms
 #                           (written by hand)
+#   gen-renames.data        the vCPU threads renamed by COMM records
+#                           between their samples, among kvm_ksym samples
+#                           (whose text is libtraceevent's): where the
+#                           reader's batches end (.out: perf script;
+#                           .tid.out: perf script -F trace:comm,tid,trace)
+#   gen-div0.data           kvm_div samples, one of them dividing by 0 in
+#                           the print fmt (SIGFPE in libtraceevent), among
+#                           samples printed by hand (.out: the lines a
+#                           line-buffered perf script prints before its
+#                           own SIGFPE)
 #
 # usage: tests/gen/perf-gen-fixtures.sh [OUTDIR]; needs python3, zstd, perf.
 set -eu
@@ -99,9 +109,17 @@ gen --v1 "$out/gen-v1.data"
 gen --v1 --be "$out/gen-v1-be.data"
 gen --v1 --cpu-clock --pairs 2 "$out/gen-v1-notp.data"
 gen --ksym --pairs 7 "$out/gen-ksym.data"
+gen --renames --ksym --pairs 24 "$out/gen-renames.data"
+gen --div0 --pairs 12 "$out/gen-div0.data"
 ref "$out/gen-le.data"
 ref "$out/gen-single.data"
 ref "$out/gen-cut-pipe.data"
 ref "$out/gen-618.data"
 ref "$out/gen-zoo.data"
 ref "$out/gen-ksym.data"
+ref "$out/gen-renames.data"
+perf script -i "$out/gen-renames.data" -F trace:comm,tid,trace \
+	> "$out/gen-renames.data.tid.out" 2> /dev/null
+(stdbuf -oL perf script -i "$out/gen-div0.data" \
+	-F trace:comm,tid,cpu,time,event,trace > "$out/gen-div0.data.out") \
+	2> /dev/null || :

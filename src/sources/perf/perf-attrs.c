@@ -88,14 +88,12 @@ static int perf_id_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-struct perf_attr *perf_attr_of(struct perf *p, uint64_t id)
+struct perf_attr *perf_attr_find(struct perf *p, uint64_t id)
 {
 	size_t lo = 0, hi = p->nids, c = id & 15;
 
 	if (p->nattrs == 1)
 		return &p->attrs[0];
-	if (p->idc_attr[c] && p->idc_id[c] == id)
-		return &p->attrs[p->idc_attr[c] - 1];
 	if (!p->ids_sorted) {
 		if (p->nids)
 			qsort(p->ids, p->nids, sizeof(*p->ids), perf_id_cmp);
@@ -291,6 +289,9 @@ int perf_attrs_done(struct perf *p, struct diag *d)
 		o += st & PERF_S_CPU ? 8 : 0;
 		o += st & PERF_S_PERIOD ? 8 : 0;
 		at->off_read = o;
+		at->plain = (st & (PERF_S_TID | PERF_S_TIME | PERF_S_CPU |
+				   PERF_S_READ | PERF_S_CALLCHAIN | PERF_S_RAW)) ==
+			    (PERF_S_TID | PERF_S_TIME | PERF_S_CPU | PERF_S_RAW);
 	}
 	return 0;
 }

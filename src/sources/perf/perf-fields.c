@@ -123,7 +123,7 @@ int perf_field(struct source *src, const struct event *ev, int index,
 		value_set_u64(out, ev->type->id);
 		return 0;
 	case PK_INFO:
-		str = perf_info(p, &len);
+		str = perf_info(p, s, &len);
 		value_set_str(out, str, len);
 		return 0;
 	case PK_TID:
@@ -175,27 +175,27 @@ size_t perf_fields(struct source *src, const struct event_type *t,
 	return n;
 }
 
-const char *perf_info(struct perf *p, size_t *len)
+const char *perf_info(struct perf *p, const struct perf_sample *s, size_t *len)
 {
 	struct tep_record rec;
 
 	const char *fast;
 
 	*len = 0;
-	if (!p->tep || !p->cur.raw)
+	if (!p->tep || !s->raw)
 		return "";
-	fast = perf_print_fast(p, p->cur.attr, len);
+	fast = perf_print_fast(p, s, len);
 	if (fast)
 		return fast;
 	memset(&rec, 0, sizeof(rec));
-	rec.cpu = (int)p->cur.cpu;
-	rec.size = (int)p->cur.raw_size;
-	rec.data = (void *)p->cur.raw;
-	rec.ts = p->cur.time;
-	rec.offset = p->cur.offset;
+	rec.cpu = (int)s->cpu;
+	rec.size = (int)s->raw_size;
+	rec.data = (void *)s->raw;
+	rec.ts = s->time;
+	rec.offset = s->offset;
 	trace_seq_reset(&p->info);
 	/* a print fmt that crashes libtraceevent ends the input (tracedat-guard.h) */
-	tdguard_info(p->guard, p->tep, p->cur.attr->tp, &p->info, &rec);
+	tdguard_info(p->guard, p->tep, s->attr->tp, &p->info, &rec);
 	if (p->info.state != TRACE_SEQ__GOOD || !p->info.buffer)
 		return "";
 	*len = p->info.len;
@@ -250,13 +250,13 @@ static char *perf_head(struct perf *p, const struct perf_sample *s,
 	struct perf_attr *a = s->attr;
 	struct perf_thread *t = perf_thread(p, s->tid);
 	uint64_t us = s->time / 1000, sec = us / 1000000;
-	const char *h;
-	char d8[8];
+	uint32_t u = (uint32_t)(us - sec * 1000000), lo;
 	size_t i, n;
 
 	if (t) {
-		h = perf_thread_head(t, &n);
-		memcpy(b, h, n);
+		perf_thread_head(t, &n);
+		/* whole: what goes past the text is written over */
+		memcpy(b, t->head, sizeof(t->head));
 		b += n;
 	} else {
 		/* out of memory for the thread: as perf_comm() says */
@@ -265,28 +265,42 @@ static char *perf_head(struct perf *p, const struct perf_sample *s,
 		*b++ = ' ';
 		b += perf_sdec_w(b, s->tid, 5);
 	}
-	memcpy(b, " [", 2);
-	b += 2;
-	b += pyfmt_u64_dec_w(b, s->cpu, 3, '0');
-	memcpy(b, "] ", 2);
-	b += 2;
-	/* "%lu.%06lu" in "%12s": the seconds change seldom */
+	if (s->cpu < 1000) {
+		memcpy(b, " [", 2);
+		b[2] = (char)('0' + s->cpu / 100);
+		memcpy(b + 3, pyfmt_dig2 + 2 * (s->cpu % 100), 2);
+		memcpy(b + 5, "] ", 2);
+		b += 7;
+	} else {
+		memcpy(b, " [", 2);
+		b += 2;
+		b += pyfmt_u64_dec_w(b, s->cpu, 3, '0');
+		memcpy(b, "] ", 2);
+		b += 2;
+	}
+	/*
+	 * "%lu.%06lu" in "%12s": the seconds change seldom; kept with the
+	 * padding before them and the point
+	 */
 	if (!p->hseclen || p->hsec_v != sec) {
-		n = pyfmt_u64_dec(p->hsec, sec);
-		p->hsec[n++] = '.';
-		p->hseclen = (uint8_t)n;
+		char d[24];
+
+		n = pyfmt_u64_dec(d, sec);
+		for (i = 0; i + n + 7 < 12; i++)
+			p->hsec[i] = ' ';
+		memcpy(p->hsec + i, d, n);
+		p->hsec[i + n] = '.';
+		p->hseclen = (uint8_t)(i + n + 1);
 		p->hsec_v = sec;
 	}
-	n = p->hseclen;
-	for (i = n + 6; i < 12; i++)
-		*b++ = ' ';
-	memcpy(b, p->hsec, n);
-	b += n;
-	pyfmt_dec8(d8, (uint32_t)(us % 1000000));
-	memcpy(b, d8 + 2, 6);
-	b += 6;
-	memcpy(b, ": ", 2);
-	b += 2;
+	memcpy(b, p->hsec, sizeof(p->hsec));
+	b += p->hseclen;
+	lo = u % 10000;
+	memcpy(b, pyfmt_dig2 + 2 * (u / 10000), 2);
+	memcpy(b + 2, pyfmt_dig2 + 2 * (lo / 100), 2);
+	memcpy(b + 4, pyfmt_dig2 + 2 * (lo % 100), 2);
+	memcpy(b + 6, ": ", 2);
+	b += 8;
 	if (a->pname_w != p->name_width || !a->pnamelen) {
 		n = strlen(a->name);
 		if ((size_t)p->name_width + n + 2 > sizeof(a->pname)) {
@@ -302,10 +316,12 @@ static char *perf_head(struct perf *p, const struct perf_sample *s,
 			a->pname[i] = ' ';
 		memcpy(a->pname + i, a->name, n);
 		memcpy(a->pname + i + n, ": ", 2);
+		memset(a->pname + i + n + 2, 0, sizeof(a->pname) - i - n - 2);
 		a->pnamelen = (uint8_t)(i + n + 2);
 		a->pname_w = p->name_width;
 	}
-	memcpy(b, a->pname, a->pnamelen);
+	/* whole, as the thread's head */
+	memcpy(b, a->pname, sizeof(a->pname));
 	return b + a->pnamelen;
 }
 
@@ -318,26 +334,31 @@ int perf_render_default(struct source *src, const struct event *ev,
 	const char *info;
 	char *b, *start;
 
-	/* comm (23), tid (11), cpu (10), time (28), name, padding */
-	head = 40 + 16 + 16 + 32 + 16 +
+	/*
+	 * comm (23), tid (11), cpu (10), time (28), name, padding; the
+	 * thread's head, the seconds and the name are copied whole (40, 24,
+	 * 48 bytes)
+	 */
+	head = 40 + 16 + 16 + 32 + 48 +
 	       (s->attr->pname_w == p->name_width && s->attr->pnamelen
 			? s->attr->pnamelen
 			: strlen(s->attr->name) + (size_t)p->name_width);
 	/* the event's text made by hand straight into the line */
-	room = p->tep && p->cur.raw ? perf_print_room(p, p->cur.attr) : 0;
+	room = s->room ? s->room - 1u
+		       : p->tep && s->raw ? perf_print_room(p, s) : 0;
 	if (room) {
 		start = outbuf_reserve(o, head + room + 8);
 		if (!start)
 			return -ENOMEM;
 		b = perf_head(p, s, start);
-		b = perf_print_to(p, p->cur.attr, b);
+		b = perf_print_to(p, s, b);
 		if (b) {
 			*b++ = '\n';
 			outbuf_commit(o, (size_t)(b - start));
 			return 0;
 		}
 	}
-	info = perf_info(p, &ilen);
+	info = perf_info(p, s, &ilen);
 	start = outbuf_reserve(o, head + ilen + 8);
 	if (!start)
 		return -ENOMEM;

@@ -5,7 +5,8 @@
  * and feature sections), perf-attrs.c (events, their ids and names),
  * perf-pipe.c (a pipe file's header records), perf-tracing.c (HEADER_TRACING_DATA
  * into libtraceevent), perf-order.c (records in time order, flushed by
- * FINISHED_ROUND as perf does; threads and their comms), perf-fields.c
+ * FINISHED_ROUND as perf does; threads and their comms), perf-queue.c
+ * (the records waiting for their round), perf-fields.c
  * (template keys and the line `perf script` prints), perf-zstd.c
  * (PERF_RECORD_COMPRESSED).
  *
@@ -116,7 +117,10 @@ struct perf_attr {
 	struct tep_event *tp;	/* borrowed from tep: tracepoints */
 	/* byte offsets in its samples, from sample_type (perf_attrs_done) */
 	uint16_t off_tid, off_time, off_cpu, off_read;	/* off_read: after PERIOD */
+	bool plain;	/* TID, TIME, CPU and RAW, no READ nor CALLCHAIN */
 	bool pf_tried;		/* pf was made (perf-print.c) */
+	bool pf_sure;		/* pf's text never fails (x / 0 ...) */
+	uint32_t pf_room;	/* perf_print_room() of a record that fits */
 	struct perf_pfmt *pf;	/* owned: the fast print fmt, or NULL */
 	size_t pf_size;		/* a record size pf's fields fit in */
 	uint64_t fits;		/* tdguard_fits() of tp, 0: not asked yet */
@@ -154,6 +158,8 @@ struct perf_sample {
 	const unsigned char *raw;	/* borrowed: the record's raw data */
 	uint32_t raw_size;
 	uint64_t offset;	/* the record's offset in the file */
+	uint64_t seq;		/* the queue's seq when it went out (ev->seq) */
+	uint32_t room;		/* perf_print_room() + 1; 0: not asked */
 };
 
 /* A queued record (perf-order.c): its bytes sit in the arena. */
@@ -161,7 +167,8 @@ struct perf_qent {
 	uint64_t ts;
 	uint64_t seq;
 	uint64_t offset;	/* in the file, for messages */
-	size_t at;		/* in the arena */
+	uint32_t at;		/* in the arena (at most PERF_QUEUE_MAX) */
+	uint32_t attr;		/* a sample's attr + 1 when queued, 0: none */
 };
 
 struct perf_thread {
@@ -214,6 +221,8 @@ struct perf {
 	/* records in time order (perf-order.c) */
 	unsigned char *arena;		/* owned: queued records */
 	size_t alen, acap;
+	size_t alive;			/* the queued records' bytes (those
+					 * gone out not counted) */
 	unsigned char *arena2;		/* owned: the next arena */
 	size_t acap2;
 	struct perf_qent *q;		/* owned */
@@ -231,10 +240,17 @@ struct perf {
 	/* threads: open addressing by tid */
 	struct perf_thread *threads;	/* owned */
 	size_t nthreads, capthreads;
+	/* perf_thread()'s last answers by the tid's low bits (or NULL) */
+	struct perf_thread *tcache[8];
 	/* bound keys (perf-fields.c); hex text for records of 64 KiB */
 	struct tepf_slots slots;
 	/* the current event */
 	struct perf_sample cur;
+	struct perf_sample *bcur;	/* owned: next_batch()'s samples */
+	size_t capbcur;
+	int bret;			/* what the next batch returns: an
+					 * error after the last one's events */
+	struct diag bd;			/* and its message */
 	unsigned char *rec;		/* owned: a copy of the record */
 	size_t reccap;
 	uint64_t nsamples;
@@ -293,7 +309,16 @@ int perf_event_desc_among(struct perf *p, const unsigned char *b, size_t len,
 /* The attr of an id among the first snap attrs; with one, that one. */
 struct perf_attr *perf_attr_among(struct perf *p, uint64_t id, uint32_t snap);
 /* The attr of a sample, by its id (or the only one); NULL: unknown. */
-struct perf_attr *perf_attr_of(struct perf *p, uint64_t id);
+struct perf_attr *perf_attr_find(struct perf *p, uint64_t id);
+/* The same, its last answers first (p->idc_*) */
+static inline struct perf_attr *perf_attr_of(struct perf *p, uint64_t id)
+{
+	size_t c = id & 15;
+
+	if (__builtin_expect(p->idc_attr[c] && p->idc_id[c] == id, 1))
+		return &p->attrs[p->idc_attr[c] - 1];
+	return perf_attr_find(p, id);
+}
 /* Sort the ids; names of tracepoints from tep; the longest name. */
 int perf_attrs_done(struct perf *p, struct diag *d);
 
@@ -315,12 +340,30 @@ int perf_tracing_parse(struct perf *p, const unsigned char *b, size_t len,
  * with d filled.
  */
 int perf_order_next(struct perf *p, struct diag *d);
+/*
+ * Up to max samples in perf's order into s[] (next_batch): those of the
+ * queue that went out by a round, each whole while the batch is used; a
+ * batch ends before a COMM or FORK (a thread's name changes) and after a
+ * sample whose text may be libtraceevent's (perf_print_lib()). The count,
+ * 0 at the end, -errno (then with none) as perf_order_next().
+ */
+int perf_order_batch(struct perf *p, struct perf_sample *s, size_t max,
+		     struct diag *d);
 /* The thread table, with TID 0 named "swapper" as perf does. */
 int perf_threads_init(struct perf *p);
 /* A thread's comm as perf names it (":TID" when unknown). */
 const char *perf_comm(struct perf *p, int32_t tid, size_t *len);
 /* The thread of tid (made, ":TID", when new), NULL: out of memory. */
-struct perf_thread *perf_thread(struct perf *p, int32_t tid);
+struct perf_thread *perf_thread_get(struct perf *p, int32_t tid);
+/* The same, its last answers first (p->tcache) */
+static inline struct perf_thread *perf_thread(struct perf *p, int32_t tid)
+{
+	struct perf_thread *t = p->tcache[(uint32_t)tid & 7];
+
+	if (__builtin_expect(t && t->tid == tid, 1))
+		return t;
+	return perf_thread_get(p, tid);
+}
 /*
  * A COMM or FORK record's body (len bytes after its header) names its
  * thread; other types are left alone. 0, or -ENOMEM (perf-threads.c).
@@ -328,6 +371,60 @@ struct perf_thread *perf_thread(struct perf *p, int32_t tid);
 int perf_task(struct perf *p, uint32_t type, const unsigned char *r,
 	      size_t len);
 void perf_order_free(struct perf *p);
+
+/* --------------------------------------------------------- perf-queue.c */
+
+/* Room for one more entry and a record of size bytes: 0 or -ENOMEM. */
+int perf_queue_room(struct perf *p, size_t size, struct diag *d);
+/*
+ * Queue a record of size bytes stamped ts (attr: a sample's attr + 1, 0:
+ * none, as struct perf_qent keeps it). 0 or -ENOMEM with d filled.
+ */
+static inline int perf_queue(struct perf *p, const unsigned char *rec,
+			     size_t size, uint64_t ts, uint64_t offset,
+			     uint32_t attr, struct diag *d)
+{
+	size_t padded = (size + 7) & ~(size_t)7;
+
+	/* an entry and size bytes more: as a rule there is room */
+	if (__builtin_expect(p->nq == p->capq || p->alen + size > p->acap, 0)) {
+		int ret = perf_queue_room(p, size, d);
+
+		if (ret < 0)
+			return ret;
+	}
+	memcpy(p->arena + p->alen, rec, size);
+	p->q[p->nq++] = (struct perf_qent){ ts, p->seq++, offset,
+					    (uint32_t)p->alen, attr };
+	p->alen += padded;
+	p->alive += padded;
+	if (p->alen > p->acap)
+		p->alen = p->acap;
+	if (ts > p->max_ts)
+		p->max_ts = ts;
+	return 0;
+}
+
+/* Hand out the queued records up to limit, in time order (q[out..nout)). */
+void perf_flush(struct perf *p, uint64_t limit);
+/* Once q[0..nout) went out: see perf-queue.c. 0 or -ENOMEM. */
+int perf_compact(struct perf *p, bool may_copy, struct diag *d);
+/*
+ * The most the queue may take: its records (arena), the spare arena the
+ * compaction copies them to, and its entries (struct perf_qent), in
+ * capacities that double. The older half goes out without a round when
+ * the records and entries in use pass a quarter of it (perf_queue_full()):
+ * then each capacity is at most twice what is in use, the spare arena at
+ * most what is in use, so the three stay under the whole. (The arena
+ * keeps records gone out until they take PERF_DEAD_MIN, a batch's 64
+ * more: a few hundred KiB on top.)
+ */
+#define PERF_QUEUE_MAX	(128u << 20)
+
+static inline bool perf_queue_full(const struct perf *p)
+{
+	return p->alive + p->nq * sizeof(*p->q) > PERF_QUEUE_MAX / 4;
+}
 /* Decode a sample record of len bytes (after the 8-byte header). */
 int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 		      struct perf_sample *s, uint64_t offset, struct diag *d);
@@ -371,17 +468,35 @@ int perf_render_default(struct source *src, const struct event *ev,
  * perf-print.c: libtraceevent's text of the current sample of attr at,
  * made by hand when its print fmt is simple enough (*len set), else NULL.
  */
-const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len);
+const char *perf_print_fast(struct perf *p, const struct perf_sample *s,
+			    size_t *len);
 /*
  * The same in two steps, for a caller's buffer: the room the text may
  * take (0: no text by hand for this sample), then the text into b (its
  * end, NULL: not computable; then libtraceevent's text is the one).
  */
-size_t perf_print_room(struct perf *p, struct perf_attr *at);
-char *perf_print_to(struct perf *p, struct perf_attr *at, char *b);
+size_t perf_print_room(struct perf *p, const struct perf_sample *s);
+char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b);
+/*
+ * May s's text (perf_info(), the default line) be libtraceevent's, whose
+ * printing may fail (tdguard_info())? Then it ends a batch.
+ */
+bool perf_print_lib_slow(struct perf *p, struct perf_sample *s);
+static inline bool perf_print_lib(struct perf *p, struct perf_sample *s)
+{
+	const struct perf_attr *a = s->attr;
+
+	/* a record of the size of the last one printed by hand */
+	if (__builtin_expect(a->pf_sure && s->raw_size == a->pf_size &&
+			     s->raw && p->tep, 1)) {
+		s->room = a->pf_room + 1;
+		return false;
+	}
+	return perf_print_lib_slow(p, s);
+}
 void perf_print_free(struct perf *p);
-/* libtraceevent's text of the current sample, no plugins. */
-const char *perf_info(struct perf *p, size_t *len);
+/* libtraceevent's text of sample s, no plugins. */
+const char *perf_info(struct perf *p, const struct perf_sample *s, size_t *len);
 
 #define PERF_CLOCKID_UNKNOWN	(-2)
 

@@ -21,15 +21,8 @@
 #include "perf-int.h"
 #include "tracedat/tracedat-guard.h"
 
-/*
- * The most the queue may take: its records (arena), the spare arena the
- * compaction copies them to, and its entries (struct perf_qent), in
- * capacities that double. The older half goes out without a round when
- * the records and entries in use pass a quarter of it: then each
- * capacity is at most twice what is in use, the spare arena at most
- * what is in use, so the three stay under the whole.
- */
-#define PERF_QUEUE_MAX	(128u << 20)
+/* The most a record takes in the arena (a u16 size, padded to 8) */
+#define PERF_REC_ROOM	65536u
 
 /* ------------------------------------------------------------ samples */
 
@@ -52,13 +45,40 @@ static struct perf_attr *perf_sample_attr(struct perf *p,
 	return perf_attr_of(p, perf_u64(p, r + p->id_pos));
 }
 
-int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
-		      struct perf_sample *s, uint64_t offset, struct diag *d)
+/* perf_parse_sample() of the sample's attr a (NULL: not known) */
+static inline int perf_parse_attr(struct perf *p, struct perf_attr *a,
+				  const unsigned char *r, size_t len,
+				  struct perf_sample *s, uint64_t offset,
+				  struct diag *d)
 {
-	struct perf_attr *a = perf_sample_attr(p, r, len);
 	size_t at;
 	uint64_t st, n;
 
+	/* tracepoints as perf record samples them: the same, straight */
+	if (__builtin_expect(a && a->plain, 1)) {
+		uint32_t rs;
+
+		at = a->off_read;
+		if (at + 4 > len)
+			return perf_bad(p, offset,
+					at > len ? "shorter than its sample type says"
+						 : "raw data past its end",
+					d);
+		rs = perf_u32(p, r + at);
+		if (rs > len - at - 4)
+			return perf_bad(p, offset, "raw data past its end", d);
+		s->attr = a;
+		s->time = perf_u64(p, r + a->off_time);
+		s->pid = (int32_t)perf_u32(p, r + a->off_tid);
+		s->tid = (int32_t)perf_u32(p, r + a->off_tid + 4);
+		s->cpu = perf_u32(p, r + a->off_cpu);
+		s->raw = r + at + 4;
+		s->raw_size = rs;
+		s->offset = offset;
+		s->seq = 0;
+		s->room = 0;
+		return 0;
+	}
 	memset(s, 0, sizeof(*s));
 	s->offset = offset;
 	s->pid = s->tid = -1;
@@ -122,6 +142,13 @@ int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
 	return 0;
 }
 
+int perf_parse_sample(struct perf *p, const unsigned char *r, size_t len,
+		      struct perf_sample *s, uint64_t offset, struct diag *d)
+{
+	return perf_parse_attr(p, perf_sample_attr(p, r, len), r, len, s,
+			       offset, d);
+}
+
 /* The time stamp of a record other than a sample (its sample_id). */
 static uint64_t perf_record_time(struct perf *p, const unsigned char *r,
 				 size_t len)
@@ -148,172 +175,6 @@ static uint64_t perf_record_time(struct perf *p, const unsigned char *r,
 	if (back > len)
 		return 0;
 	return perf_u64(p, r + len - back);
-}
-
-/* ------------------------------------------------------------- queue */
-
-static int perf_qent_cmp(const void *a, const void *b)
-{
-	const struct perf_qent *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int perf_queue(struct perf *p, const unsigned char *rec, size_t size,
-		      uint64_t ts, uint64_t offset, struct diag *d)
-{
-	struct perf_qent *e;
-
-	if (p->nq == p->capq) {
-		size_t cap = p->capq ? 2 * p->capq : 4096;
-
-		e = realloc(p->q, cap * sizeof(*e));
-		if (!e)
-			goto nomem;
-		p->q = e;
-		p->capq = cap;
-	}
-	if (p->alen + size > p->acap) {
-		size_t cap = p->acap ? 2 * p->acap : 1u << 20;
-		unsigned char *a;
-
-		while (cap < p->alen + size)
-			cap *= 2;
-		a = realloc(p->arena, cap);
-		if (!a)
-			goto nomem;
-		p->arena = a;
-		p->acap = cap;
-	}
-	memcpy(p->arena + p->alen, rec, size);
-	p->q[p->nq++] = (struct perf_qent){ ts, p->seq++, offset, p->alen };
-	p->alen += (size + 7) & ~(size_t)7;
-	if (p->alen > p->acap)
-		p->alen = p->acap;
-	if (ts > p->max_ts)
-		p->max_ts = ts;
-	return 0;
-nomem:
-	diag_set(d, "%s: out of memory", p->name);
-	return -ENOMEM;
-}
-
-static inline bool perf_qent_le(const struct perf_qent *x,
-				const struct perf_qent *y)
-{
-	return x->ts < y->ts || (x->ts == y->ts && x->seq <= y->seq);
-}
-
-/* The end of the run of q (n long) that starts at i. */
-static size_t perf_qrun(const struct perf_qent *q, size_t i, size_t n)
-{
-	for (i++; i < n && perf_qent_le(&q[i - 1], &q[i]); i++)
-		;
-	return i;
-}
-
-/*
- * Sort the queue by (ts, seq): a merge of its runs (each CPU's ring
- * buffer comes in time order, so a round holds about one run a CPU), two
- * by two, into qtmp and back; qsort() when qtmp cannot be had.
- */
-static void perf_qsort(struct perf *p)
-{
-	struct perf_qent *a = p->q, *b;
-	size_t n = p->nq, i, m, e, x, y, o, runs;
-
-	if (perf_qrun(a, 0, n) == n)
-		return;
-	if (p->capqtmp != p->capq) {
-		b = realloc(p->qtmp, p->capq * sizeof(*b));
-		if (!b) {
-			qsort(p->q, p->nq, sizeof(*p->q), perf_qent_cmp);
-			return;
-		}
-		p->qtmp = b;
-		p->capqtmp = p->capq;
-	}
-	b = p->qtmp;
-	do {
-		runs = 0;
-		for (i = 0; i < n; i = e, runs++) {
-			m = perf_qrun(a, i, n);
-			e = m < n ? perf_qrun(a, m, n) : n;
-			for (x = i, y = m, o = i; x < m && y < e;)
-				/* seq is never the same twice */
-				b[o++] = perf_qent_le(&a[y], &a[x]) ? a[y++]
-								    : a[x++];
-			memcpy(b + o, a + x, (m - x) * sizeof(*a));
-			o += m - x;
-			memcpy(b + o, a + y, (e - y) * sizeof(*a));
-		}
-		p->qtmp = a;
-		a = b;
-		b = p->qtmp;
-	} while (runs > 1);
-	p->q = a;
-}
-
-/* Hand out the queued records up to limit, in time order. */
-static void perf_flush(struct perf *p, uint64_t limit)
-{
-	size_t lo = 0, hi;
-
-	if (p->qsorted < p->nq)
-		perf_qsort(p);
-	p->qsorted = p->nq;
-	hi = p->nq;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->q[mid].ts <= limit)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	p->out = 0;
-	p->nout = lo;
-}
-
-/* After the flushed records went out: the rest moves to a fresh arena. */
-static int perf_compact(struct perf *p, struct diag *d)
-{
-	size_t i, len = 0, need = 0;
-	unsigned char *a;
-
-	for (i = p->nout; i < p->nq; i++)
-		need += (perf_u16(p, p->arena + p->q[i].at + 6) + 7u) & ~7u;
-	if (need > p->acap2) {
-		a = realloc(p->arena2, need);
-		if (!a) {
-			diag_set(d, "%s: out of memory", p->name);
-			return -ENOMEM;
-		}
-		p->arena2 = a;
-		p->acap2 = need;
-	}
-	for (i = p->nout; i < p->nq; i++) {
-		struct perf_qent e = p->q[i];
-		size_t size = perf_u16(p, p->arena + e.at + 6);
-
-		memcpy(p->arena2 + len, p->arena + e.at, size);
-		e.at = len;
-		len += (size + 7) & ~(size_t)7;
-		p->q[i - p->nout] = e;
-	}
-	p->nq -= p->nout;
-	p->qsorted = p->nq;
-	p->out = p->nout = 0;
-	a = p->arena;
-	p->arena = p->arena2;
-	p->arena2 = a;
-	i = p->acap;
-	p->acap = p->acap2;
-	p->acap2 = i;
-	p->alen = len;
-	return 0;
 }
 
 /* ------------------------------------------------------------ records */
@@ -433,17 +294,22 @@ static int perf_skip(struct perf *p, uint64_t n, const char *what,
 	return 0;
 }
 
-/* A sample handed out: p->cur from the record at rec. */
-static int perf_take(struct perf *p, const unsigned char *rec,
-		     uint64_t offset, struct diag *d)
+/* A sample handed out: *s from the record at rec. */
+static inline int perf_take(struct perf *p, const unsigned char *rec,
+			    uint64_t offset, uint32_t attr,
+			    struct perf_sample *s, struct diag *d)
 {
 	size_t size = perf_u16(p, rec + 6);
 	int ret;
 
-	ret = perf_parse_sample(p, rec + 8, size - 8, &p->cur, offset, d);
+	/* the attr found when it was queued */
+	ret = perf_parse_attr(p, attr ? &p->attrs[attr - 1]
+				      : perf_sample_attr(p, rec + 8, size - 8),
+			      rec + 8, size - 8, s, offset, d);
 	if (ret < 0)
 		return ret;
-	if (!p->cur.attr || p->cur.attr->type != PERF_T_TRACEPOINT)
+	s->seq = p->seq;
+	if (!s->attr || s->attr->type != PERF_T_TRACEPOINT)
 		return 0;
 	/*
 	 * a raw sample whose fields lie outside it (a __data_loc pointing
@@ -451,22 +317,22 @@ static int perf_take(struct perf *p, const unsigned char *rec,
 	 * short of its format's trailing array is printed from a padded
 	 * copy (tdguard_info())
 	 */
-	if (p->tep && p->cur.attr->tp && p->cur.raw) {
-		struct perf_attr *a = p->cur.attr;
+	if (p->tep && s->attr->tp && s->raw) {
+		struct perf_attr *a = s->attr;
 		struct tep_record r;
 
 		/* tdguard_record()'s first test, its size kept per attr */
 		if (__builtin_expect(!a->fits, 0))
 			a->fits = tdguard_fits(p->guard, a->tp);
-		if (__builtin_expect(p->cur.raw_size >= a->fits, 1))
+		if (__builtin_expect(s->raw_size >= a->fits, 1))
 			return 1;
 
 		memset(&r, 0, sizeof(r));
-		r.cpu = (int)p->cur.cpu;
-		r.size = (int)p->cur.raw_size;
-		r.data = (void *)p->cur.raw;
+		r.cpu = (int)s->cpu;
+		r.size = (int)s->raw_size;
+		r.data = (void *)s->raw;
 		r.offset = offset;
-		ret = tdguard_record(p->guard, p->tep, p->cur.attr->tp, &r, d);
+		ret = tdguard_record(p->guard, p->tep, s->attr->tp, &r, d);
 		if (ret < 0)
 			return ret;
 	}
@@ -490,40 +356,42 @@ static void perf_stop(struct perf *p, const struct diag *d)
 	perf_flush(p, UINT64_MAX);
 }
 
-int perf_order_next(struct perf *p, struct diag *d)
+/* What perf_fill() did */
+enum {
+	PERF_FILL_QUEUED,	/* records to hand out: p->out < p->nout */
+	PERF_FILL_SAMPLE,	/* a sample without time stamp in p->cur */
+	PERF_FILL_STOP,		/* open: the batch ends here (nothing read) */
+	PERF_FILL_END,		/* the end of the input, the queue empty */
+};
+
+/*
+ * Once the queue's records to hand out are gone: read records until a
+ * round (or the end) lets some out, or a sample without time stamp comes
+ * (it goes out as it is read). open: a batch holds samples of the arena
+ * and names of threads: no record then moves, the arena does not grow
+ * (PERF_FILL_STOP when one more record might need it to), a COMM or
+ * FORK out of the queue is left to be read again (PERF_FILL_STOP).
+ * PERF_FILL_*, or -errno with d filled.
+ */
+static int perf_fill(struct perf *p, bool open, struct diag *d)
 {
 	const unsigned char *rec;
 	uint64_t offset, ts;
-	uint32_t type;
+	uint32_t type, attr;
 	size_t size;
 	bool in_z;
 	int ret;
 
+	if (p->nout) {
+		ret = perf_compact(p, !open, d);
+		if (ret < 0)
+			return ret;
+	}
 	for (;;) {
-		while (p->out < p->nout) {
-			struct perf_qent *e = &p->q[p->out++];
-
-			rec = p->arena + e->at;
-			type = perf_u32(p, rec);
-			size = perf_u16(p, rec + 6);
-			if (type != PERF_R_SAMPLE) {
-				if (perf_task(p, type, rec + 8, size - 8) < 0)
-					goto nomem;
-				continue;
-			}
-			ret = perf_take(p, rec, e->offset, d);
-			if (ret < 0)
-				perf_damage(p, d);
-			if (ret > 0)
-				return 1;
-		}
-		if (p->nout) {
-			ret = perf_compact(p, d);
-			if (ret < 0)
-				return ret;
-		}
 		if (p->at_end)
-			break;
+			return PERF_FILL_END;
+		if (open && p->acap - p->alen < PERF_REC_ROOM)
+			return PERF_FILL_STOP;
 		ret = perf_record(p, &rec, &offset, &in_z, d);
 		if (ret == -ENOMEM)
 			return ret;
@@ -534,12 +402,12 @@ int perf_order_next(struct perf *p, struct diag *d)
 				continue;
 			}
 			/* the end (or no more framing): everything left goes */
-			if (ret < 0) {
+			if (ret < 0)
 				perf_stop(p, d);
-				continue;
-			}
 			p->at_end = true;
 			perf_flush(p, UINT64_MAX);
+			if (p->out < p->nout)
+				return PERF_FILL_QUEUED;
 			continue;
 		}
 		type = perf_u32(p, rec);
@@ -547,6 +415,7 @@ int perf_order_next(struct perf *p, struct diag *d)
 		switch (type) {
 		case PERF_R_SAMPLE:
 			ts = 0;
+			attr = 0;
 			if (size >= 8) {
 				struct perf_attr *a = perf_sample_attr(
 					p, rec + 8, size - 8);
@@ -555,10 +424,12 @@ int perf_order_next(struct perf *p, struct diag *d)
 				if (a && (a->sample_type & PERF_S_TIME) &&
 				    (size_t)a->off_time + 8 <= size - 8u)
 					ts = perf_u64(p, rec + 8 + a->off_time);
+				attr = a ? (uint32_t)(a - p->attrs) + 1 : 0;
 			}
 			p->nsamples++;
 			if (ts) {
-				ret = perf_queue(p, rec, size, ts, offset, d);
+				ret = perf_queue(p, rec, size, ts, offset, attr,
+						 d);
 				if (ret < 0)
 					return ret;
 				/*
@@ -566,10 +437,11 @@ int perf_order_next(struct perf *p, struct diag *d)
 				 * half goes, as perf's ordered events do when
 				 * they reach their memory limit
 				 */
-				if (p->alen + p->nq * sizeof(*p->q) >
-				    PERF_QUEUE_MAX / 4) {
+				if (perf_queue_full(p)) {
 					perf_flush(p, UINT64_MAX);
 					perf_flush(p, p->q[p->nq / 2].ts);
+					if (p->out < p->nout)
+						return PERF_FILL_QUEUED;
 				}
 				continue;
 			}
@@ -583,19 +455,26 @@ int perf_order_next(struct perf *p, struct diag *d)
 				p->reccap = 65536;
 			}
 			memcpy(p->rec, rec, size);
-			ret = perf_take(p, p->rec, offset, d);
+			ret = perf_take(p, p->rec, offset, 0, &p->cur, d);
 			if (ret < 0)
 				perf_damage(p, d);
 			if (ret > 0)
-				return 1;
+				return PERF_FILL_SAMPLE;
 			continue;
 		case PERF_R_COMM:
 		case PERF_R_FORK:
 			ts = perf_record_time(p, rec + 8, size - 8);
 			if (ts) {
-				ret = perf_queue(p, rec, size, ts, offset, d);
+				ret = perf_queue(p, rec, size, ts, offset, 0, d);
 				if (ret < 0)
 					return ret;
+			} else if (open) {
+				/* read again once the batch is out */
+				if (in_z)
+					p->zpos -= size;
+				else
+					p->in.pos -= size;
+				return PERF_FILL_STOP;
 			} else if (perf_task(p, type, rec + 8, size - 8) < 0) {
 				goto nomem;
 			}
@@ -603,6 +482,8 @@ int perf_order_next(struct perf *p, struct diag *d)
 		case PERF_R_FINISHED_ROUND:
 			perf_flush(p, p->limit);
 			p->limit = p->max_ts;
+			if (p->out < p->nout)
+				return PERF_FILL_QUEUED;
 			continue;
 		case PERF_R_COMPRESSED:
 			/*
@@ -629,7 +510,8 @@ int perf_order_next(struct perf *p, struct diag *d)
 					return ret;
 				if (ret < 0) {
 					perf_stop(p, d);
-					continue;
+					if (p->out < p->nout)
+						return PERF_FILL_QUEUED;
 				}
 			}
 			continue;
@@ -642,7 +524,8 @@ int perf_order_next(struct perf *p, struct diag *d)
 					return ret;
 				if (ret < 0) {
 					perf_stop(p, d);
-					continue;
+					if (p->out < p->nout)
+						return PERF_FILL_QUEUED;
 				}
 			}
 			continue;
@@ -650,18 +533,127 @@ int perf_order_next(struct perf *p, struct diag *d)
 			continue;
 		}
 	}
-	if (p->failed) {
-		*d = p->fail_d;
-		if (p->ndamaged > 1)
-			diag_add(d, " (%" PRIu64 " damaged records left out in all)",
-				 p->ndamaged);
-		p->failed = false;
-		return -EIO;
-	}
-	return 0;
 nomem:
 	diag_set(d, "%s: out of memory", p->name);
 	return -ENOMEM;
+}
+
+/* At the end: 0, or the first damage (and how many) as -EIO */
+static int perf_end(struct perf *p, struct diag *d)
+{
+	if (!p->failed)
+		return 0;
+	*d = p->fail_d;
+	if (p->ndamaged > 1)
+		diag_add(d, " (%" PRIu64 " damaged records left out in all)",
+			 p->ndamaged);
+	p->failed = false;
+	return -EIO;
+}
+
+int perf_order_next(struct perf *p, struct diag *d)
+{
+	const unsigned char *rec;
+	uint32_t type;
+	size_t size;
+	int ret;
+
+	for (;;) {
+		while (p->out < p->nout) {
+			struct perf_qent *e = &p->q[p->out++];
+
+			rec = p->arena + e->at;
+			type = perf_u32(p, rec);
+			size = perf_u16(p, rec + 6);
+			if (type != PERF_R_SAMPLE) {
+				if (perf_task(p, type, rec + 8, size - 8) < 0) {
+					diag_set(d, "%s: out of memory", p->name);
+					return -ENOMEM;
+				}
+				continue;
+			}
+			ret = perf_take(p, rec, e->offset, e->attr, &p->cur, d);
+			if (ret < 0)
+				perf_damage(p, d);
+			if (ret > 0)
+				return 1;
+		}
+		ret = perf_fill(p, false, d);
+		if (ret == PERF_FILL_SAMPLE)
+			return 1;
+		if (ret == PERF_FILL_END)
+			return perf_end(p, d);
+		if (ret < 0)
+			return ret;
+	}
+}
+
+int perf_order_batch(struct perf *p, struct perf_sample *s, size_t max,
+		     struct diag *d)
+{
+	const unsigned char *rec;
+	struct perf_qent *e;
+	size_t n = 0;
+	int ret;
+
+	/* what ended the last batch */
+	if (p->bret) {
+		ret = p->bret;
+		p->bret = 0;
+		*d = p->bd;
+		return ret;
+	}
+	while (n < max) {
+		if (p->out == p->nout) {
+			ret = perf_fill(p, n > 0, d);
+			if (ret == PERF_FILL_QUEUED)
+				continue;
+			if (ret == PERF_FILL_SAMPLE) {
+				/* p->rec: the next one goes there */
+				s[n] = p->cur;
+				perf_print_lib(p, &s[n++]);
+				break;
+			}
+			if (ret == PERF_FILL_STOP)
+				break;
+			if (ret == PERF_FILL_END) {
+				if (n)
+					break;
+				return perf_end(p, d);
+			}
+			/* an error after the events before it */
+			if (n) {
+				p->bret = ret;
+				p->bd = *d;
+				break;
+			}
+			return ret;
+		}
+		e = &p->q[p->out];
+		rec = p->arena + e->at;
+		if (perf_u32(p, rec) != PERF_R_SAMPLE) {
+			/* a COMM names a thread: the events before it first */
+			if (n)
+				break;
+			p->out++;
+			if (perf_task(p, perf_u32(p, rec), rec + 8,
+				      perf_u16(p, rec + 6) - 8u) < 0) {
+				diag_set(d, "%s: out of memory", p->name);
+				return -ENOMEM;
+			}
+			continue;
+		}
+		p->out++;
+		ret = perf_take(p, rec, e->offset, e->attr, &s[n], d);
+		if (ret < 0)
+			perf_damage(p, d);
+		if (ret <= 0)
+			continue;
+		/* libtraceevent's printing may stop the input: the last */
+		if (perf_print_lib(p, &s[n++]))
+			break;
+	}
+	return (int)n;
 }
 
 void perf_order_free(struct perf *p)

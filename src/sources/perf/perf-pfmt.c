@@ -37,6 +37,7 @@ static void perf_pstr_free(struct perf_pstr *s)
 		return;
 	perf_pexpr_free(s->e);
 	free(s->syms);
+	free(s->dense);
 	perf_pstr_free(s->yes);
 	perf_pstr_free(s->no);
 	free(s);
@@ -177,6 +178,9 @@ static int perf_pp_syms(struct perf_pstr *ps,
 		ps->syms[ps->nsyms].str = s->str;
 		ps->syms[ps->nsyms].len = strlen(s->str);
 		ps->syms[ps->nsyms].ord = ps->nsyms;
+		if (ps->syms[ps->nsyms].len <= sizeof(ps->syms[0].sb))
+			memcpy(ps->syms[ps->nsyms].sb, s->str,
+			       ps->syms[ps->nsyms].len);
 		ps->nsyms++;
 	}
 	if (!sort)
@@ -187,6 +191,15 @@ static int perf_pp_syms(struct perf_pstr *ps,
 		if (!k || ps->syms[k - 1].val != ps->syms[i].val)
 			ps->syms[k++] = ps->syms[i];
 	ps->nsyms = k;
+	/* small values (exit reasons): found by a table */
+	if (k && ps->syms[k - 1].val < 1024) {
+		ps->ndense = (size_t)ps->syms[k - 1].val + 1;
+		ps->dense = calloc(ps->ndense, sizeof(*ps->dense));
+		if (!ps->dense)
+			return -ENOMEM;
+		for (i = 0; i < k; i++)
+			ps->dense[ps->syms[i].val] = (uint16_t)(i + 1);
+	}
 	return 0;
 }
 
@@ -282,7 +295,7 @@ struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 	const struct tep_print_arg *a = e->print_fmt.args;
 	const char *f = e->print_fmt.format, *lit;
 	struct perf_pfmt *pf;
-	size_t cap, i;
+	size_t cap, i, k;
 
 	if (!f || long_size != 8 || (e->flags & TEP_EVENT_FL_FAILED) ||
 	    e->handler || strchr(f, '\\'))
@@ -360,6 +373,8 @@ struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 			op->kind = PP_INT;
 			op->hex = (op->conv == 'x' || op->conv == 'X') &&
 				  !op->alt && !op->width;
+			op->udec = op->conv == 'u' && !op->alt && !op->width &&
+				   !op->left && !op->zero && !op->zext;
 			op->mask = op->ls == -2 ? 0xff : op->ls == -1 ? 0xffff :
 				   op->ls == 0 || op->zext ? 0xffffffffull :
 				   ~0ull;
@@ -394,7 +409,36 @@ struct perf_pfmt *perf_pfmt_make(struct tep_event *e, int long_size)
 		    pf->ops[i].litlen <= sizeof(pf->ops[i].litb))
 			memcpy(pf->ops[i].litb, pf->ops[i].lit,
 			       pf->ops[i].litlen);
-	pf->max += sizeof(pf->ops[0].litb);
+	/* and merged into the value after it: one step less */
+	for (i = k = 0; i < pf->nops; i++) {
+		struct perf_pop *op = &pf->ops[i];
+
+		if (op->kind == PP_LIT && op->litlen <= sizeof(op->pre) &&
+		    i + 1 < pf->nops && pf->ops[i + 1].kind != PP_LIT) {
+			struct perf_pop *v = &pf->ops[++i];
+
+			memcpy(v->pre, op->litb, sizeof(v->pre));
+			v->prelen = (uint8_t)op->litlen;
+			op = v;
+		}
+		pf->ops[k++] = *op;
+	}
+	pf->nops = k;
+	/* a plain %x or %u of a whole field: a step of its own */
+	for (i = 0; i < pf->nops; i++) {
+		struct perf_pop *op = &pf->ops[i];
+
+		if (op->kind != PP_INT || op->conv == 'X')
+			continue;
+		if (op->hex && op->fsize == 8 && op->mask == ~0ull)
+			op->kind = PP_HEX64;
+		else if (op->hex && op->fsize == 4 && op->mask >= 0xffffffffull)
+			op->kind = PP_HEX32;
+		else if (op->udec && op->fsize == 4 && op->mask >= 0xffffffffull)
+			op->kind = PP_UDEC32;
+	}
+	/* the last op's 16 bytes of text, a symbol's 24 */
+	pf->max += 32;
 	return pf;
 fail:
 	perf_pfmt_free(pf);

@@ -13,6 +13,10 @@ enum {
 	PP_LIT = 0,	/* text */
 	PP_INT,		/* a number: %d %i %u %x %X */
 	PP_STR,		/* a string: %s */
+	/* PP_INT's most common forms, a step each (perf_pop.kind) */
+	PP_HEX64,	/* %llx of a u64 field */
+	PP_HEX32,	/* %x (or %lx …) of a u32 field */
+	PP_UDEC32,	/* %u (or %lu …) of a u32 field */
 };
 
 /* A number, as libtraceevent's eval_num_arg() computes it. */
@@ -36,6 +40,7 @@ struct perf_sym {
 	const char *str;	/* borrowed from tep */
 	size_t len;
 	size_t ord;		/* its place in the list */
+	char sb[24];		/* str, when len fits, then zeros */
 };
 
 /* A string, as libtraceevent's print_str_arg() prints it. */
@@ -55,11 +60,17 @@ struct perf_pstr {
 	struct perf_pexpr *e;		/* owned */
 	struct perf_sym *syms;		/* owned: PS_SYM sorted, PS_FLAGS in order */
 	size_t nsyms;
+	/* PS_SYM of values below 1024: syms' index + 1 by value, 0 none */
+	uint16_t *dense;		/* owned */
+	size_t ndense;
 	struct perf_pstr *yes, *no;	/* owned: PS_COND */
 	size_t max;			/* the most it prints, padding aside */
 };
 
 struct perf_pop {
+	/* the text before it (a PP_LIT of up to 16 bytes merged into it) */
+	char pre[16];		/* then zeros */
+	uint8_t prelen;
 	uint8_t kind;
 	bool left;		/* '-' */
 	bool zero;		/* '0' */
@@ -69,6 +80,7 @@ struct perf_pop {
 	int8_t ls;		/* -2 hh, -1 h, 0, 1 l, 2 ll */
 	uint16_t width;
 	bool hex;		/* a plain %x or %X: perf_pp_hexs() */
+	bool udec;		/* a plain %u (no flags, no width) */
 	uint8_t fsize;		/* e is a field of this size (0: it is not) */
 	uint32_t foff;		/* and at this offset */
 	uint64_t mask;		/* the bits of the value printed by hex */

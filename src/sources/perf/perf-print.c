@@ -20,6 +20,11 @@
 #include <string.h>
 
 #include "perf-pfmt.h"
+#include "pyfmt.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* e's value for the raw record at r; false: not computable (x / 0). */
 static bool perf_pexpr_eval(const struct perf *p, const struct perf_pexpr *x,
@@ -133,20 +138,41 @@ static void perf_hex16(char *b, uint64_t v, bool upper)
 	perf_hex8(b + 8, (uint32_t)v, upper);
 }
 
+#ifdef __SSE2__
+/* The 16 hex digits of v into b, most significant first: SSE2, no table */
+static inline void perf_hex16_sse(char *b, uint64_t v, bool upper)
+{
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+	__m128i m = _mm_set1_epi8(0x0f);
+	__m128i d = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m),
+				      _mm_and_si128(x, m));
+	__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(d, _mm_set1_epi8(9)),
+				       _mm_set1_epi8(upper ? 7 : 39));
+
+	d = _mm_add_epi8(d, _mm_add_epi8(_mm_set1_epi8('0'), letter));
+	_mm_storeu_si128((__m128i *)(void *)b, d);
+}
+#endif
+
 /*
  * v in hex without leading zeros into b, which has room for 16 bytes
  * (what goes past the digits is written over or left out).
  */
-static char *perf_pp_hexs(char *b, uint64_t v, bool upper)
+static inline char *perf_pp_hexs(char *b, uint64_t v, bool upper)
 {
 	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
 
+#ifdef __SSE2__
+	/* the n digits first: v's top nibbles */
+	perf_hex16_sse(b, v << (4 * (16 - n)), upper);
+#else
 	if (n <= 8) {
 		perf_hex8(b, (uint32_t)v << (4 * (8 - n)), upper);
 	} else {
 		perf_hex8(b, (uint32_t)(v >> 32) << (4 * (16 - n)), upper);
 		perf_hex8(b + n - 8, (uint32_t)v, upper);
 	}
+#endif
 	return b + n;
 }
 
@@ -209,6 +235,10 @@ static const struct perf_sym *perf_pp_sym(const struct perf_pstr *ps,
 {
 	size_t lo = 0, hi = ps->nsyms;
 
+	if (ps->dense)
+		return v < ps->ndense && ps->dense[v] ? &ps->syms[ps->dense[v] - 1]
+						      : NULL;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -250,12 +280,19 @@ static char *perf_pp_str(const struct perf *p, const struct perf_pop *op,
 				   z ? (size_t)(z - (const char *)r - ps->f->offset)
 				     : (size_t)ps->f->size);
 	case PS_SYM:
-		if (!perf_pexpr_eval(p, ps->e, r, &v))
+		if (ps->e->kind == PE_FIELD && ps->e->f->size == 4)
+			v = perf_u32(p, r + ps->e->f->offset);	/* as a rule */
+		else if (!perf_pexpr_eval(p, ps->e, r, &v))
 			return NULL;
 		sym = perf_pp_sym(ps, v);
 		/* no symbol: "0x%llx", without the width */
-		return sym ? perf_pp_pad(b, op, sym->str, sym->len)
-			   : perf_pp_hex(b, v);
+		if (!sym)
+			return perf_pp_hex(b, v);
+		if (!op->width && sym->len <= sizeof(sym->sb)) {
+			memcpy(b, sym->sb, sizeof(sym->sb));
+			return b + sym->len;
+		}
+		return perf_pp_pad(b, op, sym->str, sym->len);
 	case PS_FLAGS:
 		/* libtraceevent puts flags without the format */
 		if (!perf_pexpr_eval(p, ps->e, r, &v))
@@ -292,17 +329,57 @@ static char *perf_pp_str(const struct perf *p, const struct perf_pop *op,
 	return NULL;
 }
 
-size_t perf_print_room(struct perf *p, struct perf_attr *at)
+/* Can x not be computed for some record (x / 0, a shift of 64 or more)? */
+static bool perf_pexpr_may_fail(const struct perf_pexpr *x)
 {
-	size_t size = p->cur.raw_size, i;
+	if (!x)
+		return false;
+	if (x->kind == PE_OP &&
+	    (x->op[0] == '/' || x->op[0] == '%' ||
+	     ((x->op[0] == '<' || x->op[0] == '>') && x->op[1] == x->op[0])))
+		return true;
+	return perf_pexpr_may_fail(x->a) || perf_pexpr_may_fail(x->b) ||
+	       perf_pexpr_may_fail(x->c);
+}
+
+static bool perf_pstr_may_fail(const struct perf_pstr *ps)
+{
+	return ps && (perf_pexpr_may_fail(ps->e) || perf_pstr_may_fail(ps->yes) ||
+		      perf_pstr_may_fail(ps->no));
+}
+
+/* Does perf_print_to() give a text for every record pf fits? */
+static bool perf_pfmt_sure(const struct perf_pfmt *pf)
+{
+	size_t i;
+
+	for (i = 0; i < pf->nops; i++)
+		if (perf_pexpr_may_fail(pf->ops[i].e) ||
+		    perf_pstr_may_fail(pf->ops[i].str))
+			return false;
+	return true;
+}
+
+size_t perf_print_room(struct perf *p, const struct perf_sample *s)
+{
+	struct perf_attr *at = s->attr;
+	size_t size = s->raw_size, i;
 	struct perf_pfmt *pf;
 
 	if (!at->pf_tried) {
 		at->pf_tried = true;
 		at->pf = at->tp ? perf_pfmt_make(at->tp, tep_get_long_size(p->tep))
 				: NULL;
-		if (at->pf)
+		/* (a text of 4 GiB is none) */
+		if (at->pf && at->pf->max + 1 >= UINT32_MAX) {
+			perf_pfmt_free(at->pf);
+			at->pf = NULL;
+		}
+		if (at->pf) {
 			at->pf_size = SIZE_MAX;	/* none checked yet */
+			at->pf_sure = perf_pfmt_sure(at->pf);
+			at->pf_room = (uint32_t)(at->pf->max + 1);
+		}
 	}
 	pf = at->pf;
 	if (!pf)
@@ -318,14 +395,17 @@ size_t perf_print_room(struct perf *p, struct perf_attr *at)
 	return pf->max + 1;
 }
 
-char *perf_print_to(struct perf *p, struct perf_attr *at, char *b)
+char *perf_print_to(const struct perf *p, const struct perf_sample *s, char *b)
 {
-	const unsigned char *raw = p->cur.raw;
-	const struct perf_pfmt *pf = at->pf;
+	const unsigned char *raw = s->raw;
+	const struct perf_pfmt *pf = s->attr->pf;
 	const struct perf_pop *op, *end = pf->ops + pf->nops;
 	uint64_t v;
 
-	for (op = pf->ops; op < end && b; op++) {
+	for (op = pf->ops; op < end; op++) {
+		/* the text before it, merged (perf_pfmt_make()) */
+		memcpy(b, op->pre, sizeof(op->pre));
+		b += op->prelen;
 		switch (op->kind) {
 		case PP_LIT:
 			if (op->litlen <= sizeof(op->litb))
@@ -345,21 +425,37 @@ char *perf_print_to(struct perf *p, struct perf_attr *at, char *b)
 			} else if (!perf_pexpr_eval(p, op->e, raw, &v)) {
 				return NULL;
 			}
-			b = op->hex ? perf_pp_hexs(b, v & op->mask,
-						   op->conv == 'X')
-				    : perf_pp_int(b, op, v);
+			if (op->hex)
+				b = perf_pp_hexs(b, v & op->mask, op->conv == 'X');
+			else if (op->udec)
+				b += pyfmt_u64_dec_w(b, v & op->mask, 0, ' ');
+			else
+				b = perf_pp_int(b, op, v);
 			break;
 		case PP_STR:
 			b = perf_pp_str(p, op, op->str, raw, b);
+			if (!b)
+				return NULL;
+			break;
+		case PP_HEX64:
+			b = perf_pp_hexs(b, perf_u64(p, raw + op->foff), false);
+			break;
+		case PP_HEX32:
+			b = perf_pp_hexs(b, perf_u32(p, raw + op->foff), false);
+			break;
+		case PP_UDEC32:
+			b += pyfmt_u64_dec_w(b, perf_u32(p, raw + op->foff), 0,
+					     ' ');
 			break;
 		}
 	}
 	return b;
 }
 
-const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
+const char *perf_print_fast(struct perf *p, const struct perf_sample *s,
+			    size_t *len)
 {
-	size_t room = perf_print_room(p, at);
+	size_t room = perf_print_room(p, s);
 	char *b;
 
 	if (!room)
@@ -372,11 +468,22 @@ const char *perf_print_fast(struct perf *p, struct perf_attr *at, size_t *len)
 		p->ppbuf = n;
 		p->ppcap = room;
 	}
-	b = perf_print_to(p, at, p->ppbuf);
+	b = perf_print_to(p, s, p->ppbuf);
 	if (!b)
 		return NULL;
 	*len = (size_t)(b - p->ppbuf);
 	return p->ppbuf;
+}
+
+bool perf_print_lib_slow(struct perf *p, struct perf_sample *s)
+{
+	size_t room;
+
+	if (!p->tep || !s->raw)
+		return false;
+	room = perf_print_room(p, s);
+	s->room = (uint32_t)room + 1;
+	return !room || !s->attr->pf_sure;
 }
 
 void perf_print_free(struct perf *p)

@@ -54,6 +54,7 @@ static struct perf_thread *perf_thread_find(struct perf *p, int32_t tid,
 		free(p->threads);
 		p->threads = t;
 		p->capthreads = cap;
+		memset(p->tcache, 0, sizeof(p->tcache));
 	}
 	if (!p->capthreads)
 		return NULL;
@@ -97,9 +98,12 @@ int perf_threads_init(struct perf *p)
 	return 0;
 }
 
-struct perf_thread *perf_thread(struct perf *p, int32_t tid)
+struct perf_thread *perf_thread_get(struct perf *p, int32_t tid)
 {
-	return perf_thread_find(p, tid, true);
+	struct perf_thread *t = perf_thread_find(p, tid, true);
+
+	p->tcache[(uint32_t)tid & 7] = t;
+	return t;
 }
 
 const char *perf_comm(struct perf *p, int32_t tid, size_t *len)

@@ -224,6 +224,22 @@ error:
 	return ret;
 }
 
+/* The event of sample s (its rec). */
+static inline void perf_event_of(struct source *src,
+				 const struct perf_sample *s, struct event *ev)
+{
+	ev->ts = s->time;
+	ev->raw_ts = s->time;
+	ev->has_ts = true;
+	ev->seq = s->seq;
+	ev->cpu = s->cpu;
+	ev->pid = s->tid;
+	ev->has_vcpu = false;
+	ev->type = &s->attr->t;
+	ev->src = src;
+	ev->rec = s;
+}
+
 static int perf_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct perf *p = src->priv;
@@ -235,17 +251,37 @@ static int perf_next(struct source *src, struct event *ev, struct diag *d)
 	ret = perf_order_next(p, d);
 	if (ret <= 0)
 		return ret;
-	ev->ts = p->cur.time;
-	ev->raw_ts = p->cur.time;
-	ev->has_ts = true;
-	ev->seq = p->seq;
-	ev->cpu = p->cur.cpu;
-	ev->pid = p->cur.tid;
-	ev->has_vcpu = false;
-	ev->type = &p->cur.attr->t;
-	ev->src = src;
-	ev->rec = &p->cur;
+	perf_event_of(src, &p->cur, ev);
 	return 1;
+}
+
+/*
+ * source_ops.next_batch: the samples a round let out, without a call per
+ * event (perf_order_batch() says where a batch ends).
+ */
+static int perf_next_batch(struct source *src, struct event *ev, size_t max,
+			   struct diag *d)
+{
+	struct perf *p = src->priv;
+	size_t i;
+	int n;
+
+	if (tdguard_failed(p->guard, d))
+		return -EIO;
+	if (max > p->capbcur) {
+		struct perf_sample *b = realloc(p->bcur, max * sizeof(*b));
+
+		if (!b) {
+			diag_set(d, "%s: out of memory", src->name);
+			return -ENOMEM;
+		}
+		p->bcur = b;
+		p->capbcur = max;
+	}
+	n = perf_order_batch(p, p->bcur, max, d);
+	for (i = 0; n > 0 && i < (size_t)n; i++)
+		perf_event_of(src, &p->bcur[i], &ev[i]);
+	return n;
 }
 
 static void perf_close(struct source *src)
@@ -258,6 +294,7 @@ static void perf_close(struct source *src)
 	if (p->in.own_fd && p->in.fd >= 0)
 		close(p->in.fd);
 	free(p->in.buf);
+	free(p->bcur);
 	perf_print_free(p);
 	for (i = 0; i < p->nattrs; i++)
 		free(p->attrs[i].name);
@@ -282,6 +319,7 @@ const struct source_ops source_perf_ops = {
 	.probe = perf_probe,
 	.open = perf_open,
 	.next = perf_next,
+	.next_batch = perf_next_batch,
 	.close = perf_close,
 	.bind = perf_bind,
 	.field = perf_field,
