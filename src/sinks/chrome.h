@@ -34,9 +34,22 @@ struct chrome_field {
 	struct tl_key k;	/* key: the field's name, jkey "name": (owned) */
 	bool word;		/* a kvmtrace data word: left out if 0 at the end */
 	/* >= 0: the value is a u32 at this byte of ev->rec for every
-	 * event (source_ops.field_u32), read without a call */
+	 * event (source_ops.field_u32), or a u64 (u64: field_at's
+	 * SOURCE_AT_U64, kvmtrace's event id), read without a call */
 	int32_t u32_off;
+	bool u64;
 };
+
+/*
+ * chrome_type.u32_offs[i]: -1, field i through field(); else its byte
+ * offset << CHROME_AT_SHIFT, with CHROME_AT_WORD (a kvmtrace data word)
+ * and CHROME_AT_U64 (a u64, not a u32): one load for all an instant
+ * needs to know of a field.
+ */
+#define CHROME_AT_U64	1
+#define CHROME_AT_WORD	2
+#define CHROME_AT_SHIFT	2
+#define CHROME_AT_MAX	(INT32_MAX >> CHROME_AT_SHIFT)
 
 /* What the sink knows about one event type of one source. */
 struct chrome_type {
@@ -56,7 +69,8 @@ struct chrome_type {
 	/* owned: an instant's args, nfields + 2, refilled by each; field
 	 * i's key set once */
 	struct tl_arg *args;
-	int32_t *u32_offs;	/* owned: each field's u32_off, side by side */
+	int32_t *u32_offs;	/* owned: each field's CHROME_AT_*, side by side */
+	bool all_at;		/* every field is at an offset (u32_offs >= 0) */
 	uint32_t *iids;		/* owned: tl_event.iids of the fields' keys */
 	uint32_t name_iid;	/* tl_event.name_iid of name */
 	uint32_t cat_iid;	/* tl_event.cat_iid of rawcat */
@@ -165,6 +179,15 @@ struct chrome_prog {
 	bool announced;
 };
 
+/* chrome_event_tid()'s cache: (pid, machine, domain, vCPU) -> tid */
+#define CHROME_TIDHITS_LOG	8
+#define CHROME_TIDHIT		(1ull << 33)	/* in every vcpu filled */
+struct chrome_tidhit {
+	uint64_t task;		/* pid | machine << 40 */
+	uint64_t vcpu;		/* vCPU | domain << 32 | CHROME_TIDHIT */
+	uint32_t tid;
+};
+
 struct sink_chrome {
 	struct sink sink;
 	struct tl_enc *enc;		/* owned: JSON or Perfetto */
@@ -179,6 +202,7 @@ struct sink_chrome {
 	struct chrome_tcache tcache[CHROME_TCACHE];
 	struct chrome_idhead idheads[CHROME_IDCACHE];
 	uint32_t idhead_ver;	/* fills of idheads so far */
+	struct chrome_tidhit tidhits[1u << CHROME_TIDHITS_LOG];
 	struct sink_map thread_map;	/* key -> index into threads */
 	struct chrome_thread *threads;	/* owned */
 	size_t nthreads;
@@ -287,6 +311,43 @@ static inline int chrome_thread(struct sink_chrome *c, uint64_t key,
 int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 		      const struct event *ev, enum sink_role role,
 		      uint64_t *key);
+/*
+ * The Chrome tid of ev's thread (chrome_thread_key(), chrome_thread()).
+ * Events that name their vCPU and no VM (kvmtrace) find it by (pid,
+ * machine, domain, vCPU) in one probe of c->tidhits: their key is a
+ * function of those alone (chrome_thread_key()), and a key's tid never
+ * changes.
+ */
+static inline int chrome_event_tid(struct sink_chrome *c,
+				   const struct sink_type *st,
+				   const struct event *ev, enum sink_role role,
+				   uint32_t *tid)
+{
+	struct chrome_tidhit *h = NULL;
+	uint64_t task = 0, vcpu = 0, key;
+
+	if (st->vm == SINK_NOSLOT && ev->has_vcpu && role != SINK_CALL) {
+		task = ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
+		       (uint64_t)ev->src->machine << 40;
+		vcpu = ev->vcpu | (uint64_t)ev->src->domain << 32 |
+		       CHROME_TIDHIT;
+		h = &c->tidhits[(task ^ vcpu << 20) * 0x9e3779b97f4a7c15ull >>
+				(64 - CHROME_TIDHITS_LOG)];
+		if (h->task == task && h->vcpu == vcpu) {
+			*tid = h->tid;
+			return 0;
+		}
+	}
+	if (chrome_thread_key(c, st, ev, role, &key) < 0 ||
+	    chrome_thread(c, key, ev, st, tid) < 0)
+		return -ENOMEM;
+	if (h) {
+		h->task = task;
+		h->vcpu = vcpu;
+		h->tid = *tid;
+	}
+	return 0;
+}
 /* The process of a domain, named after its inputs (once it has a thread). */
 int chrome_process(struct sink_chrome *c, enum domain dom);
 /* The end of the document: metadata and what was repaired. */
@@ -328,6 +389,10 @@ static inline struct chrome_type *chrome_type(struct sink_chrome *c,
 int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct event *ev, uint64_t key,
 		   const struct value *name, struct diag *d);
+/* chrome_instant() on Chrome thread tid. */
+int chrome_instant_tid(struct sink_chrome *c, const struct chrome_type *ct,
+		       const struct event *ev, uint32_t tid,
+		       const struct value *name, struct diag *d);
 
 /* ------------------------------------ chrome-cpu.c: CPU tracks */
 

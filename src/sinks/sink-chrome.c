@@ -274,15 +274,14 @@ static int chrome_entry(struct sink_chrome *c, const struct chrome_type *ct,
 			const struct event *ev, struct diag *d)
 {
 	struct sink_vcpu *v = sink_pairs_find(&c->pairs, &ct->st, ev, true);
-	uint64_t key;
 	uint32_t tid;
 
 	if (!v)
 		return chrome_nomem(d);
 	if (!v->pending) {
-		if (chrome_thread_key(c, &ct->st, ev, SINK_ENTRY, &key) < 0)
+		if (chrome_event_tid(c, &ct->st, ev, SINK_ENTRY, &tid) < 0)
 			return chrome_nomem(d);
-		return chrome_instant(c, ct, ev, key, NULL, d);
+		return chrome_instant_tid(c, ct, ev, tid, NULL, d);
 	}
 	v->pending = false;
 	if (chrome_thread(c, v->key, ev, &ct->st, &tid) < 0 ||
@@ -396,6 +395,7 @@ static int chrome_event(struct sink_chrome *c, const struct event *ev,
 	struct chrome_type *ct = chrome_type(c, ev, d);
 	enum sink_role role;
 	uint64_t key;
+	uint32_t tid;
 
 	if (!ct)
 		return -ENOMEM;
@@ -426,9 +426,9 @@ static int chrome_event(struct sink_chrome *c, const struct event *ev,
 	case SINK_EVENT:
 		break;
 	}
-	if (chrome_thread_key(c, &ct->st, ev, role, &key) < 0)
+	if (chrome_event_tid(c, &ct->st, ev, role, &tid) < 0)
 		return chrome_nomem(d);
-	return chrome_instant(c, ct, ev, key, NULL, d);
+	return chrome_instant_tid(c, ct, ev, tid, NULL, d);
 }
 
 /* --------------------------------------------------------- begin, end */
