@@ -133,8 +133,9 @@ static inline char *json_us(struct tl_enc *e, char *p, uint64_t ns)
 	return json_put_us(p, ns);
 }
 
-/* A time stamp: µs with three decimals, or ticks. */
-static inline char *json_ts(struct tl_enc *e, char *p, uint64_t ts)
+/* A time stamp: µs with three decimals, or ticks (inline: a call
+ * each was 5 instructions a record) */
+static inline __attribute__((always_inline)) char *json_ts(struct tl_enc *e, char *p, uint64_t ts)
 {
 	if (e->time->ns)
 		return json_us(e, p, sink_time_ns(e->time, ts));
