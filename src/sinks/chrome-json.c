@@ -251,6 +251,10 @@ static char *json_args(char *p, const struct tl_event *ev)
 			p += k->jkeylen;
 		} else if (k->jkey) {
 			p = json_copy(p, k->jkey, k->jkeylen);
+			if (k->whole) {
+				*p++ = ',';
+				continue;
+			}
 		} else {
 			p += sink_json_str(p, k->key, k->keylen);
 			*p++ = ':';

@@ -194,7 +194,7 @@ static size_t chrome_exit_argv(const struct sink_chrome *c,
 /* The slice of an exit, or an instant at the exit (unpaired). */
 static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 			     uint32_t tid, uint64_t end, bool unpaired,
-			     const char *note)
+			     const struct tl_key *note)
 {
 	struct tl_arg a[5];
 	char name[32];
@@ -210,17 +210,15 @@ static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 	te.args = a;
 	chrome_reason_name(c, &te, v, name);
 	te.nargs = chrome_exit_argv(c, a, v);
-	if (note) {
-		tl_arg_str(&a[te.nargs++],
-			   unpaired ? TL_K("unpaired") : TL_K("repaired"),
-			   note, strlen(note));
-	}
+	if (note)
+		tl_arg_note(&a[te.nargs++], note);
 	return chrome_emit(c, &te);
 }
 
 /* The slice of an exit: named after the exit reason, cat "kvm". */
 static int chrome_exit_slice(struct sink_chrome *c, const struct sink_vcpu *v,
-			     uint32_t tid, uint64_t end, const char *note)
+			     uint32_t tid, uint64_t end,
+			     const struct tl_key *note)
 {
 	return chrome_exit_write(c, v, tid, end, false, note);
 }
@@ -230,7 +228,8 @@ static int chrome_exit_unpaired(struct sink_chrome *c,
 				const struct sink_vcpu *v, uint32_t tid)
 {
 	return chrome_exit_write(c, v, tid, v->exit_ts, true,
-				 "another exit came before its entry");
+				 TL_NOTE("unpaired",
+					 "another exit came before its entry"));
 }
 
 static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
@@ -479,7 +478,8 @@ static int chrome_close_all(struct sink_chrome *c)
 		v->pending = false;
 		c->exits_open++;
 		if (chrome_exit_slice(c, v, t + 1, c->last_ts,
-				      "no entry before the trace end") < 0)
+				      TL_NOTE("repaired",
+					      "no entry before the trace end")) < 0)
 			return -ENOMEM;
 	}
 	for (i = 0; i < c->nthreads; i++) {
