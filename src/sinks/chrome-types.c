@@ -26,6 +26,7 @@ void chrome_type_fini(struct chrome_type *ct)
 	}
 	free(ct->fields);
 	free(ct->u32_offs);
+	free(ct->at_offs);
 	free(ct->iids);
 	free(ct->args);
 	free(ct->head);
@@ -254,9 +255,18 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	ct->iids = calloc(ct->nfields + 1, sizeof(*ct->iids));
 	if (!ct->args || !ct->u32_offs || !ct->iids)
 		return -ENOMEM;
-	ct->all_at = true;
+	ct->all_at = ct->nfields <= CHROME_AT_FIELDS;
+	ct->at_offs = calloc(ct->nfields + 1, sizeof(*ct->at_offs));
+	if (!ct->at_offs)
+		return -ENOMEM;
 	for (i = 0; i < ct->nfields; i++) {
 		const struct chrome_field *f = &ct->fields[i];
+
+		ct->at_offs[i] = f->u32_off < 0 ? 0 : (uint32_t)f->u32_off;
+		if (f->u64 && i < CHROME_AT_FIELDS)
+			ct->at_u64 |= 1ull << i;
+		if (!f->word && i < CHROME_AT_FIELDS)
+			ct->at_nonword |= 1ull << i;
 
 		ct->args[i].k = &f->k;
 		ct->args[i].hex = f->k.hex;
@@ -414,25 +424,31 @@ static size_t chrome_values(const struct chrome_type *ct,
 	size_t i, n = ct->nfields, keep = 0;
 
 	if (ct->all_at) {
-		/* kvmtrace: every field a word of the record, every one an
-		 * INT from the start (args[i].v.kind stays) */
+		/*
+		 * kvmtrace: every field a word of the record, every one an
+		 * INT from the start (args[i].v.kind stays); the fields
+		 * kept, a bit each: those not data words, those not 0; the
+		 * u64s (the event id) after the u32s. Branch-free: half the
+		 * instructions of a branch or two a field.
+		 */
+		uint64_t nz = ct->at_nonword, m;
+
 		for (i = 0; i < n; i++) {
-			int32_t o = ct->u32_offs[i];
+			uint32_t w;
+
+			memcpy(&w, rec + ct->at_offs[i], 4);
+			args[i].v.u = w;
+			nz |= (uint64_t)(w != 0) << i;
+		}
+		for (m = ct->at_u64; m; m &= m - 1) {
 			uint64_t w;
 
-			if (o & CHROME_AT_U64) {
-				memcpy(&w, rec + (o >> CHROME_AT_SHIFT), 8);
-			} else {
-				uint32_t w32;
-
-				memcpy(&w32, rec + (o >> CHROME_AT_SHIFT), 4);
-				w = w32;
-			}
+			i = (size_t)__builtin_ctzll(m);
+			memcpy(&w, rec + ct->at_offs[i], 8);
 			args[i].v.u = w;
-			if (w || !(o & CHROME_AT_WORD))
-				keep = i + 1;
+			nz |= (uint64_t)(w != 0) << i;
 		}
-		return keep;
+		return nz ? (size_t)(64 - __builtin_clzll(nz)) : 0;
 	}
 	for (i = 0; i < n; i++) {
 		int32_t o = ct->u32_offs[i];

@@ -50,6 +50,7 @@ struct chrome_field {
 #define CHROME_AT_WORD	2
 #define CHROME_AT_SHIFT	2
 #define CHROME_AT_MAX	(INT32_MAX >> CHROME_AT_SHIFT)
+#define CHROME_AT_FIELDS	64	/* fields of a chrome_type.all_at */
 
 /* What the sink knows about one event type of one source. */
 struct chrome_type {
@@ -70,7 +71,12 @@ struct chrome_type {
 	 * i's key set once */
 	struct tl_arg *args;
 	int32_t *u32_offs;	/* owned: each field's CHROME_AT_*, side by side */
-	bool all_at;		/* every field is at an offset (u32_offs >= 0) */
+	/* every field is at an offset (u32_offs >= 0), and there are
+	 * CHROME_AT_FIELDS at most: then these say what each is */
+	bool all_at;
+	uint32_t *at_offs;	/* owned: each field's byte offset */
+	uint64_t at_u64;	/* bit i: field i is a u64 */
+	uint64_t at_nonword;	/* bit i: field i is not a data word */
 	uint32_t *iids;		/* owned: tl_event.iids of the fields' keys */
 	uint32_t name_iid;	/* tl_event.name_iid of name */
 	uint32_t cat_iid;	/* tl_event.cat_iid of rawcat */
