@@ -145,8 +145,8 @@ struct chrome_src {
 /* chrome_type()'s cache: a type of a source and where its record is. */
 #define CHROME_TCACHE	64
 struct chrome_tcache {
-	const struct event_type *type;	/* borrowed */
-	const struct source *src;	/* borrowed */
+	const struct source *src;	/* borrowed; NULL: empty */
+	uint32_t ti;			/* event_type.index */
 	struct chrome_type *ct;		/* in its source's types */
 };
 
@@ -374,19 +374,21 @@ static inline struct chrome_type *chrome_type(struct sink_chrome *c,
 					      const struct event *ev,
 					      struct diag *d)
 {
-	uintptr_t h = (uintptr_t)ev->type >> 4 ^ (uintptr_t)ev->src >> 6;
+	uint32_t ti = ev->type->index;
+	uintptr_t h = ti ^ (uintptr_t)ev->src >> 6;
 	struct chrome_tcache *e = &c->tcache[h & (CHROME_TCACHE - 1)];
 	const struct chrome_src *cs;
-	uint32_t ti;
 
-	/* by the type's address first: two loads, not six in a row */
-	if (__builtin_expect(e->type == ev->type && e->src == ev->src, 1))
+	/*
+	 * by the type's index, not its address: kvmtrace stamps a type in
+	 * each record of a batch, and 7 records in 10 missed
+	 */
+	if (__builtin_expect(e->ti == ti && e->src == ev->src, 1))
 		return e->ct;
 	cs = &c->csrcs[ev->src->index];
-	ti = ev->type->index;
 	if (!(ti < cs->n && cs->types[ti].init))
 		return chrome_type_new(c, ev, d);
-	e->type = ev->type;
+	e->ti = ti;
 	e->src = ev->src;
 	e->ct = &cs->types[ti];
 	return e->ct;
