@@ -131,6 +131,7 @@ struct chrome_cpu {
 
 /* What a pending exit's slice will carry as args, kept per vCPU. */
 struct chrome_exitargs {
+	uint32_t tid;		/* the vCPU's Chrome thread; 0: not yet */
 	uint16_t symlen;
 	uint16_t infolen;
 	char sym[CHROME_SYMMAX];

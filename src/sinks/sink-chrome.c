@@ -133,21 +133,52 @@ static void chrome_reason_name(const struct sink_chrome *c,
 	}
 }
 
+/*
+ * What the sink keeps of vCPU v's exit (v in pairs.v), made on first
+ * sight; NULL: out of memory.
+ */
+static struct chrome_exitargs *chrome_xargs(struct sink_chrome *c,
+					    const struct sink_vcpu *v)
+{
+	uint32_t idx = (uint32_t)(v - c->pairs.v);
+	void *grown = c->xargs;
+
+	if (sink_grow(&grown, &c->nxargs, idx, sizeof(*c->xargs)) < 0)
+		return NULL;
+	c->xargs = grown;
+	return &c->xargs[idx];
+}
+
+/*
+ * The Chrome thread of vCPU v (v in pairs.v; its xargs made): kept in
+ * its xargs, a key's thread never changes (a hash lookup at each exit
+ * and entry before).
+ */
+static int chrome_vcpu_tid(struct sink_chrome *c, const struct sink_vcpu *v,
+			   const struct event *ev, const struct sink_type *st,
+			   uint32_t *tid)
+{
+	struct chrome_exitargs *x = &c->xargs[v - c->pairs.v];
+
+	if (__builtin_expect(x->tid != 0, 1)) {
+		*tid = x->tid;
+		return 0;
+	}
+	if (chrome_thread(c, v->key, ev, st, tid) < 0)
+		return -ENOMEM;
+	x->tid = *tid;
+	return 0;
+}
+
 /* The args an exit's slice will carry: its RIP, function and text. */
 static int chrome_exit_args(struct sink_chrome *c, const struct chrome_type *ct,
 			    const struct event *ev, struct sink_vcpu *v)
 {
-	uint32_t idx = (uint32_t)(v - c->pairs.v);
-	struct chrome_exitargs *x;
+	struct chrome_exitargs *x = &c->xargs[v - c->pairs.v];
 	const char *sym = NULL;
 	struct value val;
 	size_t n = 0;
-	void *grown = c->xargs;
 
-	if (sink_grow(&grown, &c->nxargs, idx, sizeof(*c->xargs)) < 0)
-		return -ENOMEM;
-	c->xargs = grown;
-	x = &c->xargs[idx];
 	v->has_rip = sink_exit_rip(&ct->st, ev, &v->rip) == 0;
 	if (ct->sym != SINK_NOSLOT &&
 	    ev->src->ops->field(ev->src, ev, ct->sym, &val) == 0 &&
@@ -250,7 +281,8 @@ static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 	if (sink_field_at(ev, ct->st.reason, ct->st.at_reason, &reason) < 0)
 		reason = 0;
 	/* the vCPU's thread exists from its first exit on */
-	if (chrome_thread(c, v->key, ev, &ct->st, &tid) < 0)
+	if (!chrome_xargs(c, v) ||
+	    chrome_vcpu_tid(c, v, ev, &ct->st, &tid) < 0)
 		return chrome_nomem(d);
 	if (v->pending) {
 		c->exits_unpaired++;
@@ -283,7 +315,8 @@ static int chrome_entry(struct sink_chrome *c, const struct chrome_type *ct,
 		return chrome_instant_tid(c, ct, ev, tid, NULL, d);
 	}
 	v->pending = false;
-	if (chrome_thread(c, v->key, ev, &ct->st, &tid) < 0 ||
+	/* pending: its exit made its xargs */
+	if (chrome_vcpu_tid(c, v, ev, &ct->st, &tid) < 0 ||
 	    chrome_exit_slice(c, v, tid, ev->ts, NULL) < 0)
 		return chrome_nomem(d);
 	return 0;
