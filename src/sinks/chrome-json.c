@@ -63,7 +63,18 @@ static inline char *json_copy(char *p, const char *s, size_t n)
 /* inline: a call per number was a tenth of the encoder's time */
 static inline char *json_dec(char *p, uint64_t v)
 {
-	unsigned n = pyfmt_dec_len(v);
+	unsigned n;
+
+	/* pid, tid, vCPU: one or two digits, no length to work out */
+	if (v < 100) {
+		if (v < 10) {
+			*p = (char)('0' + v);
+			return p + 1;
+		}
+		memcpy(p, pyfmt_dig2 + 2 * v, 2);
+		return p + 2;
+	}
+	n = pyfmt_dec_len(v);
 
 	pyfmt_dec_back(p + n, v);
 	return p + n;
