@@ -147,6 +147,20 @@ size_t chrome_make_head(const struct chrome_type *ct, char *buf,
 	return (size_t)(p - buf);
 }
 
+/* chrome_make_head() of a name that needs no escapes ("0x0e894a10") */
+static size_t chrome_make_head_plain(const struct chrome_type *ct, char *buf,
+				     const char *name, size_t len)
+{
+	char *p = buf;
+
+	p = CHROME_LIT(p, "{\"name\":\"");
+	p = chrome_lit(p, name, len);
+	p = CHROME_LIT(p, "\",");
+	p = chrome_lit(p, ct->cat, ct->catlen);
+	p = CHROME_LIT(p, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
+	return (size_t)(p - buf);
+}
+
 static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 			    const struct event *ev)
 {
@@ -367,8 +381,10 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		 */
 		nlen = chrome_idname(idname, id);
 		/* Perfetto: the name alone (no JSON head, here or below) */
-		te->jheadlen = c->perfetto ? 0 : chrome_make_head(ct, scratch,
-								  idname, nlen);
+		te->jheadlen = c->perfetto ? 0
+					   : chrome_make_head_plain(ct, scratch,
+								    idname,
+								    nlen);
 		te->jhead = scratch;
 		memcpy(scratch + te->jheadlen, idname, nlen);
 		te->name = scratch + te->jheadlen;
