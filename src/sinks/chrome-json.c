@@ -254,6 +254,16 @@ static char *json_args(char *p, const struct tl_event *ev)
 		return p;
 	}
 	p = JSON_LIT(p, ",\"args\":{");
+	if (ev->args_uint) {
+		for (; a < end; a++) {
+			memcpy(p, a->k->jkey, 16);
+			p += a->k->jkeylen;
+			p = json_dec(p, a->v.u);
+			*p++ = ',';
+		}
+		p[-1] = '}';
+		return p;
+	}
 	for (; a < end; a++) {
 		const struct tl_key *k = a->k;
 

@@ -270,6 +270,7 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	if (!ct->args || !ct->u32_offs || !ct->iids)
 		return -ENOMEM;
 	ct->all_at = ct->nfields <= CHROME_AT_FIELDS;
+	ct->args_uint = true;
 	ct->at_offs = calloc(ct->nfields + 1, sizeof(*ct->at_offs));
 	if (!ct->at_offs)
 		return -ENOMEM;
@@ -291,6 +292,8 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 					    f->u64 * CHROME_AT_U64;
 		if (f->u32_off < 0)
 			ct->all_at = false;
+		if (f->k.hex || f->k.jkeylen > 16)
+			ct->args_uint = false;
 	}
 	ct->init = true;
 	return 0;
@@ -554,6 +557,8 @@ int chrome_instant_tid(struct sink_chrome *c, const struct chrome_type *ct,
 		args[n].hex = false;
 		args[n++].k = ct->cpu_own ? TL_K("common_cpu") : TL_K("cpu");
 	}
+	/* every field a u32 or u64 word (no hex), pid >= 0 and cpu */
+	te.args_uint = ct->all_at && ct->args_uint && ev->pid >= 0;
 	te.jargs = ct->jargs + strb;
 	te.nargs = n;
 	te.iids = ct->iids;

@@ -60,6 +60,9 @@ struct tl_arg {
 struct tl_event {
 	char ph;		/* enum tl_ph */
 	bool args_always;	/* JSON: "args":{} even without args */
+	/* JSON: every arg a VALUE_INT, not negative, not hex, with a jkey
+	 * of 16 bytes at most (a kvmtrace instant's): no questions asked */
+	bool args_uint;
 	bool opened;		/* TL_SLICE: its start was a TL_OPEN */
 	/*
 	 * TL_SLICE: it encloses every slice of its track written before it
@@ -116,6 +119,7 @@ static inline void tl_event_init(struct tl_event *e, char ph)
 {
 	e->ph = ph;
 	e->args_always = false;
+	e->args_uint = false;
 	e->opened = false;
 	e->outer = false;
 	e->pid = 0;
