@@ -104,7 +104,7 @@ static char *json_s64(char *p, int64_t v)
  * (those of the stamp before, or made and kept), then "dd.ddd". A third
  * of the instructions of an instant's time stamp went to its digits.
  */
-static inline char *json_put_us_step(struct json_us_text *u, char *p,
+static inline __attribute__((always_inline)) char *json_put_us_step(struct json_us_text *u, char *p,
 				     uint64_t ns)
 {
 	uint64_t hi = ns / JSON_US_STEP;

@@ -205,20 +205,30 @@ static int chrome_exit_args(struct sink_chrome *c, const struct chrome_type *ct,
 
 /* reason, rip, symbol and info of v's exit. */
 static size_t chrome_exit_argv(const struct sink_chrome *c,
-			       struct tl_arg *a, const struct sink_vcpu *v)
+			       struct tl_arg *a, const struct sink_vcpu *v,
+			       size_t *jargs)
 {
 	uint32_t idx = (uint32_t)(v - c->pairs.v);
 	const struct chrome_exitargs *x = idx < c->nxargs ? &c->xargs[idx]
 							  : NULL;
 	size_t n = 0;
 
+	/* JSON's bound of each (the encoder's loop over them was 50
+	 * instructions an exit) */
+	*jargs = 2 * TL_ARGBOUND(TL_K("reason"));
 	tl_arg_u64(&a[n++], TL_K("reason"), v->reason);
 	if (v->has_rip)
 		tl_arg_u64(&a[n++], TL_HEXK("rip"), v->rip);
-	if (x && x->symlen)
+	if (x && x->symlen) {
 		tl_arg_str(&a[n++], TL_K("symbol"), x->sym, x->symlen);
-	if (x && x->infolen)
+		*jargs += TL_ARGBOUND(TL_K("symbol")) +
+			  SINK_JSON_BOUND(x->symlen);
+	}
+	if (x && x->infolen) {
 		tl_arg_str(&a[n++], TL_K("info"), x->info, x->infolen);
+		*jargs += TL_ARGBOUND(TL_K("info")) +
+			  SINK_JSON_BOUND(x->infolen);
+	}
 	return n;
 }
 
@@ -240,9 +250,13 @@ static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 	te.catlen = 3;
 	te.args = a;
 	chrome_reason_name(c, &te, v, name);
-	te.nargs = chrome_exit_argv(c, a, v);
-	if (note)
-		tl_arg_note(&a[te.nargs++], note);
+	te.nargs = chrome_exit_argv(c, a, v, &te.jargs);
+	if (note) {
+		tl_arg_note(&a[te.nargs], note);
+		te.jargs += TL_ARGBOUND(note) +
+			    SINK_JSON_BOUND(a[te.nargs].v.len);
+		te.nargs++;
+	}
 	return chrome_emit(c, &te);
 }
 
