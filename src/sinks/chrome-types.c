@@ -295,6 +295,7 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 		if (f->k.hex || f->k.jkeylen > 16)
 			ct->args_uint = false;
 	}
+	ct->args_uint = ct->args_uint && ct->all_at;
 	ct->init = true;
 	return 0;
 }
@@ -558,7 +559,7 @@ int chrome_instant_tid(struct sink_chrome *c, const struct chrome_type *ct,
 		args[n++].k = ct->cpu_own ? TL_K("common_cpu") : TL_K("cpu");
 	}
 	/* every field a u32 or u64 word (no hex), pid >= 0 and cpu */
-	te.args_uint = ct->all_at && ct->args_uint && ev->pid >= 0;
+	te.args_uint = ct->args_uint && ev->pid >= 0;
 	te.jargs = ct->jargs + strb;
 	te.nargs = n;
 	te.iids = ct->iids;

@@ -77,8 +77,8 @@ struct chrome_type {
 	uint32_t *at_offs;	/* owned: each field's byte offset */
 	uint64_t at_u64;	/* bit i: field i is a u64 */
 	uint64_t at_nonword;	/* bit i: field i is not a data word */
-	/* no field is hex, every key's jkey 16 bytes at most: with all_at,
-	 * an instant's args are tl_event.args_uint */
+	/* all_at, no field is hex, every key's jkey 16 bytes at most: an
+	 * instant's args are tl_event.args_uint (if its pid is >= 0) */
 	bool args_uint;
 	uint32_t *iids;		/* owned: tl_event.iids of the fields' keys */
 	uint32_t name_iid;	/* tl_event.name_iid of name */
