@@ -104,8 +104,8 @@ static char *json_s64(char *p, int64_t v)
  * (those of the stamp before, or made and kept), then "dd.ddd". A third
  * of the instructions of an instant's time stamp went to its digits.
  */
-static inline __attribute__((always_inline)) char *json_put_us_step(struct json_us_text *u, char *p,
-				     uint64_t ns)
+static inline __attribute__((always_inline)) char *
+json_put_us_step(struct json_us_text *u, char *p, uint64_t ns)
 {
 	uint64_t hi = ns / JSON_US_STEP;
 	unsigned lo = (unsigned)(ns - hi * JSON_US_STEP), f = lo % 1000;
@@ -127,7 +127,8 @@ static inline __attribute__((always_inline)) char *json_put_us_step(struct json_
 
 /* ns from the base: µs with three decimals, maybe negative (inline: 15
  * instructions a call) */
-static inline __attribute__((always_inline)) char *json_us(struct tl_enc *e, char *p, uint64_t ns)
+static inline __attribute__((always_inline)) char *
+json_us(struct tl_enc *e, char *p, uint64_t ns)
 {
 	if (!e->base_set) {
 		e->base_set = true;
@@ -139,15 +140,18 @@ static inline __attribute__((always_inline)) char *json_us(struct tl_enc *e, cha
 		return json_put_us(p, e->ts_base - ns);
 	}
 	ns -= e->ts_base;
-	if (ns >= JSON_US_STEP)
-		return json_put_us_step(&container_of(e, struct tl_json, enc)->us,
-					p, ns);
+	if (ns >= JSON_US_STEP) {
+		struct tl_json *j = container_of(e, struct tl_json, enc);
+
+		return json_put_us_step(&j->us, p, ns);
+	}
 	return json_put_us(p, ns);
 }
 
 /* A time stamp: µs with three decimals, or ticks (inline: a call
  * each was 5 instructions a record) */
-static inline __attribute__((always_inline)) char *json_ts(struct tl_enc *e, char *p, uint64_t ts)
+static inline __attribute__((always_inline)) char *
+json_ts(struct tl_enc *e, char *p, uint64_t ts)
 {
 	if (e->time->ns)
 		return json_us(e, p, sink_time_ns(e->time, ts));

@@ -70,7 +70,7 @@ struct chrome_type {
 	/* owned: an instant's args, nfields + 2, refilled by each; field
 	 * i's key set once */
 	struct tl_arg *args;
-	int32_t *u32_offs;	/* owned: each field's CHROME_AT_*, side by side */
+	int32_t *u32_offs;	/* owned: each field's CHROME_AT_* */
 	/* every field is at an offset (u32_offs >= 0), and there are
 	 * CHROME_AT_FIELDS at most: then these say what each is */
 	bool all_at;
@@ -191,7 +191,8 @@ struct chrome_prog {
 
 /* chrome_event_tid()'s cache: (pid, machine, domain, vCPU) -> tid */
 #define CHROME_TIDHITS_LOG	8
-#define CHROME_TIDHIT		(1ull << 33)	/* in every vcpu filled */
+/* set in the vcpu of a filled chrome_tidhit */
+#define CHROME_TIDHIT		(1ull << 33)
 struct chrome_tidhit {
 	uint64_t task;		/* pid | machine << 40 */
 	uint64_t vcpu;		/* vCPU | domain << 32 | CHROME_TIDHIT */

@@ -519,14 +519,14 @@ static int chrome_close_all(struct sink_chrome *c)
 	for (i = 0; i < c->pairs.n; i++) {
 		struct sink_vcpu *v = &c->pairs.v[i];
 		uint32_t t = sink_map_find(&c->thread_map, v->key);
+		const struct tl_key *note =
+			TL_NOTE("repaired", "no entry before the trace end");
 
 		if (!v->pending || t == SINK_MAP_EMPTY)
 			continue;
 		v->pending = false;
 		c->exits_open++;
-		if (chrome_exit_slice(c, v, t + 1, c->last_ts,
-				      TL_NOTE("repaired",
-					      "no entry before the trace end")) < 0)
+		if (chrome_exit_slice(c, v, t + 1, c->last_ts, note) < 0)
 			return -ENOMEM;
 	}
 	for (i = 0; i < c->nthreads; i++) {
