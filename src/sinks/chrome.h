@@ -199,6 +199,24 @@ struct chrome_tidhit {
 	uint32_t tid;
 };
 
+static inline uint64_t chrome_tidhit_task(const struct event *ev)
+{
+	return ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
+	       (uint64_t)ev->src->machine << 40;
+}
+
+static inline uint64_t chrome_tidhit_vcpu(const struct event *ev)
+{
+	return ev->vcpu | (uint64_t)ev->src->domain << 32 | CHROME_TIDHIT;
+}
+
+static inline size_t chrome_tidhit_at(const struct event *ev)
+{
+	uint64_t h = chrome_tidhit_task(ev) ^ chrome_tidhit_vcpu(ev) << 20;
+
+	return (size_t)(h * 0x9e3779b97f4a7c15ull >> (64 - CHROME_TIDHITS_LOG));
+}
+
 struct sink_chrome {
 	struct sink sink;
 	struct tl_enc *enc;		/* owned: JSON or Perfetto */
@@ -326,38 +344,29 @@ int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
  * The Chrome tid of ev's thread (chrome_thread_key(), chrome_thread()).
  * Events that name their vCPU and no VM (kvmtrace) find it by (pid,
  * machine, domain, vCPU) in one probe of c->tidhits: their key is a
- * function of those alone (chrome_thread_key()), and a key's tid never
- * changes.
+ * function of those alone (chrome_thread_key()) but when it is a CPU's,
+ * and a key's tid never changes. h: their entry of tidhits, to fill, or
+ * NULL. 0 or -ENOMEM.
  */
+int chrome_event_tid_slow(struct sink_chrome *c, const struct sink_type *st,
+			  const struct event *ev, enum sink_role role,
+			  struct chrome_tidhit *h, uint32_t *tid);
 static inline int chrome_event_tid(struct sink_chrome *c,
 				   const struct sink_type *st,
 				   const struct event *ev, enum sink_role role,
 				   uint32_t *tid)
 {
 	struct chrome_tidhit *h = NULL;
-	uint64_t task = 0, vcpu = 0, key;
 
 	if (st->vm == SINK_NOSLOT && ev->has_vcpu && role != SINK_CALL) {
-		task = ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
-		       (uint64_t)ev->src->machine << 40;
-		vcpu = ev->vcpu | (uint64_t)ev->src->domain << 32 |
-		       CHROME_TIDHIT;
-		h = &c->tidhits[(task ^ vcpu << 20) * 0x9e3779b97f4a7c15ull >>
-				(64 - CHROME_TIDHITS_LOG)];
-		if (h->task == task && h->vcpu == vcpu) {
+		h = &c->tidhits[chrome_tidhit_at(ev)];
+		if (h->task == chrome_tidhit_task(ev) &&
+		    h->vcpu == chrome_tidhit_vcpu(ev)) {
 			*tid = h->tid;
 			return 0;
 		}
 	}
-	if (chrome_thread_key(c, st, ev, role, &key) < 0 ||
-	    chrome_thread(c, key, ev, st, tid) < 0)
-		return -ENOMEM;
-	if (h) {
-		h->task = task;
-		h->vcpu = vcpu;
-		h->tid = *tid;
-	}
-	return 0;
+	return chrome_event_tid_slow(c, st, ev, role, h, tid);
 }
 /* The process of a domain, named after its inputs (once it has a thread). */
 int chrome_process(struct sink_chrome *c, enum domain dom);
