@@ -74,8 +74,28 @@ static inline char *json_dec(char *p, uint64_t v)
 		memcpy(p, pyfmt_dig2 + 2 * v, 2);
 		return p + 2;
 	}
-	n = pyfmt_dec_len(v);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * 9 or 10 digits (a random u32, kvmtrace's data words): the one or
+	 * two above the low 8, then those 8 at once (pyfmt_dec8_swar(): no
+	 * table, no loop)
+	 */
+	if (v >= 100000000 && v < 10000000000ull) {
+		uint64_t q = v / 100000000, d;
 
+		d = pyfmt_dec8_swar((uint32_t)(v - q * 100000000)) +
+		    0x3030303030303030ull;
+		if (q < 10) {
+			*p++ = (char)('0' + q);
+		} else {
+			memcpy(p, pyfmt_dig2 + 2 * q, 2);
+			p += 2;
+		}
+		memcpy(p, &d, 8);
+		return p + 8;
+	}
+#endif
+	n = pyfmt_dec_len(v);
 	pyfmt_dec_back(p + n, v);
 	return p + n;
 }
