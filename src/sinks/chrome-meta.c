@@ -267,6 +267,24 @@ int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 	return 0;
 }
 
+int chrome_event_tid_slow(struct sink_chrome *c, const struct sink_type *st,
+			  const struct event *ev, enum sink_role role,
+			  struct chrome_tidhit *h, uint32_t *tid)
+{
+	uint64_t key;
+
+	if (chrome_thread_key(c, st, ev, role, &key) < 0 ||
+	    chrome_thread(c, key, ev, st, tid) < 0)
+		return -ENOMEM;
+	/* not a CPU's track: a VM past the cap with no pid goes by ev->cpu */
+	if (h && sink_key_kind(key) != SINK_CPU) {
+		h->task = chrome_tidhit_task(ev);
+		h->vcpu = chrome_tidhit_vcpu(ev);
+		h->tid = *tid;
+	}
+	return 0;
+}
+
 int chrome_process(struct sink_chrome *c, enum domain dom)
 {
 	size_t i, len = 0, n = 0;

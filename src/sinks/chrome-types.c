@@ -26,6 +26,7 @@ void chrome_type_fini(struct chrome_type *ct)
 	}
 	free(ct->fields);
 	free(ct->u32_offs);
+	free(ct->at_offs);
 	free(ct->iids);
 	free(ct->args);
 	free(ct->head);
@@ -146,6 +147,20 @@ size_t chrome_make_head(const struct chrome_type *ct, char *buf,
 	return (size_t)(p - buf);
 }
 
+/* chrome_make_head() of a name that needs no escapes ("0x0e894a10") */
+static size_t chrome_make_head_plain(const struct chrome_type *ct, char *buf,
+				     const char *name, size_t len)
+{
+	char *p = buf;
+
+	p = CHROME_LIT(p, "{\"name\":\"");
+	p = chrome_lit(p, name, len);
+	p = CHROME_LIT(p, "\",");
+	p = chrome_lit(p, ct->cat, ct->catlen);
+	p = CHROME_LIT(p, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
+	return (size_t)(p - buf);
+}
+
 static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 			    const struct event *ev)
 {
@@ -155,7 +170,7 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	const char *cat = t->system ? t->system : src->ops->kind;
 	const char *name;
 	char idname[24], *jkey, *fname;
-	size_t i, n = 0, k, off;
+	size_t i, n = 0, k, off, lenoff;
 
 	sink_type_init(&ct->st, src, t);
 	ct->named = -1;
@@ -214,9 +229,17 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 			ct->add_pid = false;
 		f->slot = idx;
 		f->u32_off = -1;
+		f->u64 = false;
 		if (src->ops->field_u32 && src->ops->field_u32(src, idx, &off) &&
-		    off <= INT32_MAX)
+		    off <= CHROME_AT_MAX) {
 			f->u32_off = (int32_t)off;
+		} else if (src->ops->field_at &&
+			   src->ops->field_at(src, idx, &off, &lenoff) ==
+				   SOURCE_AT_U64 &&
+			   off <= CHROME_AT_MAX) {
+			f->u32_off = (int32_t)off;
+			f->u64 = true;
+		}
 		f->word = t->has_id && chrome_is_word(names[i]);
 		f->k.hex = chrome_is_address(names[i]);
 		/* the event's own cpu: the record's is common_cpu */
@@ -246,12 +269,33 @@ static int chrome_type_init(struct sink_chrome *c, struct chrome_type *ct,
 	ct->iids = calloc(ct->nfields + 1, sizeof(*ct->iids));
 	if (!ct->args || !ct->u32_offs || !ct->iids)
 		return -ENOMEM;
+	ct->all_at = ct->nfields <= CHROME_AT_FIELDS;
+	ct->args_uint = true;
+	ct->at_offs = calloc(ct->nfields + 1, sizeof(*ct->at_offs));
+	if (!ct->at_offs)
+		return -ENOMEM;
 	for (i = 0; i < ct->nfields; i++) {
-		ct->args[i].k = &ct->fields[i].k;
-		ct->args[i].hex = ct->fields[i].k.hex;
+		const struct chrome_field *f = &ct->fields[i];
+
+		ct->at_offs[i] = f->u32_off < 0 ? 0 : (uint32_t)f->u32_off;
+		if (f->u64 && i < CHROME_AT_FIELDS)
+			ct->at_u64 |= 1ull << i;
+		if (!f->word && i < CHROME_AT_FIELDS)
+			ct->at_nonword |= 1ull << i;
+
+		ct->args[i].k = &f->k;
+		ct->args[i].hex = f->k.hex;
 		value_set_u64(&ct->args[i].v, 0);
-		ct->u32_offs[i] = ct->fields[i].u32_off;
+		ct->u32_offs[i] = f->u32_off < 0 ? -1
+				  : f->u32_off << CHROME_AT_SHIFT |
+					    f->word * CHROME_AT_WORD |
+					    f->u64 * CHROME_AT_U64;
+		if (f->u32_off < 0)
+			ct->all_at = false;
+		if (f->k.hex || f->k.jkeylen > 16)
+			ct->args_uint = false;
 	}
+	ct->args_uint = ct->args_uint && ct->all_at;
 	ct->init = true;
 	return 0;
 }
@@ -341,8 +385,10 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		 */
 		nlen = chrome_idname(idname, id);
 		/* Perfetto: the name alone (no JSON head, here or below) */
-		te->jheadlen = c->perfetto ? 0 : chrome_make_head(ct, scratch,
-								  idname, nlen);
+		te->jheadlen = c->perfetto ? 0
+					   : chrome_make_head_plain(ct, scratch,
+								    idname,
+								    nlen);
 		te->jhead = scratch;
 		memcpy(scratch + te->jheadlen, idname, nlen);
 		te->name = scratch + te->jheadlen;
@@ -350,20 +396,23 @@ static void chrome_head(struct sink_chrome *c, const struct chrome_type *ct,
 		return;
 	}
 	nlen = strlen(name);
-	if (SINK_JSON_BOUND(nlen) + ct->catlen + 48 > CHROME_HEADMAX) {
-		/* a long label: not cached, and cut to what scratch holds */
-		if (nlen > CHROME_LABELMAX)
-			nlen = CHROME_LABELMAX;
-		te->jheadlen = c->perfetto ? 0 : chrome_make_head(ct, scratch,
-								  name, nlen);
+	/* a long label: cut to what scratch holds */
+	if (nlen > CHROME_LABELMAX)
+		nlen = CHROME_LABELMAX;
+	te->jheadlen = c->perfetto ? 0 : chrome_make_head(ct, scratch, name,
+							  nlen);
+	if (te->jheadlen > CHROME_HEADMAX || nlen > CHROME_HEADMAX) {
+		/* not cached (the head's own length decides: "APIC_ACCESS"
+		 * was left out by the bound of an escaped name's, 6 bytes a
+		 * byte, 7 % of --chrome's instants made again each time) */
 		te->jhead = scratch;
 		memcpy(scratch + te->jheadlen, name, nlen);
 		te->name = scratch + te->jheadlen;
 		te->namelen = nlen;
 		return;
 	}
-	h->len = c->perfetto ? 0 : (uint8_t)chrome_make_head(ct, h->head, name,
-							      nlen);
+	h->len = (uint8_t)te->jheadlen;
+	memcpy(h->head, scratch, te->jheadlen);
 	memcpy(h->name, name, nlen);
 	h->namelen = (uint8_t)nlen;
 	h->id = id;
@@ -382,16 +431,97 @@ cached:
 	te->name_iid = &h->name_iid;
 }
 
+/*
+ * The values of ct's fields into its args; the count of them kept: kvmtrace
+ * data words that are 0 at the end are not written. *strb: the bytes their
+ * strings may take in JSON.
+ */
+static size_t chrome_values(const struct chrome_type *ct,
+			    const struct event *ev, size_t *strb)
+{
+	struct tl_arg *args = ct->args;
+	const char *rec = ev->rec;
+	size_t i, n = ct->nfields, keep = 0;
+
+	if (ct->all_at) {
+		/*
+		 * kvmtrace: every field a word of the record, every one an
+		 * INT from the start (args[i].v.kind stays); the fields
+		 * kept, a bit each: those not data words, those not 0; the
+		 * u64s (the event id) after the u32s. Branch-free: half the
+		 * instructions of a branch or two a field.
+		 */
+		uint64_t nz = ct->at_nonword, m;
+
+		for (i = 0; i < n; i++) {
+			uint32_t w;
+
+			memcpy(&w, rec + ct->at_offs[i], 4);
+			args[i].v.u = w;
+			nz |= (uint64_t)(w != 0) << i;
+		}
+		for (m = ct->at_u64; m; m &= m - 1) {
+			uint64_t w;
+
+			i = (size_t)__builtin_ctzll(m);
+			memcpy(&w, rec + ct->at_offs[i], 8);
+			args[i].v.u = w;
+			nz |= (uint64_t)(w != 0) << i;
+		}
+		return nz ? (size_t)(64 - __builtin_clzll(nz)) : 0;
+	}
+	for (i = 0; i < n; i++) {
+		int32_t o = ct->u32_offs[i];
+		struct tl_arg *a = &args[i];
+
+		if (o >= 0) {
+			uint64_t w;
+
+			if (o & CHROME_AT_U64) {
+				memcpy(&w, rec + (o >> CHROME_AT_SHIFT), 8);
+			} else {
+				uint32_t w32;
+
+				memcpy(&w32, rec + (o >> CHROME_AT_SHIFT), 4);
+				w = w32;
+			}
+			a->v.u = w;
+		} else if (ev->src->ops->field(ev->src, ev, ct->fields[i].slot,
+					       &a->v) < 0) {
+			a->v.kind = VALUE_NONE;
+		} else if (a->v.kind == VALUE_STR) {
+			*strb += SINK_JSON_BOUND(a->v.len);
+		}
+	}
+	for (keep = n; keep && ct->fields[keep - 1].word &&
+		       args[keep - 1].v.kind == VALUE_INT &&
+		       !args[keep - 1].v.u;
+	     keep--)
+		;
+	return keep;
+}
+
 /* An instant of ev on thread key, named after its type or after name. */
 int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct event *ev, uint64_t key,
 		   const struct value *name, struct diag *d)
 {
+	uint32_t tid;
+
+	if (chrome_thread(c, key, ev, &ct->st, &tid) < 0)
+		return chrome_nomem(d);
+	return chrome_instant_tid(c, ct, ev, tid, name, d);
+}
+
+/* chrome_instant() on Chrome thread tid. */
+int chrome_instant_tid(struct sink_chrome *c, const struct chrome_type *ct,
+		       const struct event *ev, uint32_t tid,
+		       const struct value *name, struct diag *d)
+{
 	struct tl_arg *args = ct->args;
 	char scratch[SINK_JSON_BOUND(CHROME_LABELMAX) + CHROME_HEADMAX +
 		     CHROME_LABELMAX];
-	size_t i, n = ct->nfields, keep, strb = 0;
-	uint32_t tid;
+	size_t i, n, keep, strb = 0;
 	int ret;
 	struct tl_event te;
 
@@ -402,8 +532,6 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 	te.catlen = ct->rawcatlen;
 	te.cat_iid = (uint32_t *)&ct->cat_iid;
 	te.args = args;
-	if (chrome_thread(c, key, ev, &ct->st, &tid) < 0)
-		return chrome_nomem(d);
 	te.pid = chrome_tid_pid(c, tid);
 	te.tid = tid;
 	if (name) {
@@ -419,29 +547,7 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		chrome_head(c, ct, ev, &te, scratch);
 	}
 	/* args[i] holds field i's key (and a number's kind) from the start */
-	for (i = 0; i < n; i++) {
-		int32_t off = ct->u32_offs[i];
-		struct tl_arg *a = &args[i];
-
-		if (off >= 0) {
-			uint32_t w;
-
-			memcpy(&w, (const char *)ev->rec + off, 4);
-			a->v.u = w;
-		} else if (ev->src->ops->field(ev->src, ev, ct->fields[i].slot,
-					       &a->v) < 0) {
-			a->v.kind = VALUE_NONE;
-		} else if (a->v.kind == VALUE_STR) {
-			strb += SINK_JSON_BOUND(a->v.len);
-		}
-	}
-	/* kvmtrace: data words that are 0 at the end are not written */
-	for (keep = n; keep && ct->fields[keep - 1].word &&
-		       args[keep - 1].v.kind == VALUE_INT &&
-		       !args[keep - 1].v.u;
-	     keep--)
-		;
-	n = keep;
+	n = keep = chrome_values(ct, ev, &strb);
 	if (ct->add_pid) {
 		value_set_s64(&args[n].v, ev->pid);
 		args[n].hex = false;
@@ -452,6 +558,8 @@ int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		args[n].hex = false;
 		args[n++].k = ct->cpu_own ? TL_K("common_cpu") : TL_K("cpu");
 	}
+	/* every field a u32 or u64 word (no hex), pid >= 0 and cpu */
+	te.args_uint = ct->args_uint && ev->pid >= 0;
 	te.jargs = ct->jargs + strb;
 	te.nargs = n;
 	te.iids = ct->iids;

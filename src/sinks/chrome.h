@@ -34,9 +34,23 @@ struct chrome_field {
 	struct tl_key k;	/* key: the field's name, jkey "name": (owned) */
 	bool word;		/* a kvmtrace data word: left out if 0 at the end */
 	/* >= 0: the value is a u32 at this byte of ev->rec for every
-	 * event (source_ops.field_u32), read without a call */
+	 * event (source_ops.field_u32), or a u64 (u64: field_at's
+	 * SOURCE_AT_U64, kvmtrace's event id), read without a call */
 	int32_t u32_off;
+	bool u64;
 };
+
+/*
+ * chrome_type.u32_offs[i]: -1, field i through field(); else its byte
+ * offset << CHROME_AT_SHIFT, with CHROME_AT_WORD (a kvmtrace data word)
+ * and CHROME_AT_U64 (a u64, not a u32): one load for all an instant
+ * needs to know of a field.
+ */
+#define CHROME_AT_U64	1
+#define CHROME_AT_WORD	2
+#define CHROME_AT_SHIFT	2
+#define CHROME_AT_MAX	(INT32_MAX >> CHROME_AT_SHIFT)
+#define CHROME_AT_FIELDS	64	/* fields of a chrome_type.all_at */
 
 /* What the sink knows about one event type of one source. */
 struct chrome_type {
@@ -56,7 +70,16 @@ struct chrome_type {
 	/* owned: an instant's args, nfields + 2, refilled by each; field
 	 * i's key set once */
 	struct tl_arg *args;
-	int32_t *u32_offs;	/* owned: each field's u32_off, side by side */
+	int32_t *u32_offs;	/* owned: each field's CHROME_AT_* */
+	/* every field is at an offset (u32_offs >= 0), and there are
+	 * CHROME_AT_FIELDS at most: then these say what each is */
+	bool all_at;
+	uint32_t *at_offs;	/* owned: each field's byte offset */
+	uint64_t at_u64;	/* bit i: field i is a u64 */
+	uint64_t at_nonword;	/* bit i: field i is not a data word */
+	/* all_at, no field is hex, every key's jkey 16 bytes at most: an
+	 * instant's args are tl_event.args_uint (if its pid is >= 0) */
+	bool args_uint;
 	uint32_t *iids;		/* owned: tl_event.iids of the fields' keys */
 	uint32_t name_iid;	/* tl_event.name_iid of name */
 	uint32_t cat_iid;	/* tl_event.cat_iid of rawcat */
@@ -111,6 +134,7 @@ struct chrome_cpu {
 
 /* What a pending exit's slice will carry as args, kept per vCPU. */
 struct chrome_exitargs {
+	uint32_t tid;		/* the vCPU's Chrome thread; 0: not yet */
 	uint16_t symlen;
 	uint16_t infolen;
 	char sym[CHROME_SYMMAX];
@@ -125,8 +149,8 @@ struct chrome_src {
 /* chrome_type()'s cache: a type of a source and where its record is. */
 #define CHROME_TCACHE	64
 struct chrome_tcache {
-	const struct event_type *type;	/* borrowed */
-	const struct source *src;	/* borrowed */
+	const struct source *src;	/* borrowed; NULL: empty */
+	uint32_t ti;			/* event_type.index */
 	struct chrome_type *ct;		/* in its source's types */
 };
 
@@ -165,6 +189,34 @@ struct chrome_prog {
 	bool announced;
 };
 
+/* chrome_event_tid()'s cache: (pid, machine, domain, vCPU) -> tid */
+#define CHROME_TIDHITS_LOG	8
+/* set in the vcpu of a filled chrome_tidhit */
+#define CHROME_TIDHIT		(1ull << 33)
+struct chrome_tidhit {
+	uint64_t task;		/* pid | machine << 40 */
+	uint64_t vcpu;		/* vCPU | domain << 32 | CHROME_TIDHIT */
+	uint32_t tid;
+};
+
+static inline uint64_t chrome_tidhit_task(const struct event *ev)
+{
+	return ((uint64_t)ev->pid & ((1ull << 40) - 1)) |
+	       (uint64_t)ev->src->machine << 40;
+}
+
+static inline uint64_t chrome_tidhit_vcpu(const struct event *ev)
+{
+	return ev->vcpu | (uint64_t)ev->src->domain << 32 | CHROME_TIDHIT;
+}
+
+static inline size_t chrome_tidhit_at(const struct event *ev)
+{
+	uint64_t h = chrome_tidhit_task(ev) ^ chrome_tidhit_vcpu(ev) << 20;
+
+	return (size_t)(h * 0x9e3779b97f4a7c15ull >> (64 - CHROME_TIDHITS_LOG));
+}
+
 struct sink_chrome {
 	struct sink sink;
 	struct tl_enc *enc;		/* owned: JSON or Perfetto */
@@ -179,6 +231,7 @@ struct sink_chrome {
 	struct chrome_tcache tcache[CHROME_TCACHE];
 	struct chrome_idhead idheads[CHROME_IDCACHE];
 	uint32_t idhead_ver;	/* fills of idheads so far */
+	struct chrome_tidhit tidhits[1u << CHROME_TIDHITS_LOG];
 	struct sink_map thread_map;	/* key -> index into threads */
 	struct chrome_thread *threads;	/* owned */
 	size_t nthreads;
@@ -287,6 +340,34 @@ static inline int chrome_thread(struct sink_chrome *c, uint64_t key,
 int chrome_thread_key(struct sink_chrome *c, const struct sink_type *st,
 		      const struct event *ev, enum sink_role role,
 		      uint64_t *key);
+/*
+ * The Chrome tid of ev's thread (chrome_thread_key(), chrome_thread()).
+ * Events that name their vCPU and no VM (kvmtrace) find it by (pid,
+ * machine, domain, vCPU) in one probe of c->tidhits: their key is a
+ * function of those alone (chrome_thread_key()) but when it is a CPU's,
+ * and a key's tid never changes. h: their entry of tidhits, to fill, or
+ * NULL. 0 or -ENOMEM.
+ */
+int chrome_event_tid_slow(struct sink_chrome *c, const struct sink_type *st,
+			  const struct event *ev, enum sink_role role,
+			  struct chrome_tidhit *h, uint32_t *tid);
+static inline int chrome_event_tid(struct sink_chrome *c,
+				   const struct sink_type *st,
+				   const struct event *ev, enum sink_role role,
+				   uint32_t *tid)
+{
+	struct chrome_tidhit *h = NULL;
+
+	if (st->vm == SINK_NOSLOT && ev->has_vcpu && role != SINK_CALL) {
+		h = &c->tidhits[chrome_tidhit_at(ev)];
+		if (h->task == chrome_tidhit_task(ev) &&
+		    h->vcpu == chrome_tidhit_vcpu(ev)) {
+			*tid = h->tid;
+			return 0;
+		}
+	}
+	return chrome_event_tid_slow(c, st, ev, role, h, tid);
+}
 /* The process of a domain, named after its inputs (once it has a thread). */
 int chrome_process(struct sink_chrome *c, enum domain dom);
 /* The end of the document: metadata and what was repaired. */
@@ -307,19 +388,21 @@ static inline struct chrome_type *chrome_type(struct sink_chrome *c,
 					      const struct event *ev,
 					      struct diag *d)
 {
-	uintptr_t h = (uintptr_t)ev->type >> 4 ^ (uintptr_t)ev->src >> 6;
+	uint32_t ti = ev->type->index;
+	uintptr_t h = ti ^ (uintptr_t)ev->src >> 6;
 	struct chrome_tcache *e = &c->tcache[h & (CHROME_TCACHE - 1)];
 	const struct chrome_src *cs;
-	uint32_t ti;
 
-	/* by the type's address first: two loads, not six in a row */
-	if (__builtin_expect(e->type == ev->type && e->src == ev->src, 1))
+	/*
+	 * by the type's index, not its address: kvmtrace stamps a type in
+	 * each record of a batch, and 7 records in 10 missed
+	 */
+	if (__builtin_expect(e->ti == ti && e->src == ev->src, 1))
 		return e->ct;
 	cs = &c->csrcs[ev->src->index];
-	ti = ev->type->index;
 	if (!(ti < cs->n && cs->types[ti].init))
 		return chrome_type_new(c, ev, d);
-	e->type = ev->type;
+	e->ti = ti;
 	e->src = ev->src;
 	e->ct = &cs->types[ti];
 	return e->ct;
@@ -328,6 +411,10 @@ static inline struct chrome_type *chrome_type(struct sink_chrome *c,
 int chrome_instant(struct sink_chrome *c, const struct chrome_type *ct,
 		   const struct event *ev, uint64_t key,
 		   const struct value *name, struct diag *d);
+/* chrome_instant() on Chrome thread tid. */
+int chrome_instant_tid(struct sink_chrome *c, const struct chrome_type *ct,
+		       const struct event *ev, uint32_t tid,
+		       const struct value *name, struct diag *d);
 
 /* ------------------------------------ chrome-cpu.c: CPU tracks */
 

@@ -133,21 +133,52 @@ static void chrome_reason_name(const struct sink_chrome *c,
 	}
 }
 
+/*
+ * What the sink keeps of vCPU v's exit (v in pairs.v), made on first
+ * sight; NULL: out of memory.
+ */
+static struct chrome_exitargs *chrome_xargs(struct sink_chrome *c,
+					    const struct sink_vcpu *v)
+{
+	uint32_t idx = (uint32_t)(v - c->pairs.v);
+	void *grown = c->xargs;
+
+	if (sink_grow(&grown, &c->nxargs, idx, sizeof(*c->xargs)) < 0)
+		return NULL;
+	c->xargs = grown;
+	return &c->xargs[idx];
+}
+
+/*
+ * The Chrome thread of vCPU v (v in pairs.v; its xargs made): kept in
+ * its xargs, a key's thread never changes (a hash lookup at each exit
+ * and entry before).
+ */
+static int chrome_vcpu_tid(struct sink_chrome *c, const struct sink_vcpu *v,
+			   const struct event *ev, const struct sink_type *st,
+			   uint32_t *tid)
+{
+	struct chrome_exitargs *x = &c->xargs[v - c->pairs.v];
+
+	if (__builtin_expect(x->tid != 0, 1)) {
+		*tid = x->tid;
+		return 0;
+	}
+	if (chrome_thread(c, v->key, ev, st, tid) < 0)
+		return -ENOMEM;
+	x->tid = *tid;
+	return 0;
+}
+
 /* The args an exit's slice will carry: its RIP, function and text. */
 static int chrome_exit_args(struct sink_chrome *c, const struct chrome_type *ct,
 			    const struct event *ev, struct sink_vcpu *v)
 {
-	uint32_t idx = (uint32_t)(v - c->pairs.v);
-	struct chrome_exitargs *x;
+	struct chrome_exitargs *x = &c->xargs[v - c->pairs.v];
 	const char *sym = NULL;
 	struct value val;
 	size_t n = 0;
-	void *grown = c->xargs;
 
-	if (sink_grow(&grown, &c->nxargs, idx, sizeof(*c->xargs)) < 0)
-		return -ENOMEM;
-	c->xargs = grown;
-	x = &c->xargs[idx];
 	v->has_rip = sink_exit_rip(&ct->st, ev, &v->rip) == 0;
 	if (ct->sym != SINK_NOSLOT &&
 	    ev->src->ops->field(ev->src, ev, ct->sym, &val) == 0 &&
@@ -174,27 +205,37 @@ static int chrome_exit_args(struct sink_chrome *c, const struct chrome_type *ct,
 
 /* reason, rip, symbol and info of v's exit. */
 static size_t chrome_exit_argv(const struct sink_chrome *c,
-			       struct tl_arg *a, const struct sink_vcpu *v)
+			       struct tl_arg *a, const struct sink_vcpu *v,
+			       size_t *jargs)
 {
 	uint32_t idx = (uint32_t)(v - c->pairs.v);
 	const struct chrome_exitargs *x = idx < c->nxargs ? &c->xargs[idx]
 							  : NULL;
 	size_t n = 0;
 
+	/* JSON's bound of each (the encoder's loop over them was 50
+	 * instructions an exit) */
+	*jargs = 2 * TL_ARGBOUND(TL_K("reason"));
 	tl_arg_u64(&a[n++], TL_K("reason"), v->reason);
 	if (v->has_rip)
 		tl_arg_u64(&a[n++], TL_HEXK("rip"), v->rip);
-	if (x && x->symlen)
+	if (x && x->symlen) {
 		tl_arg_str(&a[n++], TL_K("symbol"), x->sym, x->symlen);
-	if (x && x->infolen)
+		*jargs += TL_ARGBOUND(TL_K("symbol")) +
+			  SINK_JSON_BOUND(x->symlen);
+	}
+	if (x && x->infolen) {
 		tl_arg_str(&a[n++], TL_K("info"), x->info, x->infolen);
+		*jargs += TL_ARGBOUND(TL_K("info")) +
+			  SINK_JSON_BOUND(x->infolen);
+	}
 	return n;
 }
 
 /* The slice of an exit, or an instant at the exit (unpaired). */
 static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 			     uint32_t tid, uint64_t end, bool unpaired,
-			     const char *note)
+			     const struct tl_key *note)
 {
 	struct tl_arg a[5];
 	char name[32];
@@ -209,18 +250,20 @@ static int chrome_exit_write(struct sink_chrome *c, const struct sink_vcpu *v,
 	te.catlen = 3;
 	te.args = a;
 	chrome_reason_name(c, &te, v, name);
-	te.nargs = chrome_exit_argv(c, a, v);
+	te.nargs = chrome_exit_argv(c, a, v, &te.jargs);
 	if (note) {
-		tl_arg_str(&a[te.nargs++],
-			   unpaired ? TL_K("unpaired") : TL_K("repaired"),
-			   note, strlen(note));
+		tl_arg_note(&a[te.nargs], note);
+		te.jargs += TL_ARGBOUND(note) +
+			    SINK_JSON_BOUND(a[te.nargs].v.len);
+		te.nargs++;
 	}
 	return chrome_emit(c, &te);
 }
 
 /* The slice of an exit: named after the exit reason, cat "kvm". */
 static int chrome_exit_slice(struct sink_chrome *c, const struct sink_vcpu *v,
-			     uint32_t tid, uint64_t end, const char *note)
+			     uint32_t tid, uint64_t end,
+			     const struct tl_key *note)
 {
 	return chrome_exit_write(c, v, tid, end, false, note);
 }
@@ -230,7 +273,8 @@ static int chrome_exit_unpaired(struct sink_chrome *c,
 				const struct sink_vcpu *v, uint32_t tid)
 {
 	return chrome_exit_write(c, v, tid, v->exit_ts, true,
-				 "another exit came before its entry");
+				 TL_NOTE("unpaired",
+					 "another exit came before its entry"));
 }
 
 static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
@@ -251,7 +295,8 @@ static int chrome_exit(struct sink_chrome *c, struct chrome_type *ct,
 	if (sink_field_at(ev, ct->st.reason, ct->st.at_reason, &reason) < 0)
 		reason = 0;
 	/* the vCPU's thread exists from its first exit on */
-	if (chrome_thread(c, v->key, ev, &ct->st, &tid) < 0)
+	if (!chrome_xargs(c, v) ||
+	    chrome_vcpu_tid(c, v, ev, &ct->st, &tid) < 0)
 		return chrome_nomem(d);
 	if (v->pending) {
 		c->exits_unpaired++;
@@ -274,18 +319,18 @@ static int chrome_entry(struct sink_chrome *c, const struct chrome_type *ct,
 			const struct event *ev, struct diag *d)
 {
 	struct sink_vcpu *v = sink_pairs_find(&c->pairs, &ct->st, ev, true);
-	uint64_t key;
 	uint32_t tid;
 
 	if (!v)
 		return chrome_nomem(d);
 	if (!v->pending) {
-		if (chrome_thread_key(c, &ct->st, ev, SINK_ENTRY, &key) < 0)
+		if (chrome_event_tid(c, &ct->st, ev, SINK_ENTRY, &tid) < 0)
 			return chrome_nomem(d);
-		return chrome_instant(c, ct, ev, key, NULL, d);
+		return chrome_instant_tid(c, ct, ev, tid, NULL, d);
 	}
 	v->pending = false;
-	if (chrome_thread(c, v->key, ev, &ct->st, &tid) < 0 ||
+	/* pending: its exit made its xargs */
+	if (chrome_vcpu_tid(c, v, ev, &ct->st, &tid) < 0 ||
 	    chrome_exit_slice(c, v, tid, ev->ts, NULL) < 0)
 		return chrome_nomem(d);
 	return 0;
@@ -396,6 +441,7 @@ static int chrome_event(struct sink_chrome *c, const struct event *ev,
 	struct chrome_type *ct = chrome_type(c, ev, d);
 	enum sink_role role;
 	uint64_t key;
+	uint32_t tid;
 
 	if (!ct)
 		return -ENOMEM;
@@ -426,9 +472,9 @@ static int chrome_event(struct sink_chrome *c, const struct event *ev,
 	case SINK_EVENT:
 		break;
 	}
-	if (chrome_thread_key(c, &ct->st, ev, role, &key) < 0)
+	if (chrome_event_tid(c, &ct->st, ev, role, &tid) < 0)
 		return chrome_nomem(d);
-	return chrome_instant(c, ct, ev, key, NULL, d);
+	return chrome_instant_tid(c, ct, ev, tid, NULL, d);
 }
 
 /* --------------------------------------------------------- begin, end */
@@ -473,13 +519,14 @@ static int chrome_close_all(struct sink_chrome *c)
 	for (i = 0; i < c->pairs.n; i++) {
 		struct sink_vcpu *v = &c->pairs.v[i];
 		uint32_t t = sink_map_find(&c->thread_map, v->key);
+		const struct tl_key *note =
+			TL_NOTE("repaired", "no entry before the trace end");
 
 		if (!v->pending || t == SINK_MAP_EMPTY)
 			continue;
 		v->pending = false;
 		c->exits_open++;
-		if (chrome_exit_slice(c, v, t + 1, c->last_ts,
-				      "no entry before the trace end") < 0)
+		if (chrome_exit_slice(c, v, t + 1, c->last_ts, note) < 0)
 			return -ENOMEM;
 	}
 	for (i = 0; i < c->nthreads; i++) {

@@ -45,6 +45,9 @@ struct tl_key {
 	uint32_t jkeylen;
 	bool hex;		/* an address (v: INT): JSON "0x…", Perfetto a
 				 * pointer value (JSON readers hold doubles) */
+	/* jkey is "key":"value" whole, the arg's value written already
+	 * (TL_NOTE: a constant note; JSON only) */
+	bool whole;
 };
 
 /* One arg: a key and a value (INT, FLOAT, STR; NONE is null). */
@@ -57,6 +60,9 @@ struct tl_arg {
 struct tl_event {
 	char ph;		/* enum tl_ph */
 	bool args_always;	/* JSON: "args":{} even without args */
+	/* JSON: every arg a VALUE_INT, not negative, not hex, with a jkey
+	 * of 16 bytes at most (a kvmtrace instant's): no questions asked */
+	bool args_uint;
 	bool opened;		/* TL_SLICE: its start was a TL_OPEN */
 	/*
 	 * TL_SLICE: it encloses every slice of its track written before it
@@ -113,6 +119,7 @@ static inline void tl_event_init(struct tl_event *e, char ph)
 {
 	e->ph = ph;
 	e->args_always = false;
+	e->args_uint = false;
 	e->opened = false;
 	e->outer = false;
 	e->pid = 0;
@@ -206,11 +213,34 @@ static inline void tl_arg_u64(struct tl_arg *a, const struct tl_key *k,
 			"\"" s "\":";                                       \
 		static const struct tl_key tl_k_ = {                      \
 			s, tl_j_, (uint32_t)sizeof(s) - 1,                \
-			(uint32_t)sizeof(s) + 2, h                        \
+			(uint32_t)sizeof(s) + 2, h, false                 \
 		};                                                        \
 		&tl_k_;                                                   \
 	})
 #define TL_K(s) TL_KEYDEF(s, false)
 #define TL_HEXK(s) TL_KEYDEF(s, true)
+
+/*
+ * The key of a note whose value is a constant string v, neither needing
+ * JSON's escapes: JSON copies "s":"v" whole (an unpaired exit's note
+ * was escaped byte by byte each time, 200 instructions); tl_arg_note()
+ * sets the arg.
+ */
+#define TL_NOTE(s, v)                                                     \
+	({                                                                \
+		static const char tl_j_[(sizeof(s) + sizeof(v) + 4 + 15) & \
+					~15u] = "\"" s "\":\"" v "\"";      \
+		static const struct tl_key tl_k_ = {                      \
+			s, tl_j_, (uint32_t)sizeof(s) - 1,                \
+			(uint32_t)(sizeof(s) + sizeof(v) + 3), false, true \
+		};                                                        \
+		&tl_k_;                                                   \
+	})
+
+/* An arg of a TL_NOTE key: its value is the text after "s":" */
+static inline void tl_arg_note(struct tl_arg *a, const struct tl_key *k)
+{
+	tl_arg_str(a, k, k->jkey + k->keylen + 4, k->jkeylen - k->keylen - 5);
+}
 
 #endif
