@@ -62,14 +62,17 @@ import struct
 import subprocess
 import sys
 
-KVM_EXIT = """name: kvm_exit
-ID: 50
-format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+# the fields every tracepoint starts with (the kernel's format files)
+COMMON_FIELDS = """\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
 \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
 \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
 \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+"""
 
+KVM_EXIT = """name: kvm_exit
+ID: 50
+format:
+""" + COMMON_FIELDS + """
 \tfield:unsigned int exit_reason;\toffset:8;\tsize:4;\tsigned:0;
 \tfield:unsigned long guest_rip;\toffset:16;\tsize:8;\tsigned:0;
 \tfield:u32 isa;\toffset:24;\tsize:4;\tsigned:0;
@@ -83,11 +86,7 @@ print fmt: "reason %s rip 0x%lx info %llx %llx", __print_symbolic(REC->exit_reas
 KVM_ENTRY = """name: kvm_entry
 ID: 51
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:unsigned int vcpu_id;\toffset:8;\tsize:4;\tsigned:0;
 \tfield:unsigned long rip;\toffset:16;\tsize:8;\tsigned:0;
 
@@ -98,11 +97,7 @@ print fmt: "vcpu %u, rip 0x%lx", REC->vcpu_id, REC->rip
 KVM_EXIT_618 = """name: kvm_exit
 ID: 50
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:unsigned int exit_reason;\toffset:8;\tsize:4;\tsigned:0;
 \tfield:unsigned long guest_rip;\toffset:16;\tsize:8;\tsigned:0;
 \tfield:u32 isa;\toffset:24;\tsize:4;\tsigned:0;
@@ -119,11 +114,7 @@ print fmt: "vcpu %u reason %s%s%s rip 0x%lx info1 0x%016llx info2 0x%016llx intr
 KVM_ENTRY_618 = """name: kvm_entry
 ID: 51
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:unsigned int vcpu_id;\toffset:8;\tsize:4;\tsigned:0;
 \tfield:unsigned long rip;\toffset:16;\tsize:8;\tsigned:0;
 \tfield:bool immediate_exit;\toffset:24;\tsize:1;\tsigned:0;
@@ -137,11 +128,7 @@ print fmt: "vcpu %u, rip 0x%lx intr_info 0x%08x error_code 0x%08x%s", REC->vcpu_
 KVM_ZOO = """name: kvm_zoo
 ID: 52
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:int a;\toffset:8;\tsize:4;\tsigned:1;
 \tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;
 \tfield:u16 c;\toffset:16;\tsize:2;\tsigned:0;
@@ -163,11 +150,7 @@ print fmt: "a=%d b=%u c=%x d=%#x e=%08x f=%-6d| g=%5u h=%lld i=%llu j=%lx k=%#ll
 KVM_DIV = """name: kvm_div
 ID: 54
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;
 \tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;
 
@@ -183,11 +166,7 @@ def raw_div(w, pid, a, b):
 KVM_KSYM = """name: kvm_ksym
 ID: 53
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;
 \tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;
 
