@@ -15,8 +15,16 @@
 #include "source.h"
 
 /*
- * The binding of ev from the caches, or NULL: render_binding() finds it.
- * Bindings live as long as r: one found stays good while others are made.
+ * What render_lookup() gives for an event whose binding is not at hand:
+ * its gate no room passes, so the test of the room left sends it off the
+ * path, where render_binding() finds the binding (no test of its own).
+ */
+static const struct binding render_unbound = { .gate = SIZE_MAX };
+
+/*
+ * The binding of ev from the caches, or &render_unbound: render_binding()
+ * finds it. Bindings live as long as r: one found stays good while others
+ * are made.
  */
 RENDER_INLINE const struct binding *render_lookup(const struct render *r,
 						  const struct event *ev)
@@ -30,10 +38,12 @@ RENDER_INLINE const struct binding *render_lookup(const struct render *r,
 
 		if (c->id == id)
 			return c->b;
-		return id - r->id_lo > r->id_span ? rs->other : NULL;
+		if (id - r->id_lo > r->id_span && rs->other)
+			return rs->other;
+		return &render_unbound;
 	}
 	tc = &r->tcache[render_thash(ev->type, ev->src->index)];
-	return tc->type == ev->type ? tc->b : NULL;
+	return tc->type == ev->type ? tc->b : &render_unbound;
 }
 
 /* The digits of q, a stamp's part above its low 8, as render_ts_dec's */
@@ -275,7 +285,7 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 		if (ret < 0)
 			return ret;
 	}
-	bn = ev < end ? render_lookup(r, ev) : NULL;
+	bn = ev < end ? render_lookup(r, ev) : &render_unbound;
 next:
 	if (ev == end) {
 		RENDER_SYNC();
@@ -285,20 +295,24 @@ next:
 	}
 	b = bn;
 	/* the next event's binding now: its loads wait less */
-	bn = ev + 1 < end ? render_lookup(r, ev + 1) : NULL;
-	if (!b) {
-		RENDER_SYNC();
-		ret = render_binding(r, ev, &b, d);
-		if (ret < 0)
-			goto fail;
-	}
+	bn = ev + 1 < end ? render_lookup(r, ev + 1) : &render_unbound;
+	/* an unbound event's gate fails too (render_unbound) */
 	if (__builtin_expect((size_t)(lend - lb) < b->gate, 0))
 		goto gate;
+template:
 	p = lb;
 	rec = ev->rec;
 	ro = b->rops;
 	RENDER_DISPATCH();
 gate:
+	if (b == &render_unbound) {
+		RENDER_SYNC();
+		ret = render_binding(r, ev, &b, d);
+		if (ret < 0)
+			goto fail;
+		if ((size_t)(lend - lb) >= b->gate)
+			goto template;
+	}
 	/* a mode other than RMODE_TEMPLATE's (b->gate), or a full buffer */
 	if (b->mode != RMODE_TEMPLATE) {
 		/* a skip rule: its events print nothing; nor a source's
@@ -553,7 +567,7 @@ generic:
 	RENDER_CLOSED();
 	RENDER_NEXT();
 done:
-	*p++ = '\n';
+	/* the newline: RSTEP_END's literal's last byte (render_ops()) */
 	lb = p;	/* the line committed (RENDER_SYNC()) */
 	ev++;
 	goto next;
