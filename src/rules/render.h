@@ -238,12 +238,13 @@ struct render_idcache {
 
 /*
  * The idcache slot of an event id: Fibonacci hashing, the top 6 bits of
- * the 32-bit product. (id ^ id >> 6) put kvmtrace's 0x0001xxxx and
- * 0x0002xxxx events in the same slots.
+ * the 32-bit product of its low word (kvmtrace's ids have 28 bits; the
+ * slot's id is compared whole). (id ^ id >> 6) put kvmtrace's 0x0001xxxx
+ * and 0x0002xxxx events in the same slots.
  */
 static inline uint32_t render_idhash(uint64_t id)
 {
-	return (uint32_t)((uint32_t)(id ^ (id >> 32)) * 0x9E3779B1u) >> 26;
+	return (uint32_t)id * 0x9E3779B1u >> 26;
 }
 
 struct render_src {
