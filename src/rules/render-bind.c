@@ -466,8 +466,8 @@ int render_bind(const struct render *r, struct source *src,
 		ret = -EINVAL;
 		goto error;
 	}
-	if (b->mode == RMODE_TEMPLATE)
-		b->gate = b->need;
+	/* b->gate stays SIZE_MAX: render_events() opens it (struct
+	 * binding) */
 	*out = b;
 	return 0;
 nomem:

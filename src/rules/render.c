@@ -141,7 +141,7 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 		memcpy(p, ro->text, 16);                                      \
 		memcpy(p + 16, ro->text + 16, 16);                            \
 		p += ro->lit_len;                                             \
-		goto *go[ro->step];                                           \
+		goto *ro->go;                                                 \
 	} while (0)
 
 /*
@@ -310,6 +310,17 @@ gate:
 		ret = render_binding(r, ev, &b, d);
 		if (ret < 0)
 			goto fail;
+		if ((size_t)(lend - lb) >= b->gate)
+			goto template;
+	}
+	if (b->mode == RMODE_TEMPLATE && b->gate == SIZE_MAX) {
+		/* its first event: where each step is written, then the
+		 * gate open (the binding is r's, in no one else's hands) */
+		struct binding *nb = (struct binding *)b;
+
+		for (size_t i = 0; i < nb->nrops; i++)
+			nb->rops[i].go = go[nb->rops[i].step];
+		nb->gate = nb->need;
 		if ((size_t)(lend - lb) >= b->gate)
 			goto template;
 	}
