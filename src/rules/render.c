@@ -215,6 +215,12 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 		m_->memo_len = (uint8_t)(p - (s_));                           \
 	} while (0)
 
+/*
+ * The event's record, what the steps' offsets are in: read where a step
+ * needs it (ev is in a register; a copy of ev->rec was kept on the stack)
+ */
+#define RENDER_REC ((const char *)ev->rec)
+
 /* no test for the end: the last step is RSTEP_END's */
 #define RENDER_NEXT()                                                         \
 	do {                                                                  \
@@ -258,7 +264,6 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 	const struct binding *b, *bn;
 	const struct render_op *ro;
 	struct value val;
-	const void *rec;
 	const char *s;
 	uint32_t w, w2;
 	uint64_t x;
@@ -301,7 +306,6 @@ next:
 		goto gate;
 template:
 	p = lb;
-	rec = ev->rec;
 	ro = b->rops;
 	RENDER_DISPATCH();
 gate:
@@ -354,55 +358,54 @@ gate:
 	RENDER_RELOAD();
 	if (o->closed)
 		end = ev + 1;
-	rec = ev->rec;
 	ro = b->rops;
 	RENDER_DISPATCH();
 none:
 	RENDER_NEXT();
 u32_hex8:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	render_hex8(p, w, false);
 	p += 8;
 	RENDER_NEXT();
 u32_hex8_up:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	render_hex8(p, w, true);
 	p += 8;
 	RENDER_NEXT();
 u32_hex8x2:
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	p = render_hex8x2(p, w, ro->str, ro->len, w2, false);
 	RENDER_NEXT();
 u32_hex8x2_up:
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	p = render_hex8x2(p, w, ro->str, ro->len, w2, true);
 	RENDER_NEXT();
 u32_hex16:
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	render_hex16(p, w, w2, false);
 	p += 16;
 	RENDER_NEXT();
 u32_hex16_up:
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	render_hex16(p, w, w2, true);
 	p += 16;
 	RENDER_NEXT();
 u64_hex16:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	render_hex16(p, (uint32_t)(x >> 32), (uint32_t)x, false);
 	p += 16;
 	RENDER_NEXT();
 u64_hex16_up:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	render_hex16(p, (uint32_t)(x >> 32), (uint32_t)x, true);
 	p += 16;
 	RENDER_NEXT();
 u32_hex:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
 	if (n < ro->width)
 		n = ro->width;	/* zeros: the high digits of the word */
@@ -410,7 +413,7 @@ u32_hex:
 	p += n;
 	RENDER_NEXT();
 u32_hex_up:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
 	if (n < ro->width)
 		n = ro->width;
@@ -418,7 +421,7 @@ u32_hex_up:
 	p += n;
 	RENDER_NEXT();
 u32_dec:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	p = render_dec_w(p, ro, w);
 	RENDER_NEXT();
 ts_dec:
@@ -481,7 +484,8 @@ ts_relts_hex8x2:
 		/* the sign: the general path, for this conversion */
 		RENDER_SYNC();
 		p = render_generic_at(r, b, ro->conv2, FETCH_RELTS, ev, o, p,
-				      &ret, d);
+				      d);
+		ret = r->err;
 		if (!p)
 			goto fail;
 		RENDER_RELOAD();
@@ -493,12 +497,12 @@ ts_relts_hex8x2_tail:
 	memcpy(p, ro->text3, 16);
 	memcpy(p + 16, ro->text3 + 16, 16);
 	p += ro->len3;
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	p = render_hex8x2(p, w, ro->str, ro->len, w2, false);
 	RENDER_NEXT();
 s64_dec:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	if ((int64_t)x < 0)
 		goto generic;	/* the sign: the general path */
 	RENDER_MEMO_HIT(x);
@@ -507,7 +511,7 @@ s64_dec:
 	RENDER_MEMO_KEEP(x, s);
 	RENDER_NEXT();
 u64_dec:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	p = render_dec_u64(p, x);
 	RENDER_NEXT();
 relts_dec:
@@ -527,7 +531,7 @@ pid_dec:
 	RENDER_MEMO_KEEP((uint64_t)ev->pid, s);
 	RENDER_NEXT();
 u64_hex:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	RENDER_MEMO_HIT(x);
 	s = p;
 	memcpy(p, ro->str, 2);
@@ -538,7 +542,7 @@ u64_hex:
 	RENDER_MEMO_KEEP(x, s);
 	RENDER_NEXT();
 u64_hex_up:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	RENDER_MEMO_HIT(x);
 	s = p;
 	memcpy(p, ro->str, 2);
@@ -552,8 +556,8 @@ const_str:
 	RENDER_PUT_STR(ro->str, ro->len);
 	RENDER_NEXT();
 str:
-	memcpy(&s, (const char *)rec + ro->off, sizeof(s));
-	memcpy(&len, (const char *)rec + ro->off2, sizeof(len));
+	memcpy(&s, RENDER_REC + ro->off, sizeof(s));
+	memcpy(&len, RENDER_REC + ro->off2, sizeof(len));
 	RENDER_PUT_STR(s, len);
 	RENDER_NEXT();
 field_str:
@@ -571,7 +575,8 @@ field_str:
 	goto generic;
 generic:
 	RENDER_SYNC();
-	p = render_generic(r, b, ro, ev, o, p, &ret, d);
+	p = render_generic(r, b, ro, ev, o, p, d);
+	ret = r->err;
 	if (!p)
 		goto fail;
 	RENDER_RELOAD();

@@ -318,6 +318,12 @@ struct render {
 	 */
 	uint64_t bcd_x;
 	uint64_t bcd;
+	/*
+	 * render_generic()'s negative errno where it returns NULL (an
+	 * int *err of render_events()'s local: GCC made its address at
+	 * every step, on the stack)
+	 */
+	int err;
 	struct render_tcache tcache[RENDER_TCACHE];
 	struct render_src *srcs;	/* owned, indexed by source.index */
 	/*
