@@ -394,12 +394,15 @@ kvmtrace_rec1(struct source *src, struct event *ev, struct kvmtrace_rec *r,
 	ev->pid = r->pid;
 	ev->vcpu = r->vcpu;
 	p += KVMTRACE_HEAD;
-	if (hdr >> 31) {
+	/* the common case laid out straight: a stamp, later than the last */
+	if (__builtin_expect(hdr >> 31, 1)) {
 		uint64_t t;
 
 		memcpy(&t, p, 8);
 		/* relts, as run_set_relts() (batch_relts) */
-		if (relts)
+		if (relts && __builtin_expect(t >= *last_ts && *last_ts, 1))
+			rel = t - *last_ts;
+		else if (relts)
 			rel = event_relts(t, *last_ts, &neg);
 		*last_ts = t;
 		ev->raw_ts = t;
