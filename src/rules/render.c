@@ -132,9 +132,10 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
  * The next op's literal, then a jump straight to its step (one indirect
  * jump per step, at the end of the step before it: each has its own
  * history in the predictor, where one switch at the top of a loop had
- * one for all). A literal is at most 32 bytes (render_ops() cuts longer
- * ones into steps): two whole 16-byte chunks, the text and the output
- * having TMPL_SLACK (32) bytes of slack.
+ * one for all), to the label whose address the op holds (render_op.go,
+ * no table to index). A literal is at most 32 bytes (render_ops() cuts
+ * longer ones into steps): two whole 16-byte chunks, the text and the
+ * output having TMPL_SLACK (32) bytes of slack.
  */
 #define RENDER_DISPATCH()                                                     \
 	do {                                                                  \
@@ -232,7 +233,8 @@ RENDER_LOOP
 int render_events(struct render *r, const struct event *ev, size_t nev,
 		  struct outbuf *o, size_t *done, struct diag *d)
 {
-	/* where each enum render_step is written */
+	/* where each enum render_step is written: each op's go, set at
+	 * its binding's first event */
 	static const void *const go[] = {
 		[RSTEP_GENERIC] = &&generic,
 		[RSTEP_NONE] = &&none,
