@@ -124,6 +124,10 @@ struct render *render_create(const struct rules *rules, double mhz,
 		r->srcs[i].by_rule = calloc(rules->n + 1, sizeof(struct binding *));
 		if (!r->srcs[i].by_rule)
 			goto error;
+		/* no event's id (kvmtrace's have 28 bits): render_lookup()
+		 * takes a slot's binding on the id alone */
+		for (size_t j = 0; j < RENDER_IDCACHE; j++)
+			r->srcs[i].idcache[j].id = UINT64_MAX;
 	}
 	return r;
 error:
@@ -462,8 +466,8 @@ int render_bind(const struct render *r, struct source *src,
 		ret = -EINVAL;
 		goto error;
 	}
-	if (b->mode == RMODE_TEMPLATE)
-		b->gate = b->need;
+	/* b->gate stays SIZE_MAX: render_events() opens it (struct
+	 * binding) */
 	*out = b;
 	return 0;
 nomem:

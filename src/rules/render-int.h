@@ -311,11 +311,11 @@ struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
  * RSTEP_GENERIC: op's value through its slot, then the inline formats or
  * pyfmt. A call of its own, off the steps' path: render_events() keeps
  * its few values in registers. Returns where the line goes on, or NULL
- * with *err (a negative errno) and diag set.
+ * with r->err (a negative errno) and diag set.
  */
 char *render_generic(struct render *r, const struct binding *b,
 		     const struct render_op *ro, const struct event *ev,
-		     struct outbuf *o, char *p, int *err, struct diag *d);
+		     struct outbuf *o, char *p, struct diag *d);
 
 /*
  * The same of conversion conv of b, whose key's fetch is fetch (a step
@@ -324,7 +324,7 @@ char *render_generic(struct render *r, const struct binding *b,
 char *render_generic_at(struct render *r, const struct binding *b,
 			uint32_t conv, enum fetch_kind fetch,
 			const struct event *ev, struct outbuf *o, char *p,
-			int *err, struct diag *d);
+			struct diag *d);
 
 /* RMODE_TYPEERROR: the raw template, then the event's values. */
 int render_typeerror(const struct render *r, const struct binding *b,

@@ -203,12 +203,33 @@ static size_t render_ops_fold(struct render_op *v, size_t *n)
 	return folded;
 }
 
+/*
+ * The line's newline as the last byte of RSTEP_END's literal (the binding's
+ * need counts it): no store of its own at each event. A literal already
+ * RENDER_LIT_MAX long stays a step of its own, and a new RSTEP_END holds
+ * the newline (the ops have room for it).
+ */
+static void render_ops_newline(struct render_op *v, size_t *n)
+{
+	struct render_op *e = &v[*n - 1];
+
+	if (e->lit_len == RENDER_LIT_MAX) {
+		e->step = RSTEP_NONE;
+		e = &v[(*n)++];
+		memset(e, 0, sizeof(*e));
+		e->lit = e[-1].lit + RENDER_LIT_MAX;
+		e->step = RSTEP_END;
+	}
+	e->text[e->lit_len++] = '\n';
+}
+
 struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
 			     size_t *n, size_t *folded)
 {
 	const struct fetch *fetch = b->fetch;
-	/* room for every op, one step per chunk of the text, and the end */
-	size_t cap = tm->nops + tm->len / RENDER_LIT_CHUNK + 2;
+	/* room for every op, one step per chunk of the text, the end, and
+	 * one for the newline (render_ops_newline()) */
+	size_t cap = tm->nops + tm->len / RENDER_LIT_CHUNK + 3;
 	/* each step's hot half on one cache line (struct render_op) */
 	struct render_op *v = cap < SIZE_MAX / sizeof(*v) ?
 				      aligned_alloc(_Alignof(struct render_op),
@@ -303,5 +324,6 @@ struct render_op *render_ops(const struct tmpl *tm, const struct binding *b,
 	cur->step = RSTEP_END;
 	v = render_ops_fuse(v, n);
 	*folded = render_ops_fold(v, n);
+	render_ops_newline(v, n);
 	return v;
 }

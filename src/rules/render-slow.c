@@ -209,19 +209,19 @@ int render_typeerror(const struct render *r, const struct binding *b,
 char *render_generic_at(struct render *r, const struct binding *b,
 			uint32_t conv, enum fetch_kind fetch,
 			const struct event *ev, struct outbuf *o, char *p,
-			int *err, struct diag *d)
+			struct diag *d)
 {
 	struct render_op ro = { .conv = conv, .fetch = (uint8_t)fetch,
 				.step = RSTEP_GENERIC };
 
-	return render_generic(r, b, &ro, ev, o, p, err, d);
+	return render_generic(r, b, &ro, ev, o, p, d);
 }
 
 /* render-int.h's; not inlined where it is called (render_events) */
 __attribute__((noinline)) char *
 render_generic(struct render *r, const struct binding *b,
 	       const struct render_op *ro, const struct event *ev,
-	       struct outbuf *o, char *p, int *err, struct diag *d)
+	       struct outbuf *o, char *p, struct diag *d)
 {
 	const struct tmpl_op *op;
 	const void *rec = ev->rec;
@@ -310,12 +310,12 @@ render_generic(struct render *r, const struct binding *b,
 			n == -ERANGE ? "%%c of a value outside 0..0x10ffff (record %" PRIu64 " of %s)"
 				     : "the value cannot be formatted this way (record %" PRIu64 " of %s)",
 			ev->seq, ev->src->name);
-		*err = n == -ERANGE ? -ERANGE : -EINVAL;
+		r->err = n == -ERANGE ? -ERANGE : -EINVAL;
 		return NULL;
 	}
 	return p + n;
 nomem:
 	diag_set(d, "out of memory");
-	*err = -ENOMEM;
+	r->err = -ENOMEM;
 	return NULL;
 }

@@ -15,8 +15,16 @@
 #include "source.h"
 
 /*
- * The binding of ev from the caches, or NULL: render_binding() finds it.
- * Bindings live as long as r: one found stays good while others are made.
+ * What render_lookup() gives for an event whose binding is not at hand:
+ * its gate no room passes, so the test of the room left sends it off the
+ * path, where render_binding() finds the binding (no test of its own).
+ */
+static const struct binding render_unbound = { .gate = SIZE_MAX };
+
+/*
+ * The binding of ev from the caches, or &render_unbound: render_binding()
+ * finds it. Bindings live as long as r: one found stays good while others
+ * are made.
  */
 RENDER_INLINE const struct binding *render_lookup(const struct render *r,
 						  const struct event *ev)
@@ -30,10 +38,12 @@ RENDER_INLINE const struct binding *render_lookup(const struct render *r,
 
 		if (c->id == id)
 			return c->b;
-		return id - r->id_lo > r->id_span ? rs->other : NULL;
+		if (id - r->id_lo > r->id_span && rs->other)
+			return rs->other;
+		return &render_unbound;
 	}
 	tc = &r->tcache[render_thash(ev->type, ev->src->index)];
-	return tc->type == ev->type ? tc->b : NULL;
+	return tc->type == ev->type ? tc->b : &render_unbound;
 }
 
 /* The digits of q, a stamp's part above its low 8, as render_ts_dec's */
@@ -122,16 +132,17 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
  * The next op's literal, then a jump straight to its step (one indirect
  * jump per step, at the end of the step before it: each has its own
  * history in the predictor, where one switch at the top of a loop had
- * one for all). A literal is at most 32 bytes (render_ops() cuts longer
- * ones into steps): two whole 16-byte chunks, the text and the output
- * having TMPL_SLACK (32) bytes of slack.
+ * one for all), to the label whose address the op holds (render_op.go,
+ * no table to index). A literal is at most 32 bytes (render_ops() cuts
+ * longer ones into steps): two whole 16-byte chunks, the text and the
+ * output having TMPL_SLACK (32) bytes of slack.
  */
 #define RENDER_DISPATCH()                                                     \
 	do {                                                                  \
 		memcpy(p, ro->text, 16);                                      \
 		memcpy(p + 16, ro->text + 16, 16);                            \
 		p += ro->lit_len;                                             \
-		goto *go[ro->step];                                           \
+		goto *ro->go;                                                 \
 	} while (0)
 
 /*
@@ -205,6 +216,12 @@ RENDER_INLINE char *render_ts_dec(struct render *r, char *p, uint64_t x)
 		m_->memo_len = (uint8_t)(p - (s_));                           \
 	} while (0)
 
+/*
+ * The event's record, what the steps' offsets are in: read where a step
+ * needs it (ev is in a register; a copy of ev->rec was kept on the stack)
+ */
+#define RENDER_REC ((const char *)ev->rec)
+
 /* no test for the end: the last step is RSTEP_END's */
 #define RENDER_NEXT()                                                         \
 	do {                                                                  \
@@ -216,7 +233,8 @@ RENDER_LOOP
 int render_events(struct render *r, const struct event *ev, size_t nev,
 		  struct outbuf *o, size_t *done, struct diag *d)
 {
-	/* where each enum render_step is written */
+	/* where each enum render_step is written: each op's go, set at
+	 * its binding's first event */
 	static const void *const go[] = {
 		[RSTEP_GENERIC] = &&generic,
 		[RSTEP_NONE] = &&none,
@@ -248,7 +266,6 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 	const struct binding *b, *bn;
 	const struct render_op *ro;
 	struct value val;
-	const void *rec;
 	const char *s;
 	uint32_t w, w2;
 	uint64_t x;
@@ -275,7 +292,7 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 		if (ret < 0)
 			return ret;
 	}
-	bn = ev < end ? render_lookup(r, ev) : NULL;
+	bn = ev < end ? render_lookup(r, ev) : &render_unbound;
 next:
 	if (ev == end) {
 		RENDER_SYNC();
@@ -285,20 +302,34 @@ next:
 	}
 	b = bn;
 	/* the next event's binding now: its loads wait less */
-	bn = ev + 1 < end ? render_lookup(r, ev + 1) : NULL;
-	if (!b) {
+	bn = ev + 1 < end ? render_lookup(r, ev + 1) : &render_unbound;
+	/* an unbound event's gate fails too (render_unbound) */
+	if (__builtin_expect((size_t)(lend - lb) < b->gate, 0))
+		goto gate;
+template:
+	p = lb;
+	ro = b->rops;
+	RENDER_DISPATCH();
+gate:
+	if (b == &render_unbound) {
 		RENDER_SYNC();
 		ret = render_binding(r, ev, &b, d);
 		if (ret < 0)
 			goto fail;
+		if ((size_t)(lend - lb) >= b->gate)
+			goto template;
 	}
-	if (__builtin_expect((size_t)(lend - lb) < b->gate, 0))
-		goto gate;
-	p = lb;
-	rec = ev->rec;
-	ro = b->rops;
-	RENDER_DISPATCH();
-gate:
+	if (b->mode == RMODE_TEMPLATE && b->gate == SIZE_MAX) {
+		/* its first event: where each step is written, then the
+		 * gate open (the binding is r's, in no one else's hands) */
+		struct binding *nb = (struct binding *)b;
+
+		for (size_t i = 0; i < nb->nrops; i++)
+			nb->rops[i].go = go[nb->rops[i].step];
+		nb->gate = nb->need;
+		if ((size_t)(lend - lb) >= b->gate)
+			goto template;
+	}
 	/* a mode other than RMODE_TEMPLATE's (b->gate), or a full buffer */
 	if (b->mode != RMODE_TEMPLATE) {
 		/* a skip rule: its events print nothing; nor a source's
@@ -329,55 +360,54 @@ gate:
 	RENDER_RELOAD();
 	if (o->closed)
 		end = ev + 1;
-	rec = ev->rec;
 	ro = b->rops;
 	RENDER_DISPATCH();
 none:
 	RENDER_NEXT();
 u32_hex8:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	render_hex8(p, w, false);
 	p += 8;
 	RENDER_NEXT();
 u32_hex8_up:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	render_hex8(p, w, true);
 	p += 8;
 	RENDER_NEXT();
 u32_hex8x2:
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	p = render_hex8x2(p, w, ro->str, ro->len, w2, false);
 	RENDER_NEXT();
 u32_hex8x2_up:
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	p = render_hex8x2(p, w, ro->str, ro->len, w2, true);
 	RENDER_NEXT();
 u32_hex16:
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	render_hex16(p, w, w2, false);
 	p += 16;
 	RENDER_NEXT();
 u32_hex16_up:
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	render_hex16(p, w, w2, true);
 	p += 16;
 	RENDER_NEXT();
 u64_hex16:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	render_hex16(p, (uint32_t)(x >> 32), (uint32_t)x, false);
 	p += 16;
 	RENDER_NEXT();
 u64_hex16_up:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	render_hex16(p, (uint32_t)(x >> 32), (uint32_t)x, true);
 	p += 16;
 	RENDER_NEXT();
 u32_hex:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
 	if (n < ro->width)
 		n = ro->width;	/* zeros: the high digits of the word */
@@ -385,7 +415,7 @@ u32_hex:
 	p += n;
 	RENDER_NEXT();
 u32_hex_up:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	n = (ssize_t)((35 - __builtin_clz(w | 1)) >> 2);
 	if (n < ro->width)
 		n = ro->width;
@@ -393,7 +423,7 @@ u32_hex_up:
 	p += n;
 	RENDER_NEXT();
 u32_dec:
-	memcpy(&w, (const char *)rec + ro->off, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
 	p = render_dec_w(p, ro, w);
 	RENDER_NEXT();
 ts_dec:
@@ -456,7 +486,8 @@ ts_relts_hex8x2:
 		/* the sign: the general path, for this conversion */
 		RENDER_SYNC();
 		p = render_generic_at(r, b, ro->conv2, FETCH_RELTS, ev, o, p,
-				      &ret, d);
+				      d);
+		ret = r->err;
 		if (!p)
 			goto fail;
 		RENDER_RELOAD();
@@ -468,12 +499,12 @@ ts_relts_hex8x2_tail:
 	memcpy(p, ro->text3, 16);
 	memcpy(p + 16, ro->text3 + 16, 16);
 	p += ro->len3;
-	memcpy(&w, (const char *)rec + ro->off, 4);
-	memcpy(&w2, (const char *)rec + ro->off2, 4);
+	memcpy(&w, RENDER_REC + ro->off, 4);
+	memcpy(&w2, RENDER_REC + ro->off2, 4);
 	p = render_hex8x2(p, w, ro->str, ro->len, w2, false);
 	RENDER_NEXT();
 s64_dec:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	if ((int64_t)x < 0)
 		goto generic;	/* the sign: the general path */
 	RENDER_MEMO_HIT(x);
@@ -482,7 +513,7 @@ s64_dec:
 	RENDER_MEMO_KEEP(x, s);
 	RENDER_NEXT();
 u64_dec:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	p = render_dec_u64(p, x);
 	RENDER_NEXT();
 relts_dec:
@@ -502,7 +533,7 @@ pid_dec:
 	RENDER_MEMO_KEEP((uint64_t)ev->pid, s);
 	RENDER_NEXT();
 u64_hex:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	RENDER_MEMO_HIT(x);
 	s = p;
 	memcpy(p, ro->str, 2);
@@ -513,7 +544,7 @@ u64_hex:
 	RENDER_MEMO_KEEP(x, s);
 	RENDER_NEXT();
 u64_hex_up:
-	memcpy(&x, (const char *)rec + ro->off, 8);
+	memcpy(&x, RENDER_REC + ro->off, 8);
 	RENDER_MEMO_HIT(x);
 	s = p;
 	memcpy(p, ro->str, 2);
@@ -527,8 +558,8 @@ const_str:
 	RENDER_PUT_STR(ro->str, ro->len);
 	RENDER_NEXT();
 str:
-	memcpy(&s, (const char *)rec + ro->off, sizeof(s));
-	memcpy(&len, (const char *)rec + ro->off2, sizeof(len));
+	memcpy(&s, RENDER_REC + ro->off, sizeof(s));
+	memcpy(&len, RENDER_REC + ro->off2, sizeof(len));
 	RENDER_PUT_STR(s, len);
 	RENDER_NEXT();
 field_str:
@@ -546,14 +577,15 @@ field_str:
 	goto generic;
 generic:
 	RENDER_SYNC();
-	p = render_generic(r, b, ro, ev, o, p, &ret, d);
+	p = render_generic(r, b, ro, ev, o, p, d);
+	ret = r->err;
 	if (!p)
 		goto fail;
 	RENDER_RELOAD();
 	RENDER_CLOSED();
 	RENDER_NEXT();
 done:
-	*p++ = '\n';
+	/* the newline: RSTEP_END's literal's last byte (render_ops()) */
 	lb = p;	/* the line committed (RENDER_SYNC()) */
 	ev++;
 	goto next;

@@ -159,8 +159,12 @@ struct render_op {
 				 * RSTEP_U64_HEX(_UP): "0x" ("0X"), and 2
 				 * with '#', else 0; RSTEP_U32_HEX8X2(_UP):
 				 * the text between, in the tmpl's */
-	uint64_t fill;		/* RSTEP_*_DEC: 8 bytes of the padding,
-				 * ' ', or '0' for %0Nd */
+	/*
+	 * where render_events() writes the step, its label's address
+	 * (goto *go: no table to index), set when the binding's first
+	 * event is rendered (its gate, struct binding)
+	 */
+	const void *go;
 	uint32_t off;		/* its fetch's off and off2 */
 	uint32_t off2;
 	uint32_t len;
@@ -175,6 +179,8 @@ struct render_op {
 	uint8_t len2;
 	uint8_t len3;
 	uint32_t conv2;
+	uint64_t fill;		/* RSTEP_*_DEC: 8 bytes of the padding,
+				 * ' ', or '0' for %0Nd */
 	/* the third: the binder's and the general path's */
 	const char *lit __attribute__((aligned(64)));	/* the literal, in
 							 * the tmpl's text:
@@ -195,8 +201,10 @@ struct render_op {
 struct binding {
 	/* what render_events() reads of every event's binding, first */
 	/*
-	 * need with RMODE_TEMPLATE, else SIZE_MAX: one test of the room
-	 * left sends both a full buffer and the other modes off the path
+	 * need with RMODE_TEMPLATE once render_events() set its steps'
+	 * labels (render_op.go), else SIZE_MAX: one test of the room left
+	 * sends a full buffer, the other modes and a binding's first event
+	 * off the path
 	 */
 	size_t gate;
 	uint8_t mode;			/* enum render_mode */
@@ -238,12 +246,13 @@ struct render_idcache {
 
 /*
  * The idcache slot of an event id: Fibonacci hashing, the top 6 bits of
- * the 32-bit product. (id ^ id >> 6) put kvmtrace's 0x0001xxxx and
- * 0x0002xxxx events in the same slots.
+ * the 32-bit product of its low word (kvmtrace's ids have 28 bits; the
+ * slot's id is compared whole). (id ^ id >> 6) put kvmtrace's 0x0001xxxx
+ * and 0x0002xxxx events in the same slots.
  */
 static inline uint32_t render_idhash(uint64_t id)
 {
-	return (uint32_t)((uint32_t)(id ^ (id >> 32)) * 0x9E3779B1u) >> 26;
+	return (uint32_t)id * 0x9E3779B1u >> 26;
 }
 
 struct render_src {
@@ -309,6 +318,12 @@ struct render {
 	 */
 	uint64_t bcd_x;
 	uint64_t bcd;
+	/*
+	 * render_generic()'s negative errno where it returns NULL (an
+	 * int *err of render_events()'s local: GCC made its address at
+	 * every step, on the stack)
+	 */
+	int err;
 	struct render_tcache tcache[RENDER_TCACHE];
 	struct render_src *srcs;	/* owned, indexed by source.index */
 	/*

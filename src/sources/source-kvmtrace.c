@@ -60,8 +60,7 @@ struct kvmtrace_rec {
 	struct event_type type;	/* stamped with the record's id */
 	uint32_t vcpu;
 	uint32_t pid;		/* also ev->pid; here for the renderer */
-	uint32_t ndata;
-	/* the words, zero from ndata on; one more than a record holds */
+	/* the words, zero past the record's; one more than a record holds */
 	uint32_t data[KVMTRACE_MAX_DATA + 1];
 };
 
@@ -109,6 +108,14 @@ struct kvmtrace {
 	unsigned cur;		/* rec[cur]: the last one read */
 	/* the records of the last next_batch(), in order */
 	struct kvmtrace_rec batch[KVMTRACE_BATCH];
+	/*
+	 * The array the last next_batch() wrote, and how many of its
+	 * events hold what is the same at each call into it (src, type
+	 * and rec, batch[i]'s, cpu, has_vcpu): the next call into the
+	 * same array leaves those alone (no one else writes them there)
+	 */
+	const struct event *stamped;
+	size_t nstamped;
 };
 
 static bool kvmtrace_probe(const char *path, const unsigned char *head,
@@ -282,7 +289,6 @@ kvmtrace_decode(struct source *src, struct kvmtrace *k, struct event *ev,
 
 	hdr = kvmtrace_w32(p, swap);
 	n = (hdr >> 28) & 7;
-	r->ndata = n;
 	size = KVMTRACE_HEAD + ((hdr >> 31) ? 8 : 0) + 4 * n;
 	if (k->len - k->pos < size)
 		return kvmtrace_truncated(src, k, size, d);
@@ -331,6 +337,7 @@ static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
 	struct kvmtrace *k = src->priv;
 	int ret;
 
+	k->nstamped = 0;	/* ev may be an array's, and gets rec[cur] */
 	if (k->len - k->pos < KVMTRACE_MAX_REC) {
 		ret = kvmtrace_fill(k, KVMTRACE_MAX_REC, src, d);
 		if (ret < 0)
@@ -367,6 +374,64 @@ static int kvmtrace_next(struct source *src, struct event *ev, struct diag *d)
 
 #ifndef WORDS_BIGENDIAN
 /*
+ * kvmtrace_batch()'s record at p into ev and r (p has KVMTRACE_MAX_REC + 4
+ * bytes after it): where the next one starts. stamp: ev's src, type, rec,
+ * cpu and has_vcpu too, else ev holds them (kvmtrace.stamped).
+ */
+static inline __attribute__((always_inline)) const unsigned char *
+kvmtrace_rec1(struct source *src, struct event *ev, struct kvmtrace_rec *r,
+	      const unsigned char *p, uint64_t *last_ts, uint64_t seq,
+	      uint32_t cpu, const bool relts, const bool stamp)
+{
+	uint32_t hdr, n;
+	uint64_t rel = 0;
+	bool neg = false;
+
+	memcpy(&hdr, p, 4);
+	n = (hdr >> 28) & 7;
+	memcpy(&r->pid, p + 4, 4);
+	memcpy(&r->vcpu, p + 8, 4);
+	ev->pid = r->pid;
+	ev->vcpu = r->vcpu;
+	p += KVMTRACE_HEAD;
+	/* the common case laid out straight: a stamp, later than the last */
+	if (__builtin_expect(hdr >> 31, 1)) {
+		uint64_t t;
+
+		memcpy(&t, p, 8);
+		/* relts, as run_set_relts() (batch_relts) */
+		if (relts && __builtin_expect(t >= *last_ts && *last_ts, 1))
+			rel = t - *last_ts;
+		else if (relts)
+			rel = event_relts(t, *last_ts, &neg);
+		*last_ts = t;
+		ev->raw_ts = t;
+		ev->has_ts = true;
+		p += 8;
+	} else {
+		ev->raw_ts = 0;
+		ev->has_ts = false;
+	}
+	if (relts) {
+		ev->relts_neg = neg;
+		ev->relts = rel;
+	}
+	kvmtrace_data8(r->data, p, n);
+	p += 4 * n;
+	r->type.id = hdr & 0x0fffffff;
+	ev->ts = *last_ts;
+	ev->seq = seq;
+	if (stamp) {
+		ev->has_vcpu = true;
+		ev->cpu = cpu;
+		ev->type = &r->type;
+		ev->src = src;
+		ev->rec = r;
+	}
+	return p;
+}
+
+/*
  * Records while the buffer holds the longest one whole (and the four
  * bytes the vectors read past it), each into a rec of its own, the
  * reader's state in registers meanwhile; the rest (a buffer to refill,
@@ -383,8 +448,9 @@ kvmtrace_batch(struct source *src, struct event *ev, size_t max,
 	size_t pos = k->pos, end;
 	uint64_t last_ts = k->last_ts, seq = k->seq;
 	uint32_t cpu = src->has_cpu_hint ? src->cpu_hint : 0;
-	struct kvmtrace_rec *r = k->batch, *rend;
+	struct kvmtrace_rec *r = k->batch, *rend, *kend;
 	const unsigned char *p, *pend;
+	size_t keep, n;
 
 	if (max > KVMTRACE_BATCH)
 		max = KVMTRACE_BATCH;
@@ -395,55 +461,23 @@ kvmtrace_batch(struct source *src, struct event *ev, size_t max,
 	p = buf + pos;
 	pend = buf + end;
 	rend = r + max;
-	for (; r < rend && p <= pend; ev++, r++) {
-		uint32_t hdr, n;
-		uint64_t rel;
-		bool neg;
-
-		memcpy(&hdr, p, 4);
-		n = (hdr >> 28) & 7;
-		r->ndata = n;
-		memcpy(&r->pid, p + 4, 4);
-		memcpy(&r->vcpu, p + 8, 4);
-		ev->pid = r->pid;
-		ev->vcpu = r->vcpu;
-		ev->has_vcpu = true;
-		p += KVMTRACE_HEAD;
-		if (hdr >> 31) {
-			uint64_t t;
-
-			memcpy(&t, p, 8);
-			/* relts, as run_set_relts() (batch_relts) */
-			if (relts)
-				rel = event_relts(t, last_ts, &neg);
-			last_ts = t;
-			ev->raw_ts = t;
-			ev->has_ts = true;
-			p += 8;
-		} else {
-			neg = false;
-			rel = 0;
-			ev->raw_ts = 0;
-			ev->has_ts = false;
-		}
-		if (relts) {
-			ev->relts_neg = neg;
-			ev->relts = rel;
-		}
-		kvmtrace_data8(r->data, p, n);
-		p += 4 * n;
-		r->type.id = hdr & 0x0fffffff;
-		ev->ts = last_ts;
-		ev->seq = seq++;
-		ev->cpu = cpu;
-		ev->type = &r->type;
-		ev->src = src;
-		ev->rec = r;
-	}
+	/* the events that hold the batch's slots already, then the rest */
+	keep = k->stamped == ev && ev[0].src == src && ev[0].rec == r ?
+		       k->nstamped : 0;
+	kend = r + (keep < max ? keep : max);
+	for (; r < kend && p <= pend; ev++, r++)
+		p = kvmtrace_rec1(src, ev, r, p, &last_ts, seq++, cpu, relts,
+				  false);
+	for (; r < rend && p <= pend; ev++, r++)
+		p = kvmtrace_rec1(src, ev, r, p, &last_ts, seq++, cpu, relts,
+				  true);
+	n = (size_t)(r - k->batch);
+	k->stamped = ev - n;
+	k->nstamped = n > keep ? n : keep;
 	k->pos = (size_t)(p - buf);
 	k->last_ts = last_ts;
 	k->seq = seq;
-	return (int)(r - k->batch);
+	return (int)n;
 }
 
 /* merged (source.merged): the merge sets relts, on the merged stream */
