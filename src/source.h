@@ -91,7 +91,9 @@ struct source_ops {
 	 * damaged event. For one input printed as text (main.c reads it
 	 * without the merge), and for the merge of inputs that all have it
 	 * (merge_batched(): a slot reads again only once the events of its
-	 * last batch have been passed on).
+	 * last batch have been passed on). The caller changes no event's
+	 * src, type, rec, cpu or has_vcpu between calls: a reader given the
+	 * array it filled last may leave them as they are (kvmtrace's).
 	 */
 	int (*next_batch)(struct source *src, struct event *ev, size_t max,
 			  struct diag *d);
