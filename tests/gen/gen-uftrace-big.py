@@ -16,11 +16,10 @@ The records of the programs resolve to func_a of the same 2-symbol .sym.
 Prints the number of records written.
 """
 import os
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uftrace_data import MAGIC, record, write  # noqa: E402
+from uftrace_data import record, write, write_info  # noqa: E402
 
 
 def main():
@@ -85,17 +84,7 @@ def main():
     else:
         sys.exit("gen-uftrace-big.py: KIND is tasks, sessions, exec or map")
 
-    info = [
-        "exename:/big/prog", "build_id:0", "exit_status:0", "cmdline:big",
-        "cpuinfo:lines=2", "cpuinfo:nr_cpus=1 / 1 (online/possible)",
-        "cpuinfo:desc=x", "meminfo:1 / 1", "osinfo:lines=3",
-        "osinfo:kernel=Linux", "osinfo:hostname=h", "osinfo:distro=d",
-        "taskinfo:lines=2", "taskinfo:nr_tid=%d" % len(tids),
-        "taskinfo:tids=" + ",".join(str(t) for t in tids),
-    ]
-    # feature: TASK_SESSION | SYM_REL_ADDR; info: exename..taskinfo
-    hdr = MAGIC + struct.pack("<IHBBQQHHI", 4, 40, 1, 2, 0x22, 0xff, 0, 0, 0)
-    write(os.path.join(out, "info"), hdr + ("\n".join(info) + "\n").encode())
+    write_info(out, "big", tids)
     write(os.path.join(out, "task.txt"), "\n".join(task) + "\n")
     for sid, text in maps.items():
         write(os.path.join(out, "sid-%s.map" % sid), text)

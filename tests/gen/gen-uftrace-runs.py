@@ -27,11 +27,10 @@ from this script, not from uftrace.
 """
 import os
 import random
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uftrace_data import MAGIC, record, write  # noqa: E402
+from uftrace_data import record, write, write_info  # noqa: E402
 
 BASE = 0x400000
 FUNCS = ["func_a", "func_b", "func_c", "func_d"]
@@ -105,17 +104,7 @@ def main():
     for t in tasks:
         task.append("TASK timestamp=%d.%09d tid=%d pid=%d"
                     % (t0 // 10**9 - 1, 1, t.tid, pid))
-    info = [
-        "exename:/runs/prog", "build_id:0", "exit_status:0", "cmdline:runs",
-        "cpuinfo:lines=2", "cpuinfo:nr_cpus=1 / 1 (online/possible)",
-        "cpuinfo:desc=x", "meminfo:1 / 1", "osinfo:lines=3",
-        "osinfo:kernel=Linux", "osinfo:hostname=h", "osinfo:distro=d",
-        "taskinfo:lines=2", "taskinfo:nr_tid=%d" % len(tasks),
-        "taskinfo:tids=" + ",".join(str(t.tid) for t in tasks),
-    ]
-    # feature: TASK_SESSION | SYM_REL_ADDR; info: exename..taskinfo
-    hdr = MAGIC + struct.pack("<IHBBQQHHI", 4, 40, 1, 2, 0x22, 0xff, 0, 0, 0)
-    write(os.path.join(out, "info"), hdr + ("\n".join(info) + "\n").encode())
+    write_info(out, "runs", [t.tid for t in tasks])
     write(os.path.join(out, "task.txt"), "\n".join(task) + "\n")
     write(os.path.join(out, "sid-%016x.map" % 1),
           "%x-%x r-xp 00000000 08:01 1 /runs/prog\n" % (BASE, BASE + 0x10000))

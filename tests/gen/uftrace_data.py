@@ -2,10 +2,12 @@
 """The pieces of a uftrace data directory the generators share.
 
 The writer's magic, one record in uftrace's layout (libmcount's struct
-uftrace_record), and a file written whole. gen-uftrace-big.py,
-gen-uftrace-runs.py and gen-uftrace-qemu.py import it.
+uftrace_record), a file written whole, and the info file of a generated
+program. gen-uftrace-big.py, gen-uftrace-runs.py and gen-uftrace-qemu.py
+import it.
 """
 
+import os
 import struct
 
 MAGIC = b"Ftrace!\0"
@@ -29,3 +31,19 @@ def write(path, data):
     """data (bytes, or text written as UTF-8) as the whole of path."""
     with open(path, "wb") as f:
         f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def write_info(out, name, tids):
+    """out/info of program /NAME/prog (cmdline NAME) with tasks tids."""
+    info = [
+        "exename:/%s/prog" % name, "build_id:0", "exit_status:0",
+        "cmdline:%s" % name,
+        "cpuinfo:lines=2", "cpuinfo:nr_cpus=1 / 1 (online/possible)",
+        "cpuinfo:desc=x", "meminfo:1 / 1", "osinfo:lines=3",
+        "osinfo:kernel=Linux", "osinfo:hostname=h", "osinfo:distro=d",
+        "taskinfo:lines=2", "taskinfo:nr_tid=%d" % len(tids),
+        "taskinfo:tids=" + ",".join(str(t) for t in tids),
+    ]
+    # feature: TASK_SESSION | SYM_REL_ADDR; info: exename..taskinfo
+    hdr = MAGIC + struct.pack("<IHBBQQHHI", 4, 40, 1, 2, 0x22, 0xff, 0, 0, 0)
+    write(os.path.join(out, "info"), hdr + ("\n".join(info) + "\n").encode())
