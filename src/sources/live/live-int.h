@@ -47,10 +47,8 @@ struct live_cpu {
 	 * pages are in the host's byte order (kbuf otherwise): its calls
 	 * were a fifth of --live's time
 	 */
-	const unsigned char *kdata;	/* the page's data, in page */
-	unsigned int kstart, ksize;	/* its offset; commit's size */
-	unsigned int kcurr, kindex, knext;	/* kbuffer's curr, index, next */
-	unsigned long long kts;		/* kbuffer's timestamp */
+	struct tc_kwalk k;		/* its data in page, tc_kwalk_next() */
+	unsigned int kstart;		/* the data's offset in page */
 	long long klost;		/* kbuffer's lost_events */
 };
 

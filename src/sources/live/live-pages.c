@@ -17,24 +17,12 @@
 
 /*
  * kbuffer's walk of a page (libtraceevent 1.7 kbuffer-parse.c:
- * kbuffer_load_subbuffer(), translate_data(), update_pointers(),
- * __next_event()) for little-endian pages on a little-endian host, with
- * its unsigned arithmetic: the same records, stamps, sizes and missed
- * events, without a call into the library for each of them.
+ * kbuffer_load_subbuffer() here, the records by tc_kwalk_next() as the
+ * trace.dat reader's pages) for little-endian pages on a little-endian
+ * host, with its unsigned arithmetic: the same records, stamps, sizes and
+ * missed events, without a call into the library for each of them.
  */
-#define LIVE_KB_PADDING		29
-#define LIVE_KB_TIME_EXTEND	30
-#define LIVE_KB_TIME_STAMP	31
-#define LIVE_KB_TS_MSB		(0xf8ULL << 56)
 #define LIVE_KB_SLACK		16	/* zeros after a page: reads past it */
-
-static unsigned int live_kb_4(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
 
 static unsigned long long live_kb_long(const struct live *l,
 				       const unsigned char *p)
@@ -45,89 +33,30 @@ static unsigned long long live_kb_long(const struct live *l,
 	return v;
 }
 
-/* update_pointers() at c->kcurr: the record's type_len */
-static unsigned int live_kb_update(struct live_cpu *c)
-{
-	const unsigned char *ptr = c->kdata + c->kcurr;
-	unsigned int type_len_ts = live_kb_4(ptr), type_len;
-	unsigned long long delta, extend, msb = 0;
-	int length;
-
-	ptr += 4;
-	type_len = type_len_ts & 31;
-	delta = type_len_ts >> 5;
-	switch (type_len) {
-	case LIVE_KB_PADDING:
-		length = (int)live_kb_4(ptr);
-		break;
-	case LIVE_KB_TIME_STAMP:
-		msb = c->kts & LIVE_KB_TS_MSB;
-		/* fall through */
-	case LIVE_KB_TIME_EXTEND:
-		extend = live_kb_4(ptr);
-		ptr += 4;
-		extend <<= TS_SHIFT;
-		extend += delta;
-		delta = extend | msb;
-		length = 0;
-		break;
-	case 0:
-		length = (int)live_kb_4(ptr) - 4;
-		length = (length + 3) & ~3;
-		ptr += 4;
-		break;
-	default:
-		length = (int)type_len * 4;
-		break;
-	}
-	if (type_len == LIVE_KB_TIME_STAMP)
-		c->kts = delta;
-	else
-		c->kts += delta;
-	c->kindex = (unsigned int)(ptr - c->kdata);
-	c->knext = c->kindex + (unsigned int)length;
-	return type_len;
-}
-
-/* __next_event(): 0, or -1 at the end of the page */
-static int live_kb_next(struct live_cpu *c)
-{
-	unsigned int type;
-
-	do {
-		c->kcurr = c->knext;
-		if (c->knext >= c->ksize)
-			return -1;
-		type = live_kb_update(c);
-	} while (type == LIVE_KB_TIME_EXTEND || type == LIVE_KB_TIME_STAMP ||
-		 type == LIVE_KB_PADDING);
-	return 0;
-}
-
 /* kbuffer_load_subbuffer() of c->page */
 static void live_kb_load(const struct live *l, struct live_cpu *c)
 {
 	const unsigned char *page = c->page;
 	unsigned long long flags;
 
-	memcpy(&c->kts, page, 8);
-	c->kcurr = 0;
+	memcpy(&c->k.ts, page, 8);
+	c->k.curr = 0;
 	c->kstart = l->long_size == 8 ? 16 : 12;
-	c->kdata = page + c->kstart;
+	c->k.data = page + c->kstart;
 	flags = live_kb_long(l, page + 8);
-	c->ksize = (unsigned int)flags & ((1u << 27) - 1);
+	c->k.size = (unsigned int)flags & ((1u << 27) - 1);
 	if (flags & (1UL << 31)) {
 		if (flags & (1UL << 30))
-			c->klost = (long long)live_kb_long(l, c->kdata +
-							    c->ksize);
+			c->klost = (long long)live_kb_long(l, c->k.data +
+							    c->k.size);
 		else
 			c->klost = -1;
 	} else {
 		c->klost = 0;
 	}
-	c->kindex = 0;
-	c->knext = 0;
-	live_kb_next(c);
+	c->k.index = 0;
+	c->k.next = 0;
+	tc_kwalk_next(&c->k);
 }
 
 int live_pages_init(struct live *l)
@@ -182,11 +111,11 @@ static bool live_pages_take(const struct live *l, struct live_cpu *c)
 	c->has_rec = false;
 	if (l->own_pages) {
 		/* kbuffer_read_event() */
-		if (c->kcurr >= c->ksize)
+		if (c->k.curr >= c->k.size)
 			return false;
-		ts = c->kts;
-		data = (void *)(c->kdata + c->kindex);
-		size = (int)(c->knext - c->kindex);
+		ts = c->k.ts;
+		data = (void *)(c->k.data + c->k.index);
+		size = (int)(c->k.next - c->k.index);
 	} else {
 		data = kbuffer_read_event(c->kbuf, &ts);
 		if (!data)
@@ -203,9 +132,9 @@ static bool live_pages_take(const struct live *l, struct live_cpu *c)
 	c->rec.data = data;
 	c->rec.size = size;
 	if (l->own_pages) {
-		c->rec.record_size = (int)(c->knext - c->kcurr);
-		c->rec.offset = (unsigned long long)(int)(c->kcurr + c->kstart);
-		c->rec.missed_events = c->kcurr ? 0 : c->klost;
+		c->rec.record_size = (int)(c->k.next - c->k.curr);
+		c->rec.offset = (unsigned long long)(int)(c->k.curr + c->kstart);
+		c->rec.missed_events = c->k.curr ? 0 : c->klost;
 	} else {
 		c->rec.record_size = kbuffer_curr_size(c->kbuf);
 		c->rec.offset =
@@ -260,7 +189,7 @@ void live_pages_advance(struct live *l, struct live_cpu *c)
 {
 	if (!c->has_rec)
 		return;
-	if (l->own_pages ? live_kb_next(c) == 0
+	if (l->own_pages ? tc_kwalk_next(&c->k) == 0
 			 : kbuffer_next_event(c->kbuf, NULL) != NULL)
 		live_pages_take(l, c);
 	else

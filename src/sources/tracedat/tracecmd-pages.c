@@ -4,7 +4,7 @@
  * (tracecmd-read.c's CPUs): libtracecmd hands out the first record of each
  * page, and the page's other records are read here into a record of the
  * slot's own, walking the page as libtraceevent's kbuffer does (the parser
- * libtracecmd reads them with: tc_pages_step(), or kbuffer's calls
+ * libtracecmd reads them with: tc_kwalk_next(), or kbuffer's calls
  * themselves). libtracecmd's records cost a malloc, a free and its page
  * bookkeeping each (about 450 instructions of 1630 a record of a
  * fields-only template; kbuffer's calls 260 more).
@@ -161,76 +161,6 @@ void tc_pages_stop(struct tc *tc)
 	tc_pages_free(tc);
 }
 
-/*
- * kbuffer_next_event() of libtraceevent 1.7.1 (kbuffer-parse.c:
- * __next_event(), update_pointers(), translate_data()) for the current
- * format, little-endian host and file, on p's copy of its state: the
- * same arithmetic, the same types, the same reads.
- */
-#define TC_KB_PADDING		29
-#define TC_KB_TIME_EXTEND	30
-#define TC_KB_TIME_STAMP	31
-#define TC_KB_TS_MSB		(0xf8ULL << 56)
-
-static inline uint32_t tc_kb_read_4(const char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static void tc_pages_step(struct tc_page *p)
-{
-	unsigned long long delta, extend, msb;
-	unsigned int type_len_ts, type_len;
-	const char *ptr;
-	int length;
-
-	do {
-		p->kcurr = p->knext;
-		if (p->knext >= p->ksize)
-			return;
-		ptr = p->kdata + p->kcurr;
-		type_len_ts = tc_kb_read_4(ptr);
-		ptr += 4;
-		type_len = type_len_ts & ((1 << 5) - 1);
-		delta = type_len_ts >> 5;
-		msb = 0;
-		switch (type_len) {
-		case TC_KB_PADDING:
-			length = (int)tc_kb_read_4(ptr);
-			break;
-		case TC_KB_TIME_STAMP:
-			msb = p->kts & TC_KB_TS_MSB;
-			/* fall through */
-		case TC_KB_TIME_EXTEND:
-			extend = tc_kb_read_4(ptr);
-			ptr += 4;
-			extend <<= 27;
-			extend += delta;
-			delta = extend | msb;
-			length = 0;
-			break;
-		case 0:
-			length = (int)(tc_kb_read_4(ptr) - 4);
-			length = (int)(((unsigned int)length + 3) & ~3u);
-			ptr += 4;
-			break;
-		default:
-			length = (int)(type_len * 4);
-			break;
-		}
-		if (type_len == TC_KB_TIME_STAMP)
-			p->kts = delta;
-		else
-			p->kts += delta;
-		p->kindex = (uint32_t)(int)(ptr - p->kdata);
-		p->knext = p->kindex + (unsigned int)length;
-	} while (type_len == TC_KB_TIME_EXTEND ||
-		 type_len == TC_KB_TIME_STAMP || type_len == TC_KB_PADDING);
-}
-
 /* kbuffer_load_subbuffer()'s lost events of the page at base */
 static long long tc_pages_lost(const struct tc *tc, const char *base,
 			       uint32_t start, uint32_t size)
@@ -242,7 +172,7 @@ static long long tc_pages_lost(const struct tc *tc, const char *base,
 		memcpy(&v8, base + 8, 8);
 		flags = v8;
 	} else {
-		flags = tc_kb_read_4(base + 8);
+		flags = tc_kwalk_4((const unsigned char *)base + 8);
 	}
 	if (!(flags & (1UL << 31)))
 		return 0;
@@ -252,7 +182,8 @@ static long long tc_pages_lost(const struct tc *tc, const char *base,
 		memcpy(&v8, base + start + size, 8);
 		return (long long)v8;
 	}
-	return (long long)tc_kb_read_4(base + start + size);
+	return (long long)tc_kwalk_4((const unsigned char *)base + start +
+				     size);
 }
 
 /* The slot reads from libtracecmd alone from now on. */
@@ -310,14 +241,15 @@ struct tep_record *tc_pages_anchor(struct tc *tc, int slot,
 	if (tc->pages_walk) {
 		/* the kbuffer's state, from here on walked here */
 		p->kstart = tep_get_long_size(tc->tep) == 8 ? 16 : 12;
-		p->kdata = (const char *)rec->data - hdr - in + p->kstart;
-		p->ksize = (uint32_t)kbuffer_subbuffer_size(p->kb);
-		p->kcurr = (uint32_t)kbuffer_curr_offset(p->kb) - p->kstart;
-		p->knext = p->kcurr + (uint32_t)kbuffer_curr_size(p->kb);
-		p->kts = kbuffer_timestamp(p->kb);
-		p->klost = tc_pages_lost(tc, p->kdata - p->kstart, p->kstart,
-					 p->ksize);
-		tc_pages_step(p);
+		p->k.data = (const unsigned char *)rec->data - hdr - in +
+			    p->kstart;
+		p->k.size = (uint32_t)kbuffer_subbuffer_size(p->kb);
+		p->k.curr = (uint32_t)kbuffer_curr_offset(p->kb) - p->kstart;
+		p->k.next = p->k.curr + (uint32_t)kbuffer_curr_size(p->kb);
+		p->k.ts = kbuffer_timestamp(p->kb);
+		p->klost = tc_pages_lost(tc, (const char *)p->k.data - p->kstart,
+					 p->kstart, p->k.size);
+		tc_kwalk_next(&p->k);
 	} else {
 		kbuffer_next_event(p->kb, NULL);
 	}
@@ -347,16 +279,16 @@ struct tep_record *tc_pages_next(struct tc *tc, int slot, bool *more)
 		return NULL;
 	if (tc->pages_walk) {
 		/* kbuffer_read_event() and the record, as peek_data() */
-		if (__builtin_expect(p->kcurr >= p->ksize, 0))
+		if (__builtin_expect(p->k.curr >= p->k.size, 0))
 			goto page_done;
-		r->ts = p->kts;
-		r->size = (int)(p->knext - p->kindex);
-		r->data = (void *)(p->kdata + p->kindex);
-		r->offset = p->page + p->kstart + p->kcurr;
-		r->missed_events = p->kcurr ? 0 : p->klost;
-		r->record_size = (int)(p->knext - p->kcurr);
+		r->ts = p->k.ts;
+		r->size = (int)(p->k.next - p->k.index);
+		r->data = (void *)(p->k.data + p->k.index);
+		r->offset = p->page + p->kstart + p->k.curr;
+		r->missed_events = p->k.curr ? 0 : p->klost;
+		r->record_size = (int)(p->k.next - p->k.curr);
 		r->ref_count = 1;
-		tc_pages_step(p);
+		tc_kwalk_next(&p->k);
 		return r;
 	}
 	data = kbuffer_read_event(p->kb, &ts);

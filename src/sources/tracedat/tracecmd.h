@@ -21,6 +21,7 @@
 #include "source.h"
 #include "tep/tep-fields.h"
 #include "tracedat-file.h"
+#include "tracecmd-kwalk.h"
 
 struct outbuf;
 
@@ -187,12 +188,11 @@ struct tc_page {
 	struct tep_record rec;		/* the record handed out */
 	/*
 	 * With tc->pages_walk: the kbuffer's state, walked here
-	 * (tc_pages_step()): its data, size, start, curr, next, index and
-	 * timestamp, and the page's lost events
+	 * (tc_kwalk_next()), the page's data past kstart, and its lost
+	 * events
 	 */
-	const char *kdata;
-	uint32_t ksize, kstart, kcurr, knext, kindex;
-	unsigned long long kts;
+	struct tc_kwalk k;
+	uint32_t kstart;
 	long long klost;
 };
 
