@@ -176,30 +176,13 @@ RENDER_INLINE char *render_dec_w(char *p, const struct render_op *ro,
 	return p + n;
 }
 
-#ifdef __SSE2__
-/*
- * The hex digits of the 8 bytes of x, most significant first: each byte's
- * two nibbles side by side, then '0' or the letter's offset added to each.
- */
-RENDER_INLINE __m128i render_hex_vec(__m128i x, bool upper)
-{
-	const __m128i m = _mm_set1_epi8(0x0f);
-	__m128i nib = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m),
-					_mm_and_si128(x, m));
-	__m128i gt = _mm_cmpgt_epi8(nib, _mm_set1_epi8(9));
-
-	return _mm_add_epi8(_mm_add_epi8(nib, _mm_set1_epi8('0')),
-			    _mm_and_si128(gt, _mm_set1_epi8(upper ? 'A' - '0' - 10 :
-								     'a' - '0' - 10)));
-}
-#endif
 
 /* '%08x' of w at p (upper: '%08X') */
 RENDER_INLINE void render_hex8(char *p, uint32_t w, bool upper)
 {
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	_mm_storel_epi64((__m128i *)(void *)p,
-			 render_hex_vec(_mm_cvtsi32_si128((int)__builtin_bswap32(w)),
+			 pyfmt_hex_vec(_mm_cvtsi32_si128((int)__builtin_bswap32(w)),
 					upper));
 #else
 	pyfmt_hex8_pairs(p, w, upper);
@@ -213,29 +196,13 @@ RENDER_INLINE void render_hex16(char *p, uint32_t hi, uint32_t lo, bool upper)
 	uint64_t x = __builtin_bswap64((uint64_t)hi << 32 | lo);
 
 	_mm_storeu_si128((__m128i *)(void *)p,
-			 render_hex_vec(_mm_cvtsi64_si128((long long)x), upper));
+			 pyfmt_hex_vec(_mm_cvtsi64_si128((long long)x), upper));
 #else
 	pyfmt_hex8_pairs(p, hi, upper);
 	pyfmt_hex8_pairs(p + 8, lo, upper);
 #endif
 }
 
-/*
- * The n (1..16) low hex digits of x at p (letter: pyfmt_put_hex's);
- * stores 16 bytes. With SSE2, the digits shifted to the top of the word
- * and made in one vector, where the word-wide way took some 60
- * instructions for 12 digits (uftrace's addresses).
- */
-RENDER_INLINE void render_hex_n(char *p, uint64_t x, size_t n, bool upper)
-{
-#if defined(__SSE2__) && defined(__x86_64__)
-	x = __builtin_bswap64(x << (4 * (16 - n)));
-	_mm_storeu_si128((__m128i *)(void *)p,
-			 render_hex_vec(_mm_cvtsi64_si128((long long)x), upper));
-#else
-	pyfmt_put_hex(p, x, n, upper ? 'A' - '0' - 10 : 'a' - '0' - 10);
-#endif
-}
 
 /*
  * '%08x' of a, the len (<= RENDER_LIT_MAX) bytes at mid, '%08x' of b
@@ -246,7 +213,7 @@ RENDER_INLINE char *render_hex8x2(char *p, uint32_t a, const char *mid,
 {
 #if defined(__SSE2__) && defined(__x86_64__)
 	uint64_t x = __builtin_bswap64((uint64_t)a << 32 | b);
-	__m128i v = render_hex_vec(_mm_cvtsi64_si128((long long)x), upper);
+	__m128i v = pyfmt_hex_vec(_mm_cvtsi64_si128((long long)x), upper);
 
 	_mm_storel_epi64((__m128i *)(void *)p, v);
 	memcpy(p + 8, mid, 16);

@@ -539,7 +539,7 @@ u64_hex:
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
-	render_hex_n(p, x, (size_t)n, false);
+	pyfmt_hex_n(p, x, (size_t)n, false);
 	p += n;
 	RENDER_MEMO_KEEP(x, s);
 	RENDER_NEXT();
@@ -550,7 +550,7 @@ u64_hex_up:
 	memcpy(p, ro->str, 2);
 	p += ro->len;
 	n = (ssize_t)((67 - __builtin_clzll(x | 1)) >> 2);
-	render_hex_n(p, x, (size_t)n, true);
+	pyfmt_hex_n(p, x, (size_t)n, true);
 	p += n;
 	RENDER_MEMO_KEEP(x, s);
 	RENDER_NEXT();

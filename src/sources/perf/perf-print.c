@@ -22,10 +22,6 @@
 #include "perf-pfmt.h"
 #include "pyfmt.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 /* e's value for the raw record at r; false: not computable (x / 0). */
 static bool perf_pexpr_eval(const struct perf *p, const struct perf_pexpr *x,
 			    const unsigned char *r, uint64_t *out)
@@ -114,21 +110,9 @@ static char *perf_pp_pad(char *b, const struct perf_pop *op, const char *s,
 /* The 8 hex digits of x into b, most significant first. */
 static inline void perf_hex8(char *b, uint32_t x, bool upper)
 {
-	uint64_t y = x, c;
+	uint64_t y = pyfmt_hex8(x, upper ? 'A' - '0' - 10 : 'a' - '0' - 10);
 
-	/* nibble i into byte i, then each to its digit */
-	y = (y | y << 16) & 0x0000ffff0000ffffull;
-	y = (y | y << 8) & 0x00ff00ff00ff00ffull;
-	y = (y | y << 4) & 0x0f0f0f0f0f0f0f0full;
-	c = ((y + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
-	y += 0x3030303030303030ull + c * (upper ? 7 : 39);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	y = __builtin_bswap64(y);
 	memcpy(b, &y, 8);
-#else
-	for (int i = 7; i >= 0; i--, y >>= 8)
-		b[i] = (char)(y & 0xff);
-#endif
 }
 
 /* The 16 hex digits of v into b (with leading zeros). */
@@ -138,22 +122,6 @@ static void perf_hex16(char *b, uint64_t v, bool upper)
 	perf_hex8(b + 8, (uint32_t)v, upper);
 }
 
-#ifdef __SSE2__
-/* The 16 hex digits of v into b, most significant first: SSE2, no table */
-static inline void perf_hex16_sse(char *b, uint64_t v, bool upper)
-{
-	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
-	__m128i m = _mm_set1_epi8(0x0f);
-	__m128i d = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m),
-				      _mm_and_si128(x, m));
-	__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(d, _mm_set1_epi8(9)),
-				       _mm_set1_epi8(upper ? 7 : 39));
-
-	d = _mm_add_epi8(d, _mm_add_epi8(_mm_set1_epi8('0'), letter));
-	_mm_storeu_si128((__m128i *)(void *)b, d);
-}
-#endif
-
 /*
  * v in hex without leading zeros into b, which has room for 16 bytes
  * (what goes past the digits is written over or left out).
@@ -162,17 +130,7 @@ static inline char *perf_pp_hexs(char *b, uint64_t v, bool upper)
 {
 	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
 
-#ifdef __SSE2__
-	/* the n digits first: v's top nibbles */
-	perf_hex16_sse(b, v << (4 * (16 - n)), upper);
-#else
-	if (n <= 8) {
-		perf_hex8(b, (uint32_t)v << (4 * (8 - n)), upper);
-	} else {
-		perf_hex8(b, (uint32_t)(v >> 32) << (4 * (16 - n)), upper);
-		perf_hex8(b + n - 8, (uint32_t)v, upper);
-	}
-#endif
+	pyfmt_hex_n(b, v, n, upper);
 	return b + n;
 }
 
