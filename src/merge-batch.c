@@ -96,6 +96,21 @@ merge_fill_evp(struct event **evp, struct merge_slot *slots, const size_t pn,
 }
 
 /*
+ * nt[i]: the time of the event after slot i's (its batch ends with one
+ * stamped UINT64_MAX); an ended slot or a leaf past the inputs never wins,
+ * and its ev may be none: UINT64_MAX, never read
+ */
+static inline __attribute__((always_inline)) void
+merge_fill_next(uint64_t *nt, struct event *const *evp,
+		const struct merge_slot *slots, size_t n, const size_t pn)
+{
+	size_t i;
+
+	for (i = 0; i < pn; i++)
+		nt[i] = i < n && !slots[i].done ? evp[i][1].ts : UINT64_MAX;
+}
+
+/*
  * merge_fill() with the tree's depth a constant in each copy (the climb
  * unrolled, and the slots' events in an array of the loop's own; 0: the
  * merge's own depth, a loop, the events in the slots), mono (above) or
@@ -121,13 +136,22 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 	const size_t pn = (size_t)1 << bits;
 	/* with depth: each slot's ev, one load away, written back at the end */
 	struct event *evp[16];
+	/*
+	 * with depth: the time of each live slot's event after its ev: the
+	 * next key is one load from the winner's index, not two (its ev,
+	 * then the event), off the L1 where its batch may be: the loop's
+	 * chain from winner to winner is what bounds it
+	 */
+	uint64_t nt[16];
 	size_t cur = m->cur;
 	struct event *e, *o = out, *end = out + max;
 	uint64_t *const *path = m->path, ts, k = node[0];
 	uint64_t last = tally->last_ts, top = tally->top;
 
-	if (depth)
+	if (depth) {
 		merge_fill_evp(evp, slots, pn, true);
+		merge_fill_next(nt, evp, slots, m->n, pn);
+	}
 	/* the event that went out last, and its time */
 	e = slots[cur].ev;
 	ts = e->ts;
@@ -137,14 +161,18 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 		 * in order within its input, in the packed tree's range, and
 		 * not past its batch
 		 */
-		if (__builtin_expect(e[1].ts < ts || e[1].ts > tmax, 0))
+		uint64_t t = depth ? nt[cur] : e[1].ts;
+
+		if (__builtin_expect(t < ts || t > tmax, 0))
 			break;
 		e++;
-		if (depth)
+		if (depth) {
 			evp[cur] = e;
-		else
+			nt[cur] = e[1].ts;
+		} else {
 			slots[cur].ev = e;
-		ts = e->ts;
+		}
+		ts = t;
 		/* it climbs (merge_preplay()), as many levels as any leaf */
 		k = (ts - base) << bits | cur;
 		k = merge_fill_climb(node, path, pn, cur, k, depth, bits);
