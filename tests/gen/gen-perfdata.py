@@ -45,6 +45,9 @@ usage: gen-perfdata.py [options] OUT
   --renames     a COMM record renames each vCPU thread ("vcpu0-2")
                 between the exit and the entry of every fifth pair from
                 the third on (a thread's name changing inside a round)
+  --late        in the third round, a kvm_exit of CPU 0 stamped before
+                what the second round's FINISHED_ROUND let out (perf
+                script prints it after later samples: a step back)
 
 Two vCPU threads of a VM ("CPU 0/KVM" on CPU 0, "CPU 1/KVM" on CPU 1, named
 by COMM records) exit with a few reasons (EXTERNAL_INTERRUPT, CPUID, HLT,
@@ -424,6 +427,15 @@ def build(args):
         for c in cpus:
             chunk += b''.join(r for _, r in c[start:start + per])
         data.append(chunk)
+    if args.late:
+        # a sample of CPU 0's thread stamped before the times that the
+        # second round's FINISHED_ROUND let out: perf counts it out of
+        # order, queues it all the same and prints it at the next flush,
+        # after later samples
+        tid = pid + 1
+        late = t0 + 2500
+        data[2] += sample(w, st, pid, tid, late, ids[50][0], 0,
+                          rexit(w, tid, 12, 0xffffffff81000ff0, 0))
     fin = record(w, 68, b'')
     def zrec(b):
         z = subprocess.run(['zstd', '-q', '-c', '-3'], input=b,
@@ -586,6 +598,7 @@ def main():
     ap.add_argument('--pairs', type=int, default=6)
     ap.add_argument('--renames', action='store_true')
     ap.add_argument('--div0', action='store_true')
+    ap.add_argument('--late', action='store_true')
     ap.add_argument('--cut', type=int, default=0)
     ap.add_argument('--hostname', help='a HOSTNAME feature')
     ap.add_argument('out')

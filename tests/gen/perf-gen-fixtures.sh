@@ -68,6 +68,10 @@
 #                           samples printed by hand (.out: the lines a
 #                           line-buffered perf script prints before its
 #                           own SIGFPE)
+#   gen-late.data           gen-le with a kvm_exit in the third round
+#                           stamped before what the second round let
+#                           out: perf script prints it after later
+#                           samples, a step back (.out: perf script)
 #
 # usage: tests/gen/perf-gen-fixtures.sh [OUTDIR]; needs python3, zstd, perf.
 set -eu
@@ -111,6 +115,7 @@ gen --v1 --cpu-clock --pairs 2 "$out/gen-v1-notp.data"
 gen --ksym --pairs 7 "$out/gen-ksym.data"
 gen --renames --ksym --pairs 24 "$out/gen-renames.data"
 gen --div0 --pairs 12 "$out/gen-div0.data"
+gen --late "$out/gen-late.data"
 ref "$out/gen-le.data"
 ref "$out/gen-single.data"
 ref "$out/gen-cut-pipe.data"
@@ -118,6 +123,7 @@ ref "$out/gen-618.data"
 ref "$out/gen-zoo.data"
 ref "$out/gen-ksym.data"
 ref "$out/gen-renames.data"
+ref "$out/gen-late.data"
 perf script -i "$out/gen-renames.data" -F trace:comm,tid,trace \
 	> "$out/gen-renames.data.tid.out" 2> /dev/null
 (stdbuf -oL perf script -i "$out/gen-div0.data" \

@@ -158,7 +158,8 @@ struct perf_sample {
 	const unsigned char *raw;	/* borrowed: the record's raw data */
 	uint32_t raw_size;
 	uint64_t offset;	/* the record's offset in the file */
-	uint64_t seq;		/* the queue's seq when it went out (ev->seq) */
+	uint64_t seq;		/* its place among the samples handed out
+				 * (ev->seq) */
 	uint32_t room;		/* perf_print_room() + 1; 0: not asked */
 };
 
@@ -235,7 +236,8 @@ struct perf {
 	size_t out, nout;		/* q[out..nout): flushed, to hand out */
 	uint64_t limit;			/* the next round flushes up to here */
 	uint64_t max_ts;
-	uint64_t seq;
+	uint64_t seq;			/* records queued (perf_qent.seq) */
+	uint64_t taken;			/* samples handed out */
 	bool at_end;
 	/* threads: open addressing by tid */
 	struct perf_thread *threads;	/* owned */

@@ -308,9 +308,10 @@ static inline int perf_take(struct perf *p, const unsigned char *rec,
 			      rec + 8, size - 8, s, offset, d);
 	if (ret < 0)
 		return ret;
-	s->seq = p->seq;
 	if (!s->attr || s->attr->type != PERF_T_TRACEPOINT)
 		return 0;
+	/* its place among the input's events (ev->seq, "event N") */
+	s->seq = p->taken;
 	/*
 	 * a raw sample whose fields lie outside it (a __data_loc pointing
 	 * past its end): damaged, left out, as in a trace.dat; a sample
@@ -324,8 +325,10 @@ static inline int perf_take(struct perf *p, const unsigned char *rec,
 		/* tdguard_record()'s first test, its size kept per attr */
 		if (__builtin_expect(!a->fits, 0))
 			a->fits = tdguard_fits(p->guard, a->tp);
-		if (__builtin_expect(s->raw_size >= a->fits, 1))
+		if (__builtin_expect(s->raw_size >= a->fits, 1)) {
+			p->taken++;
 			return 1;
+		}
 
 		memset(&r, 0, sizeof(r));
 		r.cpu = (int)s->cpu;
@@ -336,6 +339,7 @@ static inline int perf_take(struct perf *p, const unsigned char *rec,
 		if (ret < 0)
 			return ret;
 	}
+	p->taken++;
 	return 1;
 }
 
