@@ -111,6 +111,38 @@ merge_fill_next(uint64_t *nt, struct event *const *evp,
 }
 
 /*
+ * The spans of the events a mono loop took (merge_fill_loop(), lazy):
+ * slot i's went out from ein[i] on (after it, for slot cin, whose event
+ * had gone out already) up to evp[i] (the last one out, for slot cout;
+ * for the others their next, not out yet); nots[i] of them had no stamp.
+ * What the loop's clock_span_add() did per event: events counted, the
+ * first stamp if the span had none, the last stamp (mono: the latest).
+ */
+static void merge_fill_spans(struct clock_span *span, struct event *const *ein,
+			     struct event *const *evp, const uint32_t *nots,
+			     size_t n, size_t cin, size_t cout)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct event *a = ein[i] + (i == cin);
+		const struct event *z = evp[i] + (i == cout);	/* past */
+		struct clock_span *sp = &span[i];
+		ptrdiff_t stamped = z - a - (ptrdiff_t)nots[i];
+
+		if (stamped <= 0)
+			continue;	/* none out, or none stamped */
+		if (!sp->events) {
+			while (!a->has_ts)
+				a++;
+			sp->first = a->ts;
+		}
+		while (!z[-1].has_ts)
+			z--;
+		sp->last = z[-1].ts;
+		sp->events += (uint64_t)stamped;
+	}
+}
+
+/*
  * merge_fill() with the tree's depth a constant in each copy (the climb
  * unrolled, and the slots' events in an array of the loop's own; 0: the
  * merge's own depth, a loop, the events in the slots), mono (above) or
@@ -148,9 +180,23 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 	uint64_t *const *path = m->path, ts, k = node[0];
 	uint64_t last = tally->last_ts, top = tally->top;
 
+	/*
+	 * lazy (depth and mono): each input's span is counted once, after
+	 * the loop, from how far its ev went (merge_fill_spans()); the loop
+	 * counts only the events without a stamp, which no span counts
+	 */
+	const bool lazy = depth && mono;
+	struct event *ein[16];
+	uint32_t nots[16];
+	const size_t cin = cur;
+
 	if (depth) {
 		merge_fill_evp(evp, slots, pn, true);
 		merge_fill_next(nt, evp, slots, m->n, pn);
+	}
+	if (lazy) {
+		memcpy(ein, evp, pn * sizeof(*ein));
+		memset(nots, 0, pn * sizeof(*nots));
 	}
 	/* the event that went out last, and its time */
 	e = slots[cur].ev;
@@ -185,10 +231,15 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 		if (__builtin_expect(!e->has_ts, 0)) {
 			o->relts_neg = false;
 			o->relts = 0;
+			if (lazy)
+				nots[cur]++;
 			continue;
 		}
 		sp = &span[cur];
-		if (mono) {
+		if (lazy) {
+			o->relts_neg = false;
+			o->relts = ts - last;
+		} else if (mono) {
 			/*
 			 * at or after every time before it: its input's
 			 * span's first if it has none, and its last (stored
@@ -210,6 +261,8 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 		}
 		last = ts;
 	}
+	if (lazy)
+		merge_fill_spans(span, ein, evp, nots, m->n, cin, cur);
 	if (depth)
 		merge_fill_evp(evp, slots, pn, false);
 	node[0] = k;
