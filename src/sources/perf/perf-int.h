@@ -238,6 +238,15 @@ struct perf {
 	uint64_t max_ts;
 	uint64_t seq;			/* records queued (perf_qent.seq) */
 	uint64_t taken;			/* samples handed out */
+	/*
+	 * The time up to which a round (or a full queue) let records out,
+	 * and the records queued below it since: perf's ordered events
+	 * count them too ("N out of order events recorded") and print them
+	 * at the next flush, after later ones; said once, at the end
+	 */
+	uint64_t flushed;
+	uint64_t unordered;
+	bool unordered_said;
 	bool at_end;
 	/* threads: open addressing by tid */
 	struct perf_thread *threads;	/* owned */
@@ -396,6 +405,8 @@ static inline int perf_queue(struct perf *p, const unsigned char *rec,
 			return ret;
 	}
 	memcpy(p->arena + p->alen, rec, size);
+	if (__builtin_expect(ts < p->flushed, 0))
+		p->unordered++;
 	p->q[p->nq++] = (struct perf_qent){ ts, p->seq++, offset,
 					    (uint32_t)p->alen, attr };
 	p->alen += padded;

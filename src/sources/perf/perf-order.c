@@ -444,6 +444,7 @@ static int perf_fill(struct perf *p, bool open, struct diag *d)
 				if (perf_queue_full(p)) {
 					perf_flush(p, UINT64_MAX);
 					perf_flush(p, p->q[p->nq / 2].ts);
+					p->flushed = p->q[p->nq / 2].ts;
 					if (p->out < p->nout)
 						return PERF_FILL_QUEUED;
 				}
@@ -485,6 +486,8 @@ static int perf_fill(struct perf *p, bool open, struct diag *d)
 			continue;
 		case PERF_R_FINISHED_ROUND:
 			perf_flush(p, p->limit);
+			if (p->limit > p->flushed)
+				p->flushed = p->limit;
 			p->limit = p->max_ts;
 			if (p->out < p->nout)
 				return PERF_FILL_QUEUED;

@@ -240,6 +240,24 @@ static inline void perf_event_of(struct source *src,
 	ev->rec = s;
 }
 
+/*
+ * At the end (or where reading stops): the records that came after a
+ * round had let later ones out, once, as perf script warns of them
+ */
+static void perf_say_unordered(struct source *src, struct perf *p)
+{
+	struct diag d;
+
+	if (!p->unordered || p->unordered_said || !src->say)
+		return;
+	p->unordered_said = true;
+	diag_set(&d, "%s: %" PRIu64 " record%s came after a FINISHED_ROUND had let later ones out; %s those, as in perf script (\"%" PRIu64 " out of order events recorded\")",
+		 src->name, p->unordered, p->unordered == 1 ? "" : "s",
+		 p->unordered == 1 ? "it follows" : "they follow",
+		 p->unordered);
+	src->say(src->say_arg, d.msg);
+}
+
 static int perf_next(struct source *src, struct event *ev, struct diag *d)
 {
 	struct perf *p = src->priv;
@@ -249,8 +267,10 @@ static int perf_next(struct source *src, struct event *ev, struct diag *d)
 	if (tdguard_failed(p->guard, d))
 		return -EIO;
 	ret = perf_order_next(p, d);
-	if (ret <= 0)
+	if (ret <= 0) {
+		perf_say_unordered(src, p);
 		return ret;
+	}
 	perf_event_of(src, &p->cur, ev);
 	return 1;
 }
@@ -279,6 +299,8 @@ static int perf_next_batch(struct source *src, struct event *ev, size_t max,
 		p->capbcur = max;
 	}
 	n = perf_order_batch(p, p->bcur, max, d);
+	if (n <= 0)
+		perf_say_unordered(src, p);
 	for (i = 0; n > 0 && i < (size_t)n; i++)
 		perf_event_of(src, &p->bcur[i], &ev[i]);
 	return n;
