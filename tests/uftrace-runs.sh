@@ -8,7 +8,12 @@
 # of 1 to 200 records with stamps they share (threads). Each directory
 # prints through a template the lines the generator worked out on its
 # own, read in batches (one input, no filter) and one event at a time
-# (a --time-range that holds every event takes the other path).
+# (a --time-range that holds every event takes the other path). Then the
+# default text of each must be `uftrace dump -d DIR`'s byte for byte
+# (skipped, saying so, without uftrace); for deep with --depth=4096, as
+# uftrace dump shows no call nested 1024 deep or more unless told
+# (fstack_entry() in its utils/fstack.c: the display depth, 1024 by
+# default, whatever the recording's --max-stack).
 set -u
 : "${KTF:?}" "${KTF_SRCDIR:?}"
 command -v python3 > /dev/null || { echo "1..0 # SKIP no python3"; exit 0; }
@@ -17,14 +22,15 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(duration)d' \
 	> "$tmp/rules"
-echo "1..4"
+echo "1..6"
 i=0
 for kind in deep threads; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-runs.py" "$kind" \
 		"$tmp/$kind" > "$tmp/want" || {
 		echo "not ok $((i + 1)) - $kind: generator failed"
 		echo "not ok $((i + 2)) - $kind: generator failed"
-		i=$((i + 2))
+		echo "not ok $((i + 3)) - $kind: generator failed"
+		i=$((i + 3))
 		continue
 	}
 	for how in batched one-by-one; do
@@ -45,4 +51,26 @@ for kind in deep threads; do
 			sed 's/^/# /' "$tmp/err" | head -5
 		fi
 	done
+	i=$((i + 1))
+	if ! command -v uftrace > /dev/null; then
+		echo "ok $i - $kind, uftrace dump # SKIP no uftrace to compare with"
+		continue
+	fi
+	set --
+	[ "$kind" = deep ] && set -- --depth=4096
+	what="uftrace dump${1:+ $1}"
+	$KTF "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
+	rc=$?
+	if ! uftrace dump "$@" -d "$tmp/$kind" > "$tmp/dump" 2> "$tmp/dump.err" ||
+		[ -s "$tmp/dump.err" ]; then
+		echo "not ok $i - $kind, $what: it fails"
+		sed 's/^/# /' "$tmp/dump.err" | head -5
+	elif [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
+		cmp -s "$tmp/dump" "$tmp/got"; then
+		echo "ok $i - $kind, $what: $(wc -l < "$tmp/got") lines"
+	else
+		echo "not ok $i - $kind, $what: exit $rc"
+		diff "$tmp/dump" "$tmp/got" | head -5 | sed 's/^/# /'
+		sed 's/^/# /' "$tmp/err" | head -5
+	fi
 done

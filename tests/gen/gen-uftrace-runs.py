@@ -21,16 +21,19 @@ duration its time less its entry's):
            one before within a task
 
 The data is made here, not recorded, its metadata as gen-uftrace-big.py
-makes it: uftrace's layout as far as kvmtrace_format reads it (uftrace
-dump itself refuses this short info file), so the expected lines come
-from this script, not from uftrace.
+makes it: the files `uftrace record` writes (see uftrace_data.py), deep
+as recorded with --max-stack=4096 (its depth field, 10 bits, wraps past
+1023 as libmcount's does). The expected lines come from this script, not
+from uftrace; tests/uftrace-runs.sh also compares kvmtrace_format's
+default text with `uftrace dump -d OUTDIR` (which shows deep whole only
+with --depth=4096: its display depth is 1024 unless told).
 """
 import os
 import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uftrace_data import record, write, write_info  # noqa: E402
+from uftrace_data import record, write, write_info, write_map  # noqa: E402
 
 BASE = 0x400000
 FUNCS = ["func_a", "func_b", "func_c", "func_d"]
@@ -104,10 +107,11 @@ def main():
     for t in tasks:
         task.append("TASK timestamp=%d.%09d tid=%d pid=%d"
                     % (t0 // 10**9 - 1, 1, t.tid, pid))
-    write_info(out, "runs", [t.tid for t in tasks])
+    write_info(out, "runs", [t.tid for t in tasks],
+               4096 if kind == "deep" else 1024)
     write(os.path.join(out, "task.txt"), "\n".join(task) + "\n")
-    write(os.path.join(out, "sid-%016x.map" % 1),
-          "%x-%x r-xp 00000000 08:01 1 /runs/prog\n" % (BASE, BASE + 0x10000))
+    write_map(out, "%016x" % 1,
+              "%x-%x r-xp 00000000 08:01 1 /runs/prog\n" % (BASE, BASE + 0x10000))
     write(os.path.join(out, "prog.sym"),
           "".join("%016x T %s\n" % (0x1000 + 0x100 * i, f) for i, f in enumerate(FUNCS))
           + "%016x ? __sym_end\n" % (0x1000 + 0x100 * len(FUNCS)))

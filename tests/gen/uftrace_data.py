@@ -2,9 +2,10 @@
 """The pieces of a uftrace data directory the generators share.
 
 The writer's magic, one record in uftrace's layout (libmcount's struct
-uftrace_record), a file written whole, and the info file of a generated
-program. gen-uftrace-big.py, gen-uftrace-runs.py and gen-uftrace-qemu.py
-import it.
+uftrace_record), a file written whole, and the info file and session map
+of a generated program, written as `uftrace record` (v0.13) would so that
+`uftrace dump` reads them and names what kvmtrace_format names.
+gen-uftrace-big.py, gen-uftrace-runs.py and gen-uftrace-qemu.py import it.
 """
 
 import os
@@ -33,10 +34,50 @@ def write(path, data):
         f.write(data if isinstance(data, bytes) else data.encode())
 
 
-def write_info(out, name, tids):
-    """out/info of program /NAME/prog (cmdline NAME) with tasks tids."""
+# The [stack] line libmcount's record_proc_maps() copies from
+# /proc/self/maps into every sid-SID.map. uftrace's read_session_map()
+# (utils/session.c) takes the kernel base from it (guess_kernel_base():
+# 0xffff800000000000 for this one); without it the base stays 0,
+# is_kernel_address() holds for every address and find_symtabs()
+# (utils/symbol.c) looks user addresses up in the kernel's symbols: uftrace
+# dump then prints <401000> where the program's .sym names func_a.
+STACK = "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]\n"
+
+
+def write_map(out, sid, lines, same=None):
+    """out/sid-SID.map: the text lines (mappings), then the [stack] line.
+
+    With a dict same, a map whose text an earlier one had is a hard link
+    to it (gen-uftrace-big.py's 50 000 sessions: 200 MB of 4 KiB blocks
+    otherwise); a reader sees the same bytes in each.
+    """
+    path = os.path.join(out, "sid-%s.map" % sid)
+    text = lines + STACK
+    if same is not None and text in same:
+        try:
+            os.link(same[text], path)
+            return
+        except OSError:
+            pass        # EMLINK, or no hard links here: a copy
+    write(path, text)
+    if same is not None:
+        same[text] = path
+
+
+def write_info(out, name, tids, max_stack=1024):
+    """out/info of program /NAME/prog (cmdline NAME) with tasks tids,
+    recorded with --max-stack=MAX_STACK (uftrace's default 1024: libmcount
+    records no call nested deeper).
+
+    The program has no build-id (as one linked with --build-id=none):
+    uftrace record then writes no build_id line and leaves EXE_BUILD_ID
+    out of the mask (fill_exe_build_id() in cmds/info.c fails), and the
+    map lines carry none (update_session_map()). A build_id line must
+    hold 40 hex digits: uftrace's read_exe_build_id() refuses less and
+    with it the whole info file.
+    """
     info = [
-        "exename:/%s/prog" % name, "build_id:0", "exit_status:0",
+        "exename:/%s/prog" % name, "exit_status:0",
         "cmdline:%s" % name,
         "cpuinfo:lines=2", "cpuinfo:nr_cpus=1 / 1 (online/possible)",
         "cpuinfo:desc=x", "meminfo:1 / 1", "osinfo:lines=3",
@@ -44,6 +85,9 @@ def write_info(out, name, tids):
         "taskinfo:lines=2", "taskinfo:nr_tid=%d" % len(tids),
         "taskinfo:tids=" + ",".join(str(t) for t in tids),
     ]
-    # feature: TASK_SESSION | SYM_REL_ADDR; info: exename..taskinfo
-    hdr = MAGIC + struct.pack("<IHBBQQHHI", 4, 40, 1, 2, 0x22, 0xff, 0, 0, 0)
+    # feature: TASK_SESSION | SYM_REL_ADDR | MAX_STACK (the header's
+    # max_stack, which uftrace record always sets); info: exename..taskinfo
+    # but build_id (0x02)
+    hdr = MAGIC + struct.pack("<IHBBQQHHI", 4, 40, 1, 2, 0x62, 0xfd,
+                              max_stack, 0, 0)
     write(os.path.join(out, "info"), hdr + ("\n".join(info) + "\n").encode())
