@@ -510,32 +510,29 @@ static int perf_fill(struct perf *p, bool open, struct diag *d)
 				perf_damage(p, d);
 			continue;
 		case PERF_R_AUXTRACE:
-			if (!in_z && size >= 16) {
-				ret = perf_skip(p, perf_u64(p, rec + 8),
-						"AUXTRACE", offset, d);
-				if (ret == -ENOMEM)
-					return ret;
-				if (ret < 0) {
-					perf_stop(p, d);
-					if (p->out < p->nout)
-						return PERF_FILL_QUEUED;
-				}
+		case PERF_R_HEADER_TRACING_DATA: {
+			/*
+			 * a payload after the record: AUXTRACE's (its size a
+			 * u64), a pipe's second copy of the tracing data (a
+			 * u32)
+			 */
+			bool aux = type == PERF_R_AUXTRACE;
+
+			if (in_z || size < (aux ? 16u : 12u))
+				continue;
+			ret = perf_skip(p, aux ? perf_u64(p, rec + 8)
+					       : perf_u32(p, rec + 8),
+					aux ? "AUXTRACE" : "HEADER_TRACING_DATA",
+					offset, d);
+			if (ret == -ENOMEM)
+				return ret;
+			if (ret < 0) {
+				perf_stop(p, d);
+				if (p->out < p->nout)
+					return PERF_FILL_QUEUED;
 			}
 			continue;
-		case PERF_R_HEADER_TRACING_DATA:
-			/* a pipe's payload after the record (a second copy) */
-			if (!in_z && size >= 12) {
-				ret = perf_skip(p, perf_u32(p, rec + 8),
-						"HEADER_TRACING_DATA", offset, d);
-				if (ret == -ENOMEM)
-					return ret;
-				if (ret < 0) {
-					perf_stop(p, d);
-					if (p->out < p->nout)
-						return PERF_FILL_QUEUED;
-				}
-			}
-			continue;
+		}
 		default:
 			continue;
 		}
