@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(duration)d' \
 	> "$tmp/rules"
-echo "1..6"
+echo "1..12"
 i=0
 for kind in deep threads; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-runs.py" "$kind" \
@@ -68,6 +68,52 @@ for kind in deep threads; do
 		echo "ok $i - $kind, $what: $(wc -l < "$tmp/got") lines"
 	else
 		echo "not ok $i - $kind, $what: exit $rc"
+		diff "$tmp/dump" "$tmp/got" | head -5 | sed 's/^/# /'
+		sed 's/^/# /' "$tmp/err" | head -5
+	fi
+done
+
+# The edges of what dump shows (tests/gen/gen-uftrace-edge.py): the
+# default text is `uftrace dump -d DIR`'s; a template still sees every
+# record of the task files (16 bytes each, none with values).
+for kind in edge small nomax; do
+	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-edge.py" "$kind" \
+		"$tmp/$kind" || {
+		echo "not ok $((i + 1)) - $kind: generator failed"
+		echo "not ok $((i + 2)) - $kind: generator failed"
+		i=$((i + 2))
+		continue
+	}
+	i=$((i + 1))
+	recs=0
+	for f in "$tmp/$kind"/*.dat; do
+		recs=$((recs + $(wc -c < "$f") / 16))
+	done
+	$KTF -f "$tmp/rules" "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
+	rc=$?
+	got=$(wc -l < "$tmp/got")
+	if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] && [ "$got" -eq "$recs" ]; then
+		echo "ok $i - $kind, a template: all $recs records"
+	else
+		echo "not ok $i - $kind, a template: exit $rc, $got lines of $recs"
+		sed 's/^/# /' "$tmp/err" | head -5
+	fi
+	i=$((i + 1))
+	if ! command -v uftrace > /dev/null; then
+		echo "ok $i - $kind, uftrace dump # SKIP no uftrace to compare with"
+		continue
+	fi
+	$KTF "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
+	rc=$?
+	if ! uftrace dump -d "$tmp/$kind" > "$tmp/dump" 2> "$tmp/dump.err" ||
+		[ -s "$tmp/dump.err" ]; then
+		echo "not ok $i - $kind, uftrace dump: it fails"
+		sed 's/^/# /' "$tmp/dump.err" | head -5
+	elif [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
+		cmp -s "$tmp/dump" "$tmp/got"; then
+		echo "ok $i - $kind, uftrace dump: $(wc -l < "$tmp/got") lines"
+	else
+		echo "not ok $i - $kind, uftrace dump: exit $rc"
 		diff "$tmp/dump" "$tmp/got" | head -5 | sed 's/^/# /'
 		sed 's/^/# /' "$tmp/err" | head -5
 	fi
