@@ -18,8 +18,9 @@ of OUTDIR with `uftrace dump -d OUTDIR` byte for byte.
          that begins with exits; events (read:proc/statm, and sched-out /
          sched-in, which dump counts as an entry and an exit) at 1023 and
          1024 and under 0
-  small  max_stack 8: calls 12 deep and back, events and a LOST record at
-         the top, records of frames 7 and 8
+  small  max_stack 8: calls 12 deep and back, an entry left out whose
+         time is before the one before, events and a LOST record at the
+         top, records of frames 7 and 8
   nomax  the MAX_STACK feature off (uftrace takes 1024, whatever the
          header's field, here 8): calls 1030 deep
 
@@ -127,6 +128,11 @@ def edge(ts):
 def small(ts):
     t = Task(201, ts)
     t.call(12)
+    # an entry dump leaves out, stamped before the record before it:
+    # dump still prints its "inverted time" banner
+    t.ts -= 100
+    t.call(1)
+    t.ret(1)
     t.event(STATM)
     t.event(SCHED_OUT)
     t.event(SCHED_IN)
