@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(duration)d' \
 	> "$tmp/rules"
-echo "1..12"
+echo "1..14"
 i=0
 for kind in deep threads; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-runs.py" "$kind" \
@@ -75,8 +75,8 @@ done
 
 # The edges of what dump shows (tests/gen/gen-uftrace-edge.py): the
 # default text is `uftrace dump -d DIR`'s; a template still sees every
-# record of the task files (16 bytes each, none with values).
-for kind in edge small nomax; do
+# record of the task files (16 bytes each; in args, 8 more for the value).
+for kind in edge small args nomax; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-edge.py" "$kind" \
 		"$tmp/$kind" || {
 		echo "not ok $((i + 1)) - $kind: generator failed"
@@ -86,8 +86,10 @@ for kind in edge small nomax; do
 	}
 	i=$((i + 1))
 	recs=0
+	size=16
+	[ "$kind" = args ] && size=24
 	for f in "$tmp/$kind"/*.dat; do
-		recs=$((recs + $(wc -c < "$f") / 16))
+		recs=$((recs + $(wc -c < "$f") / size))
 	done
 	$KTF -f "$tmp/rules" "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
 	rc=$?

@@ -21,6 +21,11 @@ of OUTDIR with `uftrace dump -d OUTDIR` byte for byte.
   small  max_stack 8: calls 12 deep and back, an entry left out whose
          time is before the one before, events and a LOST record at the
          top, records of frames 7 and 8
+  args   max_stack 4096, recorded with -A func_a@arg1 -R func_a@retval
+         (and so for the other functions):
+         calls 1026 deep and back, each entry with its argument (the
+         depth), each exit with its return value, the [args ]/[retval]
+         lines of those dump leaves out left out with them
   nomax  the MAX_STACK feature off (uftrace takes 1024, whatever the
          header's field, here 8): calls 1030 deep
 
@@ -45,14 +50,20 @@ SCHED_IN = 200001       # linux:sched-in
 class Task:
     """A task's records as written: depths as libmcount writes them."""
 
-    def __init__(self, tid, ts):
+    def __init__(self, tid, ts, values=False):
         self.tid = tid
         self.recs = []
         self.depth = 0
         self.ts = ts
+        self.values = values
 
     def put(self, typ, depth, addr):
-        self.recs.append(record(self.ts, typ, depth, addr))
+        if self.values and typ in (ENTRY, EXIT):
+            # arg1 or the return value, a long: 8 bytes after the record
+            self.recs.append(record(self.ts, typ, depth, addr, more=1)
+                             + struct.pack("<q", depth if typ == ENTRY else -depth))
+        else:
+            self.recs.append(record(self.ts, typ, depth, addr))
         self.ts += 3
 
     def call(self, n=1):
@@ -150,6 +161,13 @@ def small(ts):
     return [t, u], 8
 
 
+def args(ts):
+    t = Task(401, ts, values=True)
+    t.call(1026)
+    t.ret(1026)
+    return [t], 4096
+
+
 def nomax(ts):
     t = Task(301, ts)
     t.call(1030)
@@ -160,9 +178,9 @@ def nomax(ts):
 def main():
     kind, out = sys.argv[1], sys.argv[2]
     t0 = 1000 * 10**9
-    kinds = {"edge": edge, "small": small, "nomax": nomax}
+    kinds = {"edge": edge, "small": small, "args": args, "nomax": nomax}
     if kind not in kinds:
-        sys.exit("gen-uftrace-edge.py: KIND is edge, small or nomax")
+        sys.exit("gen-uftrace-edge.py: KIND is edge, small, args or nomax")
     tasks, max_stack = kinds[kind](t0)
 
     os.makedirs(out, exist_ok=True)
@@ -172,7 +190,12 @@ def main():
     for t in tasks:
         task.append("TASK timestamp=%d.%09d tid=%d pid=%d"
                     % (t0 // 10**9 - 1, 1, t.tid, pid))
-    write_info(out, "edge", [t.tid for t in tasks], max_stack)
+    if kind == "args":
+        write_info(out, "edge", [t.tid for t in tasks], max_stack,
+                   ";".join(f + "@arg1" for f in FUNCS),
+                   ";".join(f + "@retval" for f in FUNCS))
+    else:
+        write_info(out, "edge", [t.tid for t in tasks], max_stack)
     if kind == "nomax":
         # the feature mask without MAX_STACK (0x40)
         with open(os.path.join(out, "info"), "r+b") as f:
