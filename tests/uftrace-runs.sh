@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(duration)d' \
 	> "$tmp/rules"
-echo "1..14"
+echo "1..16"
 i=0
 for kind in deep threads; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-runs.py" "$kind" \
@@ -76,7 +76,7 @@ done
 # The edges of what dump shows (tests/gen/gen-uftrace-edge.py): the
 # default text is `uftrace dump -d DIR`'s; a template still sees every
 # record of the task files (16 bytes each; in args, 8 more for the value).
-for kind in edge small args nomax; do
+for kind in edge small args fixup nomax; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-edge.py" "$kind" \
 		"$tmp/$kind" || {
 		echo "not ok $((i + 1)) - $kind: generator failed"

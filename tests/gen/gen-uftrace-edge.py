@@ -26,6 +26,12 @@ of OUTDIR with `uftrace dump -d OUTDIR` byte for byte.
          calls 1026 deep and back, each entry with its argument (the
          depth), each exit with its return value, the [args ]/[retval]
          lines of those dump leaves out left out with them
+  fixup  max_stack 4096, the functions after whose entry dump sets its
+         stack count anew (fixup_syms[] of utils/fstack.c): execl() 1020
+         deep (the count 0 after; the new program calls 1030 deep), a
+         _setjmp() 5 deep then longjmp() 1000 deep (the count back to 6),
+         one 1030 deep (not shown: no change), and a task whose longjmp()
+         takes the count another task's setjmp() kept
   nomax  the MAX_STACK feature off (uftrace takes 1024, whatever the
          header's field, here 8): calls 1030 deep
 
@@ -42,6 +48,7 @@ from uftrace_data import (ENTRY, EVENT, EXIT, LOST, record, write,  # noqa: E402
 
 BASE = 0x400000
 FUNCS = ["func_a", "func_b", "func_c", "func_d"]
+FIXUPS = ["execl", "_setjmp", "longjmp"]     # after FUNCS in prog.sym
 STATM = 100001          # read:proc/statm, without data (more clear)
 SCHED_OUT = 200002      # linux:sched-out
 SCHED_IN = 200001       # linux:sched-in
@@ -75,6 +82,13 @@ class Task:
         for _ in range(n):
             self.depth -= 1
             self.put(EXIT, self.depth, BASE + 0x1000 + 0x100 * (self.depth % 4))
+
+    def fixup(self, name, ret=True):
+        """A call of a fix-up function (FIXUPS); ret: and its return."""
+        addr = BASE + 0x1000 + 0x100 * (len(FUNCS) + FIXUPS.index(name))
+        self.put(ENTRY, self.depth, addr)
+        if ret:
+            self.put(EXIT, self.depth, addr)
 
     def event(self, eid):
         self.put(EVENT, self.depth, eid)
@@ -168,6 +182,39 @@ def args(ts):
     return [t], 4096
 
 
+def fixup(ts):
+    # exec 1020 deep: the new program's records from depth 0
+    t = Task(501, ts)
+    t.call(1020)
+    t.fixup("execl", ret=False)
+    t.depth = 0
+    t.call(1030)
+    t.ret(1030)
+    tasks = [t]
+    # setjmp 5 deep, longjmp 1000 deep: on from depth 6
+    t = Task(502, ts)
+    t.call(5)
+    t.fixup("_setjmp")
+    t.call(995)
+    t.fixup("longjmp", ret=False)
+    t.depth = 6
+    t.call(1030)
+    t.ret(t.depth)
+    # a longjmp 1030 deep, not shown
+    t.call(1030)
+    t.fixup("longjmp", ret=False)
+    t.ret(t.depth)
+    tasks.append(t)
+    # no setjmp of its own: the count kept from 502's
+    t = Task(503, ts)
+    t.call(30)
+    t.fixup("longjmp", ret=False)
+    t.call(1030)
+    t.ret(t.depth)
+    tasks.append(t)
+    return tasks, 4096
+
+
 def nomax(ts):
     t = Task(301, ts)
     t.call(1030)
@@ -178,9 +225,10 @@ def nomax(ts):
 def main():
     kind, out = sys.argv[1], sys.argv[2]
     t0 = 1000 * 10**9
-    kinds = {"edge": edge, "small": small, "args": args, "nomax": nomax}
+    kinds = {"edge": edge, "small": small, "args": args, "fixup": fixup,
+             "nomax": nomax}
     if kind not in kinds:
-        sys.exit("gen-uftrace-edge.py: KIND is edge, small, args or nomax")
+        sys.exit("gen-uftrace-edge.py: KIND is edge, small, args, fixup or nomax")
     tasks, max_stack = kinds[kind](t0)
 
     os.makedirs(out, exist_ok=True)
@@ -204,9 +252,10 @@ def main():
     write(os.path.join(out, "task.txt"), "\n".join(task) + "\n")
     write_map(out, "%016x" % 1,
               "%x-%x r-xp 00000000 08:01 1 /edge/prog\n" % (BASE, BASE + 0x10000))
+    names = FUNCS + FIXUPS
     write(os.path.join(out, "prog.sym"),
-          "".join("%016x T %s\n" % (0x1000 + 0x100 * i, f) for i, f in enumerate(FUNCS))
-          + "%016x ? __sym_end\n" % (0x1000 + 0x100 * len(FUNCS)))
+          "".join("%016x T %s\n" % (0x1000 + 0x100 * i, f) for i, f in enumerate(names))
+          + "%016x ? __sym_end\n" % (0x1000 + 0x100 * len(names)))
     for t in tasks:
         write(os.path.join(out, "%d.dat" % t.tid), b"".join(t.recs))
 

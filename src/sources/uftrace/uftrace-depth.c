@@ -27,10 +27,17 @@
  *    count as an exit (entry) at depth 0, and are not shown when their
  *    frame (the count; the count less one) is out of the stack.
  *
+ * The fix-ups of fstack_entry() and fstack_update() (by name, exactly,
+ * in any module of the session: fixup_syms[] of utils/fstack.c): after
+ * the entry of an exec function that dump shows, the stack count is 0;
+ * at the entry of a setjmp function it shows or not for the depth, the
+ * count is kept (for all tasks: a global), and after the entry of a
+ * longjmp function that dump shows, the stack count is the one kept.
+ * (The fork ones change only the indentation of replay.)
+ *
  * LOST records, kernel and perf records are always shown. What dump
  * prints between records of a task ("inverted time") is printed for a
- * record it does not show too. The exec, fork, setjmp and longjmp fixups
- * of fstack_entry() (which reset the stack count) are not followed.
+ * record it does not show too.
  *
  * The frames' kept values are an array, but for a band of frames
  * [lz_lo, lz_hi) entered one after the other, which hold K - frame: the
@@ -40,6 +47,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "uftrace-int.h"
 
@@ -59,6 +67,33 @@ void uft_dd_reset(struct uftrace *uf)
 	dd->lz_lo = dd->lz_hi = 0;
 	dd->k = UFT_DD_DEPTH;
 	dd->off = 0;
+}
+
+/* The fix-up a function of that (simple) name has: enum uft_fixup. */
+int uft_dd_fixup(const char *name)
+{
+	static const struct {
+		const char *name;
+		uint8_t fix;
+	} fix[] = {
+		{ "execl", UFT_FIX_EXEC },	{ "execlp", UFT_FIX_EXEC },
+		{ "execle", UFT_FIX_EXEC },	{ "execv", UFT_FIX_EXEC },
+		{ "execve", UFT_FIX_EXEC },	{ "execvp", UFT_FIX_EXEC },
+		{ "execvpe", UFT_FIX_EXEC },	{ "setjmp", UFT_FIX_SETJMP },
+		{ "_setjmp", UFT_FIX_SETJMP },	{ "sigsetjmp", UFT_FIX_SETJMP },
+		{ "__sigsetjmp", UFT_FIX_SETJMP },
+		{ "longjmp", UFT_FIX_LONGJMP },
+		{ "siglongjmp", UFT_FIX_LONGJMP },
+		{ "__longjmp_chk", UFT_FIX_LONGJMP },
+	};
+	size_t i;
+
+	if (!name || !strchr("_els", name[0]))
+		return UFT_FIX_NONE;
+	for (i = 0; i < sizeof(fix) / sizeof(fix[0]); i++)
+		if (!strcmp(name, fix[i].name))
+			return fix[i].fix;
+	return UFT_FIX_NONE;
 }
 
 /* The header's max_stack as uftrace takes it (open_data_file()). */
@@ -181,7 +216,7 @@ static void uft_dd_count(struct uft_dd *dd, unsigned type, int64_t depth)
  * Whether dump shows the record r of the task it reads (1, or 0), and
  * its state after it; -ENOMEM.
  */
-int uft_dd_step(struct uftrace *uf, const struct uft_rec *r)
+int uft_dd_step(struct uftrace *uf, const struct uft_rec *r, unsigned fix)
 {
 	struct uft_dd *dd = &uf->dd;
 	unsigned type = r->type;
@@ -221,6 +256,12 @@ int uft_dd_step(struct uftrace *uf, const struct uft_rec *r)
 				return -ENOMEM;
 			dd->filt--;
 		}
+		if (i < dd->max_stack && fix == UFT_FIX_SETJMP)
+			dd->setjmp_count = dd->sc;
+		else if (show && fix == UFT_FIX_EXEC)
+			dd->sc = 0;
+		else if (show && fix == UFT_FIX_LONGJMP)
+			dd->sc = dd->setjmp_count;
 	} else if (type == UFT_EXIT) {
 		i = dd->sc;
 		if (i >= dd->max_stack) {

@@ -187,6 +187,7 @@ struct uft_sym {
 	uint32_t namelen;
 	char type;
 	uint8_t own;			/* UFT_OWN_* */
+	uint8_t fixup;			/* enum uft_fixup: dump's stack count */
 	const struct uft_argv *args;	/* borrowed; NULL: not resolved yet */
 };
 
@@ -382,8 +383,17 @@ struct uft_dd {
 	int32_t *orig;		/* owned: max_stack + 1 */
 	uint8_t *norec;		/* owned: max_stack + 1 */
 	uint32_t max_stack;	/* the header's */
+	int64_t setjmp_count;	/* of any task before (a global) */
 	bool set;		/* task->fstack_set */
 	bool lost_seen;
+};
+
+/* The functions after whose entry dump sets its stack count anew. */
+enum uft_fixup {
+	UFT_FIX_NONE = 0,
+	UFT_FIX_EXEC,		/* exec*(): 0 */
+	UFT_FIX_SETJMP,		/* setjmp() and the like: kept */
+	UFT_FIX_LONGJMP,	/* longjmp() and the like: the one kept */
 };
 
 /* The info file's header, as `uftrace dump` prints it. */
@@ -669,7 +679,8 @@ int uft_lone_next(struct uftrace *uf);
 /* uftrace-depth.c: the records of a task dump shows */
 void uft_dd_setup(struct uftrace *uf, const unsigned char *hdr, size_t len);
 void uft_dd_reset(struct uftrace *uf);
-int uft_dd_step(struct uftrace *uf, const struct uft_rec *r);
+int uft_dd_fixup(const char *name);
+int uft_dd_step(struct uftrace *uf, const struct uft_rec *r, unsigned fix);
 bool uft_dd_fast(struct uftrace *uf, size_t depth, size_t *dlim, size_t *xlo);
 void uft_dd_after(struct uftrace *uf, size_t depth);
 void uft_dd_free(struct uftrace *uf);

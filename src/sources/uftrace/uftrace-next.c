@@ -130,9 +130,12 @@ static __attribute__((noinline)) int uft_next_full(struct source *src,
 	struct uft_symtab *mod;
 	struct uft_sym *sym;
 	struct uft_rec r;
-	int ret, show = 1;
+	int ret, show;
+	unsigned fix;
 
 again:
+	show = 1;
+	fix = UFT_FIX_NONE;
 	if (!uf->nheap && uf->lone) {
 		ret = uft_next_text(src, ev, c, d);
 		if (ret)
@@ -149,15 +152,6 @@ again:
 	 * (for all the compiler knows) change it
 	 */
 	r = t->rec;
-	/* what dump does not show of a task's file, a lone input leaves out */
-	if (uf->lone && !t->perf && !t->kern) {
-		show = uft_dd_step(uf, &r);
-		if (show < 0) {
-			diag_set(d, "%s: out of memory", src->name);
-			return -ENOMEM;
-		}
-	}
-	c->hidden = !show;
 	/* a perf event belongs to the task it names (uft_perf_advance) */
 	c->task = t->perf || t->kern ? uft_task_of(uf, t->prec.tid) : t;
 	c->kern = t->kern;
@@ -210,6 +204,8 @@ again:
 			c->symbol = sym->name;
 			c->symlen = sym->namelen;
 			c->resolved = true;
+			if (r.type == UFT_ENTRY)
+				fix = sym->fixup;
 		} else {
 			c->symlen = (size_t)snprintf(c->buf, sizeof(c->buf),
 						     "0x%" PRIx64, r.addr);
@@ -230,6 +226,15 @@ again:
 	}
 	if (c->perf && r.addr == UFT_EVENT_PERF + UFT_PERF_COMM)
 		c->comm = c->prec.comm;
+	/* what dump does not show of a task's file, a lone input leaves out */
+	if (uf->lone && !t->perf && !t->kern) {
+		show = uft_dd_step(uf, &r, fix);
+		if (show < 0) {
+			diag_set(d, "%s: out of memory", src->name);
+			return -ENOMEM;
+		}
+	}
+	c->hidden = !show;
 
 	ev->ts = r.ts;
 	/* the dump prints the 0 of libmcount's LOST records */
