@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(duration)d' \
 	> "$tmp/rules"
-echo "1..16"
+echo "1..21"
 i=0
 for kind in deep threads; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-runs.py" "$kind" \
@@ -74,14 +74,17 @@ for kind in deep threads; do
 done
 
 # The edges of what dump shows (tests/gen/gen-uftrace-edge.py): the
-# default text is `uftrace dump -d DIR`'s; a template still sees every
-# record of the task files (16 bytes each; in args, 8 more for the value).
+# default text is `uftrace dump -d DIR`'s, read in batches and (the input
+# on a guest's clock: no batches) one event at a time; a template still
+# sees every record of the task files (16 bytes each; in args, 8 more for
+# the value).
 for kind in edge small args fixup nomax; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-edge.py" "$kind" \
 		"$tmp/$kind" || {
 		echo "not ok $((i + 1)) - $kind: generator failed"
 		echo "not ok $((i + 2)) - $kind: generator failed"
-		i=$((i + 2))
+		echo "not ok $((i + 3)) - $kind: generator failed"
+		i=$((i + 3))
 		continue
 	}
 	i=$((i + 1))
@@ -100,23 +103,39 @@ for kind in edge small args fixup nomax; do
 		echo "not ok $i - $kind, a template: exit $rc, $got lines of $recs"
 		sed 's/^/# /' "$tmp/err" | head -5
 	fi
-	i=$((i + 1))
 	if ! command -v uftrace > /dev/null; then
+		i=$((i + 1))
 		echo "ok $i - $kind, uftrace dump # SKIP no uftrace to compare with"
+		i=$((i + 1))
+		echo "ok $i - $kind, one by one # SKIP no uftrace to compare with"
 		continue
 	fi
-	$KTF "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
-	rc=$?
 	if ! uftrace dump -d "$tmp/$kind" > "$tmp/dump" 2> "$tmp/dump.err" ||
 		[ -s "$tmp/dump.err" ]; then
+		i=$((i + 1))
 		echo "not ok $i - $kind, uftrace dump: it fails"
 		sed 's/^/# /' "$tmp/dump.err" | head -5
-	elif [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
-		cmp -s "$tmp/dump" "$tmp/got"; then
-		echo "ok $i - $kind, uftrace dump: $(wc -l < "$tmp/got") lines"
-	else
-		echo "not ok $i - $kind, uftrace dump: exit $rc"
-		diff "$tmp/dump" "$tmp/got" | head -5 | sed 's/^/# /'
-		sed 's/^/# /' "$tmp/err" | head -5
+		i=$((i + 1))
+		echo "not ok $i - $kind, one by one: uftrace dump fails"
+		continue
 	fi
+	for how in batched one-by-one; do
+		i=$((i + 1))
+		what="uftrace dump"
+		set -- "$tmp/$kind"
+		if [ "$how" = one-by-one ]; then
+			what="one by one"
+			set -- --guest="$tmp/$kind"
+		fi
+		$KTF "$@" > "$tmp/got" 2> "$tmp/err"
+		rc=$?
+		if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
+			cmp -s "$tmp/dump" "$tmp/got"; then
+			echo "ok $i - $kind, $what: $(wc -l < "$tmp/got") lines"
+		else
+			echo "not ok $i - $kind, $what: exit $rc"
+			diff "$tmp/dump" "$tmp/got" | head -5 | sed 's/^/# /'
+			sed 's/^/# /' "$tmp/err" | head -5
+		fi
+	done
 done
