@@ -23,16 +23,18 @@
  *    frame is marked NORECORD (fstack_entry()); an exit puts back what its
  *    frame kept, shown unless the frame is marked (fstack_exit()). A frame
  *    never entered keeps 1024, or what an entry left there before;
- *  - an event is not shown at filter depth 0; sched-in (sched-out) events
- *    count as an exit (entry) at depth 0, and are not shown when their
- *    frame (the count; the count less one) is out of the stack.
+ *  - an event is not shown at filter depth 0; sched-in (sched-out, also
+ *    pre-empted) events count as an exit (entry) at depth 0
+ *    (convert_perf_event()), and sched-in and sched-out are not shown
+ *    when their frame (the count; the count less one) is out of the stack.
  *
  * The fix-ups of fstack_entry() and fstack_update() (by name, exactly,
  * in any module of the session: fixup_syms[] of utils/fstack.c): after
  * the entry of an exec function that dump shows, the stack count is 0;
- * at the entry of a setjmp function it shows or not for the depth, the
- * count is kept (for all tasks: a global), and after the entry of a
- * longjmp function that dump shows, the stack count is the one kept.
+ * at the entry of a setjmp function (shown or not, but within
+ * max_stack), the count is kept (for all tasks after: a global), and
+ * after the entry of a longjmp function that dump shows, the stack count
+ * is the one kept.
  * (The fork ones change only the indentation of replay.)
  *
  * LOST records, kernel and perf records are always shown. What dump
@@ -76,11 +78,16 @@ int uft_dd_fixup(const char *name)
 		const char *name;
 		uint8_t fix;
 	} fix[] = {
-		{ "execl", UFT_FIX_EXEC },	{ "execlp", UFT_FIX_EXEC },
-		{ "execle", UFT_FIX_EXEC },	{ "execv", UFT_FIX_EXEC },
-		{ "execve", UFT_FIX_EXEC },	{ "execvp", UFT_FIX_EXEC },
-		{ "execvpe", UFT_FIX_EXEC },	{ "setjmp", UFT_FIX_SETJMP },
-		{ "_setjmp", UFT_FIX_SETJMP },	{ "sigsetjmp", UFT_FIX_SETJMP },
+		{ "execl", UFT_FIX_EXEC },
+		{ "execlp", UFT_FIX_EXEC },
+		{ "execle", UFT_FIX_EXEC },
+		{ "execv", UFT_FIX_EXEC },
+		{ "execve", UFT_FIX_EXEC },
+		{ "execvp", UFT_FIX_EXEC },
+		{ "execvpe", UFT_FIX_EXEC },
+		{ "setjmp", UFT_FIX_SETJMP },
+		{ "_setjmp", UFT_FIX_SETJMP },
+		{ "sigsetjmp", UFT_FIX_SETJMP },
 		{ "__sigsetjmp", UFT_FIX_SETJMP },
 		{ "longjmp", UFT_FIX_LONGJMP },
 		{ "siglongjmp", UFT_FIX_LONGJMP },
@@ -236,9 +243,8 @@ int uft_dd_step(struct uftrace *uf, const struct uft_rec *r, unsigned fix)
 		uft_dd_count(dd, id == UFT_PERF_SCHED_IN ? UFT_EXIT : UFT_ENTRY,
 			     0);
 		i = id == UFT_PERF_SCHED_IN ? dd->sc : dd->sc - 1;
-		if (dd->filt <= 0 ||
-		    (id != UFT_PERF_SCHED_OUT_PREEMPT &&
-		     (i < 0 || i >= dd->max_stack)))
+		if (dd->filt <= 0 || (id != UFT_PERF_SCHED_OUT_PREEMPT &&
+				      (i < 0 || i >= dd->max_stack)))
 			show = 0;
 		return uft_dd_anchor(dd) ? -ENOMEM : show;
 	}
