@@ -10,10 +10,10 @@
 # own, read in batches (one input, no filter) and one event at a time
 # (a --time-range that holds every event takes the other path). Then the
 # default text of each must be `uftrace dump -d DIR`'s byte for byte
-# (skipped, saying so, without uftrace); for deep with --depth=4096, as
-# uftrace dump shows no call nested 1024 deep or more unless told
-# (fstack_entry() in its utils/fstack.c: the display depth, 1024 by
-# default, whatever the recording's --max-stack).
+# (skipped, saying so, without uftrace): for deep, the 6153 of its 18000
+# records that dump shows, whose display depth is 1024 unless told
+# (fstack_entry() in its utils/fstack.c, whatever the recording's
+# --max-stack), while the template above sees them all.
 set -u
 : "${KTF:?}" "${KTF_SRCDIR:?}"
 command -v python3 > /dev/null || { echo "1..0 # SKIP no python3"; exit 0; }
@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(duration)d' \
 	> "$tmp/rules"
-echo "1..6"
+echo "1..21"
 i=0
 for kind in deep threads; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-runs.py" "$kind" \
@@ -56,12 +56,10 @@ for kind in deep threads; do
 		echo "ok $i - $kind, uftrace dump # SKIP no uftrace to compare with"
 		continue
 	fi
-	set --
-	[ "$kind" = deep ] && set -- --depth=4096
-	what="uftrace dump${1:+ $1}"
+	what="uftrace dump"
 	$KTF "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
 	rc=$?
-	if ! uftrace dump "$@" -d "$tmp/$kind" > "$tmp/dump" 2> "$tmp/dump.err" ||
+	if ! uftrace dump -d "$tmp/$kind" > "$tmp/dump" 2> "$tmp/dump.err" ||
 		[ -s "$tmp/dump.err" ]; then
 		echo "not ok $i - $kind, $what: it fails"
 		sed 's/^/# /' "$tmp/dump.err" | head -5
@@ -73,4 +71,71 @@ for kind in deep threads; do
 		diff "$tmp/dump" "$tmp/got" | head -5 | sed 's/^/# /'
 		sed 's/^/# /' "$tmp/err" | head -5
 	fi
+done
+
+# The edges of what dump shows (tests/gen/gen-uftrace-edge.py): the
+# default text is `uftrace dump -d DIR`'s, read in batches and (the input
+# on a guest's clock: no batches) one event at a time; a template still
+# sees every record of the task files (16 bytes each; in args, 8 more for
+# the value).
+for kind in edge small args fixup nomax; do
+	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-edge.py" "$kind" \
+		"$tmp/$kind" || {
+		echo "not ok $((i + 1)) - $kind: generator failed"
+		echo "not ok $((i + 2)) - $kind: generator failed"
+		echo "not ok $((i + 3)) - $kind: generator failed"
+		i=$((i + 3))
+		continue
+	}
+	i=$((i + 1))
+	recs=0
+	size=16
+	[ "$kind" = args ] && size=24
+	for f in "$tmp/$kind"/*.dat; do
+		recs=$((recs + $(wc -c < "$f") / size))
+	done
+	$KTF -f "$tmp/rules" "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
+	rc=$?
+	got=$(wc -l < "$tmp/got")
+	if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] && [ "$got" -eq "$recs" ]; then
+		echo "ok $i - $kind, a template: all $recs records"
+	else
+		echo "not ok $i - $kind, a template: exit $rc, $got lines of $recs"
+		sed 's/^/# /' "$tmp/err" | head -5
+	fi
+	if ! command -v uftrace > /dev/null; then
+		i=$((i + 1))
+		echo "ok $i - $kind, uftrace dump # SKIP no uftrace to compare with"
+		i=$((i + 1))
+		echo "ok $i - $kind, one by one # SKIP no uftrace to compare with"
+		continue
+	fi
+	if ! uftrace dump -d "$tmp/$kind" > "$tmp/dump" 2> "$tmp/dump.err" ||
+		[ -s "$tmp/dump.err" ]; then
+		i=$((i + 1))
+		echo "not ok $i - $kind, uftrace dump: it fails"
+		sed 's/^/# /' "$tmp/dump.err" | head -5
+		i=$((i + 1))
+		echo "not ok $i - $kind, one by one: uftrace dump fails"
+		continue
+	fi
+	for how in batched one-by-one; do
+		i=$((i + 1))
+		what="uftrace dump"
+		set -- "$tmp/$kind"
+		if [ "$how" = one-by-one ]; then
+			what="one by one"
+			set -- --guest="$tmp/$kind"
+		fi
+		$KTF "$@" > "$tmp/got" 2> "$tmp/err"
+		rc=$?
+		if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
+			cmp -s "$tmp/dump" "$tmp/got"; then
+			echo "ok $i - $kind, $what: $(wc -l < "$tmp/got") lines"
+		else
+			echo "not ok $i - $kind, $what: exit $rc"
+			diff "$tmp/dump" "$tmp/got" | head -5 | sed 's/^/# /'
+			sed 's/^/# /' "$tmp/err" | head -5
+		fi
+	done
 done

@@ -11,7 +11,9 @@
  * Then the same directory read twice more, one event a call (next) and in
  * batches (next_batch), each event's fields and default line printed
  * only after its whole batch: the two texts must be the same (an event
- * of a batch that a later one of it overwrote would differ).
+ * of a batch that a later one of it overwrote would differ). Both again
+ * as the only input of a run (source.lone: uftrace dump's whole text,
+ * without the records dump does not show).
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -109,7 +111,7 @@ static void print_event(struct source *src, const struct event *ev,
  * Every event of dir through next (batch false) or next_batch, printed
  * to the file fd; the end or error as a last line.
  */
-static void drain_text(const char *dir, bool batch, int fd)
+static void drain_text(const char *dir, bool batch, bool lone, int fd)
 {
 	struct source *src = source_create(&source_uftrace_ops, dir, 0);
 	struct event ev[32];
@@ -125,6 +127,7 @@ static void drain_text(const char *dir, bool batch, int fd)
 	if (!o)
 		abort();
 	diag_init(&d);
+	src->lone = lone;
 	n = source_open(src, &d);
 	while (n >= 0 && total < FUZZ_MAX_EVENTS) {
 		memset(ev, 0, sizeof(ev));
@@ -159,7 +162,7 @@ static char *slurp(int fd, size_t *len)
 }
 
 /* next and next_batch give the same events, each whole until the next call */
-static void compare_batches(const char *dir)
+static void compare_batches(const char *dir, bool lone)
 {
 	char one_path[] = "/tmp/fuzz-uftrace-one-XXXXXX";
 	char many_path[] = "/tmp/fuzz-uftrace-many-XXXXXX";
@@ -171,8 +174,8 @@ static void compare_batches(const char *dir)
 		abort();
 	unlink(one_path);
 	unlink(many_path);
-	drain_text(dir, false, one);
-	drain_text(dir, true, many);
+	drain_text(dir, false, lone, one);
+	drain_text(dir, true, lone, many);
 	a = slurp(one, &la);
 	b = slurp(many, &lb);
 	if (la != lb || memcmp(a, b, la))
@@ -220,7 +223,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = q + seplen;
 	}
 	fuzz_drain(dir, &source_uftrace_ops);
-	compare_batches(dir);
+	compare_batches(dir, false);
+	compare_batches(dir, true);
 	rm_tree(dir);
 	return 0;
 }

@@ -25,8 +25,9 @@ makes it: the files `uftrace record` writes (see uftrace_data.py), deep
 as recorded with --max-stack=4096 (its depth field, 10 bits, wraps past
 1023 as libmcount's does). The expected lines come from this script, not
 from uftrace; tests/uftrace-runs.sh also compares kvmtrace_format's
-default text with `uftrace dump -d OUTDIR` (which shows deep whole only
-with --depth=4096: its display depth is 1024 unless told).
+default text with `uftrace dump -d OUTDIR` (which, for deep, shows 6153
+of the records: its display depth is 1024 unless told, and the default
+text leaves out what it does not show).
 """
 import os
 import random

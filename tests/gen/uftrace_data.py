@@ -64,10 +64,12 @@ def write_map(out, sid, lines, same=None):
         same[text] = path
 
 
-def write_info(out, name, tids, max_stack=1024):
+def write_info(out, name, tids, max_stack=1024, argspec=None, retspec=None):
     """out/info of program /NAME/prog (cmdline NAME) with tasks tids,
     recorded with --max-stack=MAX_STACK (uftrace's default 1024: libmcount
-    records no call nested deeper).
+    records no call nested deeper), and with ARGSPEC or RETSPEC (uftrace
+    record -A ARGSPEC -R RETSPEC; the features ARGUMENT, RETVAL, the info
+    ARG_SPEC) when given.
 
     The program has no build-id (as one linked with --build-id=none):
     uftrace record then writes no build_id line and leaves EXE_BUILD_ID
@@ -88,6 +90,14 @@ def write_info(out, name, tids, max_stack=1024):
     # feature: TASK_SESSION | SYM_REL_ADDR | MAX_STACK (the header's
     # max_stack, which uftrace record always sets); info: exename..taskinfo
     # but build_id (0x02)
-    hdr = MAGIC + struct.pack("<IHBBQQHHI", 4, 40, 1, 2, 0x62, 0xfd,
+    feat, mask = 0x62, 0xfd
+    if argspec or retspec:
+        # the lines of read_arg_spec() (cmds/info.c), after taskinfo
+        spec = ["argspec:" + argspec] if argspec else []
+        spec += ["retspec:" + retspec] if retspec else []
+        info += ["argspec:lines=%d" % len(spec)] + spec
+        feat |= (0x08 if argspec else 0) | (0x10 if retspec else 0)
+        mask |= 0x400
+    hdr = MAGIC + struct.pack("<IHBBQQHHI", 4, 40, 1, 2, feat, mask,
                               max_stack, 0, 0)
     write(os.path.join(out, "info"), hdr + ("\n".join(info) + "\n").encode())

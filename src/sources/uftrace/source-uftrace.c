@@ -202,6 +202,7 @@ static void uft_close(struct source *src)
 		free(uf->perf_names[i]);
 	free(uf->perf_names);
 	free(uf->lone_text);
+	uft_dd_free(uf);
 	for (i = 0; i < uf->nspecs; i++) {
 		if (uf->specs[i].patt == UFT_PATT_REGEX)
 			regfree(&uf->specs[i].re);

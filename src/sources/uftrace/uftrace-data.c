@@ -335,6 +335,7 @@ int uft_read_info(struct uftrace *uf, const char *name, int64_t **tids,
 	uf->hdr.feat = feat;
 	uf->hdr.info = announced;
 	uf->rel_addr = feat & UFT_FEAT_SYM_REL_ADDR;
+	uft_dd_setup(uf, (const unsigned char *)buf, len);
 	uf->patt = UFT_PATT_REGEX;
 	ret = 0;
 	it = (struct uft_lines){ buf + hsize, buf + len, 0 };

@@ -143,6 +143,7 @@ int uft_lone_next(struct uftrace *uf)
 			/* a tid listed twice was read the first time */
 			if (!t || t->done)
 				continue;
+			uft_dd_reset(uf);
 		} else if (k < uf->norder + uf->nkern) {
 			/* dump_raw_kernel_start(), dump_raw_cpu_start() */
 			if (k == uf->norder)

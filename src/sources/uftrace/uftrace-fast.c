@@ -203,7 +203,7 @@ static inline size_t uft_fast_events(struct source *src, struct uftrace *uf,
 	const struct uft_sidmap *map;
 	struct uft_frame *stack;
 	const unsigned char *buf = t->buf, *p = buf + t->pos;
-	size_t depth = t->depth, n;
+	size_t depth = t->depth, n, dlim = SIZE_MAX, xlo = 0;
 	uint64_t until = t->sess_until, seq = uf->seq, lim, w;
 	const struct uft_symcache *sc;
 	struct uft_cur *c = cur;
@@ -218,6 +218,9 @@ static inline size_t uft_fast_events(struct source *src, struct uftrace *uf,
 	    uf->swap | (t->paylen != 0) | (t->arglen != 0) |
 	    (t->pay_av != NULL) | t->rec.more | t->rec.inverted |
 	    (type > UFT_EXIT) | (ts < t->sess_from) | (ts >= until))
+		return 0;
+	/* a lone input: the depths between which dump shows every record */
+	if (uf->lone && !uft_dd_fast(uf, depth, &dlim, &xlo))
 		return 0;
 	map = sess->map;
 	sc = uft_symcache_of(uf, addr);
@@ -260,6 +263,8 @@ static inline size_t uft_fast_events(struct source *src, struct uftrace *uf,
 	for (;;) {
 		/* the record at hand, its symbol found: an event */
 		if (type == UFT_ENTRY) {
+			if (__builtin_expect(depth >= dlim, 0))
+				goto stop;
 			/* n leaves room on the stack */
 			stack[depth].addr = addr;
 			stack[depth].ts = ts;
@@ -269,7 +274,8 @@ static inline size_t uft_fast_events(struct source *src, struct uftrace *uf,
 		} else {
 			const struct uft_frame *f;
 
-			if (__builtin_expect(!depth, 0))
+			/* xlo: 0, or a lone input's bound */
+			if (__builtin_expect(depth <= xlo, 0))
 				goto stop;
 			f = &stack[depth - 1];
 			if (__builtin_expect(f->addr != addr, 0))
@@ -377,7 +383,10 @@ size_t uft_fast_run(struct source *src, struct uftrace *uf,
 	const char *comm = t->sess ? t->sess->comm : NULL;
 	size_t n = uft_fast_events(src, uf, cur, ev, max);
 
-	if (n)
+	if (n) {
 		uft_fast_slots(uf, t, comm, (size_t)(cur - uf->bcur), n);
+		if (uf->lone)
+			uft_dd_after(uf, t->depth);
+	}
 	return n;
 }

@@ -13,6 +13,7 @@
  *   uftrace-evdata.c  the data of event records
  *   uftrace-rec.c     the records of TID.dat, the heap, the call stacks
  *   uftrace-dump.c    a lone input in `uftrace dump`'s order and words
+ *   uftrace-depth.c   … and without the records dump does not show
  *   uftrace-names.c   C++ names as uftrace's demangler spells them
  *   uftrace-opts.c    default.opts (the time filter)
  *   uftrace-kernel.c  kernel-cpuN.dat of uftrace record -k (libtraceevent)
@@ -186,6 +187,7 @@ struct uft_sym {
 	uint32_t namelen;
 	char type;
 	uint8_t own;			/* UFT_OWN_* */
+	uint8_t fixup;			/* enum uft_fixup: dump's stack count */
 	const struct uft_argv *args;	/* borrowed; NULL: not resolved yet */
 };
 
@@ -344,6 +346,7 @@ struct uft_cur {
 	size_t typelen;
 	struct uft_task *task;		/* borrowed: the task (of a perf event too) */
 	bool is_text;			/* dump's own lines: uf->lone_text */
+	bool hidden;			/* lone: dump prints its banner only */
 	bool perf;			/* a perf event: prec */
 	bool kern;			/* a kernel function record: prec */
 	bool resolved;
@@ -361,6 +364,36 @@ struct uft_cur {
 	size_t textlen;
 	size_t textcap;
 	char buf[64];
+};
+
+/*
+ * What `uftrace dump` knows of the task it reads to decide which records
+ * it shows (uftrace-depth.c): its stack count, filter depth, and what
+ * each frame kept (uftrace's struct uftrace_fstack: orig_depth, the
+ * NORECORD flag), those of the frames [lz_lo, lz_hi) being k - frame.
+ */
+struct uft_dd {
+	int64_t sc;		/* task->stack_count */
+	int64_t filt;		/* task->filter.depth */
+	int64_t k;
+	int64_t lz_lo;
+	int64_t lz_hi;
+	int64_t off;		/* a fast run's count less our depth */
+	int64_t init;		/* frames [0, init) in the arrays */
+	int32_t *orig;		/* owned: max_stack + 1 */
+	uint8_t *norec;		/* owned: max_stack + 1 */
+	uint32_t max_stack;	/* the header's */
+	int64_t setjmp_count;	/* of any task before (a global) */
+	bool set;		/* task->fstack_set */
+	bool lost_seen;
+};
+
+/* The functions after whose entry dump sets its stack count anew. */
+enum uft_fixup {
+	UFT_FIX_NONE = 0,
+	UFT_FIX_EXEC,		/* exec*(): 0 */
+	UFT_FIX_SETJMP,		/* setjmp() and the like: kept */
+	UFT_FIX_LONGJMP,	/* longjmp() and the like: the one kept */
 };
 
 /* The info file's header, as `uftrace dump` prints it. */
@@ -431,6 +464,7 @@ struct uftrace {
 	char *lone_text;		/* owned: lines before the next record */
 	size_t lone_len;
 	size_t lone_cap;
+	struct uft_dd dd;		/* lone: dump's view of the task read */
 	struct uft_cur cur;		/* next()'s event */
 	struct uft_cur *bcur;		/* owned: next_batch()'s, UFT_BATCH */
 	/*
@@ -641,6 +675,15 @@ size_t uft_fast_run(struct source *src, struct uftrace *uf,
 
 /* uftrace-dump.c: a lone input, file after file */
 int uft_lone_next(struct uftrace *uf);
+
+/* uftrace-depth.c: the records of a task dump shows */
+void uft_dd_setup(struct uftrace *uf, const unsigned char *hdr, size_t len);
+void uft_dd_reset(struct uftrace *uf);
+int uft_dd_fixup(const char *name);
+int uft_dd_step(struct uftrace *uf, const struct uft_rec *r, unsigned fix);
+bool uft_dd_fast(struct uftrace *uf, size_t depth, size_t *dlim, size_t *xlo);
+void uft_dd_after(struct uftrace *uf, size_t depth);
+void uft_dd_free(struct uftrace *uf);
 
 /* uftrace-rec.c: records, heap, call stacks */
 ssize_t uft_fill(struct uftrace *uf, struct uft_task *t, size_t need);

@@ -115,12 +115,14 @@ static int uft_next_text(struct source *src, struct event *ev,
 /*
  * Any record, into ev and c: uft_next() and uft_next_batch() send here
  * what their fast paths do not take. With a record on the heap, it fails
- * only for want of memory.
+ * only for want of memory. A record a lone input leaves out
+ * (uftrace-depth.c) is passed over; when its file ends there, it returns
+ * 0 unless alone (the first event of the call).
  */
 static __attribute__((noinline)) int uft_next_full(struct source *src,
 						    struct event *ev,
 						    struct uft_cur *c,
-						    struct diag *d)
+						    struct diag *d, bool alone)
 {
 	struct uftrace *uf = src->priv;
 	const struct uft_session *sess;
@@ -128,8 +130,12 @@ static __attribute__((noinline)) int uft_next_full(struct source *src,
 	struct uft_symtab *mod;
 	struct uft_sym *sym;
 	struct uft_rec r;
-	int ret;
+	int ret, show;
+	unsigned fix;
 
+again:
+	show = 1;
+	fix = UFT_FIX_NONE;
 	if (!uf->nheap && uf->lone) {
 		ret = uft_next_text(src, ev, c, d);
 		if (ret)
@@ -198,6 +204,8 @@ static __attribute__((noinline)) int uft_next_full(struct source *src,
 			c->symbol = sym->name;
 			c->symlen = sym->namelen;
 			c->resolved = true;
+			if (r.type == UFT_ENTRY)
+				fix = sym->fixup;
 		} else {
 			c->symlen = (size_t)snprintf(c->buf, sizeof(c->buf),
 						     "0x%" PRIx64, r.addr);
@@ -218,6 +226,15 @@ static __attribute__((noinline)) int uft_next_full(struct source *src,
 	}
 	if (c->perf && r.addr == UFT_EVENT_PERF + UFT_PERF_COMM)
 		c->comm = c->prec.comm;
+	/* what dump does not show of a task's file, a lone input leaves out */
+	if (uf->lone && !t->perf && !t->kern) {
+		show = uft_dd_step(uf, &r, fix);
+		if (show < 0) {
+			diag_set(d, "%s: out of memory", src->name);
+			return -ENOMEM;
+		}
+	}
+	c->hidden = !show;
 
 	ev->ts = r.ts;
 	/* the dump prints the 0 of libmcount's LOST records */
@@ -254,6 +271,15 @@ static __attribute__((noinline)) int uft_next_full(struct source *src,
 		uft_sift_down(uf, 0);
 	/* found now, not at the next call, where it would wait for heap[0] */
 	uft_top_update(uf);
+	/*
+	 * a record dump does not show: only the inverted time banner; the
+	 * lines of the next file come alone, not after events of a batch
+	 */
+	if (!show && !r.inverted) {
+		if (!uf->nheap && !alone)
+			return 0;
+		goto again;
+	}
 	return 1;
 }
 
@@ -277,7 +303,7 @@ int uft_next(struct source *src, struct event *ev, struct diag *d)
 	unsigned type;
 
 	if (__builtin_expect(!t, 0))
-		return uft_next_full(src, ev, c, d);
+		return uft_next_full(src, ev, c, d, true);
 	ts = t->rec.ts;
 	addr = t->rec.addr;
 	type = t->rec.type;
@@ -285,15 +311,15 @@ int uft_next(struct source *src, struct event *ev, struct diag *d)
 	depth = t->depth;
 	sc = uft_symcache_of(uf, addr);
 	if (__builtin_expect(t->perf | t->kern | t->resync | (type > UFT_EXIT) |
-				     !sess | (t->paylen != 0),
+				     !sess | (t->paylen != 0) | uf->lone,
 			     0) ||
 	    ts < t->sess_from || ts >= t->sess_until ||
 	    sess != t->stack_sess || sc->map != sess->map ||
 	    sc->addr != addr || !sc->sym)
-		return uft_next_full(src, ev, c, d);
+		return uft_next_full(src, ev, c, d, true);
 	if (type == UFT_ENTRY) {
 		if (__builtin_expect(depth >= t->stack_cap, 0))
-			return uft_next_full(src, ev, c, d);
+			return uft_next_full(src, ev, c, d, true);
 		t->stack[depth].addr = addr;
 		t->stack[depth].ts = ts;
 		t->depth = depth + 1;
@@ -303,10 +329,10 @@ int uft_next(struct source *src, struct event *ev, struct diag *d)
 		const struct uft_frame *f;
 
 		if (__builtin_expect(!depth || depth > t->stack_cap, 0))
-			return uft_next_full(src, ev, c, d);
+			return uft_next_full(src, ev, c, d, true);
 		f = &t->stack[depth - 1];
 		if (__builtin_expect(f->addr != addr, 0))
-			return uft_next_full(src, ev, c, d);
+			return uft_next_full(src, ev, c, d, true);
 		/* addr has 48 bits: never UFT_NO_ADDR */
 		c->duration = ts >= f->ts ? ts - f->ts : 0;
 		c->depth = depth - 1;
@@ -391,7 +417,7 @@ int uft_next_batch(struct source *src, struct event *ev, size_t max,
 			if (n)
 				break;
 			uf->bfast_mask &= ~UINT64_C(1);
-			return uft_next_full(src, ev, cur, d);
+			return uft_next_full(src, ev, cur, d, true);
 		}
 		k = uft_fast_run(src, uf, cur + n, ev + n, max - n);
 		n += k;
@@ -399,13 +425,15 @@ int uft_next_batch(struct source *src, struct event *ev, size_t max,
 			continue;
 		/* cur[n] is not a fast record's now */
 		uf->bfast_mask &= ~(UINT64_C(1) << n);
-		ret = uft_next_full(src, ev + n, cur + n, d);
+		ret = uft_next_full(src, ev + n, cur + n, d, !n);
 		if (ret < 0) {
 			if (!n)
 				return ret;
 			uf->batch_nomem = true;
 			break;
 		}
+		if (!ret)	/* left out, and the file ended */
+			break;
 		n++;
 	}
 	return (int)n;

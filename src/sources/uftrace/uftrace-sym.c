@@ -264,6 +264,7 @@ static void uft_name_sym(struct uftrace *uf, struct uft_sym *sym)
 		}
 	}
 	sym->namelen = (uint32_t)strlen(sym->name);
+	sym->fixup = (uint8_t)uft_dd_fixup(sym->sname);
 }
 
 void uft_free_symtab(struct uft_symtab *st)
@@ -686,10 +687,16 @@ struct uft_sym *uft_resolve_in(struct uftrace *uf,
 			if (sym && uft_sym_end_name(sym->name))
 				sym = NULL;
 		}
-		c->map = s->map;
-		c->addr = addr;
-		c->sym = sym;
-		c->mod = mod;
+		/*
+		 * a lone input's fix-up functions stay out of the cache, and
+		 * so off the fast paths: uft_dd_step() sees their entries
+		 */
+		if (!(uf->lone && sym && sym->fixup)) {
+			c->map = s->map;
+			c->addr = addr;
+			c->sym = sym;
+			c->mod = mod;
+		}
 	}
 	*modp = mod;
 	if (sym)

@@ -123,7 +123,8 @@ int uft_render_default(struct source *src, const struct event *ev,
 			"*************************************\n\n";
 		int ret = outbuf_put(o, banner, sizeof(banner) - 1);
 
-		if (ret)
+		/* a record dump does not show (uftrace-depth.c) */
+		if (ret || c->hidden)
 			return ret;
 	}
 	if (c->kern && (c->prec.klost || c->prec.has_kext)) {
