@@ -251,10 +251,10 @@ static void perf_say_unordered(struct source *src, struct perf *p)
 	if (!p->unordered || p->unordered_said || !src->say)
 		return;
 	p->unordered_said = true;
-	diag_set(&d, "%s: %" PRIu64 " record%s came after a FINISHED_ROUND had let later ones out; %s those, as in perf script (\"%" PRIu64 " out of order events recorded\")",
+	diag_set(&d, "%s: %" PRIu64 " record%s came after a FINISHED_ROUND had let later ones out; %s in the stream after those, as perf script has %s (\"%" PRIu64 " out of order events recorded\")",
 		 src->name, p->unordered, p->unordered == 1 ? "" : "s",
-		 p->unordered == 1 ? "it follows" : "they follow",
-		 p->unordered);
+		 p->unordered == 1 ? "it is" : "they are",
+		 p->unordered == 1 ? "it" : "them", p->unordered);
 	src->say(src->say_arg, d.msg);
 }
 
