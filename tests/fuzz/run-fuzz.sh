@@ -8,7 +8,8 @@
 # TARGET: kvmtrace, classic, yaml, render, uftrace, tdformat, qemu or perf
 # (tests/fuzz/fuzz-TARGET.c).
 # Needs clang with libFuzzer (Debian: clang-14, libclang-rt-14-dev).
-# Environment: BUILD_DIR (default /tmp/build-fuzz) holds config.h (configured
+# Environment: BUILD_DIR (default build/fuzz of this checkout, so that two
+# checkouts or worktrees never share one) holds config.h (configured
 # there if missing), the binary and the working corpus; CC (default clang);
 # FUZZ_RUNS, when set, stops the run after that many executions (SECONDS
 # then stays a cap on the time); FUZZ_SANITIZE, the sanitizers (default
@@ -30,7 +31,7 @@ case $seconds in ''|*[!0-9]*) usage ;; esac
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-build=${BUILD_DIR:-/tmp/build-fuzz}
+build=${BUILD_DIR:-$top/build/fuzz}
 cc=${CC:-clang}
 fix=$top/tests/fixtures
 
