@@ -24,6 +24,31 @@ printf '%s\n' '* %(ts)d %(tid)d %(type)s %(depth)d %(symbol)s %(duration)d' \
 	> "$tmp/rules"
 echo "1..21"
 i=0
+
+# same WANT NAME ARG...: the next test, NAME: $KTF ARG... exits 0, says
+# nothing on stderr and prints the file WANT byte for byte
+same() {
+	want=$1 name=$2
+	shift 2
+	i=$((i + 1))
+	$KTF "$@" > "$tmp/got" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
+		cmp -s "$want" "$tmp/got"; then
+		echo "ok $i - $name: $(wc -l < "$tmp/got") lines"
+	else
+		echo "not ok $i - $name: exit $rc"
+		diff "$want" "$tmp/got" | head -5 | sed 's/^/# /'
+		sed 's/^/# /' "$tmp/err" | head -5
+	fi
+}
+
+# dump DIR: `uftrace dump -d DIR` to $tmp/dump; false when it fails or
+# says anything on stderr (then in $tmp/dump.err)
+dump() {
+	uftrace dump -d "$1" > "$tmp/dump" 2> "$tmp/dump.err" &&
+		[ ! -s "$tmp/dump.err" ]
+}
 for kind in deep threads; do
 	python3 "$KTF_SRCDIR/tests/gen/gen-uftrace-runs.py" "$kind" \
 		"$tmp/$kind" > "$tmp/want" || {
@@ -33,43 +58,18 @@ for kind in deep threads; do
 		i=$((i + 3))
 		continue
 	}
-	for how in batched one-by-one; do
-		i=$((i + 1))
-		if [ "$how" = batched ]; then
-			set -- -f "$tmp/rules"
-		else
-			set -- --time-range=0~ -f "$tmp/rules"
-		fi
-		$KTF "$@" "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
-		rc=$?
-		if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
-			cmp -s "$tmp/want" "$tmp/got"; then
-			echo "ok $i - $kind, $how: $(wc -l < "$tmp/got") lines"
-		else
-			echo "not ok $i - $kind, $how: exit $rc"
-			diff "$tmp/want" "$tmp/got" | head -5 | sed 's/^/# /'
-			sed 's/^/# /' "$tmp/err" | head -5
-		fi
-	done
-	i=$((i + 1))
+	same "$tmp/want" "$kind, batched" -f "$tmp/rules" "$tmp/$kind"
+	same "$tmp/want" "$kind, one-by-one" --time-range=0~ -f "$tmp/rules" \
+		"$tmp/$kind"
 	if ! command -v uftrace > /dev/null; then
+		i=$((i + 1))
 		echo "ok $i - $kind, uftrace dump # SKIP no uftrace to compare with"
-		continue
-	fi
-	what="uftrace dump"
-	$KTF "$tmp/$kind" > "$tmp/got" 2> "$tmp/err"
-	rc=$?
-	if ! uftrace dump -d "$tmp/$kind" > "$tmp/dump" 2> "$tmp/dump.err" ||
-		[ -s "$tmp/dump.err" ]; then
-		echo "not ok $i - $kind, $what: it fails"
+	elif ! dump "$tmp/$kind"; then
+		i=$((i + 1))
+		echo "not ok $i - $kind, uftrace dump: it fails"
 		sed 's/^/# /' "$tmp/dump.err" | head -5
-	elif [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
-		cmp -s "$tmp/dump" "$tmp/got"; then
-		echo "ok $i - $kind, $what: $(wc -l < "$tmp/got") lines"
 	else
-		echo "not ok $i - $kind, $what: exit $rc"
-		diff "$tmp/dump" "$tmp/got" | head -5 | sed 's/^/# /'
-		sed 's/^/# /' "$tmp/err" | head -5
+		same "$tmp/dump" "$kind, uftrace dump" "$tmp/$kind"
 	fi
 done
 
@@ -110,8 +110,7 @@ for kind in edge small args fixup nomax; do
 		echo "ok $i - $kind, one by one # SKIP no uftrace to compare with"
 		continue
 	fi
-	if ! uftrace dump -d "$tmp/$kind" > "$tmp/dump" 2> "$tmp/dump.err" ||
-		[ -s "$tmp/dump.err" ]; then
+	if ! dump "$tmp/$kind"; then
 		i=$((i + 1))
 		echo "not ok $i - $kind, uftrace dump: it fails"
 		sed 's/^/# /' "$tmp/dump.err" | head -5
@@ -119,23 +118,6 @@ for kind in edge small args fixup nomax; do
 		echo "not ok $i - $kind, one by one: uftrace dump fails"
 		continue
 	fi
-	for how in batched one-by-one; do
-		i=$((i + 1))
-		what="uftrace dump"
-		set -- "$tmp/$kind"
-		if [ "$how" = one-by-one ]; then
-			what="one by one"
-			set -- --guest="$tmp/$kind"
-		fi
-		$KTF "$@" > "$tmp/got" 2> "$tmp/err"
-		rc=$?
-		if [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
-			cmp -s "$tmp/dump" "$tmp/got"; then
-			echo "ok $i - $kind, $what: $(wc -l < "$tmp/got") lines"
-		else
-			echo "not ok $i - $kind, $what: exit $rc"
-			diff "$tmp/dump" "$tmp/got" | head -5 | sed 's/^/# /'
-			sed 's/^/# /' "$tmp/err" | head -5
-		fi
-	done
+	same "$tmp/dump" "$kind, uftrace dump" "$tmp/$kind"
+	same "$tmp/dump" "$kind, one by one" --guest="$tmp/$kind"
 done
