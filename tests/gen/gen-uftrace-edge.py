@@ -44,7 +44,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uftrace_data import (ENTRY, EVENT, EXIT, LOST, record, write,  # noqa: E402
-                          write_info, write_map)
+                          write_info, write_program)
 
 BASE = 0x400000
 FUNCS = ["func_a", "func_b", "func_c", "func_d"]
@@ -232,30 +232,19 @@ def main():
     tasks, max_stack = kinds[kind](t0)
 
     os.makedirs(out, exist_ok=True)
-    pid = tasks[0].tid
-    task = ['SESS timestamp=%d.%09d pid=%d sid=%016x exename="/edge/prog"'
-            % (t0 // 10**9 - 1, 0, pid, 1)]
-    for t in tasks:
-        task.append("TASK timestamp=%d.%09d tid=%d pid=%d"
-                    % (t0 // 10**9 - 1, 1, t.tid, pid))
+    tids = [t.tid for t in tasks]
     if kind == "args":
-        write_info(out, "edge", [t.tid for t in tasks], max_stack,
+        write_info(out, "edge", tids, max_stack,
                    ";".join(f + "@arg1" for f in FUNCS),
                    ";".join(f + "@retval" for f in FUNCS))
     else:
-        write_info(out, "edge", [t.tid for t in tasks], max_stack)
+        write_info(out, "edge", tids, max_stack)
     if kind == "nomax":
         # the feature mask without MAX_STACK (0x40)
         with open(os.path.join(out, "info"), "r+b") as f:
             f.seek(16)
             f.write(struct.pack("<Q", 0x62 & ~0x40))
-    write(os.path.join(out, "task.txt"), "\n".join(task) + "\n")
-    write_map(out, "%016x" % 1,
-              "%x-%x r-xp 00000000 08:01 1 /edge/prog\n" % (BASE, BASE + 0x10000))
-    names = FUNCS + FIXUPS
-    write(os.path.join(out, "prog.sym"),
-          "".join("%016x T %s\n" % (0x1000 + 0x100 * i, f) for i, f in enumerate(names))
-          + "%016x ? __sym_end\n" % (0x1000 + 0x100 * len(names)))
+    write_program(out, "edge", t0, tids, FUNCS + FIXUPS, BASE)
     for t in tasks:
         write(os.path.join(out, "%d.dat" % t.tid), b"".join(t.recs))
 

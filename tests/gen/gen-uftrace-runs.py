@@ -34,7 +34,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uftrace_data import record, write, write_info, write_map  # noqa: E402
+from uftrace_data import record, write, write_info, write_program  # noqa: E402
 
 BASE = 0x400000
 FUNCS = ["func_a", "func_b", "func_c", "func_d"]
@@ -102,20 +102,9 @@ def main():
         sys.exit("gen-uftrace-runs.py: KIND is deep or threads")
 
     os.makedirs(out, exist_ok=True)
-    pid = tasks[0].tid
-    task = ['SESS timestamp=%d.%09d pid=%d sid=%016x exename="/runs/prog"'
-            % (t0 // 10**9 - 1, 0, pid, 1)]
-    for t in tasks:
-        task.append("TASK timestamp=%d.%09d tid=%d pid=%d"
-                    % (t0 // 10**9 - 1, 1, t.tid, pid))
-    write_info(out, "runs", [t.tid for t in tasks],
-               4096 if kind == "deep" else 1024)
-    write(os.path.join(out, "task.txt"), "\n".join(task) + "\n")
-    write_map(out, "%016x" % 1,
-              "%x-%x r-xp 00000000 08:01 1 /runs/prog\n" % (BASE, BASE + 0x10000))
-    write(os.path.join(out, "prog.sym"),
-          "".join("%016x T %s\n" % (0x1000 + 0x100 * i, f) for i, f in enumerate(FUNCS))
-          + "%016x ? __sym_end\n" % (0x1000 + 0x100 * len(FUNCS)))
+    tids = [t.tid for t in tasks]
+    write_info(out, "runs", tids, 4096 if kind == "deep" else 1024)
+    write_program(out, "runs", t0, tids, FUNCS, BASE)
     for t in tasks:
         write(os.path.join(out, "%d.dat" % t.tid), b"".join(r[1] for r in t.recs))
     # merged by time; ties to the lower tid, a task's own in its order

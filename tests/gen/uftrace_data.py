@@ -5,7 +5,8 @@ The writer's magic, one record in uftrace's layout (libmcount's struct
 uftrace_record), a file written whole, and the info file and session map
 of a generated program, written as `uftrace record` (v0.13) would so that
 `uftrace dump` reads them and names what kvmtrace_format names.
-gen-uftrace-big.py, gen-uftrace-runs.py and gen-uftrace-qemu.py import it.
+gen-uftrace-big.py, gen-uftrace-runs.py, gen-uftrace-edge.py and
+gen-uftrace-qemu.py import it.
 """
 
 import os
@@ -62,6 +63,25 @@ def write_map(out, sid, lines, same=None):
     write(path, text)
     if same is not None:
         same[text] = path
+
+
+def write_program(out, name, t0, tids, funcs, base=0x400000):
+    """The task.txt, sid-0000000000000001.map and prog.sym of program
+    /NAME/prog: one session of pid tids[0] a second before t0 (ns), a TASK
+    line for each tid, the program mapped at base, funcs[i] at 0x1000 +
+    0x100 * i of it (relative: SYM_REL_ADDR)."""
+    sec = t0 // 10**9 - 1
+    task = ['SESS timestamp=%d.%09d pid=%d sid=%016x exename="/%s/prog"'
+            % (sec, 0, tids[0], 1, name)]
+    task += ["TASK timestamp=%d.%09d tid=%d pid=%d" % (sec, 1, t, tids[0])
+             for t in tids]
+    write(os.path.join(out, "task.txt"), "\n".join(task) + "\n")
+    write_map(out, "%016x" % 1, "%x-%x r-xp 00000000 08:01 1 /%s/prog\n"
+              % (base, base + 0x10000, name))
+    write(os.path.join(out, "prog.sym"),
+          "".join("%016x T %s\n" % (0x1000 + 0x100 * i, f)
+                  for i, f in enumerate(funcs))
+          + "%016x ? __sym_end\n" % (0x1000 + 0x100 * len(funcs)))
 
 
 def write_info(out, name, tids, max_stack=1024, argspec=None, retspec=None):
