@@ -46,6 +46,7 @@
 #include "outbuf.h"
 #include "pyfmt.h"
 #include "uftrace-int.h"
+#include "uftrace-walk.h"
 
 /* ------------------------------------------------------------ source ops */
 

@@ -16,6 +16,7 @@
 #include "diag.h"
 
 #include "uftrace-int.h"
+#include "uftrace-walk.h"
 
 /* "SEC.FRAC" as nanoseconds (task.txt time stamps). */
 static bool uft_parse_time(const char *s, uint64_t *out)

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "uftrace-int.h"
+#include "uftrace-walk.h"
 
 static void uft_lone_add(struct uftrace *uf, bool *nomem, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "uftrace-int.h"
+#include "uftrace-walk.h"
 
 /*
  * The record at hand back to the task (ts, type, depth as written, addr;

@@ -41,6 +41,7 @@
 #include <sys/stat.h>
 
 #include "uftrace-int.h"
+#include "uftrace-walk.h"
 
 #ifdef HAVE_TRACECMD
 #include <event-parse.h>

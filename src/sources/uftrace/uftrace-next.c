@@ -13,6 +13,7 @@
 
 #include "diag.h"
 #include "uftrace-int.h"
+#include "uftrace-walk.h"
 
 static const char *uft_event_name(const struct uftrace *uf, uint64_t id,
 				  char *buf, size_t len)

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "uftrace-int.h"
+#include "uftrace-walk.h"
 
 #define UFT_PERF_HDR		8
 #define UFT_PERF_MAX_CPUS	4096

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "uftrace-int.h"
+#include "uftrace-walk.h"
 
 #define UFT_SKIP	(-2)	/* uft_payload(): skip this record */
 #define UFT_RESYNC	(64u << 10)	/* how far to look for the next */

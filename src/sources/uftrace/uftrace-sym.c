@@ -13,6 +13,7 @@
 
 #include "uftrace-demangle.h"
 #include "uftrace-int.h"
+#include "uftrace-walk.h"
 
 /* ------------------------------------------------------------ symbols */
 
