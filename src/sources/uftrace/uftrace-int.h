@@ -5,18 +5,23 @@
  *   source-uftrace.c  the source ops: open, close, fields
  *   uftrace-next.c    the next event: the heap's top record made an event
  *   uftrace-fast.c    next_batch()'s run of plain records of the top task
+ *   uftrace-files.c   finding and reading the directory's files
  *   uftrace-data.c    the data directory and its metadata (info, task.txt,
  *                     events.txt), the tasks
+ *   uftrace-index.c   look-up tables: sessions by pid, names by hash
  *   uftrace-sym.c     sessions, memory maps, symbol tables, names
  *   uftrace-args.c    argument and return value specs
+ *   uftrace-argval.c  the argument and return values of a record
  *   uftrace-enum.c    enum definitions and the names of enum values
  *   uftrace-evdata.c  the data of event records
  *   uftrace-rec.c     the records of TID.dat, the heap, the call stacks
  *                     (uftrace-walk.h: their inline steps)
+ *   uftrace-text.c    a record as `uftrace dump` prints it
  *   uftrace-dump.c    a lone input in `uftrace dump`'s order and words
  *   uftrace-depth.c   … and without the records dump does not show
  *   uftrace-names.c   C++ names as uftrace's demangler spells them
  *   uftrace-opts.c    default.opts (the time filter)
+ *   uftrace-perf.c    perf-cpuN.dat: the perf events of uftrace record
  *   uftrace-kernel.c  kernel-cpuN.dat of uftrace record -k (libtraceevent)
  *
  * The layout of the data directory is described in source-uftrace.c.
