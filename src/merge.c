@@ -26,16 +26,11 @@ struct merge *merge_create(struct source **srcs, size_t n,
 	m->node = calloc(m->pn, sizeof(*m->node));
 	m->pwin = calloc(2 * m->pn, sizeof(*m->pwin));
 	m->key = calloc(k, sizeof(*m->key));
-	if (m->bits >= 1 && m->bits <= 4)
-		m->path = calloc(4 * m->pn, sizeof(*m->path));
 	if (!m->slots || !m->tree || !m->win || !m->node || !m->pwin ||
-	    !m->key || (m->bits >= 1 && m->bits <= 4 && !m->path)) {
+	    !m->key) {
 		merge_destroy(m);
 		return NULL;
 	}
-	for (i = 0; m->path && i < m->pn; i++)
-		for (unsigned l = 1; l <= m->bits; l++)
-			m->path[4 * i + l - 1] = &m->node[(m->pn + i) >> l];
 	for (i = 0; i < n; i++) {
 		m->slots[i].src = srcs[i];
 		m->slots[i].next = srcs[i]->ops->next;
@@ -77,7 +72,6 @@ void merge_destroy(struct merge *m)
 	free(m->node);
 	free(m->pwin);
 	free(m->key);
-	free(m->path);
 	free(m->bev);
 	free(m);
 }

@@ -112,11 +112,6 @@ struct merge {
 	size_t pn;			/* packed: leaves, 1 << bits: the
 					 * tree's node[pn + i] is slot i's,
 					 * those from n on never win */
-	/*
-	 * owned, packed, 2 to 16 leaves: [4 * i + l - 1] the node l levels
-	 * above leaf i (merge_fill(): a load, not a shift and an add)
-	 */
-	uint64_t **path;
 	bool packed;			/* else wide */
 	bool built;			/* the tree holds every slot */
 	bool map;			/* some input needs clock_map() */
