@@ -270,7 +270,7 @@ static int run_events(struct run *r, bool *bad_data)
 		      !(r->opt.output == NULL && isatty(STDOUT_FILENO));
 	clock_gettime(CLOCK_MONOTONIC, &progress.start);
 	if (run_batched(r)) {
-		ret = run_batches(r, &progress, bad_data);
+		ret = run_batches(r, &progress, bad_data, spans);
 		if (ret >= 0)
 			return ret;
 		goto end;

@@ -41,18 +41,26 @@ void run_progress_end(struct run_progress *p)
 }
 
 /*
- * One input on the timeline's own clock (nothing to order, no time to
- * map: the merge would hand its events on as they come), no filter, not
- * live: its reader's batches go to the sink without a call of the merge
- * per event, and as text straight to the renderer, without the sink's
- * call either. The same output and messages as run_events()'s loop.
+ * One input, no filter, not live: its reader's batches go to the sink
+ * without a call of the merge per event, and as text straight to the
+ * renderer, without the sink's call either; an input on another clock
+ * (a guest, a TSC input on a nanosecond timeline) has each batch's times
+ * mapped first (run_maps()). The same output and messages as
+ * run_events()'s loop.
  */
 bool run_batched(const struct run *r)
 {
 	const struct source *s = r->nsrcs == 1 ? r->srcs[0] : NULL;
 
-	return s && s->ops->next_batch && !r->opt.live && !r->opt.filter &&
-	       s->domain == DOMAIN_HOST && s->clock == r->clock->timeline;
+	return s && s->ops->next_batch && !r->opt.live && !r->opt.filter;
+}
+
+/* The input's times need clock_map() (as merge_create() decides it) */
+static bool run_maps(const struct run *r)
+{
+	const struct source *s = r->srcs[0];
+
+	return s->domain != DOMAIN_HOST || s->clock != r->clock->timeline;
 }
 
 /*
@@ -174,20 +182,36 @@ static int run_feed(struct run *r, struct run_feed *f, struct event *evs,
 	return -1;
 }
 
-int run_batches(struct run *r, struct run_progress *progress, bool *bad_data)
+int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
+		bool spans)
 {
+	struct source *src = r->srcs[0];
+	const bool map = run_maps(r);
 	struct run_feed f = {
 		.progress = progress,
 		.text = !r->opt.chrome && !r->opt.stats && !r->opt.exits,
-		/* the reader set relts, or no rule prints it */
-		.relts_set = r->srcs[0]->ops->batch_relts ||
-			     !r->render || !render_needs_relts(r->render),
+		/*
+		 * the reader set relts, or no rule prints it; a mapped
+		 * input's are set on the mapped times (run_feed()), its
+		 * reader's left out (source.merged)
+		 */
+		.relts_set = (src->ops->batch_relts && !map) || !r->render ||
+			     !render_needs_relts(r->render),
+		.spans = spans,
 	};
-	struct source *src = r->srcs[0];
+	struct clock_span save = { 0 };
 	struct event evs[RUN_BATCH];
-	struct diag d;
-	int n, ret;
+	struct diag d, derr;
+	int n, j, ret;
+	bool failed;
 
+	src->merged = map;
+	f.save = &save;
+	if (spans && !r->spans[0].events) {
+		/* as run_merged()'s: run_spans() takes the smaller first */
+		r->spans[0].first = UINT64_MAX;
+		r->spans[0].last = 0;
+	}
 	memset(evs, 0, sizeof(evs));
 	for (;;) {
 		diag_init(&d);
@@ -201,9 +225,32 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data)
 			*bad_data = true;
 			return -1;
 		}
+		failed = false;
+		for (j = 0; map && j < n; j++) {
+			if (clock_map(r->clock, src, &evs[j]) < 0) {
+				/* the input stops after the events before
+				 * it: its time is past what ns can say */
+				diag_init(&derr);
+				clock_map_error(r->clock, src, &evs[j], &derr);
+				failed = true;
+				n = j;
+				break;
+			}
+		}
+		if (spans) {
+			/* a guest's, for the alignment report */
+			save = r->spans[0];
+			run_spans(r, evs, (size_t)n);
+		}
 		ret = run_feed(r, &f, evs, (size_t)n);
 		if (ret >= 0)
 			return ret;
+		if (failed) {
+			run_progress_end(progress);
+			run_say("%s", derr.msg);
+			*bad_data = true;
+			return -1;
+		}
 	}
 }
 
