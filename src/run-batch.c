@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "filter.h"
 #include "merge.h"
 #include "outbuf.h"
 #include "render.h"
@@ -41,18 +42,21 @@ void run_progress_end(struct run_progress *p)
 }
 
 /*
- * One input, no filter, not live: its reader's batches go to the sink
- * without a call of the merge per event, and as text straight to the
- * renderer, without the sink's call either; an input on another clock
- * (a guest, a TSC input on a nanosecond timeline) has each batch's times
- * mapped first (run_maps()). The same output and messages as
- * run_events()'s loop.
+ * One input, not live: its reader's batches go to the sink without a
+ * call of the merge per event, and as text straight to the renderer,
+ * without the sink's call either; an input on another clock (a guest, a
+ * TSC input on a nanosecond timeline) has each batch's times mapped first
+ * (run_maps()), and a filter's events are taken out of each batch. The
+ * same output and messages as run_events()'s loop. Not a guest with a
+ * filter: its spans count the events the filter leaves out, up to the
+ * one a sink may stop at.
  */
 bool run_batched(const struct run *r)
 {
 	const struct source *s = r->nsrcs == 1 ? r->srcs[0] : NULL;
 
-	return s && s->ops->next_batch && !r->opt.live && !r->opt.filter;
+	return s && s->ops->next_batch && !r->opt.live &&
+	       !(r->opt.filter && s->domain == DOMAIN_GUEST);
 }
 
 /* The input's times need clock_map() (as merge_create() decides it) */
@@ -187,25 +191,29 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 {
 	struct source *src = r->srcs[0];
 	const bool map = run_maps(r);
+	struct filter *flt = r->opt.filter;
 	struct run_feed f = {
 		.progress = progress,
 		.text = !r->opt.chrome && !r->opt.stats && !r->opt.exits,
 		/*
 		 * the reader set relts, or no rule prints it; a mapped
-		 * input's are set on the mapped times (run_feed()), its
+		 * input's are set on the mapped times, a filtered one's
+		 * between the events it lets through (run_feed()), its
 		 * reader's left out (source.merged)
 		 */
-		.relts_set = (src->ops->batch_relts && !map) || !r->render ||
-			     !render_needs_relts(r->render),
+		.relts_set = (src->ops->batch_relts && !map && !flt) ||
+			     !r->render || !render_needs_relts(r->render),
 		.spans = spans,
 	};
 	struct clock_span save = { 0 };
-	struct event evs[RUN_BATCH];
+	/* a filter's: the events it lets through, copied (the reader's
+	 * array stays as it wrote it: kvmtrace.stamped) */
+	struct event evs[RUN_BATCH], pass[RUN_BATCH];
 	struct diag d, derr;
-	int n, j, ret;
+	int n, j, k, ret;
 	bool failed;
 
-	src->merged = map;
+	src->merged = map || flt;
 	f.save = &save;
 	if (spans && !r->spans[0].events) {
 		/* as run_merged()'s: run_spans() takes the smaller first */
@@ -242,7 +250,14 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 			save = r->spans[0];
 			run_spans(r, evs, (size_t)n);
 		}
-		ret = run_feed(r, &f, evs, (size_t)n);
+		if (flt) {
+			for (j = k = 0; j < n; j++)
+				if (filter_match(flt, &evs[j]))
+					pass[k++] = evs[j];
+			ret = run_feed(r, &f, pass, (size_t)k);
+		} else {
+			ret = run_feed(r, &f, evs, (size_t)n);
+		}
 		if (ret >= 0)
 			return ret;
 		if (failed) {
