@@ -32,7 +32,8 @@ struct filter_type {
 	int32_t vcpu_slot;	/* vcpu_id, or SINK_NOSLOT */
 };
 
-#define FILTER_IDCACHE 256
+#define FILTER_IDCACHE_BITS 8
+#define FILTER_IDCACHE (1u << FILTER_IDCACHE_BITS)
 
 struct filter_idcache {
 	uint64_t id;
@@ -497,6 +498,18 @@ static struct filter_type *filter_type(struct filter *f, const struct event *ev)
 	return &fs->types[ti];
 }
 
+/*
+ * An id's slot in filter_src.ids: Fibonacci hashing of its low 32 bits,
+ * whose top bits mix them all; the low byte xor the next, before, put
+ * each KVM_TRC_* id of one class (0x00010001, VMENTRY) on the slot of
+ * the same number in the next (0x00020001, PAGE_FAULT), and the two
+ * evaluated the --events patterns again each time they took turns
+ */
+static inline uint32_t filter_idhash(uint64_t id)
+{
+	return (uint32_t)id * 0x9E3779B1u >> (32 - FILTER_IDCACHE_BITS);
+}
+
 static bool filter_events(struct filter *f, const struct event *ev)
 {
 	const struct event_type *t = ev->type;
@@ -508,7 +521,7 @@ static bool filter_events(struct filter *f, const struct event *ev)
 
 		if (!fs)
 			return filter_events_eval(f, t);
-		c = &fs->ids[(t->id ^ (t->id >> 8)) & (FILTER_IDCACHE - 1)];
+		c = &fs->ids[filter_idhash(t->id)];
 		if (c->state == FILTER_UNKNOWN || c->id != t->id) {
 			c->id = t->id;
 			c->state = filter_events_eval(f, t) ? FILTER_YES
