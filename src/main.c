@@ -275,7 +275,7 @@ static int run_events(struct run *r, bool *bad_data)
 			return ret;
 		goto end;
 	}
-	if (!r->opt.live && !r->opt.filter && merge_batched(r->merge)) {
+	if (!r->opt.live && merge_batched(r->merge)) {
 		ret = run_merged(r, &progress, bad_data, spans);
 		if (ret >= 0)
 			return ret;

@@ -46,17 +46,14 @@ void run_progress_end(struct run_progress *p)
  * call of the merge per event, and as text straight to the renderer,
  * without the sink's call either; an input on another clock (a guest, a
  * TSC input on a nanosecond timeline) has each batch's times mapped first
- * (run_maps()), and a filter's events are taken out of each batch. The
- * same output and messages as run_events()'s loop. Not a guest with a
- * filter: its spans count the events the filter leaves out, up to the
- * one a sink may stop at.
+ * (run_maps()), and a filter's events are taken out of each batch
+ * (run_feed()). The same output and messages as run_events()'s loop.
  */
 bool run_batched(const struct run *r)
 {
 	const struct source *s = r->nsrcs == 1 ? r->srcs[0] : NULL;
 
-	return s && s->ops->next_batch && !r->opt.live &&
-	       !(r->opt.filter && s->domain == DOMAIN_GUEST);
+	return s && s->ops->next_batch && !r->opt.live;
 }
 
 /* The input's times need clock_map() (as merge_create() decides it) */
@@ -136,38 +133,62 @@ struct run_feed {
 	/* the batch's times are in r->spans, as f->save holds them before it */
 	bool spans;
 	struct clock_span *save;	/* with spans: r->nsrcs of them */
+	/*
+	 * --events, --vcpu, --pid, --time-range: the events of a batch it
+	 * lets through are copied to pass (the array the batch is in stays
+	 * as it is: a reader's, kvmtrace.stamped), each with its place in
+	 * the batch (orig), and go on together; relts are then set between
+	 * them (relts_set false), as run_events() sets them
+	 */
+	struct filter *filter;
+	struct event *pass;		/* with filter: RUN_MERGED_BATCH */
+	uint32_t *orig;			/* with filter: RUN_MERGED_BATCH */
 };
 
 /*
- * evs[0 .. n - 1] to the sink: -1 to go on, or the exit status to return
- * (a rule-file error before any line, bad data, the reader gone)
+ * evs[0 .. n - 1] to the sink (those the filter lets through): -1 to go
+ * on, or the exit status to return (a rule-file error before any line,
+ * bad data, the reader gone)
  */
 static int run_feed(struct run *r, struct run_feed *f, struct event *evs,
 		    size_t n)
 {
 	uint64_t last = f->last_ts;
-	size_t i, done;
+	struct event *out = evs;
+	size_t i, m = n, done, upto;
 	struct diag d;
 	int ret;
 
-	if (!n)
+	if (f->filter) {
+		/* in the stream's order: the filter counts what it sees */
+		for (i = m = 0; i < n; i++) {
+			if (filter_match(f->filter, &evs[i])) {
+				f->pass[m] = evs[i];
+				f->orig[m++] = (uint32_t)i;
+			}
+		}
+		out = f->pass;
+	}
+	if (!m)
 		return -1;
 	if (!f->relts_set) {
 		/* last in a register, not reloaded after each event's stores */
-		for (i = 0; i < n; i++)
-			run_set_relts(&evs[i], &last);
+		for (i = 0; i < m; i++)
+			run_set_relts(&out[i], &last);
 		f->last_ts = last;
 	}
 	diag_init(&d);
 	if (f->text)
-		ret = render_events(r->render, evs, n, r->out, &done, &d);
+		ret = render_events(r->render, out, m, r->out, &done, &d);
 	else
-		ret = run_sink_events(r, evs, n, &done, &d);
-	if (ret < 0 && f->spans && done + 1 < n) {
+		ret = run_sink_events(r, out, m, &done, &d);
+	/* the failed event's place in the batch */
+	upto = ret < 0 && f->filter ? f->orig[done] : done;
+	if (ret < 0 && f->spans && upto + 1 < n) {
 		/* the events run_events() would have counted: up to the
-		 * failed one */
+		 * failed one, those the filter left out too */
 		memcpy(r->spans, f->save, r->nsrcs * sizeof(*f->save));
-		run_spans(r, evs, done + 1);
+		run_spans(r, evs, upto + 1);
 	}
 	if (ret < 0) {
 		run_progress_end(f->progress);
@@ -182,7 +203,7 @@ static int run_feed(struct run *r, struct run_feed *f, struct event *evs,
 	f->rendered = true;
 	if (r->out->closed)
 		return 0;
-	run_progress_add(f->progress, n);
+	run_progress_add(f->progress, m);
 	return -1;
 }
 
@@ -204,17 +225,19 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 		.relts_set = (src->ops->batch_relts && !map && !flt) ||
 			     !r->render || !render_needs_relts(r->render),
 		.spans = spans,
+		.filter = flt,
 	};
 	struct clock_span save = { 0 };
-	/* a filter's: the events it lets through, copied (the reader's
-	 * array stays as it wrote it: kvmtrace.stamped) */
 	struct event evs[RUN_BATCH], pass[RUN_BATCH];
+	uint32_t orig[RUN_BATCH];
 	struct diag d, derr;
-	int n, j, k, ret;
+	int n, j, ret;
 	bool failed;
 
 	src->merged = map || flt;
 	f.save = &save;
+	f.pass = pass;
+	f.orig = orig;
 	if (spans && !r->spans[0].events) {
 		/* as run_merged()'s: run_spans() takes the smaller first */
 		r->spans[0].first = UINT64_MAX;
@@ -250,14 +273,7 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 			save = r->spans[0];
 			run_spans(r, evs, (size_t)n);
 		}
-		if (flt) {
-			for (j = k = 0; j < n; j++)
-				if (filter_match(flt, &evs[j]))
-					pass[k++] = evs[j];
-			ret = run_feed(r, &f, pass, (size_t)k);
-		} else {
-			ret = run_feed(r, &f, evs, (size_t)n);
-		}
+		ret = run_feed(r, &f, evs, (size_t)n);
 		if (ret >= 0)
 			return ret;
 		if (failed) {
@@ -310,19 +326,25 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 	struct run_feed f = {
 		.progress = progress,
 		.text = !r->opt.chrome && !r->opt.stats && !r->opt.exits,
-		.relts_set = true,
+		/* the merge's, on the whole stream: with a filter, between
+		 * the events it lets through (run_feed()) */
+		.relts_set = !r->opt.filter,
 		.spans = spans,
+		.filter = r->opt.filter,
 	};
 	struct merge_tally tally = { 0 };
 	/* a damaged record: only the reference tool's line shows it */
 	bool skip_damaged = r->rules_file || r->opt.chrome || r->opt.stats ||
 			    r->opt.exits;
 	struct merge *m = r->merge;
-	struct event evs[RUN_MERGED_BATCH], *ev;
+	struct event evs[RUN_MERGED_BATCH], pass[RUN_MERGED_BATCH], *ev;
+	uint32_t orig[RUN_MERGED_BATCH];
 	size_t n = 0;
 	struct diag d;
 	int ret, status = -1;
 
+	f.pass = pass;
+	f.orig = orig;
 	f.save = calloc(r->nsrcs, sizeof(*f.save));
 	if (!f.save) {
 		run_say("out of memory");

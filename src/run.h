@@ -116,14 +116,14 @@ static inline void run_set_relts(struct event *ev, uint64_t *last)
 
 /*
  * The event loops that pass events on in batches (run-batch.c), in place
- * of main.c's one event at a time, where nothing needs that: not live.
- * run_batched(): one input read by its next_batch (its times mapped to
- * the timeline's when it needs it, a filter's events taken out; not a
- * guest with a filter); run_batches() reads it, spans as run_merged()'s.
+ * of main.c's one event at a time, where nothing needs that: not live; a
+ * filter takes its events out of each batch. run_batched(): one input
+ * read by its next_batch (its times mapped to the timeline's when it
+ * needs it); run_batches() reads it, spans as run_merged()'s.
  * run_merged(): several inputs, each read by its next_batch, merged
- * (merge_batched() said yes), no filter; spans: count the events' times
- * for the alignment report. Both return -1 when the inputs ended (the
- * sink's end is the caller's), or the exit status.
+ * (merge_batched() said yes); spans: count the events' times for the
+ * alignment report. Both return -1 when the inputs ended (the sink's end
+ * is the caller's), or the exit status.
  */
 bool run_batched(const struct run *r);
 int run_batches(struct run *r, struct run_progress *progress,
