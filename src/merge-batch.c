@@ -102,7 +102,8 @@ merge_fill_evp(struct event **evp, struct merge_slot *slots, const size_t pn,
 /*
  * nt[i]: the time of the event after slot i's (its batch ends with one
  * stamped UINT64_MAX); an ended slot or a leaf past the inputs never wins,
- * and its ev may be none: UINT64_MAX, never read
+ * and its ev may be none: UINT64_MAX, never read; so for a slot read an
+ * event at a time (not batch): the loop stops when it is to step it
  */
 static inline __attribute__((always_inline)) void
 merge_fill_next(uint64_t *nt, struct event *const *evp,
@@ -111,7 +112,9 @@ merge_fill_next(uint64_t *nt, struct event *const *evp,
 	size_t i;
 
 	for (i = 0; i < pn; i++)
-		nt[i] = i < n && !slots[i].done ? evp[i][1].ts : UINT64_MAX;
+		nt[i] = i < n && !slots[i].done && slots[i].batch ?
+				evp[i][1].ts :
+				UINT64_MAX;
 }
 
 /*
@@ -211,7 +214,9 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 		 * in order within its input, in the packed tree's range, and
 		 * not past its batch
 		 */
-		uint64_t t = depth ? nt[cur] : e[1].ts;
+		uint64_t t = depth		 ? nt[cur] :
+			     slots[cur].batch ? e[1].ts :
+						UINT64_MAX;
 
 		if (__builtin_expect(t < ts || t > tmax, 0))
 			break;

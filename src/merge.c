@@ -78,13 +78,19 @@ void merge_destroy(struct merge *m)
 
 bool merge_batched(struct merge *m)
 {
-	size_t i;
+	size_t i, nb = 0;
 
 	if (m->n < 2 || m->nfill)
 		return false;
 	for (i = 0; i < m->n; i++)
-		if (!m->slots[i].src->ops->next_batch)
-			return false;
+		nb += m->slots[i].src->ops->next_batch != NULL;
+	/*
+	 * an input without next_batch (trace.dat) is read one event at a
+	 * time among batched ones: up to 16 inputs (merge_fill()'s copies
+	 * of the loop with a depth, which never step it), one batched
+	 */
+	if (!nb || (nb < m->n && m->n > 16))
+		return false;
 	m->bev = calloc(m->n * (MERGE_BATCH + 1), sizeof(*m->bev));
 	if (!m->bev)
 		return false;
@@ -97,8 +103,10 @@ bool merge_batched(struct merge *m)
 	for (i = 0; i < m->n; i++) {
 		struct merge_slot *s = &m->slots[i];
 
-		s->look = false;
 		s->fast = false;
+		if (!s->src->ops->next_batch)
+			continue;	/* read ahead, as merge_next() reads it */
+		s->look = false;
 		s->batch = true;
 		/* its relts are the merge's (source.merged) */
 		s->src->merged = true;
@@ -460,9 +468,14 @@ int merge_next_many(struct merge *m, struct event **out, struct diag *d)
 	if (m->cur != MERGE_NONE) {
 		/* the slot whose event went out last takes its next one */
 		i = m->cur;
-		/* a new batch would overwrite records the caller holds */
-		if (m->slots[i].batch && m->held &&
-		    m->slots[i].ev + 1 >= m->slots[i].bend)
+		/*
+		 * a new batch would overwrite records the caller holds; so
+		 * would a read of an input without one (its event and the one
+		 * read ahead stay whole, not the one it handed out before)
+		 */
+		if (m->held && (m->slots[i].batch ?
+				m->slots[i].ev + 1 >= m->slots[i].bend :
+				m->batched))
 			return MERGE_FLUSH;
 		m->cur = MERGE_NONE;
 		m->mode = MERGE_MODE_SLOW;

@@ -166,7 +166,9 @@ void merge_destroy(struct merge *m);
  * holds the events it is given (copies of them: their rec and type
  * borrowed) until it passes them on in a batch of its own, and calls
  * merge_next_batch(), not merge_next(). Only when there are two inputs or
- * more and every one has next_batch; call before the first event. Returns
+ * more and one has next_batch; one without (trace.dat) is read an event
+ * at a time among them, the caller's batch passed on before each read
+ * (MERGE_FLUSH), up to 16 inputs. Call before the first event. Returns
  * whether the merge is batched now. The order of events, the messages and
  * where they come are those of merge_next().
  */
@@ -354,7 +356,8 @@ static inline int merge_next_batch(struct merge *m, struct event **out,
 		return merge_next_many(m, out, d);
 	s = &m->slots[m->cur];
 	e = s->ev + 1;
-	if (__builtin_expect(e >= s->bend, 0))
+	/* a slot read one event at a time: merge_refill() */
+	if (__builtin_expect(!s->batch || e >= s->bend, 0))
 		return merge_next_many(m, out, d);
 	ts = e->ts;
 	if (__builtin_expect(ts < s->ev->ts || ts - m->base >= m->lim, 0))
