@@ -285,7 +285,8 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 size_t merge_fill(struct merge *m, struct event *out, size_t max,
 		  struct merge_tally *tally)
 {
-	if (m->mode != MERGE_MODE_BATCH)
+	/* nor when the slot to step is read an event at a time */
+	if (m->mode != MERGE_MODE_BATCH || !m->slots[m->cur].batch)
 		return 0;
 	/*
 	 * the last event out is below the stream's top (a step back), or

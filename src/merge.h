@@ -175,6 +175,16 @@ void merge_destroy(struct merge *m);
 bool merge_batched(struct merge *m);
 
 /*
+ * Batched: was the event handed out last of an input read an event at a
+ * time (no next_batch)? Its next read will want the events handed out
+ * so far consumed (MERGE_FLUSH).
+ */
+static inline bool merge_slow_out(const struct merge *m)
+{
+	return m->cur != MERGE_NONE && !m->slots[m->cur].batch;
+}
+
+/*
  * Batched: the events handed out so far have been consumed (rendered):
  * the slots may read over their records.
  */

@@ -374,7 +374,11 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 				    skip_damaged)
 					continue;
 				run_merged_take(r, &f, &tally, &evs[n++], ev);
-				if (n < RUN_MERGED_BATCH)
+				/* an input read an event at a time reads
+				 * over it next: the batch goes now, not at
+				 * the MERGE_FLUSH that read would give */
+				if (n < RUN_MERGED_BATCH &&
+				    !merge_slow_out(m))
 					continue;
 			}
 		}
