@@ -365,7 +365,9 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 			run_merged_save(r, &f);
 		/* the common case, a loop of its own; what it leaves, here */
 		n += merge_fill(m, evs + n, RUN_MERGED_BATCH - n, &tally);
-		if (n == RUN_MERGED_BATCH) {
+		if (n == RUN_MERGED_BATCH || (n && merge_slow_out(m))) {
+			/* full, or its last event's input reads over it
+			 * next (below) */
 			ret = MERGE_EVENT;
 		} else {
 			ret = merge_next_batch(m, &ev, &d);
