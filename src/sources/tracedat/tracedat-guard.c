@@ -582,6 +582,36 @@ static struct tep_record *tdguard_pad(struct tdguard *g,
 	return copy;
 }
 
+/*
+ * Would libtraceevent read past rec printing a fixed-size text array of
+ * e? A format it could not parse (TEP_EVENT_FL_FAILED) has every field
+ * printed raw (print_field_raw()), and an array of printable text there
+ * with "%s", to its NUL wherever that is: one must lie before the
+ * record's end (a print fmt's field is copied with its length: no such
+ * read). __data_loc text was checked by tdguard_check().
+ */
+static bool tdguard_text_runs(const struct tep_event *e,
+			      const struct tep_record *rec)
+{
+	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
+	const struct tep_format_field *fld;
+
+	if (!(e->flags & TEP_EVENT_FL_FAILED))
+		return false;
+	for (fld = e->format.fields; fld; fld = fld->next) {
+		uint64_t off = (uint64_t)(uint32_t)fld->offset;
+
+		if ((fld->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
+				   TEP_FIELD_IS_DYNAMIC)) !=
+			    (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING) ||
+		    fld->offset < 0 || off >= size)
+			continue;
+		if (!memchr((const char *)rec->data + off, '\0', size - off))
+			return true;
+	}
+	return false;
+}
+
 /* tep_print_event() under the trap: 0, or the signal that ended it. */
 static __attribute__((noinline)) int tdguard_call(struct tep_handle *tep,
 						  struct trace_seq *s,
@@ -622,6 +652,10 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 		ret = f && rec->size >= 0 && (uint64_t)rec->size >= f->fits
 			      ? 0
 			      : tdguard_check(g, tep, e, f, rec, NULL);
+		/* text that runs to the record's end: the padded copy's
+		 * zeros end it */
+		if (!ret && f && tdguard_text_runs(e, rec))
+			ret = TDGUARD_SHORT;
 		if (ret && (!f || f->full > TDGUARD_PAD_MAX ||
 			    !tdguard_pad(g, f, rec, &copy))) {
 			tdguard_fallback(tep, e, s, rec);

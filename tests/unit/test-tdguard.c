@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tracedat-guard against what libtraceevent reads printing an event: a
+ * format it could not parse (no print fmt: TEP_EVENT_FL_FAILED) has its
+ * fields printed raw, and a fixed-size text array with "%s", to its NUL.
+ * A record whose array holds no NUL before the record's end, followed in
+ * memory by other bytes ('Z' here, then a NUL), must print only what the
+ * record holds (tdguard_info() hands libtraceevent a copy padded with
+ * zeros); one with its NUL prints from the record itself, as before. The
+ * tdformat fuzz target found the read past the record (ASan).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "diag.h"
+#include "tap.h"
+#include "tracedat-guard.h"
+
+static const char fmt_text[] =
+	"name: textrun\n"
+	"ID: 7\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char name[4];\toffset:8;\tsize:4;\tsigned:0;\n";
+
+/* the info of a 12-byte record whose name is text (4 bytes) */
+static char *info_of(struct tep_handle *tep, struct tep_event *e,
+		     const char text[4], int *rec_ret)
+{
+	unsigned char mem[64];
+	struct tep_record rec;
+	struct tdguard *g;
+	struct trace_seq s;
+	struct diag d;
+	uint16_t type = 7;
+	int32_t pid = 42;
+	char *out;
+
+	/* after the record: bytes that are not its own, then a NUL */
+	memset(mem, 'Z', sizeof(mem));
+	mem[sizeof(mem) - 1] = '\0';
+	memset(mem, 0, 12);
+	memcpy(mem, &type, 2);
+	memcpy(mem + 4, &pid, 4);
+	memcpy(mem + 8, text, 4);
+	memset(&rec, 0, sizeof(rec));
+	rec.data = mem;
+	rec.size = 12;
+	rec.ts = 1;
+	g = tdguard_create("test.dat", "trace.dat");
+	if (!g)
+		return NULL;
+	diag_init(&d);
+	*rec_ret = tdguard_record(g, tep, e, &rec, &d);
+	trace_seq_init(&s);
+	tdguard_info(g, tep, e, &s, &rec);
+	trace_seq_terminate(&s);
+	out = strdup(s.buffer ? s.buffer : "");
+	trace_seq_destroy(&s);
+	tdguard_destroy(g);
+	return out;
+}
+
+int main(void)
+{
+	struct tap t = { 0 };
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *e;
+	char *out;
+	int ret = -1;
+
+	tap_plan(5);
+	if (!tep)
+		return 99;
+	tep_set_loglevel(TEP_LOG_NONE);
+	tep_set_long_size(tep, 8);
+	tep_set_page_size(tep, 4096);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_parse_event(tep, fmt_text, sizeof(fmt_text) - 1, "test");
+	e = tep_find_event(tep, 7);
+	if (!tap_ok(&t, e && (e->flags & TEP_EVENT_FL_FAILED),
+		    "a format without a print fmt is one libtraceevent could not parse")) {
+		tep_free(tep);
+		return 1;
+	}
+
+	out = info_of(tep, e, "ABCD", &ret);
+	tap_ok(&t, ret == 0, "a record whose name has no NUL fits its format (%d)", ret);
+	tap_ok(&t, out && strstr(out, "name=ABCD") && !strchr(out, 'Z'),
+	       "its text stops at the record's end: '%s'", out ? out : "(none)");
+	free(out);
+
+	out = info_of(tep, e, "AB\0D", &ret);
+	tap_ok(&t, out && strstr(out, "name=AB") && !strstr(out, "name=ABD") &&
+			   !strchr(out, 'Z'),
+	       "a name with its NUL prints to it: '%s'", out ? out : "(none)");
+	free(out);
+	out = info_of(tep, e, "WXY", &ret);	/* "WXY" and its NUL */
+	tap_ok(&t, out && strstr(out, "name=WXY") && !strchr(out, 'Z'),
+	       "three letters and a NUL: '%s'", out ? out : "(none)");
+	free(out);
+	tep_free(tep);
+	return t.failed ? 1 : 0;
+}
