@@ -6,8 +6,10 @@
  * A record whose array holds no NUL before the record's end, followed in
  * memory by other bytes ('Z' here, then a NUL), must print only what the
  * record holds (tdguard_info() hands libtraceevent a copy padded with
- * zeros); one with its NUL prints from the record itself, as before. The
- * tdformat fuzz target found the read past the record (ASan).
+ * zeros); one with its NUL prints from the record itself, as before; so
+ * a __data_loc array of u8 (text to libtraceevent, not to the guard's
+ * record check). The tdformat fuzz target found the read past the record
+ * (ASan).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,7 +33,21 @@ static const char fmt_text[] =
 	"\n"
 	"\tfield:char name[4];\toffset:8;\tsize:4;\tsigned:0;\n";
 
-/* the info of a 12-byte record whose name is text (4 bytes) */
+static const char dyn_text[] =
+	"name: dynrun\n"
+	"ID: 8\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc u8[] blob;\toffset:8;\tsize:4;\tsigned:0;\n";
+
+/*
+ * The info of a 12-byte record of event 7 whose name is text (4 bytes),
+ * or (id 8) of a 16-byte one whose blob, at 12, is text
+ */
 static char *info_of(struct tep_handle *tep, struct tep_event *e,
 		     const char text[4], int *rec_ret)
 {
@@ -40,7 +56,7 @@ static char *info_of(struct tep_handle *tep, struct tep_event *e,
 	struct tdguard *g;
 	struct trace_seq s;
 	struct diag d;
-	uint16_t type = 7;
+	uint16_t type;
 	int32_t pid = 42;
 	char *out;
 
@@ -48,12 +64,21 @@ static char *info_of(struct tep_handle *tep, struct tep_event *e,
 	memset(mem, 'Z', sizeof(mem));
 	mem[sizeof(mem) - 1] = '\0';
 	memset(mem, 0, 12);
+	type = (uint16_t)e->id;
 	memcpy(mem, &type, 2);
 	memcpy(mem + 4, &pid, 4);
-	memcpy(mem + 8, text, 4);
 	memset(&rec, 0, sizeof(rec));
 	rec.data = mem;
-	rec.size = 12;
+	if (e->id == 8) {
+		uint32_t loc = 4u << 16 | 12;	/* 4 bytes at 12 */
+
+		memcpy(mem + 8, &loc, 4);
+		memcpy(mem + 12, text, 4);
+		rec.size = 16;
+	} else {
+		memcpy(mem + 8, text, 4);
+		rec.size = 12;
+	}
 	rec.ts = 1;
 	g = tdguard_create("test.dat", "trace.dat");
 	if (!g)
@@ -77,7 +102,7 @@ int main(void)
 	char *out;
 	int ret = -1;
 
-	tap_plan(5);
+	tap_plan(8);
 	if (!tep)
 		return 99;
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -107,6 +132,19 @@ int main(void)
 	out = info_of(tep, e, "WXY", &ret);	/* "WXY" and its NUL */
 	tap_ok(&t, out && strstr(out, "name=WXY") && !strchr(out, 'Z'),
 	       "three letters and a NUL: '%s'", out ? out : "(none)");
+	free(out);
+
+	tep_parse_event(tep, dyn_text, sizeof(dyn_text) - 1, "test");
+	e = tep_find_event(tep, 8);
+	if (!tap_ok(&t, e && (e->flags & TEP_EVENT_FL_FAILED),
+		    "so is a format with a __data_loc u8[] field")) {
+		tep_free(tep);
+		return 1;
+	}
+	out = info_of(tep, e, "EFGH", &ret);
+	tap_ok(&t, ret == 0, "a record whose blob has no NUL fits its format (%d)", ret);
+	tap_ok(&t, out && strstr(out, "blob=EFGH") && !strchr(out, 'Z'),
+	       "its text stops at the record's end: '%s'", out ? out : "(none)");
 	free(out);
 	tep_free(tep);
 	return t.failed ? 1 : 0;

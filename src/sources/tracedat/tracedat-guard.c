@@ -583,14 +583,17 @@ static struct tep_record *tdguard_pad(struct tdguard *g,
 }
 
 /*
- * Would libtraceevent read past rec printing a fixed-size text array of
- * e? A format it could not parse (TEP_EVENT_FL_FAILED) has every field
- * printed raw (print_field_raw()), and an array of printable text there
- * with "%s", to its NUL wherever that is: one must lie before the
- * record's end (a print fmt's field is copied with its length: no such
- * read). __data_loc text was checked by tdguard_check().
+ * Would libtraceevent read past rec printing a text array of e? A format
+ * it could not parse (TEP_EVENT_FL_FAILED) has every field printed raw
+ * (print_field_raw()), and an array it takes for text (of char, u8 or s8:
+ * TEP_FIELD_IS_STRING), fixed-size or __data_loc, with "%s" if it is
+ * printable, to its NUL wherever that is: one must lie before the
+ * record's end. Where the text starts is found as its dynamic_offset_field()
+ * finds it. (A print fmt's field is copied with its length, and
+ * __get_str()'s text was checked by tdguard_check(): no such read.)
  */
-static bool tdguard_text_runs(const struct tep_event *e,
+static bool tdguard_text_runs(struct tep_handle *tep,
+			      const struct tep_event *e,
 			      const struct tep_record *rec)
 {
 	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
@@ -599,14 +602,28 @@ static bool tdguard_text_runs(const struct tep_event *e,
 	if (!(e->flags & TEP_EVENT_FL_FAILED))
 		return false;
 	for (fld = e->format.fields; fld; fld = fld->next) {
-		uint64_t off = (uint64_t)(uint32_t)fld->offset;
+		uint64_t off = (uint64_t)(uint32_t)fld->offset, o;
 
-		if ((fld->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING |
-				   TEP_FIELD_IS_DYNAMIC)) !=
-			    (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING) ||
-		    fld->offset < 0 || off >= size)
+		if (!(fld->flags & TEP_FIELD_IS_STRING) ||
+		    !(fld->flags & TEP_FIELD_IS_ARRAY) || fld->offset < 0 ||
+		    fld->size < 0)
 			continue;
-		if (!memchr((const char *)rec->data + off, '\0', size - off))
+		if (fld->flags & TEP_FIELD_IS_DYNAMIC) {
+			if (off + (uint64_t)fld->size > size) {
+				off = 0;	/* libtraceevent: offset 0 */
+			} else {
+				o = tep_read_number(tep,
+						    (const char *)rec->data + off,
+						    fld->size) &
+				    0xffff;
+				off = o > size ? 0 : o;
+				if (fld->flags & TEP_FIELD_IS_RELATIVE)
+					off += (uint64_t)fld->offset +
+					       (uint64_t)fld->size;
+			}
+		}
+		if (off >= size ||
+		    !memchr((const char *)rec->data + off, '\0', size - off))
 			return true;
 	}
 	return false;
@@ -654,7 +671,7 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 			      : tdguard_check(g, tep, e, f, rec, NULL);
 		/* text that runs to the record's end: the padded copy's
 		 * zeros end it */
-		if (!ret && f && tdguard_text_runs(e, rec))
+		if (!ret && f && tdguard_text_runs(tep, e, rec))
 			ret = TDGUARD_SHORT;
 		if (ret && (!f || f->full > TDGUARD_PAD_MAX ||
 			    !tdguard_pad(g, f, rec, &copy))) {
