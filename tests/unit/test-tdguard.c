@@ -44,9 +44,23 @@ static const char dyn_text[] =
 	"\n"
 	"\tfield:__data_loc u8[] blob;\toffset:8;\tsize:4;\tsigned:0;\n";
 
+/* the same field printed by a print fmt, as __get_str() */
+static const char str_text[] =
+	"name: strrun\n"
+	"ID: 9\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc u8[] blob;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"b=%s\", __get_str(blob)\n";
+
 /*
  * The info of a 12-byte record of event 7 whose name is text (4 bytes),
- * or (id 8) of a 16-byte one whose blob, at 12, is text
+ * or (ids 8, 9) of a 16-byte one whose blob, at 12, is text
  */
 static char *info_of(struct tep_handle *tep, struct tep_event *e,
 		     const char text[4], int *rec_ret)
@@ -69,7 +83,7 @@ static char *info_of(struct tep_handle *tep, struct tep_event *e,
 	memcpy(mem + 4, &pid, 4);
 	memset(&rec, 0, sizeof(rec));
 	rec.data = mem;
-	if (e->id == 8) {
+	if (e->id != 7) {
 		uint32_t loc = 4u << 16 | 12;	/* 4 bytes at 12 */
 
 		memcpy(mem + 8, &loc, 4);
@@ -102,7 +116,7 @@ int main(void)
 	char *out;
 	int ret = -1;
 
-	tap_plan(8);
+	tap_plan(10);
 	if (!tep)
 		return 99;
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -144,6 +158,18 @@ int main(void)
 	out = info_of(tep, e, "EFGH", &ret);
 	tap_ok(&t, ret == 0, "a record whose blob has no NUL fits its format (%d)", ret);
 	tap_ok(&t, out && strstr(out, "blob=EFGH") && !strchr(out, 'Z'),
+	       "its text stops at the record's end: '%s'", out ? out : "(none)");
+	free(out);
+
+	tep_parse_event(tep, str_text, sizeof(str_text) - 1, "test");
+	e = tep_find_event(tep, 9);
+	if (!tap_ok(&t, e && !(e->flags & TEP_EVENT_FL_FAILED),
+		    "a format that prints a __data_loc u8[] with __get_str()")) {
+		tep_free(tep);
+		return 1;
+	}
+	out = info_of(tep, e, "IJKL", &ret);
+	tap_ok(&t, out && !strcmp(out, "b=IJKL"),
 	       "its text stops at the record's end: '%s'", out ? out : "(none)");
 	free(out);
 	tep_free(tep);

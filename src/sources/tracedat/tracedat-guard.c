@@ -39,6 +39,11 @@ struct tdguard_fmt {
 	 * full, or UINT64_MAX (dynamic fields, a format too long) */
 	uint64_t fits;
 	bool dynamic;			/* __data_loc / __rel_loc fields */
+	/*
+	 * fields libtraceevent may print with "%s" to a NUL that lies
+	 * nowhere in the record (tdguard_text_runs())
+	 */
+	bool texts;
 };
 
 struct tdguard {
@@ -136,6 +141,34 @@ static void tdguard_trailing(struct tdguard_fmt *f, const struct tep_event *e)
 	f->need = need;
 }
 
+/*
+ * An array libtraceevent takes for text (of char, u8 or s8:
+ * TEP_FIELD_IS_STRING) and prints with "%s", to its NUL, if it is
+ * printable: any, fixed-size or __data_loc, of a format it could not
+ * parse (TEP_EVENT_FL_FAILED: each field printed raw, print_field_raw());
+ * a __data_loc one of another (__get_str()); a print fmt copies a
+ * fixed-size one with its length.
+ */
+static bool tdguard_runs_to_nul(const struct tep_event *e,
+				const struct tep_format_field *fld)
+{
+	if ((fld->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_ARRAY)) !=
+	    (TEP_FIELD_IS_STRING | TEP_FIELD_IS_ARRAY))
+		return false;
+	return (e->flags & TEP_EVENT_FL_FAILED) ||
+	       (fld->flags & TEP_FIELD_IS_DYNAMIC);
+}
+
+static bool tdguard_has_texts(const struct tep_event *e)
+{
+	const struct tep_format_field *fld;
+
+	for (fld = e->format.fields; fld; fld = fld->next)
+		if (tdguard_runs_to_nul(e, fld))
+			return true;
+	return false;
+}
+
 /* What e needs, found the first time a record of e is met. */
 static __attribute__((noinline, cold)) const struct tdguard_fmt *
 tdguard_fmt_new(struct tdguard *g, const struct tep_event *e)
@@ -150,6 +183,7 @@ tdguard_fmt_new(struct tdguard *g, const struct tep_event *e)
 	tdguard_span(f, e->format.fields);
 	f->full = f->need;
 	tdguard_trailing(f, e);
+	f->texts = tdguard_has_texts(e);
 	f->fits = f->dynamic || f->full > TDGUARD_PAD_MAX ? UINT64_MAX
 							  : f->full;
 	g->nfmts++;
@@ -583,14 +617,11 @@ static struct tep_record *tdguard_pad(struct tdguard *g,
 }
 
 /*
- * Would libtraceevent read past rec printing a text array of e? A format
- * it could not parse (TEP_EVENT_FL_FAILED) has every field printed raw
- * (print_field_raw()), and an array it takes for text (of char, u8 or s8:
- * TEP_FIELD_IS_STRING), fixed-size or __data_loc, with "%s" if it is
- * printable, to its NUL wherever that is: one must lie before the
- * record's end. Where the text starts is found as its dynamic_offset_field()
- * finds it. (A print fmt's field is copied with its length, and
- * __get_str()'s text was checked by tdguard_check(): no such read.)
+ * Would libtraceevent read past rec printing a text array of e
+ * (tdguard_runs_to_nul())? A NUL must lie between where the text starts,
+ * as dynamic_offset_field() finds it, and the record's end. (The guard's
+ * own check of __data_loc text, tdguard_dynamic(), takes char arrays
+ * only, and leaves a record out where this pads it.)
  */
 static bool tdguard_text_runs(struct tep_handle *tep,
 			      const struct tep_event *e,
@@ -599,13 +630,10 @@ static bool tdguard_text_runs(struct tep_handle *tep,
 	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
 	const struct tep_format_field *fld;
 
-	if (!(e->flags & TEP_EVENT_FL_FAILED))
-		return false;
 	for (fld = e->format.fields; fld; fld = fld->next) {
 		uint64_t off = (uint64_t)(uint32_t)fld->offset, o;
 
-		if (!(fld->flags & TEP_FIELD_IS_STRING) ||
-		    !(fld->flags & TEP_FIELD_IS_ARRAY) || fld->offset < 0 ||
+		if (!tdguard_runs_to_nul(e, fld) || fld->offset < 0 ||
 		    fld->size < 0)
 			continue;
 		if (fld->flags & TEP_FIELD_IS_DYNAMIC) {
@@ -671,7 +699,7 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 			      : tdguard_check(g, tep, e, f, rec, NULL);
 		/* text that runs to the record's end: the padded copy's
 		 * zeros end it */
-		if (!ret && f && tdguard_text_runs(tep, e, rec))
+		if (!ret && f && f->texts && tdguard_text_runs(tep, e, rec))
 			ret = TDGUARD_SHORT;
 		if (ret && (!f || f->full > TDGUARD_PAD_MAX ||
 			    !tdguard_pad(g, f, rec, &copy))) {

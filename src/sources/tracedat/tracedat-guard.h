@@ -17,9 +17,10 @@
  *   whole of every field it prints, a static array in full, a string to
  *   its NUL), or, for a format no record can fill, prints
  *   "[FAILED TO PARSE]" and the fields inside the record itself: it never
- *   reads past a record. So is a record given whose fixed-size text array
- *   has no NUL before its end, of a format libtraceevent could not parse
- *   (it prints such an array with "%s").
+ *   reads past a record. So is a record given whose text has no NUL
+ *   before its end, where libtraceevent would print it with "%s" to its
+ *   NUL: any array of char, u8 or s8 of a format it could not parse, a
+ *   __data_loc one of any (__get_str()).
  * - tdguard_info(): libtraceevent's printing of an event (its print fmt
  *   may divide by zero, index outside an array, recurse without end or
  *   loop for ever) runs under a trap: SIGSEGV, SIGBUS, SIGFPE and SIGILL
