@@ -4,7 +4,9 @@
  * tracedat-guard and libtraceevent's printing (the `info` of a trace.dat
  * event): tdguard_record() must refuse every record a field of the format
  * lies outside of, and tdguard_info() must come back from whatever the
- * print fmt does (divide by zero, index out of range, recurse, loop).
+ * print fmt does (divide by zero, index out of range, recurse, loop) and
+ * never let libtraceevent read past the record (text without its NUL:
+ * regress/tdformat-failed-text-overread).
  *
  * Input: a little-endian u16 L, L bytes of record, then the text of an
  * event format as a trace.dat holds it ("name: …\nID: …\nformat:\n…\n
