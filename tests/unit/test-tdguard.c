@@ -11,6 +11,7 @@
  * record check). The tdformat fuzz target found the read past the record
  * (ASan).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,15 +109,37 @@ static char *info_of(struct tep_handle *tep, struct tep_event *e,
 	return out;
 }
 
-int main(void)
+/*
+ * Event id of format text, parsed into tep (failed: libtraceevent could
+ * not parse it, or could), then a record of it holding bytes (4): its
+ * info must be expect exactly, and the record fit its format
+ */
+static void check(struct tap *t, struct tep_handle *tep, const char *text,
+		  size_t len, int id, bool failed, const char bytes[4],
+		  const char *expect, const char *what)
 {
-	struct tap t = { 0 };
-	struct tep_handle *tep = tep_alloc();
 	struct tep_event *e;
 	char *out;
 	int ret = -1;
 
-	tap_plan(10);
+	tep_parse_event(tep, text, len, "test");
+	e = tep_find_event(tep, id);
+	if (!e || !(e->flags & TEP_EVENT_FL_FAILED) != !failed) {
+		tap_ok(t, false, "%s: the format of event %d as expected", what, id);
+		return;
+	}
+	out = info_of(tep, e, bytes, &ret);
+	tap_ok(t, ret == 0 && out && !strcmp(out, expect),
+	       "%s: '%s' (record %d)", what, out ? out : "(none)", ret);
+	free(out);
+}
+
+int main(void)
+{
+	struct tap t = { 0 };
+	struct tep_handle *tep = tep_alloc();
+
+	tap_plan(5);
 	if (!tep)
 		return 99;
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -124,54 +147,20 @@ int main(void)
 	tep_set_page_size(tep, 4096);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_parse_event(tep, fmt_text, sizeof(fmt_text) - 1, "test");
-	e = tep_find_event(tep, 7);
-	if (!tap_ok(&t, e && (e->flags & TEP_EVENT_FL_FAILED),
-		    "a format without a print fmt is one libtraceevent could not parse")) {
-		tep_free(tep);
-		return 1;
-	}
-
-	out = info_of(tep, e, "ABCD", &ret);
-	tap_ok(&t, ret == 0, "a record whose name has no NUL fits its format (%d)", ret);
-	tap_ok(&t, out && strstr(out, "name=ABCD") && !strchr(out, 'Z'),
-	       "its text stops at the record's end: '%s'", out ? out : "(none)");
-	free(out);
-
-	out = info_of(tep, e, "AB\0D", &ret);
-	tap_ok(&t, out && strstr(out, "name=AB") && !strstr(out, "name=ABD") &&
-			   !strchr(out, 'Z'),
-	       "a name with its NUL prints to it: '%s'", out ? out : "(none)");
-	free(out);
-	out = info_of(tep, e, "WXY", &ret);	/* "WXY" and its NUL */
-	tap_ok(&t, out && strstr(out, "name=WXY") && !strchr(out, 'Z'),
-	       "three letters and a NUL: '%s'", out ? out : "(none)");
-	free(out);
-
-	tep_parse_event(tep, dyn_text, sizeof(dyn_text) - 1, "test");
-	e = tep_find_event(tep, 8);
-	if (!tap_ok(&t, e && (e->flags & TEP_EVENT_FL_FAILED),
-		    "so is a format with a __data_loc u8[] field")) {
-		tep_free(tep);
-		return 1;
-	}
-	out = info_of(tep, e, "EFGH", &ret);
-	tap_ok(&t, ret == 0, "a record whose blob has no NUL fits its format (%d)", ret);
-	tap_ok(&t, out && strstr(out, "blob=EFGH") && !strchr(out, 'Z'),
-	       "its text stops at the record's end: '%s'", out ? out : "(none)");
-	free(out);
-
-	tep_parse_event(tep, str_text, sizeof(str_text) - 1, "test");
-	e = tep_find_event(tep, 9);
-	if (!tap_ok(&t, e && !(e->flags & TEP_EVENT_FL_FAILED),
-		    "a format that prints a __data_loc u8[] with __get_str()")) {
-		tep_free(tep);
-		return 1;
-	}
-	out = info_of(tep, e, "IJKL", &ret);
-	tap_ok(&t, out && !strcmp(out, "b=IJKL"),
-	       "its text stops at the record's end: '%s'", out ? out : "(none)");
-	free(out);
+	/* no print fmt: every field printed raw, char name[4] with "%s" */
+	check(&t, tep, fmt_text, sizeof(fmt_text) - 1, 7, true, "ABCD",
+	      "[FAILED TO PARSE] name=ABCD",
+	      "a name without its NUL stops at the record's end");
+	check(&t, tep, fmt_text, sizeof(fmt_text) - 1, 7, true, "AB\0D",
+	      "[FAILED TO PARSE] name=AB", "a name with its NUL prints to it");
+	check(&t, tep, fmt_text, sizeof(fmt_text) - 1, 7, true, "WXY",
+	      "[FAILED TO PARSE] name=WXY", "three letters and a NUL");
+	/* a __data_loc u8[]: text to libtraceevent, not to the guard */
+	check(&t, tep, dyn_text, sizeof(dyn_text) - 1, 8, true, "EFGH",
+	      "[FAILED TO PARSE] blob=EFGH",
+	      "a __data_loc u8[] without its NUL, printed raw");
+	check(&t, tep, str_text, sizeof(str_text) - 1, 9, false, "IJKL",
+	      "b=IJKL", "the same printed by __get_str()");
 	tep_free(tep);
 	return t.failed ? 1 : 0;
 }
