@@ -23,38 +23,25 @@
 #include "tap.h"
 #include "tracedat-guard.h"
 
-static const char fmt_text[] =
-	"name: textrun\n"
-	"ID: 7\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+/* an event format's head: its name and id, then the common fields */
+#define HEAD(name, id)                                                      \
+	"name: " name "\n"                                                  \
+	"ID: " #id "\n"                                                      \
+	"format:\n"                                                          \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"        \
 	"\n"
+
+static const char fmt_text[] = HEAD("textrun", 7)
 	"\tfield:char name[4];\toffset:8;\tsize:4;\tsigned:0;\n";
 
-static const char dyn_text[] =
-	"name: dynrun\n"
-	"ID: 8\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+static const char dyn_text[] = HEAD("dynrun", 8)
 	"\tfield:__data_loc u8[] blob;\toffset:8;\tsize:4;\tsigned:0;\n";
 
 /* the same field printed by a print fmt, as __get_str() */
-static const char str_text[] =
-	"name: strrun\n"
-	"ID: 9\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+static const char str_text[] = HEAD("strrun", 9)
 	"\tfield:__data_loc u8[] blob;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"b=%s\", __get_str(blob)\n";
