@@ -9,7 +9,8 @@
 # contrib/tinyguest.c takes 200 samples (about 2,400 events). Both start
 # before the guest and stop after it: the guest's events, in order, are
 # the same in both, name and text byte for byte (times aside: each
-# instance stamps an event itself). kvm_fpu, kvm_pio and
+# instance stamps an event itself), but for the first ones when trace-cmd
+# began late (its buffers cleared after the guest started: at most half). kvm_fpu, kvm_pio and
 # kvm_userspace_exit go through the print fmts compiled by
 # tracecmd-pfmt.c, kvm_emulate_insn through tracecmd-kvmtext.c: this is
 # their check on this machine's own kernel formats.
@@ -98,6 +99,14 @@ def guest(path, pid):
 pid = int(sys.argv[3])
 rep, live = guest(sys.argv[1], pid), guest(sys.argv[2], pid)
 names = sorted({n for n, _ in rep})
+# trace-cmd record clears its buffers after it enables the events: on a
+# loaded machine the guest's first events may come before that; the rest
+# (at least half) must be the end of --live's, byte for byte
+late = len(live) - len(rep)
+if rep and 0 < late <= len(live) // 2 and live[late:] == rep:
+    print("# trace-cmd record began %d events late (a loaded machine): "
+          "the last %d compared" % (late, len(rep)))
+    live = live[late:]
 if not rep or rep != live:
     print("not ok 2 - the guest's %d events (%s) as trace-cmd report prints them" %
           (len(live), " ".join(names)))
