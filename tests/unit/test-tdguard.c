@@ -47,8 +47,20 @@ static const char str_text[] = HEAD("strrun", 9)
 	"print fmt: \"b=%s\", __get_str(blob)\n";
 
 /*
+ * ftrace's bprint (trace_printk()): its arguments in buf, read by the
+ * format the printk table names for fmt ("x=%s", registered at 0x1000)
+ */
+static const char bprint_text[] = HEAD("bprint", 6)
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:const char * fmt;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u32 buf[];\toffset:24;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->fmt\n";
+
+/*
  * The info of a 12-byte record of event 7 whose name is text (4 bytes),
- * or (ids 8, 9) of a 16-byte one whose blob, at 12, is text
+ * or (ids 8, 9) of a 16-byte one whose blob, at 12, is text, or (id 6)
+ * of a 28-byte bprint record whose buf is text
  */
 static char *info_of(struct tep_handle *tep, struct tep_event *e,
 		     const char text[4], int *rec_ret)
@@ -71,7 +83,14 @@ static char *info_of(struct tep_handle *tep, struct tep_event *e,
 	memcpy(mem + 4, &pid, 4);
 	memset(&rec, 0, sizeof(rec));
 	rec.data = mem;
-	if (e->id != 7) {
+	if (e->id == 6) {
+		uint64_t ip = 0, fmt = 0x1000;
+
+		memcpy(mem + 8, &ip, 8);
+		memcpy(mem + 16, &fmt, 8);
+		memcpy(mem + 24, text, 4);
+		rec.size = 28;
+	} else if (e->id != 7) {
 		uint32_t loc = 4u << 16 | 12;	/* 4 bytes at 12 */
 
 		memcpy(mem + 8, &loc, 4);
@@ -109,7 +128,7 @@ static void check(struct tap *t, struct tep_handle *tep, const char *text,
 	char *out;
 	int ret = -1;
 
-	tep_parse_event(tep, text, len, "test");
+	tep_parse_event(tep, text, len, id == 6 ? "ftrace" : "test");
 	e = tep_find_event(tep, id);
 	if (!e || !(e->flags & TEP_EVENT_FL_FAILED) != !failed) {
 		tap_ok(t, false, "%s: the format of event %d as expected", what, id);
@@ -126,7 +145,7 @@ int main(void)
 	struct tap t = { 0 };
 	struct tep_handle *tep = tep_alloc();
 
-	tap_plan(5);
+	tap_plan(6);
 	if (!tep)
 		return 99;
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -148,6 +167,10 @@ int main(void)
 	      "a __data_loc u8[] without its NUL, printed raw");
 	check(&t, tep, str_text, sizeof(str_text) - 1, 9, false, "IJKL",
 	      "b=IJKL", "the same printed by __get_str()");
+	/* bprint: a string argument with strdup(), to its NUL */
+	tep_register_print_string(tep, "\"x=%s\\n\"", 0x1000);
+	check(&t, tep, bprint_text, sizeof(bprint_text) - 1, 6, false, "MNOP",
+	      "0x0: x=MNOP", "a bprint string argument without its NUL");
 	tep_free(tep);
 	return t.failed ? 1 : 0;
 }

@@ -159,10 +159,19 @@ static bool tdguard_runs_to_nul(const struct tep_event *e,
 	       (fld->flags & TEP_FIELD_IS_DYNAMIC);
 }
 
+/*
+ * A format with text libtraceevent prints to a NUL (tdguard_runs_to_nul()),
+ * or ftrace's bprint (trace_printk()): its arguments are read from the
+ * record by the format the printk table names, a string with strdup() to
+ * its NUL, a number at the next 4-byte boundary even past the record's
+ * end (make_bprint_args())
+ */
 static bool tdguard_has_texts(const struct tep_event *e)
 {
 	const struct tep_format_field *fld;
 
+	if (e->flags & TEP_EVENT_FL_ISBPRINT)
+		return true;
 	for (fld = e->format.fields; fld; fld = fld->next)
 		if (tdguard_runs_to_nul(e, fld))
 			return true;
@@ -630,6 +639,9 @@ static bool tdguard_text_runs(struct tep_handle *tep,
 	uint64_t size = rec->size > 0 ? (uint64_t)rec->size : 0;
 	const struct tep_format_field *fld;
 
+	/* bprint: each record from the padded copy (tdguard_has_texts()) */
+	if (e->flags & TEP_EVENT_FL_ISBPRINT)
+		return true;
 	for (fld = e->format.fields; fld; fld = fld->next) {
 		uint64_t off = (uint64_t)(uint32_t)fld->offset, o;
 

@@ -20,7 +20,8 @@
  *   reads past a record. So is a record given whose text has no NUL
  *   before its end, where libtraceevent would print it with "%s" to its
  *   NUL: any array of char, u8 or s8 of a format it could not parse, a
- *   __data_loc one of any (__get_str()).
+ *   __data_loc one of any (__get_str()); and every ftrace bprint record
+ *   (its arguments are read by a format from the printk table).
  * - tdguard_info(): libtraceevent's printing of an event (its print fmt
  *   may divide by zero, index outside an array, recurse without end or
  *   loop for ever) runs under a trap: SIGSEGV, SIGBUS, SIGFPE and SIGILL
@@ -52,8 +53,12 @@ struct tdguard;
  * fields end further is damaged; tdguard_info() pads copies up to it.
  */
 #define TDGUARD_PAD_MAX (64u << 10)
-/* zeros after a padded copy: a string without its NUL stops there */
-#define TDGUARD_PAD_TAIL 8
+/*
+ * zeros after a padded copy: a string without its NUL stops there, and a
+ * bprint argument read at the 4-byte boundary after the record's last
+ * byte (up to 3 bytes on, then 8) reads zeros
+ */
+#define TDGUARD_PAD_TAIL 16
 /* tdguard_record(): rec fits, but ends within its trailing array */
 #define TDGUARD_SHORT 1
 
