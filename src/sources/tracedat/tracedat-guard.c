@@ -1,24 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tracedat-guard: fields inside records, and libtraceevent's printing
- * under a trap. See tracedat-guard.h.
+ * under a trap (tracedat-trap.c). See tracedat-guard.h.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "diag.h"
 #include "tracedat-guard.h"
-#include "tracedat-shrink.h"
+#include "tracedat-trap.h"
 
 /*
  * What one event format needs of its records, found once. A format that
@@ -383,118 +380,6 @@ uint64_t tdguard_fits(struct tdguard *g, const struct tep_event *e)
 	return f ? f->fits : UINT64_MAX;
 }
 
-/* --------------------------------------------------------------- trap */
-
-/*
- * Signal handler state, the one kind of file-scope mutable state allowed:
- * the handler cannot be given an argument. tdguard_env is set only while
- * a guarded call runs.
- */
-static const int tdguard_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM };
-#define TDGUARD_NSIGS (sizeof(tdguard_sigs) / sizeof(tdguard_sigs[0]))
-static struct sigaction tdguard_old[TDGUARD_NSIGS];
-static struct itimerval tdguard_old_timer;
-static stack_t tdguard_old_stack;
-static void *tdguard_stack;
-static unsigned tdguard_users;
-static sigjmp_buf *volatile tdguard_env;
-static volatile sig_atomic_t tdguard_caught;
-static volatile sig_atomic_t tdguard_calls, tdguard_seen, tdguard_still;
-
-static void tdguard_handler(int sig, siginfo_t *si, void *uc)
-{
-	size_t i;
-
-	(void)uc;
-	/* a page of a trace.dat cut meanwhile: zeros, the reader stops */
-	if (tdshrink_fault(sig, si))
-		return;
-	if (sig == SIGALRM) {
-		/* the watchdog: a call that has not returned for a while */
-		if (!tdguard_env)
-			return;
-		if (tdguard_calls != tdguard_seen) {
-			tdguard_seen = tdguard_calls;
-			tdguard_still = 0;
-			return;
-		}
-		if (++tdguard_still < TDGUARD_STUCK_SECONDS)
-			return;
-	} else if (!tdguard_env) {
-		/*
-		 * Not in a guarded call: give the signal back to the handler
-		 * that was there before us (the default, or a sanitizer's);
-		 * the faulting instruction runs again and raises it there.
-		 */
-		for (i = 0; i < TDGUARD_NSIGS; i++)
-			if (tdguard_sigs[i] == sig)
-				sigaction(sig, &tdguard_old[i], NULL);
-		return;
-	}
-	tdguard_caught = sig;
-	siglongjmp(*tdguard_env, 1);
-}
-
-static int tdguard_install(void)
-{
-	struct itimerval tick = { { 1, 0 }, { 1, 0 } };
-	struct sigaction sa;
-	size_t size = SIGSTKSZ > 65536 ? SIGSTKSZ : 65536, i;
-	stack_t st;
-
-	if (tdguard_users++)
-		return 0;
-	tdguard_stack = malloc(size);
-	if (!tdguard_stack) {
-		tdguard_users--;
-		return -ENOMEM;
-	}
-	st.ss_sp = tdguard_stack;
-	st.ss_size = size;
-	st.ss_flags = 0;
-	sigaltstack(&st, &tdguard_old_stack);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = tdguard_handler;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < TDGUARD_NSIGS; i++) {
-		/* NODEFER: siglongjmp leaves nothing blocked */
-		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER |
-			      (tdguard_sigs[i] == SIGALRM ? SA_RESTART : 0);
-		sigaction(tdguard_sigs[i], &sa, &tdguard_old[i]);
-	}
-	setitimer(ITIMER_REAL, &tick, &tdguard_old_timer);
-	return 0;
-}
-
-static void tdguard_uninstall(void)
-{
-	size_t i;
-
-	if (!tdguard_users || --tdguard_users)
-		return;
-	setitimer(ITIMER_REAL, &tdguard_old_timer, NULL);
-	for (i = 0; i < TDGUARD_NSIGS; i++)
-		sigaction(tdguard_sigs[i], &tdguard_old[i], NULL);
-	sigaltstack(&tdguard_old_stack, NULL);
-	free(tdguard_stack);
-	tdguard_stack = NULL;
-}
-
-static const char *tdguard_signame(int sig)
-{
-	switch (sig) {
-	case SIGSEGV:
-		return "crashes (SIGSEGV)";
-	case SIGBUS:
-		return "crashes (SIGBUS)";
-	case SIGFPE:
-		return "crashes (SIGFPE: a division by zero)";
-	case SIGILL:
-		return "crashes (SIGILL)";
-	}
-	return "hangs";
-}
-
 /*
  * A field's raw text, as libtraceevent's print_field_raw() writes it for
  * "[FAILED TO PARSE]", from the bytes of the record only: a string stops
@@ -669,24 +554,6 @@ static bool tdguard_text_runs(struct tep_handle *tep,
 	return false;
 }
 
-/* tep_print_event() under the trap: 0, or the signal that ended it. */
-static __attribute__((noinline)) int tdguard_call(struct tep_handle *tep,
-						  struct trace_seq *s,
-						  struct tep_record *rec)
-{
-	sigjmp_buf env;
-
-	tdguard_calls++;
-	if (sigsetjmp(env, 0)) {
-		tdguard_env = NULL;
-		return tdguard_caught;
-	}
-	tdguard_env = &env;
-	tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
-	tdguard_env = NULL;
-	return 0;
-}
-
 int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 		 struct tep_event *e, struct trace_seq *s,
 		 struct tep_record *rec)
@@ -731,14 +598,14 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 			rec = &copy;
 	}
 	if (!g->installed) {
-		if (tdguard_install() < 0) {
+		if (tdtrap_install() < 0) {
 			/* no room for the trap: print unguarded */
 			tep_print_event(tep, s, rec, "%s", TEP_PRINT_INFO);
 			return 0;
 		}
 		g->installed = true;
 	}
-	sig = tdguard_call(tep, s, rec);
+	sig = tdtrap_print(tep, s, rec);
 	if (!sig)
 		return 0;
 	g->failed = true;
@@ -756,7 +623,7 @@ int tdguard_info(struct tdguard *g, struct tep_handle *tep,
 	diag_set(&g->fault, "%s: CPU %d: offset 0x%llx: event %s: libtraceevent %s printing it: its print fmt is corrupt; this input stops here",
 		 g->name, rec->cpu, (unsigned long long)rec->offset,
 		 e && e->name ? e->name : "(the event of this record)",
-		 tdguard_signame(sig));
+		 tdtrap_signame(sig));
 	tdguard_fallback(tep, e, s, orig);
 	return -EFAULT;
 }
@@ -785,7 +652,7 @@ void tdguard_destroy(struct tdguard *g)
 	if (!g)
 		return;
 	if (g->installed)
-		tdguard_uninstall();
+		tdtrap_uninstall();
 	free(g->pad);
 	free(g->fmts);
 	free(g);

@@ -39,6 +39,7 @@
 #define KTF_TRACEDAT_GUARD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
