@@ -207,6 +207,31 @@ static int run_feed(struct run *r, struct run_feed *f, struct event *evs,
 	return -1;
 }
 
+/*
+ * A batch begins: the spans as they are before its events are counted,
+ * should the sink stop in it (run_feed())
+ */
+static inline void run_feed_save(struct run *r, struct run_feed *f)
+{
+	if (f->spans)
+		memcpy(f->save, r->spans, r->nsrcs * sizeof(*f->save));
+}
+
+/*
+ * spans[0 .. r->nsrcs - 1] ready for run_spans(): one without events
+ * holds first UINT64_MAX and last 0, so that the first time is the
+ * smaller (clock.c reads neither while events is 0)
+ */
+static void run_spans_init(const struct run *r, struct clock_span *spans)
+{
+	for (size_t i = 0; i < r->nsrcs; i++) {
+		if (!spans[i].events) {
+			spans[i].first = UINT64_MAX;
+			spans[i].last = 0;
+		}
+	}
+}
+
 int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 		bool spans)
 {
@@ -227,7 +252,7 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 		.spans = spans,
 		.filter = flt,
 	};
-	struct clock_span save = { 0 };
+	struct clock_span save = { 0 };	/* f.save: one input, r->nsrcs 1 */
 	struct event evs[RUN_BATCH], pass[RUN_BATCH];
 	uint32_t orig[RUN_BATCH];
 	struct diag d, derr;
@@ -238,11 +263,8 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 	f.save = &save;
 	f.pass = pass;
 	f.orig = orig;
-	if (spans && !r->spans[0].events) {
-		/* as run_merged()'s: run_spans() takes the smaller first */
-		r->spans[0].first = UINT64_MAX;
-		r->spans[0].last = 0;
-	}
+	if (spans)
+		run_spans_init(r, r->spans);
 	memset(evs, 0, sizeof(evs));
 	for (;;) {
 		diag_init(&d);
@@ -268,11 +290,10 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 				break;
 			}
 		}
-		if (spans) {
-			/* a guest's, for the alignment report */
-			save = r->spans[0];
+		/* a guest's spans, for the alignment report */
+		run_feed_save(r, &f);
+		if (spans)
 			run_spans(r, evs, (size_t)n);
-		}
 		ret = run_feed(r, &f, evs, (size_t)n);
 		if (ret >= 0)
 			return ret;
@@ -283,16 +304,6 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 			return -1;
 		}
 	}
-}
-
-/*
- * A batch begins: the spans as they are before its events are counted,
- * should the sink stop in it (run_feed())
- */
-static inline void run_merged_save(struct run *r, struct run_feed *f)
-{
-	if (f->spans)
-		memcpy(f->save, r->spans, r->nsrcs * sizeof(*f->save));
 }
 
 /*
@@ -353,16 +364,11 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 	/* the merge counts spans; without them (not met: two inputs or
 	 * more), in save, which is then nothing else */
 	tally.spans = spans ? r->spans : f.save;
-	for (size_t i = 0; i < r->nsrcs; i++) {
-		if (!tally.spans[i].events) {
-			tally.spans[i].first = UINT64_MAX;
-			tally.spans[i].last = 0;
-		}
-	}
+	run_spans_init(r, tally.spans);
 	diag_init(&d);
 	for (;;) {
 		if (!n)
-			run_merged_save(r, &f);
+			run_feed_save(r, &f);
 		/* the common case, a loop of its own; what it leaves, here */
 		n += merge_fill(m, evs + n, RUN_MERGED_BATCH - n, &tally);
 		if (n == RUN_MERGED_BATCH || (n && merge_slow_out(m))) {
@@ -405,7 +411,7 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 		}
 		/* MERGE_WARN: the event that stepped back */
 		if (!ev->damaged || !skip_damaged) {
-			run_merged_save(r, &f);
+			run_feed_save(r, &f);
 			run_merged_take(r, &f, &tally, &evs[n++], ev);
 		}
 	}
