@@ -278,37 +278,51 @@ static int tdguard_dynamic(struct tdguard *g, struct tep_handle *tep,
 }
 
 /*
+ * Where libtraceevent 1.7 takes the data of __data_loc or __rel_loc
+ * field fld of rec to be (dynamic_offset_field()), in its own unsigned
+ * 32-bit sums: a location past the record is offset 0, a length past it
+ * 0, but a two-byte location's length (no length: "the rest of the
+ * record") wraps past that check, and a relative one has its field's end
+ * added after it; a field past the record gives offset 0, length 0
+ */
+static void tdguard_loc(struct tep_handle *tep,
+			const struct tep_format_field *fld,
+			const struct tep_record *rec, uint64_t *off,
+			uint64_t *len)
+{
+	uint32_t size = rec->size > 0 ? (uint32_t)rec->size : 0, o, l;
+	unsigned long long loc;
+
+	*off = *len = 0;
+	if (fld->offset < 0 || fld->size < 0 ||
+	    (uint64_t)fld->offset + (uint64_t)fld->size > size)
+		return;
+	loc = tep_read_number(tep, (const char *)rec->data + fld->offset,
+			      fld->size);
+	o = (uint32_t)(loc & 0xffff);
+	l = fld->size == 2 ? size - o : (uint32_t)((loc >> 16) & 0xffff);
+	*off = o > size ? 0 : o;
+	*len = o + l > size ? 0 : l;
+	if (fld->flags & TEP_FIELD_IS_RELATIVE)
+		*off += (uint64_t)fld->offset + (uint64_t)fld->size;
+}
+
+/*
  * Would libtraceevent 1.7 read outside rec printing its __data_loc and
- * __rel_loc fields? Its dynamic_offset() sets a location past the record
- * to offset 0 and a length past it to 0, but a two-byte location (no
- * length: "the rest of the record") gets an unsigned length that wraps
- * past that check, and a relative one has its field's end added after
- * it. Text is printed to its NUL: the padded copy has zeros after it.
+ * __rel_loc fields, where tdguard_loc() finds their data? Text is printed
+ * to its NUL: the padded copy has zeros after it.
  */
 static bool tdguard_unsafe(struct tep_handle *tep, const struct tep_event *e,
 			   const struct tep_record *rec)
 {
 	const struct tep_format_field *fld;
 	uint32_t size = rec->size > 0 ? (uint32_t)rec->size : 0;
+	uint64_t off, len;
 
 	for (fld = e->format.fields; fld; fld = fld->next) {
-		unsigned long long loc;
-		uint32_t o, l;
-		uint64_t off, len;
-
 		if (!(fld->flags & TEP_FIELD_IS_DYNAMIC))
 			continue;
-		if (fld->offset < 0 || fld->size < 0 ||
-		    (uint64_t)fld->offset + (uint64_t)fld->size > size)
-			continue;	/* libtraceevent: offset 0, length 0 */
-		loc = tep_read_number(tep, (const char *)rec->data + fld->offset,
-				      fld->size);
-		o = (uint32_t)(loc & 0xffff);
-		l = fld->size == 2 ? size - o : (uint32_t)((loc >> 16) & 0xffff);
-		off = o > size ? 0 : o;
-		len = o + l > size ? 0 : l;
-		if (fld->flags & TEP_FIELD_IS_RELATIVE)
-			off += (uint64_t)fld->offset + (uint64_t)fld->size;
+		tdguard_loc(tep, fld, rec, &off, &len);
 		if (off > size || len > size - off)
 			return true;
 	}
@@ -513,7 +527,7 @@ static struct tep_record *tdguard_pad(struct tdguard *g,
 /*
  * Would libtraceevent read past rec printing a text array of e
  * (tdguard_runs_to_nul())? A NUL must lie between where the text starts,
- * as dynamic_offset_field() finds it, and the record's end. (The guard's
+ * as tdguard_loc() finds it, and the record's end. (The guard's
  * own check of __data_loc text, tdguard_dynamic(), takes char arrays
  * only, and leaves a record out where this pads it.)
  */
@@ -528,25 +542,13 @@ static bool tdguard_text_runs(struct tep_handle *tep,
 	if (e->flags & TEP_EVENT_FL_ISBPRINT)
 		return true;
 	for (fld = e->format.fields; fld; fld = fld->next) {
-		uint64_t off = (uint64_t)(uint32_t)fld->offset, o;
+		uint64_t off = (uint64_t)(uint32_t)fld->offset, len;
 
 		if (!tdguard_runs_to_nul(e, fld) || fld->offset < 0 ||
 		    fld->size < 0)
 			continue;
-		if (fld->flags & TEP_FIELD_IS_DYNAMIC) {
-			if (off + (uint64_t)fld->size > size) {
-				off = 0;	/* libtraceevent: offset 0 */
-			} else {
-				o = tep_read_number(tep,
-						    (const char *)rec->data + off,
-						    fld->size) &
-				    0xffff;
-				off = o > size ? 0 : o;
-				if (fld->flags & TEP_FIELD_IS_RELATIVE)
-					off += (uint64_t)fld->offset +
-					       (uint64_t)fld->size;
-			}
-		}
+		if (fld->flags & TEP_FIELD_IS_DYNAMIC)
+			tdguard_loc(tep, fld, rec, &off, &len);
 		if (off >= size ||
 		    !memchr((const char *)rec->data + off, '\0', size - off))
 			return true;
