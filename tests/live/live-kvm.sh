@@ -36,8 +36,12 @@ command -v cc >/dev/null || skip "needs cc"
 command -v python3 >/dev/null || skip "needs python3"
 T=$(mktemp -d "${TMPDIR:-/tmp}/ktf-live-kvm.XXXXXX") || exit 99
 pids=""
+. tests/live/topbuf.sh
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
+	# trace-cmd record gone before the size is put back
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	topbuf_restore
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -59,7 +63,8 @@ EV="kvm:kvm_fpu kvm:kvm_pio kvm:kvm_userspace_exit kvm:kvm_emulate_insn kvm:kvm_
 recargs=""
 for e in $EV; do recargs="$recargs -e $e"; done
 # shellcheck disable=SC2086 # recargs is a list of options
-(cd "$T" && exec trace-cmd record -d --no-filter -C local $recargs \
+topbuf_save
+(cd "$T" && exec trace-cmd record -d --no-filter -C local -b $TOPBUF_KB $recargs \
 	-o "$T/rec.dat" > "$T/rec.out" 2>&1) &
 rec=$!
 pids="$pids $rec"
@@ -115,6 +120,10 @@ if not rep or rep != live:
             print("# %d: report %r\n#    live   %r" % (i, a, b))
             break
     print("# report %d events, live %d" % (len(rep), len(live)))
+    drops = [l.strip() for l in open(sys.argv[1], errors="replace")
+             if "EVENTS DROPPED]" in l]
+    if drops:
+        print("# trace-cmd's recording lost events: %s" % "; ".join(drops[:4]))
     sys.exit(0)
 print("ok 2 - the guest's %d events (%s) as trace-cmd report prints them" %
       (len(live), " ".join(names)))

@@ -14,7 +14,9 @@
 #    and at most 1 % may be none of them, the first few shown), and
 #    the rule lines are the tool's own on that trace.dat. Each instance
 #    fills an event's fields itself: a field read apart (the prev_state of
-#    a task exiting meanwhile) may differ, in at most 1 % of the lines.
+#    a task exiting meanwhile) may differ, in at most 1 % of the lines;
+#    an exiting task's state read dead by one and zombie by the other is
+#    not counted (under load each exit of the workload may show it).
 #    Two --live at once: each saw the events.
 # 2. SIGINT, SIGTERM, --duration and a closed output (also while no event
 #    comes) end a run with exit 0 and leave no instance under instances/;
@@ -41,8 +43,12 @@ fi
 command -v python3 >/dev/null || skip "needs python3"
 T=$(mktemp -d "${TMPDIR:-/tmp}/ktf-live.XXXXXX") || exit 99
 pids=""
+. tests/live/topbuf.sh
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
+	# trace-cmd record gone before the size is put back
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	topbuf_restore
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -85,7 +91,8 @@ workload() {
 # ---------------------------------------------------------------- 1.
 if command -v trace-cmd >/dev/null; then
 	printf '%s\n' 'sched:sched_switch %(ts)d %(common_cpu)d %(prev_pid)d %(next_pid)d %(prev_comm)s>%(next_comm)s %(prev_state)d' > "$T/rules"
-	(cd "$T" && exec trace-cmd record -d --no-filter -C local \
+	topbuf_save
+	(cd "$T" && exec trace-cmd record -d --no-filter -C local -b $TOPBUF_KB \
 		-e sched:sched_switch -o "$T/rec.dat" > "$T/rec.out" 2>&1) &
 	rec=$!
 	pids="$pids $rec"
@@ -169,6 +176,20 @@ def same(a, b, count=False):
             comms[0] += 1
     return True
 
+# an exiting task's last switch: its state read as dead (X, 16) by one
+# instance and zombie (Z, 32) by the other, as the exit goes on between
+# the two reads; on a loaded machine every exit of the workload may show
+# it, so these are not counted in the 1 %
+EXIT_STATE = re.compile(r"^(.*) (?:X|Z|16|32)$")
+
+def exit_race(a, b):
+    def rest(e):
+        t = e[5].split(" ==> ")[0] if " ==> " in e[5] else e[5]
+        m = EXIT_STATE.match(t)
+        return m and (m.group(1), e[5][len(t):])
+    ra, rb = rest(a), rest(b)
+    return bool(ra) and ra == rb
+
 def compare(want, got, what):
     bad = 0
     checked = 0
@@ -196,7 +217,8 @@ def compare(want, got, what):
             if (r and not same(r, e) and abs(r[0] - e[0]) <= 1000000 and
                     r[1] == e[1] and r[3] == e[3] and r[4] == e[4]):
                 print("# fields read apart: live %r, record %r" % (e, r))
-                races[0] += 1
+                if not exit_race(r, e):
+                    races[0] += 1
                 checked += 1
                 continue
             if start + i >= len(w) or not same(w[start + i], e, True):
@@ -229,6 +251,10 @@ def compare(want, got, what):
 learn(text(sys.argv[1]))
 r1 = compare(text(sys.argv[1]), text(sys.argv[2]), "default lines")
 r2 = compare(rules(sys.argv[3]), rules(sys.argv[4]), "rule lines")
+drops = [l.strip() for l in open(sys.argv[1], errors="replace")
+         if "EVENTS DROPPED]" in l]
+if drops:
+    print("# trace-cmd's recording lost events: %s" % "; ".join(drops[:4]))
 sys.exit(0 if r1 and r2 else 1)
 PY
 		ok $? "--live's lines are trace-cmd report's, its rule lines the tool's on the trace.dat"
