@@ -64,7 +64,7 @@ recargs=""
 for e in $EV; do recargs="$recargs -e $e"; done
 # shellcheck disable=SC2086 # recargs is a list of options
 topbuf_save
-(cd "$T" && exec trace-cmd record -d --no-filter -C local -b $TOPBUF_KB $recargs \
+(cd "$T" && exec trace-cmd record -d --no-filter -C local -b "$TOPBUF_KB" $recargs \
 	-o "$T/rec.dat" > "$T/rec.out" 2>&1) &
 rec=$!
 pids="$pids $rec"

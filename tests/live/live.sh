@@ -92,7 +92,7 @@ workload() {
 if command -v trace-cmd >/dev/null; then
 	printf '%s\n' 'sched:sched_switch %(ts)d %(common_cpu)d %(prev_pid)d %(next_pid)d %(prev_comm)s>%(next_comm)s %(prev_state)d' > "$T/rules"
 	topbuf_save
-	(cd "$T" && exec trace-cmd record -d --no-filter -C local -b $TOPBUF_KB \
+	(cd "$T" && exec trace-cmd record -d --no-filter -C local -b "$TOPBUF_KB" \
 		-e sched:sched_switch -o "$T/rec.dat" > "$T/rec.out" 2>&1) &
 	rec=$!
 	pids="$pids $rec"
