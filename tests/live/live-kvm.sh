@@ -62,8 +62,8 @@ wait_for() {
 EV="kvm:kvm_fpu kvm:kvm_pio kvm:kvm_userspace_exit kvm:kvm_emulate_insn kvm:kvm_entry kvm:kvm_exit"
 recargs=""
 for e in $EV; do recargs="$recargs -e $e"; done
-# shellcheck disable=SC2086 # recargs is a list of options
 topbuf_save
+# shellcheck disable=SC2086 # recargs is a list of options
 (cd "$T" && exec trace-cmd record -d --no-filter -C local -b "$TOPBUF_KB" $recargs \
 	-o "$T/rec.dat" > "$T/rec.out" 2>&1) &
 rec=$!
