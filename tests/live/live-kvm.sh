@@ -36,6 +36,7 @@ command -v cc >/dev/null || skip "needs cc"
 command -v python3 >/dev/null || skip "needs python3"
 T=$(mktemp -d "${TMPDIR:-/tmp}/ktf-live-kvm.XXXXXX") || exit 99
 pids=""
+# shellcheck source=tests/live/topbuf.sh
 . tests/live/topbuf.sh
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
@@ -63,8 +64,8 @@ EV="kvm:kvm_fpu kvm:kvm_pio kvm:kvm_userspace_exit kvm:kvm_emulate_insn kvm:kvm_
 recargs=""
 for e in $EV; do recargs="$recargs -e $e"; done
 topbuf_save
-# shellcheck disable=SC2086 # recargs is a list of options
-(cd "$T" && exec trace-cmd record -d --no-filter -C local -b "$TOPBUF_KB" $recargs \
+# shellcheck disable=SC2086 # recargs and topbuf_args are lists of options
+(cd "$T" && exec trace-cmd record -d --no-filter -C local $topbuf_args $recargs \
 	-o "$T/rec.dat" > "$T/rec.out" 2>&1) &
 rec=$!
 pids="$pids $rec"

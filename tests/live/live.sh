@@ -43,6 +43,7 @@ fi
 command -v python3 >/dev/null || skip "needs python3"
 T=$(mktemp -d "${TMPDIR:-/tmp}/ktf-live.XXXXXX") || exit 99
 pids=""
+# shellcheck source=tests/live/topbuf.sh
 . tests/live/topbuf.sh
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
@@ -92,7 +93,8 @@ workload() {
 if command -v trace-cmd >/dev/null; then
 	printf '%s\n' 'sched:sched_switch %(ts)d %(common_cpu)d %(prev_pid)d %(next_pid)d %(prev_comm)s>%(next_comm)s %(prev_state)d' > "$T/rules"
 	topbuf_save
-	(cd "$T" && exec trace-cmd record -d --no-filter -C local -b "$TOPBUF_KB" \
+	# shellcheck disable=SC2086 # topbuf_args: no word or two
+	(cd "$T" && exec trace-cmd record -d --no-filter -C local $topbuf_args \
 		-e sched:sched_switch -o "$T/rec.dat" > "$T/rec.out" 2>&1) &
 	rec=$!
 	pids="$pids $rec"

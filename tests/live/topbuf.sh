@@ -11,11 +11,18 @@
 # topbuf_save: remember buffer_size_kb ("7 (expanded: 1408)" at boot is
 # still the boot minimum: the expanded size is the one to restore);
 # topbuf_restore: write it back. $TR is tracefs.
+# topbuf_args: the options for trace-cmd record ("-b KB", or none where
+# buffer_size_kb cannot be written: trace-cmd would stop at -b there).
 TOPBUF_KB=${TOPBUF_KB:-4096}
 topbuf_saved=""
+topbuf_args=""
 topbuf_save() {
 	topbuf_saved=$(sed -n 's/.*expanded: \([0-9]*\)).*/\1/p; t; s/^\([0-9]*\).*/\1/p' \
 		"$TR/buffer_size_kb" 2>/dev/null)
+	topbuf_args=""
+	[ -n "$topbuf_saved" ] &&
+		(echo "$topbuf_saved" > "$TR/buffer_size_kb") 2>/dev/null &&
+		topbuf_args="-b $TOPBUF_KB"
 }
 topbuf_restore() {
 	[ -n "$topbuf_saved" ] &&
