@@ -3,14 +3,15 @@
 #
 # live/live-kvm.sh — --live's text of the kvm events a guest making exits
 # fires, against trace-cmd report of the same events recorded at the same
-# time: `trace-cmd record -d --no-filter -C local` on the top instance and
-# `--live` on kvm_fpu, kvm_pio, kvm_userspace_exit, kvm_emulate_insn
-# (and kvm_entry, kvm_exit, whose text the kvm plugin makes) while
-# contrib/tinyguest.c takes 200 samples (about 2,400 events). Both start
-# before the guest and stop after it: the guest's events, in order, are
-# the same in both, name and text byte for byte (times aside: each
-# instance stamps an event itself), but for the first ones when trace-cmd
-# began late (its buffers cleared after the guest started: at most half). kvm_fpu, kvm_pio and
+# time: `trace-cmd record -d --no-filter -C local -b 4096` on the top
+# instance (a buffer the whole run fits in: topbuf.sh) and `--live` on
+# kvm_fpu, kvm_pio, kvm_userspace_exit, kvm_emulate_insn (and kvm_entry,
+# kvm_exit, whose text the kvm plugin makes) while contrib/tinyguest.c
+# takes 200 samples (some 4,200 events). Both start before the guest and
+# stop after it: the guest's events, in order, are the same in both, name
+# and text byte for byte (times aside: each instance stamps an event
+# itself), but for the first ones when trace-cmd began late (its buffers
+# cleared after the guest started: at most half). kvm_fpu, kvm_pio and
 # kvm_userspace_exit go through the print fmts compiled by
 # tracecmd-pfmt.c, kvm_emulate_insn through tracecmd-kvmtext.c: this is
 # their check on this machine's own kernel formats.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # live/live.sh — --live on this machine's kernel (root and tracefs):
-# 1. `trace-cmd record -d --no-filter -C local` on the top instance and two
+# 1. `trace-cmd record -d --no-filter -C local -b 4096` on the top instance
+#    (topbuf.sh) and two
 #    --live (default lines; a rule file) on sched:sched_switch at the same
 #    time, a small workload making switches: in the window all saw, each
 #    CPU's live lines are trace-cmd report's, in order (times within 1 ms:
