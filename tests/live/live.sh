@@ -3,22 +3,20 @@
 #
 # live/live.sh — --live on this machine's kernel (root and tracefs):
 # 1. `trace-cmd record -d --no-filter -C local -b 4096` on the top instance
-#    (topbuf.sh) and two
-#    --live (default lines; a rule file) on sched:sched_switch at the same
-#    time, a small workload making switches: in the window all saw, each
-#    CPU's live lines are trace-cmd report's, in order (times within 1 ms:
-#    each instance stamps an event itself, and this kernel is a guest whose
-#    vCPU may stop between the two stamps; the largest gap is printed; a
-#    comm may be "<...>" where the kernel's saved_cmdlines had none, or
-#    the name before an exec where trace-cmd saved the name after it, at
-#    its end: any name the record's switches show the pid with is taken,
-#    and at most 1 % may be none of them, the first few shown), and
-#    the rule lines are the tool's own on that trace.dat. Each instance
-#    fills an event's fields itself: a field read apart (the prev_state of
-#    a task exiting meanwhile) may differ, in at most 1 % of the lines;
-#    an exiting task's state read dead by one and zombie by the other is
-#    not counted (under load each exit of the workload may show it).
-#    Two --live at once: each saw the events.
+#    (topbuf.sh) and two --live (default lines; a rule file) on
+#    sched:sched_switch at the same time, a small workload making switches: in
+#    the window all saw, each CPU's live lines are trace-cmd report's, in order
+#    (times within 1 ms: each instance stamps an event itself, and this kernel
+#    is a guest whose vCPU may stop between the two stamps; the largest gap is
+#    printed; a comm may be "<...>" where the kernel's saved_cmdlines had none,
+#    or the name before an exec where trace-cmd saved the name after it, at its
+#    end: any name the record's switches show the pid with is taken, and at
+#    most 1 % may be none of them, the first few shown), and the rule lines are
+#    the tool's own on that trace.dat. Each instance fills an event's fields
+#    itself: a field read apart (the prev_state of a task exiting meanwhile)
+#    may differ, in at most 1 % of the lines; an exiting task's state read dead
+#    by one and zombie by the other is not counted (under load each exit of the
+#    workload may show it). Two --live at once: each saw the events.
 # 2. SIGINT, SIGTERM, --duration and a closed output (also while no event
 #    comes) end a run with exit 0 and leave no instance under instances/;
 #    the next run removes the instance of a killed one.
