@@ -5,7 +5,8 @@
 #
 #   tests/fuzz/run-fuzz.sh TARGET SECONDS
 #
-# TARGET: kvmtrace, classic, yaml, render, uftrace, tdformat, qemu or perf
+# TARGET: kvmtrace, classic, yaml, render, uftrace, tdformat, qemu, perf
+# or merge
 # (tests/fuzz/fuzz-TARGET.c).
 # Needs clang with libFuzzer (Debian: clang-14, libclang-rt-14-dev).
 # Environment: BUILD_DIR (default build/fuzz of this checkout, so that two
@@ -26,7 +27,7 @@ usage() {
 [ $# -eq 2 ] || usage
 target=$1
 seconds=$2
-case $target in kvmtrace|classic|yaml|render|uftrace|tdformat|qemu|perf) ;; *) usage ;; esac
+case $target in kvmtrace|classic|yaml|render|uftrace|tdformat|qemu|perf|merge) ;; *) usage ;; esac
 case $seconds in ''|*[!0-9]*) usage ;; esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -217,6 +218,26 @@ qemu)
 			} >"$seeds/q$n"
 		done
 	done ;;
+merge)
+	# scripts of fake inputs (fuzz-merge.c): 2 to 17 of them, of each
+	# kind, their times mostly ties and small steps, now and then a jump,
+	# a step back, a time without a stamp, an input that fails
+	python3 - "$seeds" <<'PY'
+import os, random, sys
+for k in (2, 3, 4, 5, 8, 9, 16, 17):
+    for v in range(3):
+        r = random.Random(k * 10 + v)
+        head = [k - 1, v, r.choice((127, 4, 63))]
+        ins, times = [], []
+        for i in range(k):
+            ins += [r.randrange(256) if v else 0, r.randrange(64, 256),
+                    r.randrange(256) if v == 2 and i == 1 else 255]
+            times += [r.choice((0, 1, 2, 3) * 20 + (200, 241, 254)) if v
+                      else r.randrange(4) for _ in range(ins[-2])]
+        with open(os.path.join(sys.argv[1], "m%d-%d" % (k, v)), "wb") as f:
+            f.write(bytes(head + ins + times))
+PY
+	;;
 perf)
 	# the perf.data fixtures of 64 KiB or less (the generated ones, the
 	# recordings of perf kvm stat and perf sched)

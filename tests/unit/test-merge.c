@@ -20,88 +20,13 @@
 #include "diag.h"
 #include "merge.h"
 #include "source.h"
+#include "merge-fake.h"
 #include "tap.h"
 
 #define MAXEV 64
 /* inputs at most: 17 makes a tree of 32 leaves, past merge_fill()'s
  * unrolled depths (16 leaves) */
 #define MAXIN 17
-
-struct fake {
-	uint64_t ts[MAXEV];
-	size_t n;
-	size_t at;
-	size_t fail_at;		/* next() fails here; n: never */
-	size_t bmax;		/* next_batch gives at most this many */
-	/* the records of the last read: overwritten by the next one */
-	uint64_t rec[MAXEV];
-};
-
-/* a record read over: what a rec borrowed too long would show */
-#define POISON 0xdeadbeefdeadbeefull
-
-static int fake_next(struct source *src, struct event *ev, struct diag *d)
-{
-	struct fake *f = src->priv;
-
-	if (f->at == f->fail_at && f->at < f->n) {
-		diag_set(d, "%s: fails", src->name);
-		f->at = f->n;
-		return -EIO;
-	}
-	if (f->at >= f->n)
-		return 0;
-	memset(ev, 0, sizeof(*ev));
-	ev->ts = ev->raw_ts = f->ts[f->at];
-	ev->seq = f->at++;
-	/* a few without a stamp, as a kvmtrace record without TSC */
-	ev->has_ts = ev->seq % 7 != 3;
-	ev->src = src;
-	return 1;
-}
-
-/*
- * As source.h says: up to max events, each whole until the next call; a
- * batch stops before the record next() fails on. Each call fills the
- * records anew, the last batch's poisoned.
- */
-static int fake_next_batch(struct source *src, struct event *ev, size_t max,
-			   struct diag *d)
-{
-	struct fake *f = src->priv;
-	size_t i, lim = max < f->bmax ? max : f->bmax;
-	int ret;
-
-	for (i = 0; i < MAXEV; i++)
-		f->rec[i] = POISON;
-	for (i = 0; i < lim; i++) {
-		if (f->at == f->fail_at && f->at < f->n && i)
-			break;
-		ret = fake_next(src, &ev[i], d);
-		if (ret <= 0)
-			return i ? (int)i : ret;
-		f->rec[i] = ev[i].seq;
-		ev[i].rec = &f->rec[i];
-	}
-	return (int)i;
-}
-
-static const struct source_ops fake_batch_ops = {
-	.kind = "fake",
-	.next = fake_next,
-	.two_events = true,
-	.next_batch = fake_next_batch,
-};
-static const struct source_ops fake_ops = {
-	.kind = "fake",
-	.next = fake_next,
-};
-
-static const struct source_ops fake_look_ops = {
-	.kind = "fake",
-	.next = fake_next,
-	.two_events = true,
-};
 
 /* how run() scripts its inputs */
 enum {
@@ -129,26 +54,6 @@ static struct seen seen_of(const struct event *ev)
 {
 	return (struct seen){ ev->src->index, ev->ts, ev->seq, ev->has_ts,
 			      ev->relts_neg, ev->relts };
-}
-
-/*
- * What run_merged() sets of an event merge_next_batch() hands out, as
- * merge_fill() does of its own: relts (run_set_relts()), the span
- */
-static void take(struct event *ev, struct merge_tally *t)
-{
-	struct clock_span *sp = &t->spans[ev->src->index];
-
-	ev->relts_neg = false;
-	ev->relts = 0;
-	if (!ev->has_ts)
-		return;
-	ev->relts = event_relts(ev->ts, t->last_ts, &ev->relts_neg);
-	t->last_ts = ev->ts;
-	t->top = ev->ts > t->top ? ev->ts : t->top;
-	sp->events++;
-	sp->first = ev->ts < sp->first ? ev->ts : sp->first;
-	sp->last = ev->ts > sp->last ? ev->ts : sp->last;
 }
 
 /*
@@ -240,18 +145,19 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 			fk[i].n = 0;	/* an empty input */
 		fk[i].at = 0;
 		fk[i].fail_at = i == fail ? fk[i].n / 2 : fk[i].n;
-		for (j = 0; j < fk[i].n; j++)	/* few values: many ties */
+		for (j = 0; j < fk[i].n; j++) {	/* few values: many ties */
 			fk[i].ts[j] = (j ? fk[i].ts[j - 1] : off) + next_rand(&s) % 3;
+			/* a few without a stamp */
+			fk[i].has_ts[j] = j % 7 != 3;
+		}
 		if (i == 0 && fk[i].n && !(how & RUN_NOMAX))
 			fk[i].ts[fk[i].n - 1] = UINT64_MAX;
 		fk[i].bmax = bmax[(i + seed) % 7];
-		src[i].ops = how & RUN_BATCHED ? &fake_batch_ops :
-			     how & RUN_LOOK    ? &fake_look_ops :
-						 &fake_ops;
-		src[i].name = "fake";
-		src[i].index = (unsigned)i;
-		src[i].clock = CLOCK_TSC;
-		src[i].priv = &fk[i];
+		fk[i].kind = how & RUN_BATCHED ? FAKE_BATCH :
+			     how & RUN_LOOK    ? FAKE_LOOK :
+						 FAKE_PLAIN;
+		fake_poison(&fk[i]);
+		fake_source(&src[i], &fk[i], (unsigned)i);
 		srcs[i] = &src[i];
 	}
 	if (back < k && fk[back].n > 4) {
@@ -315,7 +221,7 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 				merge_next(m, &ev, &d);
 		if (batched && (ret == MERGE_EVENT || ret == MERGE_WARN)) {
 			c = *ev;
-			take(&c, &tally);
+			fake_take(&c, &tally);
 		}
 		if (batched && ret == MERGE_EVENT && nhold < HOLD)
 			hold[nhold++] = c;
