@@ -11,9 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "tracedat-int.h"
@@ -432,61 +430,6 @@ static int td_layout(struct td_copy *c, uint64_t pos)
 	return 0;
 }
 
-/* A soft limit of resource below *room lowers it, as says says. */
-static void td_rlimit(int resource, const char *says, uint64_t *room,
-		      const char **what)
-{
-	struct rlimit rl;
-
-	if (getrlimit(resource, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    (uint64_t)rl.rlim_cur < *room) {
-		*room = (uint64_t)rl.rlim_cur;
-		*what = says;
-	}
-}
-
-/*
- * Is there room for a copy of size bytes where c->out is: the free space
- * of its file system, and the file-size limit (ulimit -f), whose
- * SIGXFSZ would otherwise end the process mid-copy. -ENOSPC with the
- * numbers when not. Without a copy (c->out < 0), libtracecmd inflates
- * the file in memory and keeps it: the memory available and ulimit -v
- * bound it instead (-EFBIG).
- */
-static int td_room(struct td_copy *c, uint64_t size)
-{
-	const char *what = "the file system of the copy ($TMPDIR) has";
-	uint64_t room = UINT64_MAX;
-	struct statvfs vfs;
-	long pages, psize;
-
-	if (c->out < 0) {
-		/* no copy: libtracecmd holds all of it in memory */
-		pages = sysconf(_SC_AVPHYS_PAGES);
-		psize = sysconf(_SC_PAGESIZE);
-		if (pages > 0 && psize > 0)
-			room = (uint64_t)pages * (uint64_t)psize;
-		what = "the memory available is";
-		td_rlimit(RLIMIT_AS, "the address space limit (ulimit -v) is",
-			  &room, &what);
-		if (size <= room)
-			return 0;
-		diag_set(c->d, "%s: no copy can be made, and libtracecmd would hold its %" PRIu64 " uncompressed bytes (%" PRIu64 " MiB) in memory, but %s %" PRIu64 " (%" PRIu64 " MiB)",
-			 c->r.name, size, size >> 20, what, room, room >> 20);
-		return -EFBIG;
-	}
-	if (fstatvfs(c->out, &vfs) == 0 && vfs.f_frsize &&
-	    vfs.f_bavail <= UINT64_MAX / vfs.f_frsize)
-		room = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	td_rlimit(RLIMIT_FSIZE, "the file-size limit (ulimit -f) allows", &room,
-		  &what);
-	if (size <= room)
-		return 0;
-	diag_set(c->d, "%s: its uncompressed copy needs %" PRIu64 " bytes (%" PRIu64 " MiB), but %s %" PRIu64 " (%" PRIu64 " MiB)",
-		 c->r.name, size, size >> 20, what, room, room >> 20);
-	return -ENOSPC;
-}
-
 /*
  * An empty table in the copy for the kallsyms section s, whose place goes
  * to c->ks with a descriptor of the file, for tracedat_kallsyms_read().
@@ -717,9 +660,10 @@ static int td_inflate_copy(const char *name, const char *path, int out,
 	ret = td_layout(&c, pos);
 	if (ret < 0)
 		goto out;
-	ret = td_room(&c, c.nsecs ? c.secs[c.nsecs - 1].noff + 16 +
-					    c.secs[c.nsecs - 1].nsize
-				  : pos);
+	/* the copy's size: its last section's end */
+	if (c.nsecs)
+		pos = c.secs[c.nsecs - 1].noff + 16 + c.secs[c.nsecs - 1].nsize;
+	ret = td_room(name, c.out, pos, d);
 	if (ret < 0 || out < 0)
 		goto out;	/* out < 0: checked, nothing to write */
 	for (i = 0; i < c.nsecs; i++)

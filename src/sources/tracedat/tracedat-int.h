@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Shared by tracedat-file.c (reading a trace.dat's header and options) and
- * tracedat-inflate.c (writing an uncompressed copy of a version 7 file):
- * the layout's constants and the bounded reader.
+ * tracedat-inflate.c (writing an uncompressed copy of a version 7 file,
+ * once tracedat-room.c found room for it): the layout's constants and the
+ * bounded reader.
  */
 #ifndef KTF_TRACEDAT_INT_H
 #define KTF_TRACEDAT_INT_H
@@ -118,5 +119,14 @@ int td_section_read(struct td_reader *r, struct tracedat_file *f,
 int td_section_peek(struct td_reader *r, struct tracedat_file *f,
 		    uint64_t at, const char *what, uint64_t limit,
 		    struct diag *d);
+/*
+ * tracedat-room.c: is there room for a copy of size bytes where out is:
+ * the free space of its file system, and the file-size limit (ulimit
+ * -f), whose SIGXFSZ would otherwise end the process mid-copy. -ENOSPC
+ * with the numbers in d when not. Without a copy (out < 0), libtracecmd
+ * inflates the file in memory and keeps it: the memory available and
+ * ulimit -v bound it instead (-EFBIG). name: the file's, for messages.
+ */
+int td_room(const char *name, int out, uint64_t size, struct diag *d);
 
 #endif
