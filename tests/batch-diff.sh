@@ -13,10 +13,12 @@
 # 700 to 3000 records, little- and big-endian, a third without TSC, one
 # that steps back in time, one cut mid-record; uftrace recordings, whole
 # and damaged; a perf.data and trace.dat files (an input read an event at
-# a time among batched ones: the mixed merge). The options: the default
+# a time among batched ones: the mixed merge), merged up to 17 (a tree
+# past merge_fill()'s unrolled depths). The options: the default
 # lines, the 2008 rule file (relts, on the stream as printed), each
 # filter, --tsc-mhz and a guest on its offset (mapped times), -c, and the
-# sinks (--chrome, --perfetto, --stats, --exits). tests/cli-unbatched.sh
+# sinks (--chrome, --perfetto, --stats, --exits), -o, a reader that goes
+# away (head). tests/cli-unbatched.sh
 # runs every CLI case the same way, against their expected output.
 # TAP out. Not under valgrind (big_tests in Makefile.am).
 set -u
@@ -42,7 +44,7 @@ td=tests/fixtures/tracedat/host-kvm-v6.dat
 hg=tests/fixtures/hostguest
 
 # NAME|REQUIRES (tracecmd, yaml or -)|ARGS (shell words, $T and the names
-# above)
+# above; $KTF_HOW is batch or one, for a file of each run's own)
 cases="
 one|-|\$a
 one-rules|-|-f \$k \$a
@@ -75,6 +77,10 @@ merge-chrome|-|--chrome -c 2400 \$a \$b \$d
 merge-perfetto|-|--perfetto --tsc-mhz=2400 \$a \$x
 merge-stats|-|--stats \$a \$x \$d
 merge-exits|-|--exits=csv -c 2400 \$x \$a
+merge-17|-|-f \$k \$a \$b \$c \$d \$e \$x \$a \$b \$c \$d \$e \$x \$a \$b \$c \$d \$e
+merge-guest-filter|-|--guest=\$d --tsc-offset=-7000 --events=VMEXIT,IO_WRITE --vcpu=0-1 -f \$k \$a \$d \$x
+merge-output|-|-o \$T/merge-output.\$KTF_HOW -f \$k \$a \$b; cat \$T/merge-output.\$KTF_HOW
+merge-head|-|-f \$k \$a \$b \$c | head -n 777
 uftrace|-|\$uf/args
 uftrace-rules|yaml|-f formats/uftrace.yaml \$uf/ktf-cxx
 uftrace-damaged|-|\$uf/../uftrace-gen/bad-task
@@ -88,6 +94,7 @@ tracedat-guest|tracecmd|--guest=\$b --tsc-offset=auto \$hg/host6.dat \$b
 tracedat-filter|tracecmd|--events='kvm:*,VMEXIT' \$td \$a \$d
 tracedat-uftrace|tracecmd|--clock=\$uf/args=tsc \$hg/host6.dat \$uf/args
 tracedat-stats|tracecmd|--stats \$td \$x
+tracedat-17|tracecmd|-f \$k \$td \$a \$b \$c \$d \$e \$x \$a \$b \$c \$d \$e \$x \$a \$b \$c
 "
 
 # run NAME ARGS: both ways, into $T/NAME.{batch,one}.{out,err,rc}
@@ -99,6 +106,7 @@ run() {
 			KTF_EVENT_AT_A_TIME=
 		fi
 		export KTF_EVENT_AT_A_TIME
+		KTF_HOW=$how
 		eval "\"\$KTF\" $2" > "$T/$1.$how.out" 2> "$T/$1.$how.err"
 		echo $? > "$T/$1.$how.rc"
 	done
