@@ -14,12 +14,12 @@
 # that steps back in time, one cut mid-record; uftrace recordings, whole
 # and damaged; a perf.data and trace.dat files (an input read an event at
 # a time among batched ones: the mixed merge), merged up to 17 (a tree
-# past merge_fill()'s unrolled depths). The options: the default
-# lines, the 2008 rule file (relts, on the stream as printed), each
-# filter, --tsc-mhz and a guest on its offset (mapped times), -c, and the
-# sinks (--chrome, --perfetto, --stats, --exits), -o, a reader that goes
-# away (head). tests/cli-unbatched.sh
-# runs every CLI case the same way, against their expected output.
+# past merge_fill()'s unrolled depths). The options: the default lines,
+# the 2008 rule file (relts, on the stream as printed), each filter,
+# --tsc-mhz and a guest on its offset (mapped times), -c, and the sinks
+# (--chrome, --perfetto, --stats, --exits), -o, a reader that goes away
+# (head). tests/cli-unbatched.sh runs every CLI case the same way, against
+# their expected output.
 # TAP out. Not under valgrind (big_tests in Makefile.am).
 set -u
 : "${KTF:?}" "${KTF_SRCDIR:?}" "${KTF_BUILDDIR:?}"
