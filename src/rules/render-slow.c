@@ -89,7 +89,7 @@ RENDER_INLINE int render_value_inline(const struct render *r,
 					    b->aux[2 * render_slot_aux(slot)], v);
 		if (render_slot_is_join(slot)) {
 			const int32_t *p = &b->aux[2 * render_slot_aux(slot)];
-			struct value hi;
+			struct value hi = { .kind = VALUE_NONE };
 			int ret;
 
 			ret = render_value(r, b, ev, p[0], v);
