@@ -167,10 +167,10 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 	/*
 	 * the last time in the packed tree's range (ts - base < lim: no
 	 * time of the loop's is below base), and never UINT64_MAX, the
-	 * time after a slot's batch (merge_batch_read())
+	 * time after a slot's batch (merge_batch_read()): base + lim is
+	 * UINT64_MAX at most (merge_build_first())
 	 */
-	const uint64_t tmax = base > UINT64_MAX - m->lim ? UINT64_MAX - 1 :
-							    base + m->lim - 1;
+	const uint64_t tmax = base + m->lim - 1;
 	const unsigned bits = depth ? depth : m->bits;
 	const size_t pn = (size_t)1 << bits;
 	/* with depth: each slot's ev, one load away, written back at the end */

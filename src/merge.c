@@ -228,6 +228,14 @@ static void merge_build_first(struct merge *m)
 		if (!m->slots[p].done && m->slots[p].ev->ts < first)
 			first = m->slots[p].ev->ts;
 	m->base = first > m->lim / 2 ? first - m->lim / 2 : 0;
+	/*
+	 * the range [base, base + lim) within 64 bits: a time below base
+	 * then wraps to lim or more, out of range (the tree goes wide), not
+	 * into it (first events near UINT64_MAX had put the range across
+	 * 2^64: a time below base ordered after UINT64_MAX)
+	 */
+	if (m->base > UINT64_MAX - m->lim)
+		m->base = UINT64_MAX - m->lim;
 	for (p = 0; p < n; p++) {
 		if (!merge_pkey(m, (uint32_t)p, &m->pwin[pn + p])) {
 			merge_build(m);

@@ -106,7 +106,8 @@ struct merge {
 	uint64_t *node;			/* owned */
 	struct merge_slot *slots;	/* owned */
 	uint64_t base;			/* packed: time of key 0 */
-	uint64_t lim;			/* packed: keys hold ts - base < lim */
+	uint64_t lim;			/* packed: keys hold ts - base < lim;
+					 * base + lim is UINT64_MAX at most */
 	uint64_t mask;			/* packed: the input bits of a key */
 	unsigned bits;			/* packed: how many */
 	size_t pn;			/* packed: leaves, 1 << bits: the

@@ -301,6 +301,70 @@ static bool run(struct tap *t, size_t k, uint64_t seed, size_t fail,
 		      how & RUN_BATCHED ? ", batched" : "", ngot);
 }
 
+/*
+ * Every input's first time near UINT64_MAX, then two of them step back
+ * to small times: the tournament on the inputs' current events, a step
+ * back said once per input (read ahead or not). The packed tree's range
+ * around the first times had crossed 2^64, and a time below it wrapped
+ * into it: 1000 ordered after UINT64_MAX - 7.
+ */
+static void huge_first(struct tap *t, enum fake_kind kind)
+{
+	static const uint64_t M = UINT64_MAX;
+	static const uint64_t ts[3][3] = {
+		{ M - 10, 1000, 2000 }, { M - 5, 1500, 2500 }, { M - 7, M - 6 }
+	};
+	static const size_t n[3] = { 3, 3, 2 };
+	/* input, event, said with a step back */
+	static const unsigned want[8][3] = {
+		{ 0, 0, 0 }, { 0, 1, 1 }, { 0, 2, 0 }, { 2, 0, 0 },
+		{ 2, 1, 0 }, { 1, 0, 0 }, { 1, 1, 1 }, { 1, 2, 0 },
+	};
+	static struct fake fk[3];
+	struct source src[3], *srcs[3];
+	struct clock *clock = clock_create();
+	struct merge *m;
+	struct event *ev;
+	struct diag d;
+	size_t i, j, got = 0;
+	bool ok = clock != NULL;
+	int ret;
+
+	for (i = 0; i < 3; i++) {
+		memset(&fk[i], 0, sizeof(fk[i]));
+		fk[i].n = n[i];
+		fk[i].fail_at = n[i];
+		fk[i].bmax = 2;
+		fk[i].kind = kind;
+		for (j = 0; j < n[i]; j++) {
+			fk[i].ts[j] = ts[i][j];
+			fk[i].has_ts[j] = true;
+		}
+		fake_poison(&fk[i]);
+		fake_source(&src[i], &fk[i], (unsigned)i);
+		srcs[i] = &src[i];
+	}
+	if (ok)
+		clock->timeline = CLOCK_TSC;
+	m = ok ? merge_create(srcs, 3, clock) : NULL;
+	ok = m != NULL;
+	while (ok) {
+		diag_init(&d);
+		ret = merge_next(m, &ev, &d);
+		if (ret == MERGE_END)
+			break;
+		ok = ret > 0 && got < 8 && ev->src->index == want[got][0] &&
+		     ev->seq == want[got][1] &&
+		     (ret == MERGE_WARN) == (want[got][2] != 0);
+		got++;
+	}
+	merge_destroy(m);
+	clock_destroy(clock);
+	tap_ok(t, ok && got == 8,
+	       "first times near UINT64_MAX, two inputs stepping back (%s): in order, %zu events",
+	       kind == FAKE_LOOK ? "read ahead" : "one at a time", got);
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
@@ -308,7 +372,9 @@ int main(void)
 	size_t j, k;
 	unsigned how;
 
-	tap_plan(32 * 10 * 3);
+	tap_plan(32 * 10 * 3 + 2);
+	huge_first(&t, FAKE_PLAIN);
+	huge_first(&t, FAKE_LOOK);
 	for (how = 0; how < 32; how++) {
 		for (j = 0; j < 10; j++) {
 			k = ks[j];
