@@ -19,7 +19,11 @@
 #                           (.out: perf script, which prints the samples
 #                           before the cut)
 #   gen-cut.data            gen-le, its last 20 bytes (in the feature
-#                           sections) cut
+#                           sections: EVENT_DESC) cut; .out: perf script,
+#                           which reads every sample
+#   gen-cut-three.data      gen-le with a HOSTNAME, cut within its
+#                           BUILD_ID: HOSTNAME and EVENT_DESC gone too;
+#                           .out: perf script
 #   gen-cut-data.data       gen-le, cut within its data section
 #   gen-stats.data          40 exit/entry pairs per vCPU, for --stats
 #   gen-618.data            Linux 6.18's kvm_exit/kvm_entry formats, 10
@@ -91,6 +95,7 @@ gen --single "$out/gen-single.data"
 gen --single --be "$out/gen-single-be.data"
 gen --pipe --cut 20 "$out/gen-cut-pipe.data"
 gen --cut 20 "$out/gen-cut.data"
+gen --hostname perf-host-c --cut 576 "$out/gen-cut-three.data"
 gen --cut 2200 "$out/gen-cut-data.data"
 gen --pairs 40 "$out/gen-stats.data"
 gen --linux618 --pairs 10 "$out/gen-618.data"
@@ -119,6 +124,8 @@ gen --late "$out/gen-late.data"
 ref "$out/gen-le.data"
 ref "$out/gen-single.data"
 ref "$out/gen-cut-pipe.data"
+ref "$out/gen-cut.data"
+ref "$out/gen-cut-three.data"
 ref "$out/gen-618.data"
 ref "$out/gen-zoo.data"
 ref "$out/gen-ksym.data"

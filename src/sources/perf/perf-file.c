@@ -144,6 +144,32 @@ static int perf_feature_read(struct perf *p, unsigned bit, uint64_t fsize,
 }
 
 /*
+ * perf_feature_read() of a section the samples can be read without (the
+ * events' names, the kernel's build-id, the clock's resolution, the host
+ * name): one that lies past the end of a file cut short is left out, as
+ * perf leaves it (a cut there loses none of the samples, which come
+ * before it), and said at the end of the input (p->cut, perf_end());
+ * -ENOENT then, as for a section the file does not have.
+ */
+static int perf_feature_optional(struct perf *p, unsigned bit,
+				 uint64_t fsize, unsigned char **out,
+				 size_t *len, uint64_t *at, struct diag *d)
+{
+	int ret = perf_feature_read(p, bit, fsize, out, len, at, d);
+
+	if (ret != -EIO)
+		return ret;
+	if (!p->ncut)
+		p->cut_d = *d;
+	if (p->ncut < sizeof(p->cut) / sizeof(p->cut[0]))
+		p->cut[p->ncut++] = bit;
+	free(*out);
+	*out = NULL;
+	diag_init(d);
+	return -ENOENT;
+}
+
+/*
  * HEADER_BUILD_ID: records of u32 type, u16 misc, u16 size, s32 pid,
  * 24 bytes of build-id (its size at byte 20 when misc has bit 15), the
  * file name; the host kernel's is "[kernel.kallsyms]", misc KERNEL (1).
@@ -287,7 +313,7 @@ int perf_open_file(struct perf *p, struct diag *d)
 		goto end;
 	free(buf);
 	buf = NULL;
-	ret = perf_feature_read(p, PERF_F_EVENT_DESC, fsize, &buf, &len, &at,
+	ret = perf_feature_optional(p, PERF_F_EVENT_DESC, fsize, &buf, &len, &at,
 				d);
 	if (ret == 0)
 		ret = perf_event_desc(p, buf, len, d);
@@ -296,7 +322,7 @@ int perf_open_file(struct perf *p, struct diag *d)
 	/* the kernel's build-id, for its symbols (perf-ksyms.c) */
 	free(buf);
 	buf = NULL;
-	ret = perf_feature_read(p, PERF_F_BUILD_ID, fsize, &buf, &len, &at, d);
+	ret = perf_feature_optional(p, PERF_F_BUILD_ID, fsize, &buf, &len, &at, d);
 	if (ret == 0)
 		perf_kernel_build_id(p, buf, len);
 	if (ret < 0 && ret != -ENOENT)
@@ -304,7 +330,7 @@ int perf_open_file(struct perf *p, struct diag *d)
 	/* perf record -k CLOCK: the clock of the time stamps */
 	free(buf);
 	buf = NULL;
-	ret = perf_feature_read(p, PERF_F_CLOCKID, fsize, &buf, &len, &at, d);
+	ret = perf_feature_optional(p, PERF_F_CLOCKID, fsize, &buf, &len, &at, d);
 	/* it holds the clock's resolution, not its id: the attrs' says */
 	if (ret == 0 && len >= 8 && p->clockid < 0)
 		p->clockid = PERF_CLOCKID_UNKNOWN;
@@ -313,7 +339,7 @@ int perf_open_file(struct perf *p, struct diag *d)
 	/* the machine's name (--exits' host column) */
 	free(buf);
 	buf = NULL;
-	ret = perf_feature_read(p, PERF_F_HOSTNAME, fsize, &buf, &len, &at, d);
+	ret = perf_feature_optional(p, PERF_F_HOSTNAME, fsize, &buf, &len, &at, d);
 	if (ret == 0)
 		ret = perf_hostname(p, buf, len);
 	if (ret < 0 && ret != -ENOENT)

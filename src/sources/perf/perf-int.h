@@ -275,6 +275,14 @@ struct perf {
 	struct diag fail_d;
 	uint64_t ndamaged;
 	bool truncated;
+	/*
+	 * feature sections past the end of a file cut short, left out
+	 * (perf-file.c): the first one's message, and their bits in the
+	 * order found, said at the end of the input
+	 */
+	struct diag cut_d;
+	unsigned cut[4];
+	unsigned ncut;
 };
 
 static inline uint16_t perf_u16(const struct perf *p, const void *q)

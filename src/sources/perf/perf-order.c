@@ -542,16 +542,35 @@ nomem:
 	return -ENOMEM;
 }
 
-/* At the end: 0, or the first damage (and how many) as -EIO */
+/*
+ * At the end: 0, or the first damage (and how many) as -EIO; feature
+ * sections cut off (p->cut) said after it, or alone
+ */
 static int perf_end(struct perf *p, struct diag *d)
 {
-	if (!p->failed)
+	unsigned i;
+
+	if (!p->failed && !p->ncut)
 		return 0;
-	*d = p->fail_d;
-	if (p->ndamaged > 1)
-		diag_add(d, " (%" PRIu64 " damaged records left out in all)",
-			 p->ndamaged);
+	if (p->failed) {
+		*d = p->fail_d;
+		if (p->ndamaged > 1)
+			diag_add(d, " (%" PRIu64 " damaged records left out in all)",
+				 p->ndamaged);
+		if (p->ncut)
+			diag_add(d, "; and %s", p->cut_d.msg);
+	} else {
+		*d = p->cut_d;
+	}
+	if (p->ncut) {
+		diag_add(d, "; the feature sections past its end are left out (feature");
+		for (i = 0; i < p->ncut; i++)
+			diag_add(d, "%s %u", i ? "," : (p->ncut > 1 ? "s" : ""),
+				 p->cut[i]);
+		diag_add(d, "): they hold no samples");
+	}
 	p->failed = false;
+	p->ncut = 0;
 	return -EIO;
 }
 
