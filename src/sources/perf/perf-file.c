@@ -313,8 +313,8 @@ int perf_open_file(struct perf *p, struct diag *d)
 		goto end;
 	free(buf);
 	buf = NULL;
-	ret = perf_feature_optional(p, PERF_F_EVENT_DESC, fsize, &buf, &len, &at,
-				d);
+	ret = perf_feature_optional(p, PERF_F_EVENT_DESC, fsize, &buf, &len,
+				    &at, d);
 	if (ret == 0)
 		ret = perf_event_desc(p, buf, len, d);
 	if (ret < 0 && ret != -ENOENT)
@@ -322,7 +322,8 @@ int perf_open_file(struct perf *p, struct diag *d)
 	/* the kernel's build-id, for its symbols (perf-ksyms.c) */
 	free(buf);
 	buf = NULL;
-	ret = perf_feature_optional(p, PERF_F_BUILD_ID, fsize, &buf, &len, &at, d);
+	ret = perf_feature_optional(p, PERF_F_BUILD_ID, fsize, &buf, &len,
+				    &at, d);
 	if (ret == 0)
 		perf_kernel_build_id(p, buf, len);
 	if (ret < 0 && ret != -ENOENT)
@@ -330,7 +331,8 @@ int perf_open_file(struct perf *p, struct diag *d)
 	/* perf record -k CLOCK: the clock of the time stamps */
 	free(buf);
 	buf = NULL;
-	ret = perf_feature_optional(p, PERF_F_CLOCKID, fsize, &buf, &len, &at, d);
+	ret = perf_feature_optional(p, PERF_F_CLOCKID, fsize, &buf, &len,
+				    &at, d);
 	/* it holds the clock's resolution, not its id: the attrs' says */
 	if (ret == 0 && len >= 8 && p->clockid < 0)
 		p->clockid = PERF_CLOCKID_UNKNOWN;
@@ -339,7 +341,8 @@ int perf_open_file(struct perf *p, struct diag *d)
 	/* the machine's name (--exits' host column) */
 	free(buf);
 	buf = NULL;
-	ret = perf_feature_optional(p, PERF_F_HOSTNAME, fsize, &buf, &len, &at, d);
+	ret = perf_feature_optional(p, PERF_F_HOSTNAME, fsize, &buf, &len,
+				    &at, d);
 	if (ret == 0)
 		ret = perf_hostname(p, buf, len);
 	if (ret < 0 && ret != -ENOENT)
