@@ -41,7 +41,7 @@
 
 #include "../unit/merge-fake.h"
 
-#define MAXIN 17
+#define MAXIN FAKE_MAXIN
 #define MAXEV FAKE_MAXEV
 #define MAXHOLD 128
 
@@ -114,33 +114,21 @@ static size_t run_plain(struct source **srcs, size_t k, struct clock *clock)
 	return n;
 }
 
-struct check {
-	uint64_t last;			/* relts as the stream says */
-	struct clock_span spans[MAXIN];
-};
-
 /* the held events consumed: each record whole, relts the stream's */
-static void consume(struct check *c, const struct event *hold, size_t n)
+static void consume(struct fake_stream *c, const struct event *hold, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct event *e = &hold[i];
 		const uint64_t *r = e->rec;
-		struct clock_span *sp = &c->spans[e->src->index];
-		uint64_t rel = 0;
-		bool neg = false;
+		uint64_t rel;
+		bool neg;
 
 		if (!r || *r != e->seq) {
 			fprintf(stderr, "input %u event %llu: its record was read over while held\n",
 				e->src->index, (unsigned long long)e->seq);
 			abort();
 		}
-		if (e->has_ts) {
-			rel = event_relts(e->ts, c->last, &neg);
-			c->last = e->ts;
-			sp->events++;
-			sp->first = e->ts < sp->first ? e->ts : sp->first;
-			sp->last = e->ts > sp->last ? e->ts : sp->last;
-		}
+		rel = fake_stream_add(c, e->src->index, e->ts, e->has_ts, &neg);
 		if (e->relts != rel || e->relts_neg != neg) {
 			fprintf(stderr, "input %u event %llu: relts %s%llu, the stream says %s%llu\n",
 				e->src->index, (unsigned long long)e->seq,
@@ -160,7 +148,7 @@ static size_t run_batched(struct source **srcs, size_t k, struct clock *clock,
 	struct merge *m = merge_create(srcs, k, clock);
 	struct clock_span spans[MAXIN];
 	struct merge_tally tally = { .spans = spans };
-	struct check chk = { 0 };
+	struct fake_stream chk;
 	struct event *ev;
 	struct diag d;
 	size_t n = 0, nhold = 0, i;
@@ -168,9 +156,8 @@ static size_t run_batched(struct source **srcs, size_t k, struct clock *clock,
 
 	if (!m)
 		abort();
-	for (i = 0; i < MAXIN; i++)
-		spans[i] = chk.spans[i] =
-			(struct clock_span){ UINT64_MAX, 0, 0 };
+	fake_stream_init(&chk);
+	memcpy(spans, chk.spans, sizeof(spans));
 	if (!merge_batched(m)) {
 		merge_destroy(m);
 		return SIZE_MAX;

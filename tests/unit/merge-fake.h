@@ -150,9 +150,43 @@ static inline void fake_take(struct event *ev, struct merge_tally *t)
 	ev->relts = event_relts(ev->ts, t->last_ts, &ev->relts_neg);
 	t->last_ts = ev->ts;
 	t->top = ev->ts > t->top ? ev->ts : t->top;
-	sp->events++;
-	sp->first = ev->ts < sp->first ? ev->ts : sp->first;
-	sp->last = ev->ts > sp->last ? ev->ts : sp->last;
+	clock_span_add(sp, ev->ts);
+}
+
+/* inputs a merge of the tests takes at most: a tree of 32 leaves */
+#define FAKE_MAXIN 17
+
+/*
+ * The stream a batched merge gave, worked out anew from its events in
+ * order: what each one's relts must be, and each input's span, as the
+ * tests check merge_fill()'s and fake_take()'s against
+ */
+struct fake_stream {
+	uint64_t last;			/* the last time stamp */
+	struct clock_span spans[FAKE_MAXIN];
+};
+
+/* spans without events as run-batch.c's run_spans_init() leaves them */
+static inline void fake_stream_init(struct fake_stream *s)
+{
+	s->last = 0;
+	for (size_t i = 0; i < FAKE_MAXIN; i++)
+		s->spans[i] = (struct clock_span){ UINT64_MAX, 0, 0 };
+}
+
+/* input src's next event in the stream: its relts (and *neg) */
+static inline uint64_t fake_stream_add(struct fake_stream *s, unsigned src,
+				       uint64_t ts, bool has_ts, bool *neg)
+{
+	uint64_t rel;
+
+	*neg = false;
+	if (!has_ts)
+		return 0;
+	rel = event_relts(ts, s->last, neg);
+	s->last = ts;
+	clock_span_add(&s->spans[src], ts);
+	return rel;
 }
 
 #endif

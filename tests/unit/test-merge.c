@@ -26,7 +26,7 @@
 #define MAXEV 64
 /* inputs at most: 17 makes a tree of 32 leaves, past merge_fill()'s
  * unrolled depths (16 leaves) */
-#define MAXIN 17
+#define MAXIN FAKE_MAXIN
 
 /* how run() scripts its inputs */
 enum {
@@ -63,30 +63,20 @@ static struct seen seen_of(const struct event *ev)
 static bool tally_ok(const struct seen *got, size_t ngot,
 		     const struct clock_span *spans, size_t k)
 {
-	struct clock_span want[MAXIN];
-	uint64_t last = 0, rel;
+	struct fake_stream want;
+	uint64_t rel;
 	bool neg, ok = true;
 	size_t i;
 
-	for (i = 0; i < k; i++)
-		want[i] = (struct clock_span){ UINT64_MAX, 0, 0 };
+	fake_stream_init(&want);
 	for (i = 0; i < ngot; i++) {
 		const struct seen *g = &got[i];
-		struct clock_span *sp = &want[g->src];
 
-		rel = 0;
-		neg = false;
-		if (g->has_ts) {
-			rel = event_relts(g->ts, last, &neg);
-			last = g->ts;
-			sp->events++;
-			sp->first = g->ts < sp->first ? g->ts : sp->first;
-			sp->last = g->ts > sp->last ? g->ts : sp->last;
-		}
+		rel = fake_stream_add(&want, g->src, g->ts, g->has_ts, &neg);
 		ok = ok && g->relts == rel && g->relts_neg == neg;
 	}
 	for (i = 0; i < k; i++)
-		ok = ok && !memcmp(&want[i], &spans[i], sizeof(want[i]));
+		ok = ok && !memcmp(&want.spans[i], &spans[i], sizeof(spans[i]));
 	return ok;
 }
 
