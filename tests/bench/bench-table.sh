@@ -22,7 +22,9 @@
 #   merge      8 inputs x 1 M kvmtrace records merged
 #                                              vs the 8 rendered one by one
 #              and a line with what merging adds an event, in ns, beside
-#              what the target leaves it
+#              what the target leaves it; and one from merge-cost.c: the
+#              merge alone (no reading, no printing) and its design's
+#              floor (a loser tree on keys alone, in one chain and two)
 #   kvmtrace   2 M records, formats/kvmtrace   vs a C printf loop
 #   chrome     the same 2 M records, --chrome -c 2400
 #                                              vs the C printf loop's
@@ -240,6 +242,11 @@ if want merge; then
 		printf "%-10s merging: %.2f ns an event (CPU %.2f) over the 8 one by one; 1.05 leaves %.2f (%.2f)\n",
 		       "", (mw - ow) / 8e6, (mc - oc) / 8e6, 0.05 * ow / 8e6,
 		       0.05 * oc / 8e6 }' >> "$tmp/table"
+	# the merge alone (no reading, no printing), and its design's floor
+	if [ -x "$build/tests/bench/merge-cost" ]; then
+		printf '%-10s ' "" >> "$tmp/table"
+		"${pin[@]}" "$build/tests/bench/merge-cost" >> "$tmp/table"
+	fi
 fi
 # (named loop: measure writes its figures to $tmp/NAME)
 if want kvmtrace || want chrome || want stats; then
