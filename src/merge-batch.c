@@ -35,11 +35,12 @@ merge_fill_level(uint64_t *node, size_t p, uint64_t k)
 /*
  * Slot i's key k from its leaf (node pn + i) to the root, as many levels
  * as bits (every leaf's: the tree is padded); bits == depth, a constant
- * (up to 4) in each copy of the loop, the levels unrolled, each node's
- * index (pn >> l) + (i >> l), one shift from i, so that the node's load
- * is no further from the last winner than the key (a table of the nodes'
- * addresses put a load before it, on the chain from one winner to the
- * next: 2.4 % of an 8-input merge's time); depth 0: a loop.
+ * (up to MERGE_FILL_DEPTH, merge.h) in each copy of the loop, the levels
+ * unrolled, each node's index (pn >> l) + (i >> l), one shift from i, so
+ * that the node's load is no further from the last winner than the key (a
+ * table of the nodes' addresses put a load before it, on the chain from
+ * one winner to the next: 2.4 % of an 8-input merge's time); depth 0: a
+ * loop.
  * Returns the winner's key.
  */
 static inline __attribute__((always_inline)) uint64_t
@@ -61,13 +62,17 @@ merge_fill_climb(uint64_t *node, size_t pn, size_t i, uint64_t k,
 		k = merge_fill_level(node, (pn >> 3) + (i >> 3), k);
 	if (depth >= 4)
 		k = merge_fill_level(node, (pn >> 4) + (i >> 4), k);
+	if (depth >= 5)
+		k = merge_fill_level(node, (pn >> 5) + (i >> 5), k);
+	if (depth >= 6)
+		k = merge_fill_level(node, (pn >> 6) + (i >> 6), k);
 	return k;
 }
 
 /*
- * The slots' ev to evp[0 .. pn - 1] (in), or back: pn (2 to 16, slots
- * allocated for as many) a constant where it is called, the copies
- * written out, no loop
+ * The slots' ev to evp[0 .. pn - 1] (in), or back: pn (2 to
+ * MERGE_FILL_MAX, slots allocated for as many) a constant where it is
+ * called, the copies written out, no loop, up to 16; a loop past them
  */
 static inline __attribute__((always_inline)) void
 merge_fill_evp(struct event **evp, struct merge_slot *slots, const size_t pn,
@@ -97,6 +102,12 @@ merge_fill_evp(struct event **evp, struct merge_slot *slots, const size_t pn,
 	MERGE_FILL_EVP(14);
 	MERGE_FILL_EVP(15);
 #undef MERGE_FILL_EVP
+	for (size_t i = 16; i < pn; i++) {
+		if (in)
+			evp[i] = slots[i].ev;
+		else
+			slots[i].ev = evp[i];
+	}
 }
 
 /*
@@ -174,14 +185,14 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 	const unsigned bits = depth ? depth : m->bits;
 	const size_t pn = (size_t)1 << bits;
 	/* with depth: each slot's ev, one load away, written back at the end */
-	struct event *evp[16];
+	struct event *evp[MERGE_FILL_MAX];
 	/*
 	 * with depth: the time of each live slot's event after its ev: the
 	 * next key is one load from the winner's index, not two (its ev,
 	 * then the event), off the L1 where its batch may be: the loop's
 	 * chain from winner to winner is what bounds it
 	 */
-	uint64_t nt[16];
+	uint64_t nt[MERGE_FILL_MAX];
 	size_t cur = m->cur;
 	struct event *e, *o = out, *end = out + max;
 	uint64_t ts, k = node[0];
@@ -193,8 +204,8 @@ merge_fill_loop(struct merge *m, struct event *out, size_t max,
 	 * counts only the events without a stamp, which no span counts
 	 */
 	const bool lazy = depth && mono;
-	struct event *ein[16];
-	uint32_t nots[16];
+	struct event *ein[MERGE_FILL_MAX];
+	uint32_t nots[MERGE_FILL_MAX];
 	const size_t cin = cur;
 
 	if (depth) {
@@ -303,6 +314,10 @@ size_t merge_fill(struct merge *m, struct event *out, size_t max,
 		return merge_fill_loop(m, out, max, tally, 3, true);
 	case 4:
 		return merge_fill_loop(m, out, max, tally, 4, true);
+	case 5:
+		return merge_fill_loop(m, out, max, tally, 5, true);
+	case 6:
+		return merge_fill_loop(m, out, max, tally, 6, true);
 	default:
 		return merge_fill_loop(m, out, max, tally, 0, true);
 	}

@@ -86,10 +86,11 @@ bool merge_batched(struct merge *m)
 		nb += m->slots[i].src->ops->next_batch != NULL;
 	/*
 	 * an input without next_batch (trace.dat) is read one event at a
-	 * time among batched ones: up to 16 inputs (merge_fill()'s copies
-	 * of the loop with a depth, which never step it), one batched
+	 * time among batched ones: up to MERGE_FILL_MAX inputs
+	 * (merge_fill()'s copies of the loop with a depth, which never step
+	 * it), one batched
 	 */
-	if (!nb || (nb < m->n && m->n > 16))
+	if (!nb || (nb < m->n && m->n > MERGE_FILL_MAX))
 		return false;
 	m->bev = calloc(m->n * (MERGE_BATCH + 1), sizeof(*m->bev));
 	if (!m->bev)

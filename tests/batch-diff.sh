@@ -13,8 +13,9 @@
 # 700 to 3000 records, little- and big-endian, a third without TSC, one
 # that steps back in time, one cut mid-record; uftrace recordings, whole
 # and damaged; a perf.data and trace.dat files (an input read an event at
-# a time among batched ones: the mixed merge), merged up to 17 (a tree
-# past merge_fill()'s unrolled depths). The options: the default lines,
+# a time among batched ones: the mixed merge), merged up to 17, 40 and
+# 65 (a tree past merge_fill()'s unrolled depths, MERGE_FILL_MAX: the
+# mixed merge is not batched there). The options: the default lines,
 # the 2008 rule file (relts, on the stream as printed), each filter,
 # --tsc-mhz and a guest on its offset (mapped times), -c, and the sinks
 # (--chrome, --perfetto, --stats, --exits), -o, a reader that goes away
@@ -42,6 +43,16 @@ k=formats/kvmtrace
 uf=tests/fixtures/uftrace
 td=tests/fixtures/tracedat/host-kvm-v6.dat
 hg=tests/fixtures/hostguest
+# m40, m65: that many inputs of 400 records, each of its own seed, every
+# third without TSC on most records (40: merge_fill()'s copy of depth 6;
+# 65: past its copies with a depth, MERGE_FILL_MAX in merge.h)
+m40= m65= i=0
+while [ $i -lt 65 ]; do
+	if [ $((i % 3)) = 2 ]; then t=70; else t=0; fi
+	"$gen" -n 400 -s $((100 + i)) -r -t $t > "$T/m.$i"
+	[ $i -lt 40 ] && m40="$m40 $T/m.$i"
+	m65="$m65 $T/m.$i" i=$((i + 1))
+done
 
 # NAME|REQUIRES (tracecmd, yaml or -)|ARGS (shell words, $T and the names
 # above; $KTF_HOW is batch or one, for a file of each run's own)
@@ -78,6 +89,8 @@ merge-perfetto|-|--perfetto --tsc-mhz=2400 \$a \$x
 merge-stats|-|--stats \$a \$x \$d
 merge-exits|-|--exits=csv -c 2400 \$x \$a
 merge-17|-|-f \$k \$a \$b \$c \$d \$e \$x \$a \$b \$c \$d \$e \$x \$a \$b \$c \$d \$e
+merge-40|-|-f \$k \$m40 \$d
+merge-65|-|-f \$k \$m65 \$e
 merge-guest-filter|-|--guest=\$d --tsc-offset=-7000 --events=VMEXIT,IO_WRITE --vcpu=0-1 -f \$k \$a \$d \$x
 merge-output|-|-o \$T/merge-output.\$KTF_HOW -f \$k \$a \$b; cat \$T/merge-output.\$KTF_HOW
 merge-head|-|-f \$k \$a \$b \$c | head -n 777
@@ -95,6 +108,8 @@ tracedat-filter|tracecmd|--events='kvm:*,VMEXIT' \$td \$a \$d
 tracedat-uftrace|tracecmd|--clock=\$uf/args=tsc \$hg/host6.dat \$uf/args
 tracedat-stats|tracecmd|--stats \$td \$x
 tracedat-17|tracecmd|-f \$k \$td \$a \$b \$c \$d \$e \$x \$a \$b \$c \$d \$e \$x \$a \$b \$c
+tracedat-40|tracecmd|-f \$k \$td \$m40
+tracedat-65|tracecmd|-f \$k \$td \$m65
 "
 
 # run NAME ARGS: both ways, into $T/NAME.{batch,one}.{out,err,rc}

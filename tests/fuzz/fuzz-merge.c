@@ -12,9 +12,9 @@
  * manner of tests/unit/test-merge.c, whose fixed scripts this widens.
  *
  * Input: a header, then a script per input, then the time bytes.
- *   byte 0   inputs, 1 + b % 17 (17: a tree of 32 leaves, past
+ *   byte 0   inputs, 1 + b % 65 (65: a tree of 128 leaves, past
  *            merge_fill()'s unrolled depths; with an input read an event
- *            at a time, more than 16 are not batched)
+ *            at a time, more than 64 are not batched)
  *   byte 1   bit 0: TSC inputs mapped onto a ns timeline at 500 MHz
  *            (times doubled; one past 2^63 does not map: its input stops
  *            with an error); bit 1: times start near 2^62

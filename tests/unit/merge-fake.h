@@ -153,8 +153,11 @@ static inline void fake_take(struct event *ev, struct merge_tally *t)
 	clock_span_add(sp, ev->ts);
 }
 
-/* inputs a merge of the tests takes at most: a tree of 32 leaves */
-#define FAKE_MAXIN 17
+/*
+ * inputs a merge of the tests takes at most: a tree of 128 leaves, past
+ * merge_fill()'s copies with a depth (MERGE_FILL_MAX leaves)
+ */
+#define FAKE_MAXIN 65
 
 /*
  * The stream a batched merge gave, worked out anew from its events in

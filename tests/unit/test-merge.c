@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The merge's order against a plain sort on (ts, input order, sequence):
- * inputs of scripted timestamps with many ties, 1 to 9 inputs and 17 (trees of
- * every shape), an input that fails half-way, one that steps back in time,
+ * inputs of scripted timestamps with many ties, 1 to 9 inputs, 17, 40 and 65
+ * (trees of every shape, merge_fill()'s loop of depth 5, 6 and any depth), an input that fails half-way, one that steps back in time,
  * an event stamped UINT64_MAX, inputs that are empty; each read ahead
  * (two_events) or not, near 0 or near 2^62, in the packed tree all
  * through or made wide on the way (merge.h), their times mapped
@@ -24,8 +24,8 @@
 #include "tap.h"
 
 #define MAXEV 64
-/* inputs at most: 17 makes a tree of 32 leaves, past merge_fill()'s
- * unrolled depths (16 leaves) */
+/* inputs at most: 65 makes a tree of 128 leaves, past merge_fill()'s
+ * unrolled depths (MERGE_FILL_MAX leaves) */
 #define MAXIN FAKE_MAXIN
 
 /* how run() scripts its inputs */
@@ -358,15 +358,16 @@ static void huge_first(struct tap *t, enum fake_kind kind)
 int main(void)
 {
 	struct tap t = { 0 };
-	static const size_t ks[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, MAXIN };
+	static const size_t ks[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 40, MAXIN };
+	const size_t nk = sizeof(ks) / sizeof(ks[0]);
 	size_t j, k;
 	unsigned how;
 
-	tap_plan(32 * 10 * 3 + 2);
+	tap_plan(32 * (int)nk * 3 + 2);
 	huge_first(&t, FAKE_PLAIN);
 	huge_first(&t, FAKE_LOOK);
 	for (how = 0; how < 32; how++) {
-		for (j = 0; j < 10; j++) {
+		for (j = 0; j < nk; j++) {
 			k = ks[j];
 			run(&t, k, 0x9e3779b97f4a7c15ull + k + how, 99, 99, how);
 			run(&t, k, 0x2545f4914f6cdd1dull * k + how, k - 1, 99,
