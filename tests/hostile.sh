@@ -519,14 +519,16 @@ if [ -n "${KTF_HAVE_YAML:-}" ]; then
 	python3 - "$T/u64.yaml" "$T/u64one.yaml" <<'EOF'
 import sys
 n = 1500
-head = ["version: 1", "events:", "  - match: 0x00020002", "    u64:"]
+head = ["version: 1", "events:", "  - match: 0x00010002", "    u64:"]
 big = head + ["      j%d: [1, 2]" % i for i in range(n)]
 big.append('    format: "%s"' % " ".join("%%(j%d)x" % i for i in range(n)))
 open(sys.argv[1], "w").write("\n".join(big) + "\n")
 one = head + ['      j0: [1, 2]', '    format: "%(j0)x"']
 open(sys.argv[2], "w").write("\n".join(one) + "\n")
 EOF
+	# the VMEXIT of whole.bin: its exitcode and rip as one u64, 1500 times
 	$KTF "$T/u64one.yaml" "$T/whole.bin" >"$T/u64.ref" 2>/dev/null
+	[ -s "$T/u64.ref" ] || echo "# u64.ref is empty: the rule meets no event" >&2
 	row "yaml: 1500 u64: names in a template" 0 - "$T/u64.ref" \
 		'$KTF "$T/u64.yaml" "$T/whole.bin" | cut -d" " -f1500'
 else
