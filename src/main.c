@@ -540,6 +540,8 @@ static int run(struct run *r)
 	if (!r->out->closed)
 		report_alignment(r);
 	render_missing_report(r->render, warn, NULL);
+	if (r->rules_file)
+		render_unmatched_report(r->render, warn, NULL);
 	for (size_t i = 0; i < r->ncounters; i++)
 		if (r->counters[i].start_defaulted)
 			run_say("%s: its times start at the first event of the timeline (ts %" PRIu64 "): give an 'rdtsc N' first line or --counters-start=TS to align them",

@@ -285,6 +285,20 @@ static void render_missing_desc(char *buf, size_t len,
 		snprintf(buf, len, "a %s event", m->src->ops->kind);
 }
 
+void render_unmatched_report(const struct render *r,
+			     void (*warn)(void *arg, const char *msg),
+			     void *arg)
+{
+	struct diag d;
+
+	if (!r || !r->nevents || r->unmatched < r->nevents)
+		return;
+	diag_set(&d, "%s: warning: no rule matched any of the %" PRIu64 " event%s, so nothing was printed (the first: %s); a rule for id 0 prints the events no other rule names",
+		 r->rules->file, r->nevents, r->nevents == 1 ? "" : "s",
+		 r->unmatched_what);
+	warn(arg, d.msg);
+}
+
 void render_missing_report(const struct render *r,
 			   void (*warn)(void *arg, const char *msg),
 			   void *arg)

@@ -4,6 +4,8 @@
  * the template's literals and conversions into the output buffer.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +46,22 @@ RENDER_INLINE const struct binding *render_lookup(const struct render *r,
 	}
 	tc = &r->tcache[render_thash(ev->type, ev->src->index)];
 	return tc->type == ev->type ? tc->b : &render_unbound;
+}
+
+/* The first event no rule named that printed nothing, in words */
+static __attribute__((noinline, cold)) void
+render_note_unmatched(struct render *r, const struct event *ev)
+{
+	const struct event_type *t = ev->type;
+	char id[24] = "";
+
+	if (t->has_id)
+		snprintf(id, sizeof(id), "0x%08" PRIx64, t->id);
+	snprintf(r->unmatched_what, sizeof(r->unmatched_what),
+		 "record %" PRIu64 " of %s, event %s%s%s%s%s%s", ev->seq,
+		 ev->src->name, t->system ? t->system : "",
+		 t->system ? ":" : "", t->name ? t->name : "",
+		 t->name && *id ? " (" : "", id, t->name && *id ? ")" : "");
 }
 
 /* The digits of q, a stamp's part above its low 8, as render_ts_dec's */
@@ -298,6 +316,7 @@ next:
 		RENDER_SYNC();
 		/* the lines: the events rendered but those a rule skips */
 		*done = (size_t)(ev - start);
+		r->nevents += *done;
 		return (int)(*done - skipped);
 	}
 	b = bn;
@@ -336,6 +355,8 @@ gate:
 		 * without a rendering of its own */
 		if (b->mode == RMODE_SKIP ||
 		    (b->mode == RMODE_DEFAULT && !ev->src->ops->render_default)) {
+			if (b->mode == RMODE_DEFAULT && !r->unmatched++)
+				render_note_unmatched(r, ev);
 			skipped++;
 			ev++;
 			goto next;

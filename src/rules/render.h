@@ -350,6 +350,16 @@ struct render {
 	 * of its template, the events that had no value there
 	 */
 	struct render_missing **missing;
+	/*
+	 * The events render_events() went through, and those of them no
+	 * rule named that printed nothing (no default rendering: a
+	 * kvmtrace record, as the 2008 tool left it out), the first of
+	 * these said in unmatched_what (its type may be its record's, gone
+	 * by the end): render_unmatched_report()
+	 */
+	uint64_t nevents;
+	uint64_t unmatched;
+	char unmatched_what[192];
 };
 
 /*
@@ -391,6 +401,16 @@ int render_check(struct render *r, struct source **srcs, size_t n,
 void render_missing_report(const struct render *r,
 			   void (*warn)(void *arg, const char *msg),
 			   void *arg);
+
+/*
+ * A warning, through warn, when no rule matched any event the run
+ * rendered and so nothing was printed (a rule file of other events, ids
+ * mistyped): how many, and the first of them. Call while the inputs are
+ * open.
+ */
+void render_unmatched_report(const struct render *r,
+			     void (*warn)(void *arg, const char *msg),
+			     void *arg);
 
 /* The glob-rule check of render_check, run by render_event once. */
 int render_check_globs(struct render *r, const struct event *first,
