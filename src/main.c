@@ -41,6 +41,7 @@
 #include "run.h"
 #include "signature.h"
 #include "sink.h"
+#include "sink-util.h"
 #include "source.h"
 #include "symtab.h"
 
@@ -541,7 +542,8 @@ static int run(struct run *r)
 		report_alignment(r);
 	render_missing_report(r->render, warn, NULL);
 	if (r->rules_file)
-		render_unmatched_report(r->render, warn, NULL);
+		render_unmatched_report(r->render, sink_kvmtrace_name, warn,
+					NULL);
 	for (size_t i = 0; i < r->ncounters; i++)
 		if (r->counters[i].start_defaulted)
 			run_say("%s: its times start at the first event of the timeline (ts %" PRIu64 "): give an 'rdtsc N' first line or --counters-start=TS to align them",

@@ -286,16 +286,21 @@ static void render_missing_desc(char *buf, size_t len,
 }
 
 void render_unmatched_report(const struct render *r,
+			     const char *(*id_name)(uint64_t id),
 			     void (*warn)(void *arg, const char *msg),
 			     void *arg)
 {
+	const char *name = NULL;
 	struct diag d;
 
 	if (!r || !r->nevents || r->unmatched < r->nevents)
 		return;
-	diag_set(&d, "%s: warning: no rule matched any of the %" PRIu64 " event%s, so nothing was printed (the first: %s); a rule for id 0 prints the events no other rule names",
+	if (r->unmatched_has_id && id_name)
+		name = id_name(r->unmatched_id);
+	diag_set(&d, "%s: warning: no rule matched any of the %" PRIu64 " event%s, so nothing was printed (the first: %s%s%s%s); a rule for id 0 prints the events no other rule names",
 		 r->rules->file, r->nevents, r->nevents == 1 ? "" : "s",
-		 r->unmatched_what);
+		 r->unmatched_what, name ? " (" : "", name ? name : "",
+		 name ? ")" : "");
 	warn(arg, d.msg);
 }
 

@@ -55,6 +55,8 @@ render_note_unmatched(struct render *r, const struct event *ev)
 	const struct event_type *t = ev->type;
 	char id[24] = "";
 
+	r->unmatched_has_id = t->has_id && !t->name;
+	r->unmatched_id = t->id;
 	if (t->has_id)
 		snprintf(id, sizeof(id), "0x%08" PRIx64, t->id);
 	snprintf(r->unmatched_what, sizeof(r->unmatched_what),

@@ -354,12 +354,14 @@ struct render {
 	 * The events render_events() went through, and those of them no
 	 * rule named that printed nothing (no default rendering: a
 	 * kvmtrace record, as the 2008 tool left it out), the first of
-	 * these said in unmatched_what (its type may be its record's, gone
-	 * by the end): render_unmatched_report()
+	 * these said in unmatched_what, and its id (its type may be its
+	 * record's, gone by the end): render_unmatched_report()
 	 */
 	uint64_t nevents;
 	uint64_t unmatched;
 	char unmatched_what[192];
+	bool unmatched_has_id;
+	uint64_t unmatched_id;
 };
 
 /*
@@ -405,10 +407,12 @@ void render_missing_report(const struct render *r,
 /*
  * A warning, through warn, when no rule matched any event the run
  * rendered and so nothing was printed (a rule file of other events, ids
- * mistyped): how many, and the first of them. Call while the inputs are
- * open.
+ * mistyped): how many, and the first of them; id_name (NULL: none) names
+ * an event of an id without a name of its own (kvmtrace's). Call while
+ * the inputs are open.
  */
 void render_unmatched_report(const struct render *r,
+			     const char *(*id_name)(uint64_t id),
 			     void (*warn)(void *arg, const char *msg),
 			     void *arg);
 
