@@ -91,6 +91,13 @@ struct filter {
 	bool sorted;			/* vcpus and pids: sorted, merged */
 	const struct rules *rules;	/* borrowed: YAML name: labels */
 	uint64_t events_passed;		/* events --events let through */
+	/*
+	 * --pid and --vcpu: the events that came to each (past the filters
+	 * before it), the span of their pids and vCPUs, those without
+	 * one, and those let through: filter_report() says when none was
+	 */
+	uint64_t pid_seen, pid_none, pid_lo, pid_hi, pid_passed;
+	uint64_t vcpu_seen, vcpu_none, vcpu_lo, vcpu_hi, vcpu_passed;
 };
 
 struct filter *filter_create(void)
@@ -582,6 +589,16 @@ static bool filter_in(const struct filter_range *v, size_t n, uint64_t x)
 	return false;
 }
 
+/* One more value that came to --pid or --vcpu: counted, in the span */
+static inline void filter_seen_value(uint64_t *n, uint64_t *lo, uint64_t *hi,
+				     uint64_t x)
+{
+	if (!(*n)++ || x < *lo)
+		*lo = x;
+	if (x > *hi)
+		*hi = x;
+}
+
 /* ev's vCPU: the vcpu_id field where the format has one, else ev->vcpu. */
 static bool filter_vcpu(struct filter *f, const struct event *ev,
 			uint64_t *vcpu)
@@ -641,12 +658,28 @@ bool filter_match(struct filter *f, const struct event *ev)
 		}
 		f->time_passed++;
 	}
-	if (f->npids && (ev->pid < 0 ||
-			 !filter_in(f->pids, f->npids, (uint64_t)ev->pid)))
-		return false;
-	if (f->nvcpus && (!filter_vcpu(f, ev, &vcpu) ||
-			  !filter_in(f->vcpus, f->nvcpus, vcpu)))
-		return false;
+	if (f->npids) {
+		if (ev->pid < 0) {
+			f->pid_none++;
+			return false;
+		}
+		filter_seen_value(&f->pid_seen, &f->pid_lo, &f->pid_hi,
+				  (uint64_t)ev->pid);
+		if (!filter_in(f->pids, f->npids, (uint64_t)ev->pid))
+			return false;
+		f->pid_passed++;
+	}
+	if (f->nvcpus) {
+		if (!filter_vcpu(f, ev, &vcpu)) {
+			f->vcpu_none++;
+			return false;
+		}
+		filter_seen_value(&f->vcpu_seen, &f->vcpu_lo, &f->vcpu_hi,
+				  vcpu);
+		if (!filter_in(f->vcpus, f->nvcpus, vcpu))
+			return false;
+		f->vcpu_passed++;
+	}
 	return true;
 }
 
@@ -728,6 +761,47 @@ static void filter_span(const struct filter *f, struct diag *d)
 			 f->timeline == CLOCK_TSC ? "TSC ticks" : "counter");
 }
 
+/* "0,2-3": the ranges of --pid or --vcpu, merged, to d */
+static void filter_ranges_text(const struct filter_range *v, size_t n,
+			       struct diag *d)
+{
+	for (size_t i = 0; i < n; i++) {
+		diag_add(d, "%s%" PRIu64, i ? "," : "", v[i].lo);
+		if (v[i].hi != v[i].lo)
+			diag_add(d, "-%" PRIu64, v[i].hi);
+	}
+}
+
+/*
+ * --pid or --vcpu (what, "pid" or "vCPU") let no event through: say so,
+ * with the span of the values that came to it and how many had none
+ */
+static void filter_report_list(const char *opt, const char *what,
+			       const struct filter_range *v, size_t n,
+			       uint64_t seen, uint64_t none, uint64_t lo,
+			       uint64_t hi,
+			       void (*warn)(void *arg, const char *msg),
+			       void *arg)
+{
+	struct diag d;
+
+	diag_set(&d, "warning: --%s ", opt);
+	filter_ranges_text(v, n, &d);
+	diag_add(&d, " selected no event; ");
+	if (seen)
+		diag_add(&d, "the %" PRIu64 " event%s that came to it %s on %s%s %" PRIu64,
+			 seen, seen == 1 ? "" : "s", seen == 1 ? "is" : "are",
+			 what, lo == hi ? "" : "s", lo);
+	if (seen && lo != hi)
+		diag_add(&d, "~%" PRIu64, hi);
+	if (seen && none)
+		diag_add(&d, ", and %" PRIu64 " more have none", none);
+	else if (none)
+		diag_add(&d, "the %" PRIu64 " event%s that came to it %s none",
+			 none, none == 1 ? "" : "s", none == 1 ? "has" : "have");
+	warn(arg, d.msg);
+}
+
 void filter_report(const struct filter *f,
 		   void (*warn)(void *arg, const char *msg), void *arg)
 {
@@ -751,14 +825,24 @@ void filter_report(const struct filter *f,
 	}
 	if (f->nevents && !f->events_passed && !named)
 		warn(arg, "warning: --events matched no event of any input");
-	if (!f->has_time || f->time_passed)
-		return;
-	diag_set(&d, "warning: --time-range %s selected no event; ", f->time_arg);
-	if (f->stamped) {
-		diag_add(&d, "the inputs cover ");
-		filter_span(f, &d);
-	} else {
-		diag_add(&d, "no event has a time stamp");
+	if (f->has_time && !f->time_passed) {
+		diag_set(&d, "warning: --time-range %s selected no event; ",
+			 f->time_arg);
+		if (f->stamped) {
+			diag_add(&d, "the inputs cover ");
+			filter_span(f, &d);
+		} else {
+			diag_add(&d, "no event has a time stamp");
+		}
+		warn(arg, d.msg);
 	}
-	warn(arg, d.msg);
+	/* the filters before these said so if no event came to them */
+	if (f->npids && !f->pid_passed && (f->pid_seen || f->pid_none))
+		filter_report_list("pid", "pid", f->pids, f->npids,
+				   f->pid_seen, f->pid_none, f->pid_lo,
+				   f->pid_hi, warn, arg);
+	if (f->nvcpus && !f->vcpu_passed && (f->vcpu_seen || f->vcpu_none))
+		filter_report_list("vcpu", "vCPU", f->vcpus, f->nvcpus,
+				   f->vcpu_seen, f->vcpu_none, f->vcpu_lo,
+				   f->vcpu_hi, warn, arg);
 }
