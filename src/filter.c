@@ -92,12 +92,15 @@ struct filter {
 	const struct rules *rules;	/* borrowed: YAML name: labels */
 	uint64_t events_passed;		/* events --events let through */
 	/*
-	 * --pid and --vcpu: the events that came to each (past the filters
-	 * before it), the span of their pids and vCPUs, those without
-	 * one, and those let through: filter_report() says when none was
+	 * --pid and --vcpu: the events each left out (that came to it past
+	 * the filters before it) and the span of their pids and vCPUs,
+	 * those without one, and whether one went through: filter_report()
+	 * says when none did (then the events left out are all that came);
+	 * once one went through, nothing more is counted
 	 */
-	uint64_t pid_seen, pid_none, pid_lo, pid_hi, pid_passed;
-	uint64_t vcpu_seen, vcpu_none, vcpu_lo, vcpu_hi, vcpu_passed;
+	uint64_t pid_seen, pid_none, pid_lo, pid_hi;
+	uint64_t vcpu_seen, vcpu_none, vcpu_lo, vcpu_hi;
+	bool pid_passed, vcpu_passed;
 };
 
 struct filter *filter_create(void)
@@ -589,7 +592,7 @@ static bool filter_in(const struct filter_range *v, size_t n, uint64_t x)
 	return false;
 }
 
-/* One more value that came to --pid or --vcpu: counted, in the span */
+/* One more value --pid or --vcpu left out: counted, in the span */
 static inline void filter_seen_value(uint64_t *n, uint64_t *lo, uint64_t *hi,
 				     uint64_t x)
 {
@@ -663,22 +666,27 @@ bool filter_match(struct filter *f, const struct event *ev)
 			f->pid_none++;
 			return false;
 		}
-		filter_seen_value(&f->pid_seen, &f->pid_lo, &f->pid_hi,
-				  (uint64_t)ev->pid);
-		if (!filter_in(f->pids, f->npids, (uint64_t)ev->pid))
+		if (!filter_in(f->pids, f->npids, (uint64_t)ev->pid)) {
+			if (!f->pid_passed)
+				filter_seen_value(&f->pid_seen, &f->pid_lo,
+						  &f->pid_hi,
+						  (uint64_t)ev->pid);
 			return false;
-		f->pid_passed++;
+		}
+		f->pid_passed = true;
 	}
 	if (f->nvcpus) {
 		if (!filter_vcpu(f, ev, &vcpu)) {
 			f->vcpu_none++;
 			return false;
 		}
-		filter_seen_value(&f->vcpu_seen, &f->vcpu_lo, &f->vcpu_hi,
-				  vcpu);
-		if (!filter_in(f->vcpus, f->nvcpus, vcpu))
+		if (!filter_in(f->vcpus, f->nvcpus, vcpu)) {
+			if (!f->vcpu_passed)
+				filter_seen_value(&f->vcpu_seen, &f->vcpu_lo,
+						  &f->vcpu_hi, vcpu);
 			return false;
-		f->vcpu_passed++;
+		}
+		f->vcpu_passed = true;
 	}
 	return true;
 }
