@@ -586,6 +586,11 @@ static int sink_exits_end(struct sink *s, struct diag *d)
 
 	if (exits_finish(&c->x) < 0)
 		return sink_exits_nomem(d);
+	/* as --stats says "Exits: none": not a silent empty table */
+	if (!c->rows && s->warn)
+		s->warn(s->warn_arg, c->json ?
+			"warning: --exits: no exit among the events (no kvm:kvm_exit or kvmtrace VMEXIT): no row was written" :
+			"warning: --exits: no exit among the events (no kvm:kvm_exit or kvmtrace VMEXIT): only the header line was written");
 	return 0;
 }
 
