@@ -357,6 +357,7 @@ bool clock_report(const struct clock *c, struct source **srcs,
 	const struct source *src = srcs[g];
 	struct clock_span host = { 0 };
 	const char *hname = NULL;
+	bool hmany = false;		/* hname: "the host inputs" */
 	uint64_t lo, hi, len, in;
 	uint32_t nvcpus = 0;
 	int64_t spread = 0;
@@ -379,7 +380,8 @@ bool clock_report(const struct clock *c, struct source **srcs,
 		if (!host.events || s->last > host.last)
 			host.last = s->last;
 		host.events += s->events;
-		hname = hname ? "the host inputs" : srcs[i]->name;
+		hmany = hname != NULL;
+		hname = hmany ? "the host inputs" : srcs[i]->name;
 	}
 	if (!host.events)
 		return false;
@@ -414,14 +416,14 @@ bool clock_report(const struct clock *c, struct source **srcs,
 		share = (double)in / (double)len;
 	else
 		share = hi >= lo ? 1.0 : 0.0;
-	diag_add(d, "\n%s: on the host clock %" PRIu64 "..%" PRIu64 " (%" PRIu64 "); %s covers %.1f%% of it",
+	diag_add(d, "\n%s: on the host clock %" PRIu64 "..%" PRIu64 " (%" PRIu64 "); %s cover%s %.1f%% of it",
 		 src->name, spans[g].first, spans[g].last, len, hname,
-		 100.0 * share);
+		 hmany ? "" : "s", 100.0 * share);
 	if (share < 0.5) {
 		*warn = true;
-		diag_add(d, "\nwarning: %s: only %.1f%% of its aligned span lies inside %s's (%" PRIu64 "..%" PRIu64 "): is the offset right?%s",
-			 src->name, 100.0 * share, hname, host.first,
-			 host.last,
+		diag_add(d, "\nwarning: %s: only %.1f%% of its aligned span lies inside %s%s (%" PRIu64 "..%" PRIu64 "): is the offset right?%s",
+			 src->name, 100.0 * share, hname, hmany ? "'" : "'s",
+			 host.first, host.last,
 			 !src->align.self_shifted && c->auto_offset ?
 				 " (a paravirtualised guest's rdtsc need not see the value of kvm_write_tsc_offset)" : "");
 	}
