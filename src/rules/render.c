@@ -617,6 +617,8 @@ nomem:
 	ret = -ENOMEM;
 fail:
 	*done = (size_t)(ev - start);
+	/* the events before it were gone through (render_unmatched_report()) */
+	r->nevents += *done;
 	return ret;
 }
 
