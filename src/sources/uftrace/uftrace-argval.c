@@ -39,8 +39,12 @@ static size_t uft_values(const struct uftrace *uf, const struct uft_cur *c,
 	bool ret = c->rec.type == UFT_EXIT;
 	size_t i, n = 0;
 
-	/* no payload (pay NULL): NULL + 0 is undefined, and there is nothing */
-	if (!c->av || !c->rec.more || !c->pay)
+	/*
+	 * no payload (pay NULL: NULL + 0 is undefined), or one of 0 bytes
+	 * (pay then the buffer of an event before, or none: the values
+	 * must not depend on which): there is nothing
+	 */
+	if (!c->av || !c->rec.more || !c->pay || !c->paylen)
 		return 0;
 	end = c->pay + c->paylen;
 	for (i = 0; i < c->av->n && n < max; i++) {

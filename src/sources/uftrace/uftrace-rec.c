@@ -355,7 +355,10 @@ again:
 			t->pay = n;
 			t->paycap = (size_t)psize;
 		}
-		memcpy(t->pay, t->buf + t->pos + UFT_REC_SIZE, (size_t)psize);
+		/* a payload of 0 bytes: t->pay may be none yet */
+		if (psize)
+			memcpy(t->pay, t->buf + t->pos + UFT_REC_SIZE,
+			       (size_t)psize);
 		t->paylen = (uint32_t)psize;
 	}
 	/* libmcount stamps lost-records records with time 0 */
