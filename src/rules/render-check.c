@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "render-int.h"
 #include "render.h"
 #include "source.h"
 
@@ -283,6 +284,19 @@ static void render_missing_desc(char *buf, size_t len,
 		snprintf(buf, len, "event 0x%08" PRIx64, t->id);
 	else
 		snprintf(buf, len, "a %s event", m->src->ops->kind);
+}
+
+void render_note_unmatched(struct render *r, const struct event *ev)
+{
+	char what[160];
+
+	render_missing_desc(what, sizeof(what),
+			    &(struct render_missing){ 1, ev->src, ev->type,
+						      ev->seq });
+	snprintf(r->unmatched_what, sizeof(r->unmatched_what),
+		 "record %" PRIu64 " of %s, %s", ev->seq, ev->src->name, what);
+	r->unmatched_has_id = ev->type->has_id && !ev->type->name;
+	r->unmatched_id = ev->type->id;
 }
 
 void render_unmatched_report(const struct render *r,

@@ -293,6 +293,14 @@ char *render_generic_at(struct render *r, const struct binding *b,
 			const struct event *ev, struct outbuf *o, char *p,
 			struct diag *d);
 
+/*
+ * The first event no rule named that printed nothing, in words, to r's
+ * unmatched_what, as render_missing_report() names events
+ * (render_unmatched_report()). Cold: once a run.
+ */
+__attribute__((cold)) void render_note_unmatched(struct render *r,
+						 const struct event *ev);
+
 /* RMODE_TYPEERROR: the raw template, then the event's values. */
 int render_typeerror(const struct render *r, const struct binding *b,
 		     const struct event *ev, struct outbuf *o);

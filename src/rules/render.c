@@ -4,8 +4,6 @@
  * the template's literals and conversions into the output buffer.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,24 +44,6 @@ RENDER_INLINE const struct binding *render_lookup(const struct render *r,
 	}
 	tc = &r->tcache[render_thash(ev->type, ev->src->index)];
 	return tc->type == ev->type ? tc->b : &render_unbound;
-}
-
-/* The first event no rule named that printed nothing, in words */
-static __attribute__((noinline, cold)) void
-render_note_unmatched(struct render *r, const struct event *ev)
-{
-	const struct event_type *t = ev->type;
-	char id[24] = "";
-
-	r->unmatched_has_id = t->has_id && !t->name;
-	r->unmatched_id = t->id;
-	if (t->has_id)
-		snprintf(id, sizeof(id), "0x%08" PRIx64, t->id);
-	snprintf(r->unmatched_what, sizeof(r->unmatched_what),
-		 "record %" PRIu64 " of %s, event %s%s%s%s%s%s", ev->seq,
-		 ev->src->name, t->system ? t->system : "",
-		 t->system ? ":" : "", t->name ? t->name : "",
-		 t->name && *id ? " (" : "", id, t->name && *id ? ")" : "");
 }
 
 /* The digits of q, a stamp's part above its low 8, as render_ts_dec's */
