@@ -587,10 +587,13 @@ static int sink_exits_end(struct sink *s, struct diag *d)
 	if (exits_finish(&c->x) < 0)
 		return sink_exits_nomem(d);
 	/* as --stats says "Exits: none": not a silent empty table */
-	if (!c->rows && s->warn)
-		s->warn(s->warn_arg, c->json ?
-			"warning: --exits: no exit among the events (no kvm:kvm_exit or kvmtrace VMEXIT): no row was written" :
-			"warning: --exits: no exit among the events (no kvm:kvm_exit or kvmtrace VMEXIT): only the header line was written");
+	if (!c->rows && s->warn) {
+		diag_set(d, "warning: --exits: no exit among the events (no kvm:kvm_exit or kvmtrace VMEXIT): %s",
+			 c->json ? "no row was written" :
+				   "only the header line was written");
+		s->warn(s->warn_arg, d->msg);
+		diag_init(d);
+	}
 	return 0;
 }
 

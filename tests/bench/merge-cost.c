@@ -303,6 +303,13 @@ static size_t keys_two(void)
 	return 2 * n;
 }
 
+/* best: the least of it and t */
+static void keep_best(double *best, double t)
+{
+	if (t < *best)
+		*best = t;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
@@ -329,27 +336,23 @@ int main(int argc, char **argv)
 		t0 = now();
 		sink += read_alone();
 		t1 = now();
-		best[0] = t1 - t0 < best[0] ? t1 - t0 : best[0];
+		keep_best(&best[0], t1 - t0);
 		gen_reset(n);
 		t0 = now();
 		sink += merged(clock);
 		t1 = now();
-		best[1] = t1 - t0 < best[1] ? t1 - t0 : best[1];
+		keep_best(&best[1], t1 - t0);
 		done[0] = done[1] = 0;
 		t0 = now();
 		for (int q = 0; q < reps; q++)
 			done[0] += keys_one();
 		t1 = now();
-		best[2] = (t1 - t0) / (double)done[0] < best[2] ?
-				  (t1 - t0) / (double)done[0] :
-				  best[2];
+		keep_best(&best[2], (t1 - t0) / (double)done[0]);
 		t0 = now();
 		for (int q = 0; q < reps; q++)
 			done[1] += keys_two();
 		t1 = now();
-		best[3] = (t1 - t0) / (double)done[1] < best[3] ?
-				  (t1 - t0) / (double)done[1] :
-				  best[3];
+		keep_best(&best[3], (t1 - t0) / (double)done[1]);
 		sink += order[done[1] % sizeof(order)];
 	}
 	clock_destroy(clock);
