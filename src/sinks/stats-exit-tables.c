@@ -723,6 +723,9 @@ static int stats_gfuncs_table(struct sink_stats *c)
 
 	if (!c->syms && !c->sym_src && !c->ngcpus && c->mode != STATS_JSON)
 		return 0;
+	/* no exit at all: "Exits: none" said it, not an empty table */
+	if (!c->csv && !c->reasons.n)
+		return 0;
 	keys = malloc((c->funcs.n + 1) * sizeof(*keys));
 	if (!keys)
 		return -ENOMEM;
