@@ -286,17 +286,17 @@ static void render_missing_desc(char *buf, size_t len,
 		snprintf(buf, len, "a %s event", m->src->ops->kind);
 }
 
-void render_note_unmatched(struct render *r, const struct event *ev)
+void render_note(struct render_note *n, const struct event *ev)
 {
 	char what[160];
 
 	render_missing_desc(what, sizeof(what),
 			    &(struct render_missing){ 1, ev->src, ev->type,
 						      ev->seq });
-	snprintf(r->unmatched_what, sizeof(r->unmatched_what),
-		 "record %" PRIu64 " of %s, %s", ev->seq, ev->src->name, what);
-	r->unmatched_has_id = ev->type->has_id && !ev->type->name;
-	r->unmatched_id = ev->type->id;
+	snprintf(n->what, sizeof(n->what), "record %" PRIu64 " of %s, %s",
+		 ev->seq, ev->src->name, what);
+	n->has_id = ev->type->has_id && !ev->type->name;
+	n->id = ev->type->id;
 }
 
 void render_unmatched_report(const struct render *r,
@@ -304,17 +304,33 @@ void render_unmatched_report(const struct render *r,
 			     void (*warn)(void *arg, const char *msg),
 			     void *arg)
 {
+	const struct render_note *n;
 	const char *name = NULL;
+	uint64_t skipped;
 	struct diag d;
 
-	if (!r || !r->nevents || r->unmatched < r->nevents)
+	if (!r || !r->nevents || r->nlines)
 		return;
-	if (r->unmatched_has_id && id_name)
-		name = id_name(r->unmatched_id);
-	diag_set(&d, "%s: warning: no rule matched any of the %" PRIu64 " event%s, so nothing was printed (the first: %s%s%s%s); a rule for id 0 prints the events no other rule names",
-		 r->rules->file, r->nevents, r->nevents == 1 ? "" : "s",
-		 r->unmatched_what, name ? " (" : "", name ? name : "",
-		 name ? ")" : "");
+	/* the events no rule printed went to skip rules or matched none */
+	skipped = r->nevents - r->nunmatched;
+	n = skipped ? &r->first : &r->unmatched;
+	if (n->has_id && id_name)
+		name = id_name(n->id);
+	if (!skipped)
+		diag_set(&d, "%s: warning: no rule matched any of the %" PRIu64 " event%s, so nothing was printed (the first: %s%s%s%s); a rule for id 0 prints the events no other rule names",
+			 r->rules->file, r->nevents,
+			 r->nevents == 1 ? "" : "s", n->what, name ? " (" : "",
+			 name ? name : "", name ? ")" : "");
+	else if (!r->nunmatched)
+		diag_set(&d, "%s: warning: every one of the %" PRIu64 " event%s went to a skip rule, so nothing was printed (the first: %s%s%s%s); no rule that prints matched any",
+			 r->rules->file, r->nevents,
+			 r->nevents == 1 ? "" : "s", n->what, name ? " (" : "",
+			 name ? name : "", name ? ")" : "");
+	else
+		diag_set(&d, "%s: warning: nothing was printed: of the %" PRIu64 " events, %" PRIu64 " went to skip rules and %" PRIu64 " matched no rule (the first event: %s%s%s%s); no rule that prints matched any",
+			 r->rules->file, r->nevents, skipped, r->nunmatched,
+			 n->what, name ? " (" : "", name ? name : "",
+			 name ? ")" : "");
 	warn(arg, d.msg);
 }
 

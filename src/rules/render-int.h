@@ -294,12 +294,12 @@ char *render_generic_at(struct render *r, const struct binding *b,
 			struct diag *d);
 
 /*
- * The first event no rule named that printed nothing, in words, to r's
- * unmatched_what, as render_missing_report() names events
- * (render_unmatched_report()). Cold: once a run.
+ * An event in words, to n (r's unmatched: the first no rule named that
+ * printed nothing; first: the run's first), as render_missing_report()
+ * names events (render_unmatched_report()). Cold: twice a run at most.
  */
-__attribute__((cold)) void render_note_unmatched(struct render *r,
-						 const struct event *ev);
+__attribute__((cold)) void render_note(struct render_note *n,
+				       const struct event *ev);
 
 /* RMODE_TYPEERROR: the raw template, then the event's values. */
 int render_typeerror(const struct render *r, const struct binding *b,

@@ -292,6 +292,9 @@ int render_events(struct render *r, const struct event *ev, size_t nev,
 		if (ret < 0)
 			return ret;
 	}
+	/* the run's first event, should nothing be printed at all */
+	if (__builtin_expect(!r->nevents, 0) && ev < end && !r->first.what[0])
+		render_note(&r->first, ev);
 	bn = ev < end ? render_lookup(r, ev) : &render_unbound;
 next:
 	if (ev == end) {
@@ -299,6 +302,7 @@ next:
 		/* the lines: the events rendered but those a rule skips */
 		*done = (size_t)(ev - start);
 		r->nevents += *done;
+		r->nlines += *done - skipped;
 		return (int)(*done - skipped);
 	}
 	b = bn;
@@ -337,8 +341,8 @@ gate:
 		 * without a rendering of its own */
 		if (b->mode == RMODE_SKIP ||
 		    (b->mode == RMODE_DEFAULT && !ev->src->ops->render_default)) {
-			if (b->mode == RMODE_DEFAULT && !r->unmatched++)
-				render_note_unmatched(r, ev);
+			if (b->mode == RMODE_DEFAULT && !r->nunmatched++)
+				render_note(&r->unmatched, ev);
 			skipped++;
 			ev++;
 			goto next;
@@ -599,6 +603,7 @@ fail:
 	*done = (size_t)(ev - start);
 	/* the events before it were gone through (render_unmatched_report()) */
 	r->nevents += *done;
+	r->nlines += *done - skipped;
 	return ret;
 }
 

@@ -298,6 +298,13 @@ struct render_id {
 	uint32_t rule;
 };
 
+/* An event as a warning names it at the end (render_unmatched_report()) */
+struct render_note {
+	char what[192];		/* "record S of SRC, event ..." */
+	bool has_id;		/* an id without a name of its own */
+	uint64_t id;
+};
+
 struct render {
 	const struct rules *rules;	/* borrowed */
 	double mhz;			/* -c MHZ; 0: time stamps in ticks */
@@ -351,17 +358,17 @@ struct render {
 	 */
 	struct render_missing **missing;
 	/*
-	 * The events render_events() went through, and those of them no
-	 * rule named that printed nothing (no default rendering: a
-	 * kvmtrace record, as the 2008 tool left it out), the first of
-	 * these said in unmatched_what, and its id (its type may be its
-	 * record's, gone by the end): render_unmatched_report()
+	 * The events render_events() went through, the lines they made,
+	 * and those of them no rule named that printed nothing (no default
+	 * rendering: a kvmtrace record, as the 2008 tool left it out), the
+	 * first of these said in unmatched, and the first event of all in
+	 * first: render_unmatched_report()
 	 */
 	uint64_t nevents;
-	uint64_t unmatched;
-	char unmatched_what[192];
-	bool unmatched_has_id;
-	uint64_t unmatched_id;
+	uint64_t nlines;
+	uint64_t nunmatched;
+	struct render_note unmatched;
+	struct render_note first;
 };
 
 /*
@@ -405,11 +412,13 @@ void render_missing_report(const struct render *r,
 			   void *arg);
 
 /*
- * A warning, through warn, when no rule matched any event the run
- * rendered and so nothing was printed (a rule file of other events, ids
- * mistyped): how many, and the first of them; id_name (NULL: none) names
- * an event of an id without a name of its own (kvmtrace's). Call while
- * the inputs are open.
+ * A warning, through warn, when the run rendered events and printed
+ * nothing: no rule matched any of them (a rule file of other events, ids
+ * mistyped), or every one the rules printed nothing for went to a skip
+ * rule (a file that prints exits and skips the rest, over a trace
+ * without exits): how many, and the first of them; id_name (NULL: none)
+ * names an event of an id without a name of its own (kvmtrace's). Call
+ * while the inputs are open.
  */
 void render_unmatched_report(const struct render *r,
 			     const char *(*id_name)(uint64_t id),
