@@ -84,7 +84,9 @@ void options_usage(FILE *f)
 	      "      --live             read the kernel's ring buffers as they fill (root):\n"
 	      "                         --events (default kvm:*) are enabled in an\n"
 	      "                         instance of its own; each event printed as it\n"
-	      "                         comes; --time-range from the start\n"
+	      "                         comes (or --stats, --exits, --chrome,\n"
+	      "                         --perfetto at the end); --time-range from\n"
+	      "                         the start\n"
 	      "      --duration=SECONDS --live: stop after SECONDS (else at a signal)\n"
 	      "      --interval=SECONDS --live --stats: a table every SECONDS (1)\n"
 	      "      --live-replay=FILE --live on the ring-buffer pages of a trace.dat\n"
@@ -307,9 +309,9 @@ static int check_live(struct options *o, struct diag *d)
 			 o->inputs[0].path);
 		return -EINVAL;
 	}
-	if (o->chrome || o->ncounters || o->have_offset || o->auto_offset) {
-		diag_set(d, "--live prints text or --stats; %s is for recordings",
-			 o->chrome ? "--chrome" : o->ncounters ? "--counters" : "--tsc-offset");
+	if (o->ncounters || o->have_offset || o->auto_offset) {
+		diag_set(d, "--live reads the host's own kernel; %s is for recordings",
+			 o->ncounters ? "--counters" : "--tsc-offset");
 		return -EINVAL;
 	}
 	if (o->interval > 0 && !o->stats) {

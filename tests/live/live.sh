@@ -316,6 +316,46 @@ $KTF --live --events=sched:sched_switch --stats --interval=0.1 --duration=0.35 >
 [ "$(grep -c '^# interval' "$T/stats")" -ge 3 ] && grep -q '^# the whole run' "$T/stats" &&
 	grep -q 'sched:sched_switch' "$T/stats"
 ok $? "--live --stats --interval=0.1 --duration=0.35: $(grep -c '^# interval' "$T/stats") interval blocks and the whole run's"
+# --live --chrome at a signal, --live --perfetto to its --duration: whole
+# files of the events seen (JSON that loads, with slices: sched_switch
+# makes the CPUs' task slices; the protobuf as check-perfetto.py checks
+# it), no instance left
+sh "$T/withpid" "$T/chrome.pid" $KTF --live --events=sched:sched_switch \
+	--chrome -o "$T/live.json" 2> "$T/chrome.err" &
+lc=$!
+pids="$pids $lc"
+wait_for test -s "$T/chrome.pid"
+wait_for has_instance "$(cat "$T/chrome.pid")"
+workload
+kill -INT "$(cat "$T/chrome.pid")"
+wait $lc
+rc=$?
+python3 - "$T/live.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+n = sum(e.get("ph") in ("X", "B") for e in ev)
+assert n, "no slice"
+print("# %d trace events, %d slices" % (len(ev), n))
+PY
+[ $? -eq 0 ] && [ "$rc" -eq 0 ] && ! [ -s "$T/chrome.err" ] &&
+	no_instance "$(cat "$T/chrome.pid")"
+ok $? "--live --chrome -o FILE ends at SIGINT ($rc) with the whole JSON"
+if command -v protoc >/dev/null; then
+	( sleep 0.2; workload ) &
+	$KTF --live --events=sched:sched_switch --duration=0.6 --perfetto \
+		-o "$T/live.pb" 2> "$T/pf.err"
+	rc=$?
+	python3 tests/perfetto-check/check-perfetto.py \
+		tests/perfetto-check/ktf-perfetto.proto "$T/live.pb" > "$T/pf.check" 2>&1
+	r=$?
+	sed 's/^/# /' "$T/pf.check"
+	[ "$r" -eq 0 ] && [ "$rc" -eq 0 ] && ! [ -s "$T/pf.err" ] &&
+		grep -q "[1-9][0-9]* slices" "$T/pf.check"
+	ok $? "--live --perfetto --duration=0.6 -o FILE: a whole trace ($rc)"
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP no protoc to check --live --perfetto"
+fi
 
 # ---------------------------------------------------------------- 3.
 if command -v setpriv >/dev/null; then

@@ -84,6 +84,23 @@ $KTF -f "$T/rules" --live-replay="$exits" > "$T/got"
 cmp -s "$T/want" "$T/got" && [ -s "$T/got" ]
 ok $? "$exits: with rules, the replay prints the trace.dat's template lines"
 
+# --chrome and --perfetto: the replay's timeline is the trace.dat's (the
+# input's kind aside, "live"), and the two hold the same one
+$KTF --chrome --live-replay="$exits" > "$T/live.json" 2> "$T/err"
+$KTF --chrome "$exits" > "$T/rec.json"
+sed 's/"kind":"live"/"kind":"trace.dat"/' "$T/live.json" | cmp -s - "$T/rec.json" &&
+	grep -q '"kind":"live"' "$T/live.json" && grep -q '"cat":"kvm"' "$T/live.json" &&
+	! [ -s "$T/err" ]
+ok $? "$exits: --chrome of the replay is that of the trace.dat, its input's kind aside"
+if command -v protoc >/dev/null; then
+	$KTF --perfetto --live-replay="$exits" -o "$T/live.pb" &&
+		python3 tests/perfetto-check/check-perfetto.py --chrome "$T/live.json" \
+			tests/perfetto-check/ktf-perfetto.proto "$T/live.pb" > "$T/check" 2>&1
+	r=$?
+	sed 's/^/# /' "$T/check"
+	ok $r "$exits: --perfetto of the replay holds --chrome's timeline"
+fi
+
 # the filters: --vcpu and --pid as on the trace.dat; --time-range from
 # the first event
 for f in --vcpu=1 --pid=2001 "--time-range=0.001s~0.0015s"; do

@@ -1,1 +1,0 @@
-$KTF --live --chrome
