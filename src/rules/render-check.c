@@ -316,21 +316,20 @@ void render_unmatched_report(const struct render *r,
 	n = skipped ? &r->first : &r->unmatched;
 	if (n->has_id && id_name)
 		name = id_name(n->id);
+	diag_set(&d, "%s: warning: ", r->rules->file);
 	if (!skipped)
-		diag_set(&d, "%s: warning: no rule matched any of the %" PRIu64 " event%s, so nothing was printed (the first: %s%s%s%s); a rule for id 0 prints the events no other rule names",
-			 r->rules->file, r->nevents,
-			 r->nevents == 1 ? "" : "s", n->what, name ? " (" : "",
-			 name ? name : "", name ? ")" : "");
+		diag_add(&d, "no rule matched any of the %" PRIu64 " event%s, so nothing was printed (the first",
+			 r->nevents, r->nevents == 1 ? "" : "s");
 	else if (!r->nunmatched)
-		diag_set(&d, "%s: warning: every one of the %" PRIu64 " event%s went to a skip rule, so nothing was printed (the first: %s%s%s%s); no rule that prints matched any",
-			 r->rules->file, r->nevents,
-			 r->nevents == 1 ? "" : "s", n->what, name ? " (" : "",
-			 name ? name : "", name ? ")" : "");
+		diag_add(&d, "every one of the %" PRIu64 " event%s went to a skip rule, so nothing was printed (the first",
+			 r->nevents, r->nevents == 1 ? "" : "s");
 	else
-		diag_set(&d, "%s: warning: nothing was printed: of the %" PRIu64 " events, %" PRIu64 " went to skip rules and %" PRIu64 " matched no rule (the first event: %s%s%s%s); no rule that prints matched any",
-			 r->rules->file, r->nevents, skipped, r->nunmatched,
-			 n->what, name ? " (" : "", name ? name : "",
-			 name ? ")" : "");
+		diag_add(&d, "nothing was printed: of the %" PRIu64 " events, %" PRIu64 " went to skip rules and %" PRIu64 " matched no rule (the first event",
+			 r->nevents, skipped, r->nunmatched);
+	diag_add(&d, ": %s%s%s%s); %s", n->what, name ? " (" : "",
+		 name ? name : "", name ? ")" : "",
+		 skipped ? "no rule that prints matched any" :
+			   "a rule for id 0 prints the events no other rule names");
 	warn(arg, d.msg);
 }
 
