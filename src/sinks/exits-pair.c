@@ -4,7 +4,9 @@
  * --exits both follow.
  */
 #include <errno.h>
+#include <inttypes.h>
 
+#include "diag.h"
 #include "exits.h"
 #include "symtab.h"
 
@@ -64,10 +66,31 @@ int exits_finish(struct exits *x)
 		if (!v->pending)
 			continue;
 		v->pending = false;
+		x->unpaired++;
 		if (x->ops->end(x, v, false, 0) < 0)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+void exits_warn_unpaired(const struct exits *x, const char *who,
+			 void (*warn)(void *arg, const char *msg), void *arg)
+{
+	struct diag d;
+
+	if (x->paired || !x->unpaired || !warn)
+		return;
+	diag_set(&d, "warning: %s: %s %" PRIu64 " exit%s met an entry of its vCPU after it (kvm:kvm_entry, or VMENTRY in kvmtrace), so no exit has a duration: ",
+		 who, x->unpaired == 1 ? "the" : "none of the", x->unpaired,
+		 x->unpaired == 1 ? " never" : "s");
+	if (x->entries_unpaired)
+		diag_add(&d, "the %" PRIu64 " entr%s came with no exit before %s",
+			 x->entries_unpaired,
+			 x->entries_unpaired == 1 ? "y" : "ies",
+			 x->entries_unpaired == 1 ? "it" : "them");
+	else
+		diag_add(&d, "no entry came; record the entries beside the exits and keep them (--events)");
+	warn(arg, d.msg);
 }
 
 void exits_fini(struct exits *x)

@@ -64,6 +64,7 @@ struct exits {
 					 * symbols (a column of --exits) */
 	uint64_t entries_unpaired;	/* entries without an exit before */
 	uint64_t exits_over;		/* exits of vCPUs beyond the cap */
+	uint64_t paired, unpaired;	/* exits that ended so, so far */
 };
 
 /* An exit's reason value, whether it is a kvm:kvm_exit, and its domain. */
@@ -137,6 +138,7 @@ exits_exit_with(struct exits *x, const struct sink_type *st,
 	}
 	if (v->pending) {
 		v->pending = false;
+		x->unpaired++;
 		if (end(x, v, false, 0) < 0)
 			return -ENOMEM;
 	}
@@ -170,6 +172,7 @@ exits_entry_with(struct exits *x, const struct sink_type *st,
 		return 0;
 	}
 	v->pending = false;
+	x->paired++;
 	dur = ev->ts > v->exit_ts ? ev->ts - v->exit_ts : 0;
 	if (x->time && x->time->ns)
 		dur = sink_time_ns(x->time, dur);
@@ -205,6 +208,14 @@ static inline int exits_event(struct exits *x, const struct sink_type *st,
 
 /* At the end: every exit still waiting ends unpaired. 0 or -ENOMEM. */
 int exits_finish(struct exits *x);
+
+/*
+ * After exits_finish(): when there were exits and not one met its entry
+ * (the entries left out by --events, or not recorded), a warning through
+ * warn that no exit has a duration, and why; who: "--stats", "--exits".
+ */
+void exits_warn_unpaired(const struct exits *x, const char *who,
+			 void (*warn)(void *arg, const char *msg), void *arg);
 
 void exits_fini(struct exits *x);
 

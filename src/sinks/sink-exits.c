@@ -594,6 +594,7 @@ static int sink_exits_end(struct sink *s, struct diag *d)
 		s->warn(s->warn_arg, d->msg);
 		diag_init(d);
 	}
+	exits_warn_unpaired(&c->x, "--exits", s->warn, s->warn_arg);
 	return 0;
 }
 

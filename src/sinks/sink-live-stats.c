@@ -170,8 +170,12 @@ static int sls_end(struct sink *s, struct diag *d)
 	struct sink_live_stats *l = container_of(s, struct sink_live_stats,
 						 sink);
 
-	int ret = l->whole->ops->end(l->whole, d);
+	int ret;
 
+	/* the whole run's warnings are the run's (not each interval's) */
+	l->whole->warn = s->warn;
+	l->whole->warn_arg = s->warn_arg;
+	ret = l->whole->ops->end(l->whole, d);
 	if (ret < 0)
 		return ret;
 	if (!l->json && sls_printf(s->out, "# the whole run\n") < 0)

@@ -250,7 +250,10 @@ static int sink_stats_end(struct sink *s, struct diag *d)
 {
 	struct sink_stats *c = container_of(s, struct sink_stats, sink);
 
-	return stats_report(c) < 0 ? stats_nomem(d) : 0;
+	if (stats_report(c) < 0)
+		return stats_nomem(d);
+	exits_warn_unpaired(&c->x, "--stats", s->warn, s->warn_arg);
+	return 0;
 }
 
 static void sink_stats_destroy(struct sink *s)
