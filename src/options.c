@@ -273,7 +273,9 @@ static int add_events(struct options *o, const char *arg)
 /*
  * --events as a filter, each in the order given; not with --live, where
  * they are what the kernel is asked for (live-tracefs.c reads them: a
- * system's name alone, sys/event as trace-cmd writes it).
+ * system's name alone, sys/event as trace-cmd writes it), but for
+ * --live-replay, whose pages hold every event recorded: the filter shows
+ * what --live would have read.
  */
 static int events_filter(struct options *o, struct diag *d)
 {
@@ -669,7 +671,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			return -EINVAL;
 		}
 	}
-	if (!o->live && (c = events_filter(o, d)) < 0)
+	if ((!o->live || o->live_replay) && (c = events_filter(o, d)) < 0)
 		return c;
 	for (; optind < argc; optind++)		/* after "--" */
 		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)

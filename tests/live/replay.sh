@@ -102,8 +102,9 @@ if command -v protoc >/dev/null; then
 fi
 
 # the filters: --vcpu and --pid as on the trace.dat; --time-range from
-# the first event
-for f in --vcpu=1 --pid=2001 "--time-range=0.001s~0.0015s"; do
+# the first event; --events, which --live asks the kernel for, filters
+# the replay's pages (they hold every event recorded)
+for f in --vcpu=1 --pid=2001 "--time-range=0.001s~0.0015s" --events=kvm:kvm_exit; do
 	case $f in
 	--time-range=*)
 		first=$(printf '* %%(ts)d\n' > "$T/ts" && $KTF -f "$T/ts" "$exits" | head -1)
@@ -117,6 +118,13 @@ for f in --vcpu=1 --pid=2001 "--time-range=0.001s~0.0015s"; do
 		[ "$(wc -l < "$T/got")" -lt 759 ]
 	ok $? "$exits: $f on the replay prints what $want prints on the trace.dat ($(wc -l < "$T/got") lines)"
 done
+
+# an --events item no event of the replay has: said as on a recording
+$KTF --live-replay="$exits" --events=kvm:kvm_exitt > "$T/got" 2> "$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && ! [ -s "$T/got" ] &&
+	grep -q "no event of the inputs is named 'kvm:kvm_exitt'; did you mean kvm_exit?" "$T/err"
+ok $? "$exits: an --events typo on the replay: exit $rc, $(cat "$T/err")"
 
 # --stats by interval against --stats --time-range on the trace.dat
 first=$(printf '* %%(ts)d\n' > "$T/ts" && $KTF -f "$T/ts" "$exits" | head -1)
