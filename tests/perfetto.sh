@@ -74,6 +74,9 @@ same kvmtrace-strings none -c 1000 tests/fixtures/exits/exits-elf.kvmtrace
 same tracedat tracecmd -c 2400 tests/fixtures/tracedat/host-kvm-v7.dat
 same tracedat-exits tracecmd --guest-syms tests/fixtures/exits/guest.kallsyms \
 	tests/fixtures/exits/host-exits.dat
+# exits without their entries (--events): marks, and one warning for both
+same tracedat-exits-only tracecmd --events kvm:kvm_exit \
+	tests/fixtures/exits/host-exits.dat
 same tracedat-counter tracecmd tests/fixtures/tracedat/clock-counter-v6.dat
 same tracedat-sched tracecmd -c 1000 tests/fixtures/tracedat/mixed-sched.dat
 same cpu-nest tracecmd tests/fixtures/perfetto/cpu-nest.dat

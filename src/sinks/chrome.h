@@ -258,6 +258,7 @@ struct sink_chrome {
 	uint64_t first_ts, last_ts;
 	uint64_t exits_unpaired;	/* another exit came first */
 	uint64_t exits_open;		/* no entry before the end */
+	uint64_t exits_paired;		/* ended by their entry */
 	uint64_t calls_no_entry;	/* exits whose entry came before */
 	uint64_t calls_no_exit;		/* entries open at the end */
 	bool ended;

@@ -329,6 +329,7 @@ static int chrome_entry(struct sink_chrome *c, const struct chrome_type *ct,
 		return chrome_instant_tid(c, ct, ev, tid, NULL, d);
 	}
 	v->pending = false;
+	c->exits_paired++;
 	/* pending: its exit made its xargs */
 	if (chrome_vcpu_tid(c, v, ev, &ct->st, &tid) < 0 ||
 	    chrome_exit_slice(c, v, tid, ev->ts, NULL) < 0)
@@ -562,6 +563,17 @@ static int sink_chrome_end(struct sink *s, struct diag *d)
 	if (chrome_close_all(c) < 0 || chrome_cpu_close(c) < 0 ||
 	    chrome_counters(c) < 0 || (!c->perfetto && chrome_footer(c) < 0))
 		return chrome_nomem(d);
+	/* as --stats and --exits say it (exits_warn_unpaired()) */
+	if (!c->exits_paired && c->exits_unpaired + c->exits_open && s->warn) {
+		uint64_t n = c->exits_unpaired + c->exits_open;
+
+		/* one text for --chrome and --perfetto: one timeline */
+		diag_set(d, "warning: %s %" PRIu64 " exit%s met an entry of its vCPU after it (kvm:kvm_entry, or VMENTRY in kvmtrace), so no exit slice of the timeline has a duration: each is a mark at its exit (the last of a vCPU runs to the trace's end); record the entries beside the exits and keep them (--events)",
+			 n == 1 ? "the" : "none of the", n,
+			 n == 1 ? " never" : "s");
+		s->warn(s->warn_arg, d->msg);
+		diag_init(d);
+	}
 	return 0;
 }
 
