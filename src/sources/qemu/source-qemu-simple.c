@@ -120,6 +120,16 @@ static void qs_problem(struct qsimple *q, const char *fmt, ...)
 	q->problems[q->nproblems - 1] = msg;
 }
 
+/* m's records of a name the dictionary lacks, left out: said once */
+static void qs_skipped(struct qsimple *q, const struct source *src,
+		       struct qs_map *m)
+{
+	qs_problem(q, "%s: %" PRIu64 " record%s of '%s' (id %" PRIu64 ") %s left out: the event is not in %s",
+		   src->name, m->skipped, m->skipped == 1 ? "" : "s", m->name,
+		   m->id, m->skipped == 1 ? "is" : "are", q->dict->path);
+	m->skipped = 0;
+}
+
 static uint64_t qs_u64(const unsigned char *p)
 {
 	uint64_t v;
@@ -356,8 +366,7 @@ static int qs_mapping(struct source *src, struct qsimple *q, uint64_t id,
 		qs_slot_put(q, q->nmap++);
 	}
 	if (m->name && m->skipped)
-		qs_problem(q, "%s: %" PRIu64 " records of '%s' (id %" PRIu64 ") are left out: the event is not in %s",
-			   src->name, m->skipped, m->name, id, q->dict->path);
+		qs_skipped(q, src, m);
 	free(m->name);
 	m->name = NULL;
 	m->skipped = 0;
@@ -439,12 +448,8 @@ static int qs_end(struct source *src, struct qsimple *q, size_t need,
 	for (i = 0; i < q->nmap; i++) {
 		struct qs_map *m = &q->map[i];
 
-		if (m->name && m->skipped) {
-			qs_problem(q, "%s: %" PRIu64 " records of '%s' (id %" PRIu64 ") are left out: the event is not in %s",
-				   src->name, m->skipped, m->name, m->id,
-				   q->dict->path);
-			m->skipped = 0;
-		}
+		if (m->name && m->skipped)
+			qs_skipped(q, src, m);
 	}
 	if (q->nproblems && !q->reported)
 		return qs_report(src, q, d);
