@@ -145,9 +145,10 @@ int sink_live_stats_tick(struct sink *s, bool last, struct diag *d)
 		if (l->tty)
 			ret = outbuf_put(o, "\033[H\033[2J", 7);
 		if (!ret)
-			ret = sls_printf(o, "# interval %" PRIu64 ": %.3f s + %.3f s%s, %" PRIu64 " events\n",
+			ret = sls_printf(o, "# interval %" PRIu64 ": %.3f s + %.3f s%s, %" PRIu64 " event%s\n",
 					 l->n, from, l->interval,
-					 last ? " (the last)" : "", l->events);
+					 last ? " (the last)" : "", l->events,
+					 l->events == 1 ? "" : "s");
 		if (!ret)
 			ret = outbuf_put(o, l->tmp->buf, l->tmp->len);
 		if (!ret && !l->tty)

@@ -285,8 +285,9 @@ static int stats_log2_bars(struct sink_stats *c)
 		if (!r->d.h.n)
 			continue;
 		stats_reason_cell(&name, r);
-		ret = stats_printf(c->sink.out, "\n%.*s: %" PRIu64 " exits\n",
-				   (int)name.len, name.s, r->d.h.n);
+		ret = stats_printf(c->sink.out, "\n%.*s: %" PRIu64 " exit%s\n",
+				   (int)name.len, name.s, r->d.h.n,
+				   r->d.h.n == 1 ? "" : "s");
 		hist_log2(&r->d.h, counts);
 		for (lo = 0; !counts[lo]; lo++)
 			;
@@ -484,8 +485,10 @@ static int stats_vcpus_table(struct sink_stats *c)
 	if (ret == 0)
 		ret = stats_exit_table_out(c, &stats_vcpus, c->norder);
 	if (ret == 0 && !c->csv && c->x.exits_over)
-		ret = stats_printf(c->sink.out, "(%" PRIu64 " exits of vCPUs beyond the first %u are not paired nor counted above)\n",
-				   c->x.exits_over, SINK_MAXKEYS);
+		ret = stats_printf(c->sink.out, "(%" PRIu64 " exit%s of vCPUs beyond the first %u %s not paired nor counted above)\n",
+				   c->x.exits_over,
+				   c->x.exits_over == 1 ? "" : "s", SINK_MAXKEYS,
+				   c->x.exits_over == 1 ? "is" : "are");
 	return ret;
 }
 
