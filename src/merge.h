@@ -376,8 +376,14 @@ static inline int merge_next_batch(struct merge *m, struct event **out,
 		return merge_next_many(m, out, d);
 	s = &m->slots[m->cur];
 	e = s->ev + 1;
-	/* a slot read one event at a time: merge_refill() */
-	if (__builtin_expect(!s->batch || e >= s->bend, 0))
+	/*
+	 * a slot read one event at a time (a trace.dat among batched
+	 * inputs): its next read goes over the event it handed out, which
+	 * is consumed first; then read, it climbs as in merge_next_fast()
+	 */
+	if (__builtin_expect(!s->batch, 0))
+		return m->held ? MERGE_FLUSH : merge_next_other(m, out, d);
+	if (__builtin_expect(e >= s->bend, 0))
 		return merge_next_many(m, out, d);
 	ts = e->ts;
 	if (__builtin_expect(ts < s->ev->ts || ts - m->base >= m->lim, 0))
