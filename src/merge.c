@@ -281,6 +281,7 @@ static void merge_settle(struct merge *m, uint32_t i, int ret)
 	uint64_t k;
 
 	if (ret <= 0) {
+		m->ndone += !s->done;
 		s->done = true;
 		/* not an event of the batch: the caller may hold a copy */
 		if (s->batch)

@@ -118,6 +118,7 @@ struct merge {
 	bool map;			/* some input needs clock_map() */
 	size_t n;
 	size_t nfill;			/* slots primed so far */
+	size_t ndone;			/* slots ended or failed (merge_settle()) */
 	/*
 	 * wide: slot indices; [0] the winner, [1 .. n-1] the loser of the
 	 * match at that node. The leaf of slot i is node n + i, the parent
@@ -192,6 +193,18 @@ bool merge_batched(struct merge *m);
 static inline bool merge_slow_out(const struct merge *m)
 {
 	return m->cur != MERGE_NONE && !m->slots[m->cur].batch;
+}
+
+/*
+ * Batched, the events handed out so far consumed: is the one input left
+ * one read an event at a time (a host trace.dat that outlasts the guests
+ * merged with it)? Its events then go one by one, as it hands them out
+ * (merge_next_batch()), no batch of the caller's around them.
+ */
+static inline bool merge_tail_slow(const struct merge *m)
+{
+	return !m->held && m->cur != MERGE_NONE && m->ndone + 1 == m->n &&
+	       !m->slots[m->cur].batch && !m->slots[m->cur].done;
 }
 
 /*

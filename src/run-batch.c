@@ -324,6 +324,56 @@ static void run_merged_take(struct run *r, struct run_feed *f,
 }
 
 /*
+ * run_merged() once the one input left is read an event at a time
+ * (merge_tail_slow()): each event goes to the sink as the merge hands it
+ * out, with what run_merged_take() sets, in place, not copied into a
+ * batch first (its slot's event is the merge's and stays whole until the
+ * next read); messages, damaged records and the end as in run_merged().
+ * A batch of one restores no span on a failure (run_feed()): no
+ * run_feed_save(). Returns as run_merged().
+ */
+static int run_merged_tail(struct run *r, struct run_feed *f,
+			   struct merge_tally *t, bool skip_damaged,
+			   bool *bad_data)
+{
+	struct merge *m = r->merge;
+	struct event *ev;
+	struct diag d;
+	int ret, status;
+
+	for (;;) {
+		diag_init(&d);
+		ret = merge_next_batch(m, &ev, &d);
+		if (ret == MERGE_END)
+			return -1;
+		if (ret == MERGE_FLUSH) {
+			merge_flushed(m);
+			continue;
+		}
+		if (ret < 0 || ret == MERGE_WARN) {
+			run_progress_end(f->progress);
+			run_say("%s", d.msg);
+		}
+		if (ret < 0) {
+			/* that input is finished */
+			*bad_data = true;
+			continue;
+		}
+		if (!ev->damaged || !skip_damaged) {
+			run_set_relts(ev, &t->last_ts);
+			if (f->spans)
+				run_spans(r, ev, 1);
+			if (ev->has_ts && ev->ts > t->top)
+				t->top = ev->ts;
+			status = run_feed(r, f, ev, 1);
+			if (status >= 0)
+				return status;
+		}
+		merge_flushed(m);
+	}
+}
+
+/*
  * The merge's events, copied into a batch (their rec and type borrowed
  * from the readers), to the sink when it is full, when a slot of the
  * merge is to read over the records of events in it (MERGE_FLUSH), and
@@ -367,6 +417,12 @@ int run_merged(struct run *r, struct run_progress *progress, bool *bad_data,
 	run_spans_init(r, tally.spans);
 	diag_init(&d);
 	for (;;) {
+		/* one input left, read an event at a time: no batch */
+		if (!n && merge_tail_slow(m)) {
+			status = run_merged_tail(r, &f, &tally, skip_damaged,
+						 bad_data);
+			break;
+		}
 		if (!n)
 			run_feed_save(r, &f);
 		/* the common case, a loop of its own; what it leaves, here */

@@ -15,7 +15,9 @@
 # and damaged; a perf.data and trace.dat files (an input read an event at
 # a time among batched ones: the mixed merge), merged up to 17, 40 and
 # 65 (a tree past merge_fill()'s unrolled depths, MERGE_FILL_MAX: the
-# mixed merge is not batched there). The options: the default lines,
+# mixed merge is not batched there), and a trace.dat that outlasts the
+# batched inputs (its times after theirs: run_merged_tail()), damaged,
+# its pages bad, through a filter, --chrome, head. The options: the default lines,
 # the 2008 rule file (relts, on the stream as printed), each filter,
 # --tsc-mhz and a guest on its offset (mapped times), -c, and the sinks
 # (--chrome, --perfetto, --stats, --exits), -o, a reader that goes away
@@ -38,10 +40,15 @@ gen=$KTF_BUILDDIR/tests/gen/gen-kvmtrace
 "$gen" -n 900 -s 6 > "$T/e.full"
 head -c $(($(wc -c < "$T/e.full") - 7)) "$T/e.full" > "$T/e.bin"
 "$gen" -n 2500 -s 7 -x > "$T/x.bin"
+# every event's time and relts (the stream's, or between those a filter
+# lets through)
+printf '* %%(ts)d %%(relts)d %%(name)s\n' > "$T/relts.f"
 a=$T/a.bin b=$T/b.bin c=$T/c.bin d=$T/d.bin e=$T/e.bin x=$T/x.bin
 k=formats/kvmtrace
 uf=tests/fixtures/uftrace
 td=tests/fixtures/tracedat/host-kvm-v6.dat
+tdd=tests/fixtures/tracedat/class-damaged.dat
+tdb=tests/fixtures/tracedat/class-badpage.dat
 hg=tests/fixtures/hostguest
 # m40, m65: that many inputs of 400 records, each of its own seed, every
 # third without TSC on most records (40: merge_fill()'s copy of depth 6;
@@ -110,6 +117,14 @@ tracedat-stats|tracecmd|--stats \$td \$x
 tracedat-17|tracecmd|-f \$k \$td \$a \$b \$c \$d \$e \$x \$a \$b \$c \$d \$e \$x \$a \$b \$c
 tracedat-40|tracecmd|-f \$k \$td \$m40
 tracedat-65|tracecmd|-f \$k \$td \$m65
+tracedat-tail-damaged|tracecmd|--clock=\$tdd=tsc \$a \$tdd
+tracedat-tail-damaged-rules|tracecmd|--clock=\$tdd=tsc -f \$k \$a \$tdd
+tracedat-tail-badpage|tracecmd|--clock=\$tdb=tsc \$b \$tdb
+tracedat-tail-chrome|tracecmd|--chrome -c 2400 \$td \$a
+tracedat-tail-vcpu|tracecmd|-f \$k --vcpu=1 \$td \$a
+tracedat-tail-relts|tracecmd|-f \$T/relts.f \$td \$a
+tracedat-tail-relts-pid|tracecmd|-f \$T/relts.f --pid=29978 \$td \$a
+tracedat-tail-head|tracecmd|\$td \$a | head -n 3200
 "
 
 # run NAME ARGS: both ways, into $T/NAME.{batch,one}.{out,err,rc}
