@@ -84,14 +84,16 @@ fi
 grep -q '^#define HAVE_LIBIBERTY 1' "$build/config.h" && pclibs="$pclibs -liberty"
 
 mkdir -p "$build/fuzz"
-# the built-in rules, as the Makefile generates them
+# the built-in rules, as the Makefile generates them, into a file of this
+# run's own (two targets started at once share the build directory)
+new=$(mktemp "$build/fuzz/rules-default.c.XXXXXX")
 "${SHELL:-/bin/sh}" "$top/build-aux/text2c.sh" rules_default \
-	"$top/formats/kvmtrace" >"$build/fuzz/rules-default.c.new"
+	"$top/formats/kvmtrace" >"$new"
 # (kept when unchanged, so that a built target stays up to date)
-if cmp -s "$build/fuzz/rules-default.c.new" "$build/fuzz/rules-default.c"; then
-	rm -f "$build/fuzz/rules-default.c.new"
+if cmp -s "$new" "$build/fuzz/rules-default.c"; then
+	rm -f "$new"
 else
-	mv "$build/fuzz/rules-default.c.new" "$build/fuzz/rules-default.c"
+	mv "$new" "$build/fuzz/rules-default.c"
 fi
 srcs="$srcs $build/fuzz/rules-default.c"
 bin=$build/fuzz/fuzz-$target
