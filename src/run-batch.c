@@ -307,15 +307,13 @@ int run_batches(struct run *r, struct run_progress *progress, bool *bad_data,
 }
 
 /*
- * ev, which the merge handed out (merge_next_batch()), to e, with what
- * merge_fill() sets of its own events (merge_tally): its relts, its time
- * in its input's span, the stream's top
+ * What merge_fill() sets of its own events (merge_tally), set on e, which
+ * the merge handed out (merge_next_batch()): its relts, its time in its
+ * input's span, the stream's top
  */
-static void run_merged_take(struct run *r, struct run_feed *f,
-			    struct merge_tally *t, struct event *e,
-			    const struct event *ev)
+static void run_merged_tally(struct run *r, const struct run_feed *f,
+			     struct merge_tally *t, struct event *e)
 {
-	*e = *ev;
 	run_set_relts(e, &t->last_ts);
 	if (f->spans)
 		run_spans(r, e, 1);
@@ -323,12 +321,21 @@ static void run_merged_take(struct run *r, struct run_feed *f,
 		t->top = e->ts;
 }
 
+/* ev, which the merge handed out, to e of a batch, tallied */
+static void run_merged_take(struct run *r, struct run_feed *f,
+			    struct merge_tally *t, struct event *e,
+			    const struct event *ev)
+{
+	*e = *ev;
+	run_merged_tally(r, f, t, e);
+}
+
 /*
  * run_merged() once the one input left is read an event at a time
  * (merge_tail_slow()): each event goes to the sink as the merge hands it
- * out, with what run_merged_take() sets, in place, not copied into a
- * batch first (its slot's event is the merge's and stays whole until the
- * next read); messages, damaged records and the end as in run_merged().
+ * out, tallied in place (run_merged_tally()), not copied into a batch
+ * first (its slot's event is the merge's and stays whole until the next
+ * read); messages, damaged records and the end as in run_merged().
  * A batch of one restores no span on a failure (run_feed()): no
  * run_feed_save(). Returns as run_merged().
  */
@@ -360,11 +367,7 @@ static int run_merged_tail(struct run *r, struct run_feed *f,
 			continue;
 		}
 		if (!ev->damaged || !skip_damaged) {
-			run_set_relts(ev, &t->last_ts);
-			if (f->spans)
-				run_spans(r, ev, 1);
-			if (ev->has_ts && ev->ts > t->top)
-				t->top = ev->ts;
+			run_merged_tally(r, f, t, ev);
 			status = run_feed(r, f, ev, 1);
 			if (status >= 0)
 				return status;
