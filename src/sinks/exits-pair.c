@@ -80,9 +80,8 @@ void exits_warn_unpaired(const struct exits *x, const char *who,
 
 	if (x->paired || !x->unpaired || !warn)
 		return;
-	diag_set(&d, "warning: %s: %s %" PRIu64 " exit%s met an entry of its vCPU after it (kvm:kvm_entry, or VMENTRY in kvmtrace), so no exit has a duration: ",
-		 who, x->unpaired == 1 ? "the" : "none of the", x->unpaired,
-		 x->unpaired == 1 ? " never" : "s");
+	diag_set(&d, "warning: %s: ", who);
+	sink_unpaired_add(&d, x->unpaired, "");
 	if (x->entries_unpaired)
 		diag_add(&d, "the %" PRIu64 " entr%s came with no exit before %s",
 			 x->entries_unpaired,

@@ -565,12 +565,11 @@ static int sink_chrome_end(struct sink *s, struct diag *d)
 		return chrome_nomem(d);
 	/* as --stats and --exits say it (exits_warn_unpaired()) */
 	if (!c->exits_paired && c->exits_unpaired + c->exits_open && s->warn) {
-		uint64_t n = c->exits_unpaired + c->exits_open;
-
 		/* one text for --chrome and --perfetto: one timeline */
-		diag_set(d, "warning: %s %" PRIu64 " exit%s met an entry of its vCPU after it (kvm:kvm_entry, or VMENTRY in kvmtrace), so no exit slice of the timeline has a duration: each is a mark at its exit (the last of a vCPU runs to the trace's end); record the entries beside the exits and keep them (--events)",
-			 n == 1 ? "the" : "none of the", n,
-			 n == 1 ? " never" : "s");
+		diag_set(d, "warning: ");
+		sink_unpaired_add(d, c->exits_unpaired + c->exits_open,
+				  "slice of the timeline ");
+		diag_add(d, "each is a mark at its exit (the last of a vCPU runs to the trace's end); record the entries beside the exits and keep them (--events)");
 		s->warn(s->warn_arg, d->msg);
 		diag_init(d);
 	}

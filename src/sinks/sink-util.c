@@ -380,6 +380,13 @@ bool sink_reason_named(struct render *r, const struct event *ev,
 	return st->info != SINK_NOSLOT || sink_rule_reason(r, ev);
 }
 
+void sink_unpaired_add(struct diag *d, uint64_t n, const char *what)
+{
+	diag_add(d, "%s %" PRIu64 " exit%s met an entry of its vCPU after it (kvm:kvm_entry, or VMENTRY in kvmtrace), so no exit %shas a duration: ",
+		 n == 1 ? "the" : "none of the", n, n == 1 ? " never" : "s",
+		 what);
+}
+
 size_t sink_reason_default(char *p, uint64_t reason)
 {
 	static const char hex[] = "0123456789abcdef";

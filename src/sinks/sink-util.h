@@ -295,6 +295,16 @@ bool sink_reason_named(struct render *r, const struct event *ev,
 /* "exit 0x1e": the name of a reason without one; <= 24 bytes, no NUL. */
 size_t sink_reason_default(char *p, uint64_t reason);
 
+struct diag;
+
+/*
+ * To d: that not one of the n exits (n > 0) met its entry, so no exit
+ * (what: "", or what the sink draws of one, with a space after) has a
+ * duration; the caller says why after it. --stats, --exits
+ * (exits_warn_unpaired()), --chrome and --perfetto say it alike.
+ */
+void sink_unpaired_add(struct diag *d, uint64_t n, const char *what);
+
 /* ----------------------------------------------------------- threads */
 
 enum sink_thread_kind {
