@@ -755,8 +755,9 @@ static int stats_gfuncs_table(struct sink_stats *c)
 	ret = ret ? ret : stats_exit_table_out(c, &stats_gfuncs, c->norder);
 	if (ret == 0 && more)
 		ret = stats_printf(c->sink.out, "(%zu more not shown)\n", more);
-	/* exits, but none in a function: say why the table is empty */
-	if (ret == 0 && !c->csv && !c->funcs.n && c->reasons.n)
+	/* exits (none, and the table is left out above), but none in a
+	 * function: say why the table is empty */
+	if (ret == 0 && !c->csv && !c->funcs.n)
 		ret = stats_printf(c->sink.out, "(none: no exit's guest RIP lies in a function of the guest's symbols%s)\n",
 				   c->ngcpus ? ", and no uftrace guest had one open" : "");
 	return ret;
