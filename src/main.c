@@ -346,11 +346,8 @@ static int run_events(struct run *r, bool *bad_data)
 	}
 end:
 	run_progress_end(&progress);
-	/*
-	 * live: --events are the events enabled; an idle host is no typo
-	 * (a replay's pages are a recording's: its filter says it as one)
-	 */
-	if (!r->opt.live || r->opt.live_replay)
+	/* live: --events are the events enabled; an idle host is no typo */
+	if (options_events_filter(&r->opt))
 		filter_report(r->opt.filter, warn, NULL);
 	diag_init(&d);
 	ret = r->sink->ops->end(r->sink, &d);

@@ -671,7 +671,7 @@ int options_parse(struct options *o, int argc, char **argv, struct diag *d)
 			return -EINVAL;
 		}
 	}
-	if ((!o->live || o->live_replay) && (c = events_filter(o, d)) < 0)
+	if (options_events_filter(o) && (c = events_filter(o, d)) < 0)
 		return c;
 	for (; optind < argc; optind++)		/* after "--" */
 		if (add_input(o, argv[optind], DOMAIN_HOST) < 0)

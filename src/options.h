@@ -91,6 +91,17 @@ enum options_action {
  * options_fini() frees it.
  */
 int options_parse(struct options *o, int argc, char **argv, struct diag *d);
+
+/*
+ * Is --events a filter of the events read (whose report says what it let
+ * through), not the events --live asks the kernel for? Yes but for --live
+ * on the kernel's buffers: a --live-replay's pages hold every event
+ * recorded, as a recording does.
+ */
+static inline bool options_events_filter(const struct options *o)
+{
+	return !o->live || o->live_replay;
+}
 void options_usage(FILE *f);
 void options_fini(struct options *o);
 
