@@ -341,9 +341,15 @@ PY
 	no_instance "$(cat "$T/chrome.pid")"
 ok $? "--live --chrome -o FILE ends at SIGINT ($rc) with the whole JSON"
 if command -v protoc >/dev/null; then
-	( sleep 0.2; workload ) &
-	$KTF --live --events=sched:sched_switch --duration=0.6 --perfetto \
-		-o "$T/live.pb" 2> "$T/pf.err"
+	# the workload once the run's instance is there; --duration ends it
+	sh "$T/withpid" "$T/pf.pid" $KTF --live --events=sched:sched_switch \
+		--duration=2 --perfetto -o "$T/live.pb" 2> "$T/pf.err" &
+	lp=$!
+	pids="$pids $lp"
+	wait_for test -s "$T/pf.pid"
+	wait_for has_instance "$(cat "$T/pf.pid")"
+	workload
+	wait $lp
 	rc=$?
 	python3 tests/perfetto-check/check-perfetto.py \
 		tests/perfetto-check/ktf-perfetto.proto "$T/live.pb" > "$T/pf.check" 2>&1
@@ -351,7 +357,7 @@ if command -v protoc >/dev/null; then
 	sed 's/^/# /' "$T/pf.check"
 	[ "$r" -eq 0 ] && [ "$rc" -eq 0 ] && ! [ -s "$T/pf.err" ] &&
 		grep -q "[1-9][0-9]* slices" "$T/pf.check"
-	ok $? "--live --perfetto --duration=0.6 -o FILE: a whole trace ($rc)"
+	ok $? "--live --perfetto --duration=2 -o FILE: a whole trace ($rc)"
 else
 	n=$((n + 1))
 	echo "ok $n # SKIP no protoc to check --live --perfetto"
