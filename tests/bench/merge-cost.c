@@ -386,13 +386,23 @@ static void keep_best(double *best, double t)
 		*best = t;
 }
 
+/* keys (keys_one(), keys_two(), keys_four()) run reps times: s an event */
+static double keys_time(size_t (*keys)(void), int reps)
+{
+	size_t done = 0;
+	double t0 = now();
+
+	for (int q = 0; q < reps; q++)
+		done += keys();
+	return (now() - t0) / (double)done;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
 	double best[5] = { 1e9, 1e9, 1e9, 1e9, 1e9 }, t0, t1;
 	struct clock *clock = clock_create();
 	volatile uint64_t sink = 0;
-	size_t done[3] = { 0, 0, 0 };
 	int reps = (int)(n * INPUTS / (INPUTS * KEYS)) + 1;
 
 	if (!clock || n < 1)
@@ -422,23 +432,10 @@ int main(int argc, char **argv)
 		sink += merged(clock);
 		t1 = now();
 		keep_best(&best[1], t1 - t0);
-		done[0] = done[1] = done[2] = 0;
-		t0 = now();
-		for (int q = 0; q < reps; q++)
-			done[0] += keys_one();
-		t1 = now();
-		keep_best(&best[2], (t1 - t0) / (double)done[0]);
-		t0 = now();
-		for (int q = 0; q < reps; q++)
-			done[1] += keys_two();
-		t1 = now();
-		keep_best(&best[3], (t1 - t0) / (double)done[1]);
-		t0 = now();
-		for (int q = 0; q < reps; q++)
-			done[2] += keys_four();
-		t1 = now();
-		keep_best(&best[4], (t1 - t0) / (double)done[2]);
-		sink += order[(done[1] + done[2]) % sizeof(order)];
+		keep_best(&best[2], keys_time(keys_one, reps));
+		keep_best(&best[3], keys_time(keys_two, reps));
+		keep_best(&best[4], keys_time(keys_four, reps));
+		sink += order[(size_t)r % sizeof(order)];
 	}
 	clock_destroy(clock);
 	printf("merge alone: %.2f ns an event (8 x %llu events: merged "
