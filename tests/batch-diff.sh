@@ -60,6 +60,14 @@ while [ $i -lt 65 ]; do
 	[ $i -lt 40 ] && m40="$m40 $T/m.$i"
 	m65="$m65 $T/m.$i" i=$((i + 1))
 done
+# s40: 40 inputs of 300 records, every one stamped: the stream never
+# steps back, so merge_fill() counts each input's span per event (past
+# 16 inputs; lazily up to them), which the inputs' overlap check reads
+s40= i=0
+while [ $i -lt 40 ]; do
+	"$gen" -n 300 -s $((200 + i)) -r > "$T/s.$i"
+	s40="$s40 $T/s.$i" i=$((i + 1))
+done
 
 # NAME|REQUIRES (tracecmd, yaml or -)|ARGS (shell words, $T and the names
 # above; $KTF_HOW is batch or one, for a file of each run's own)
@@ -98,6 +106,7 @@ merge-exits|-|--exits=csv -c 2400 \$x \$a
 merge-17|-|-f \$k \$a \$b \$c \$d \$e \$x \$a \$b \$c \$d \$e \$x \$a \$b \$c \$d \$e
 merge-40|-|-f \$k \$m40 \$d
 merge-65|-|-f \$k \$m65 \$e
+merge-40-stamped|-|-f \$k \$s40
 merge-guest-filter|-|--guest=\$d --tsc-offset=-7000 --events=VMEXIT,IO_WRITE --vcpu=0-1 -f \$k \$a \$d \$x
 merge-output|-|-o \$T/merge-output.\$KTF_HOW -f \$k \$a \$b; cat \$T/merge-output.\$KTF_HOW
 merge-head|-|-f \$k \$a \$b \$c | head -n 777
