@@ -5,6 +5,8 @@
 
   trace-cmd report -t host.dat | exits-oracle.py > oracle.json
   trace-cmd report -t host.dat | exits-oracle.py --check stats.json
+  trace-cmd report -t host.dat | exits-oracle.py --check stats.json \
+      --longest top.json N    (top.json: --stats=json --stats-top=N)
 
 Each kvm_exit pairs with the next kvm_entry of the same host thread (a
 vCPU thread runs one vCPU of one VM: without a VM map, kvmtrace_format
@@ -14,7 +16,8 @@ nanosecond stamps. The reason is the word after "reason " (the kvm
 plugin's text); the vCPU of a thread is the one its kvm_entry lines name.
 A kvm_pio/kvm_mmio/kvm_msr/kvm_hypercall/kvm_inj_virq between an exit and
 its entry charges the exit's time to its port, gpa, MSR, number or
-vector (the first such event of the exit).
+vector (the first such event of the exit). The longest exits are the
+first LONGEST paired ones by duration, then start, then end.
 
 Percentiles are exact (nearest rank: the ceil(q n)-th smallest). With
 --check, the figures of kvmtrace_format --stats=json (ns timeline, so µs
@@ -35,6 +38,7 @@ KINDS = {
     "kvm_inj_virq": ("virq vector", re.compile(r" 0x([0-9a-f]+)")),
 }
 QS = {"p50": 500, "p90": 900, "p99": 990, "p99_9": 999}
+LONGEST = 10           # the rows of --stats' longest exits, by default
 REL_ERROR = 0.007813
 
 
@@ -55,6 +59,7 @@ def oracle(lines):
     by_reason, by_thread, kinds = {}, {}, {}
     unp_reason, unp_thread = {}, {}
     every = []
+    paired = []            # (duration, start, seq, reason, pid, kind)
 
     def unpaired(pid):
         ts, reason, _ = pending.pop(pid)
@@ -79,6 +84,7 @@ def oracle(lines):
                 continue
             t0, reason, kind = pending.pop(pid)
             d = ts - t0
+            paired.append((d, t0, len(paired), reason, pid, kind))
             every.append(d)
             by_reason.setdefault(reason, []).append(d)
             by_thread.setdefault(pid, []).append(d)
@@ -105,6 +111,13 @@ def oracle(lines):
                     for p in set(by_thread) | set(unp_thread)},
         "kinds": {"%s 0x%x" % k: {"count": v[0], "total": v[1], "max": v[2]}
                   for k, v in kinds.items()},
+        # every paired exit, longest first, then the one that began
+        # first, then the one that ended first: --stats' longest exits
+        # are the first LONGEST (or --stats-top) of them
+        "longest": [{"start": t0, "duration": d, "reason": r, "vm": "pid %d" % p,
+                     "vcpu": vcpu.get(p), "about": "%s 0x%x" % k if k else None}
+                    for d, t0, _, r, p, k in
+                    sorted(paired, key=lambda e: (-e[0], e[1], e[2]))],
     }
 
 
@@ -145,7 +158,19 @@ def same_dist(tap, what, got, want):
            (what, REL_ERROR * 100, worst * 100))
 
 
-def check(o, stats):
+def same_longest(tap, o, stats, top):
+    want = o["longest"][:top]
+    got = [{"start": r["start_ns"], "duration": ns(r["duration_us"]), "reason": r["reason"],
+            "vm": r["vm"], "vcpu": r["vcpu"], "about": r["about"]}
+           for r in stats.get("longest_exits", [])]
+    abouts = len([r for r in want if r["about"]])
+    tap.ok(got == want, "the %d longest exits (%d about a port, address, …): start, duration, "
+           "reason, VM, vCPU, about%s" %
+           (len(want), abouts, "" if got == want else
+            " differ:\n  got  %s\n  want %s" % (got, want)))
+
+
+def check(o, stats, longest):
     tap = Tap()
     if stats.get("duration_unit") != "us":
         print("Bail out! --stats=json must be on a nanosecond timeline")
@@ -170,15 +195,19 @@ def check(o, stats):
            ns(kinds[k]["total_us"]) != want[k]["total"] or ns(kinds[k]["max_us"]) != want[k]["max"]]
     tap.ok(not bad and len(kinds) == len(want),
            "exits by kind: %d keys, counts, totals, max%s" % (len(want), " differ: %s" % bad if bad else ""))
+    same_longest(tap, o, stats, LONGEST)
+    if longest:
+        with open(longest[0]) as f:
+            same_longest(tap, o, json.load(f), int(longest[1]))
     print("1..%d" % tap.n)
     return 1 if tap.failed else 0
 
 
 def main():
     o = oracle(sys.stdin)
-    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+    if len(sys.argv) in (3, 6) and sys.argv[1] == "--check":
         with open(sys.argv[2]) as f:
-            sys.exit(check(o, json.load(f)))
+            sys.exit(check(o, json.load(f), sys.argv[4:] if sys.argv[3:4] == ["--longest"] else None))
     json.dump(o, sys.stdout, indent=1, sort_keys=True)
     print()
 

@@ -272,6 +272,7 @@ static void sink_stats_destroy(struct sink *s)
 	free(c->counters);
 	sink_map_fini(&c->id_map);
 	stats_exits_fini(c);
+	stats_longest_fini(c);
 	stats_guest_fini(c);
 	exits_fini(&c->x);
 	stats_func_destroy(c->func);
@@ -308,6 +309,7 @@ struct sink *sink_stats_create(struct outbuf *out, struct render *render,
 		c->mode = STATS_JSON;
 	c->csv = c->mode == STATS_CSV || c->mode == STATS_JSON;
 	c->top = top;
+	c->cap_longest = top ? top : STATS_LONGEST;
 	if (sort && !strcmp(sort, "count"))
 		c->sort = STATS_SORT_COUNT;
 	else if (sort && !strcmp(sort, "max"))

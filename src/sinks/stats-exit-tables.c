@@ -20,9 +20,7 @@
 
 /* ------------------------------------------------------------- cells */
 
-/* The name of reason r (a row of c->reasons). */
-static void stats_reason_cell(struct stats_cell *cell,
-			      const struct stats_reason *r)
+void stats_reason_cell(struct stats_cell *cell, const struct stats_reason *r)
 {
 	if (r->key == STATS_OTHER)
 		stats_str(cell, "(other reasons)");
@@ -611,6 +609,11 @@ static const char *const stats_kind_names[SINK_NKINDS] = {
 	[SINK_KIND_VIRQ] = "virq vector",
 };
 
+const char *stats_kind_name(unsigned kind)
+{
+	return kind < SINK_NKINDS ? stats_kind_names[kind] : NULL;
+}
+
 static void stats_kind_row(const struct sink_stats *c, size_t i,
 			   struct stats_cell *cells)
 {
@@ -789,5 +792,7 @@ int stats_exits_report(struct sink_stats *c)
 		ret = stats_kinds_table(c);
 	if (ret == 0)
 		ret = stats_gfuncs_table(c);
+	if (ret == 0 && (c->nlongest || c->mode == STATS_JSON))
+		ret = stats_longest_table(c);
 	return ret;
 }

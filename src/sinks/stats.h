@@ -103,6 +103,21 @@ struct stats_gfunc {
 	uint64_t total;
 };
 
+/* One of the longest exits (stats-longest.c): what its row prints */
+struct stats_long {
+	uint64_t dur;
+	uint64_t start;		/* its exit's time stamp */
+	uint64_t seq;		/* exits paired before it */
+	uint64_t key;		/* its vCPU's (sink_vcpu.key) */
+	uint64_t kind_value;
+	int64_t host_tid;
+	const char *sym;	/* borrowed (as stats_gfunc's); or NULL */
+	uint32_t reason;	/* index into reasons */
+	uint8_t kind;		/* enum sink_kind */
+};
+
+#define STATS_LONGEST	10	/* rows of the longest exits, by default */
+
 #define STATS_GSTACK	64	/* guest call depth followed per vCPU */
 
 /* The guest functions open on one guest vCPU (a uftrace guest's calls). */
@@ -187,6 +202,13 @@ struct sink_stats {
 	uint32_t nvms;
 	struct stats_dist all;
 	/*
+	 * The longest paired exits so far, at most cap_longest (--stats-top,
+	 * else STATS_LONGEST): a heap, the one to give way at [0]
+	 * (stats-longest.c); sorted longest first by the report.
+	 */
+	struct stats_long *longest;	/* owned */
+	size_t nlongest, cap_longest;
+	/*
 	 * all, reasons, vcpus and vms take every exit as it ends (true), or
 	 * are folded from the cross rows, which then part the exits, at the
 	 * end or when a cross row "other" would take one (false): one
@@ -269,9 +291,31 @@ void stats_guest_fini(struct sink_stats *c);
 
 /* ------------------------------------------- stats-exit-tables.c */
 
+/* The name of reason r (a row of c->reasons). */
+void stats_reason_cell(struct stats_cell *cell, const struct stats_reason *r);
+/* What a kind of exit is about ("pio port", …); NULL: none. */
+const char *stats_kind_name(unsigned kind);
+
 /* The exit tables, in order (after stats_exits_finish). 0 or -ENOMEM. */
 int stats_exits_report(struct sink_stats *c);
 void stats_exits_fini(struct sink_stats *c);
+
+/* ------------------------------------------- stats-longest.c */
+
+/* A paired exit of v that lasted dur: one of the longest so far? */
+static inline bool stats_longest_wants(const struct sink_stats *c,
+				       uint64_t dur)
+{
+	return c->nlongest < c->cap_longest ||
+	       (c->nlongest && dur >= c->longest[0].dur);
+}
+
+/* Keep v's exit of dur if it is among the longest. 0 or -ENOMEM. */
+int stats_longest_add(struct sink_stats *c, const struct sink_vcpu *v,
+		      uint64_t dur);
+/* Their table, longest first (after stats_exits_finish). 0 or -ENOMEM. */
+int stats_longest_table(struct sink_stats *c);
+void stats_longest_fini(struct sink_stats *c);
 
 /* ------------------------------------------- stats-table.c: cells, units */
 

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --stats: the longest exits, one row each: when each began, on which VM
+ * and vCPU, its reason, how long, what it was about and the guest function
+ * it left. The tables above say which reasons cost the most; these rows
+ * say where to look on the timeline for the worst of them.
+ *
+ * A heap of --stats-top (default STATS_LONGEST) paired exits, the one to
+ * give way at its root: the shortest; of equal ones, the one that began
+ * last; of those, the one that ended last. An exit that is no longer than
+ * the root costs one compare (stats_longest_wants()).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* a gives way before b: shorter, else began later, else ended later */
+static bool stats_long_below(const struct stats_long *a,
+			     const struct stats_long *b)
+{
+	if (a->dur != b->dur)
+		return a->dur < b->dur;
+	if (a->start != b->start)
+		return a->start > b->start;
+	return a->seq > b->seq;
+}
+
+static void stats_long_down(struct stats_long *h, size_t n, size_t i)
+{
+	struct stats_long t = h[i];
+
+	for (;;) {
+		size_t k = 2 * i + 1;
+
+		if (k >= n)
+			break;
+		if (k + 1 < n && stats_long_below(&h[k + 1], &h[k]))
+			k++;
+		if (!stats_long_below(&h[k], &t))
+			break;
+		h[i] = h[k];
+		i = k;
+	}
+	h[i] = t;
+}
+
+static void stats_long_up(struct stats_long *h, size_t i)
+{
+	struct stats_long t = h[i];
+
+	while (i) {
+		size_t p = (i - 1) / 2;
+
+		if (!stats_long_below(&t, &h[p]))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = t;
+}
+
+int stats_longest_add(struct sink_stats *c, const struct sink_vcpu *v,
+		      uint64_t dur)
+{
+	struct stats_long e = {
+		.dur = dur,
+		.start = v->exit_ts,
+		.seq = c->x.paired,
+		.key = v->key,
+		.kind_value = v->kind_value,
+		.host_tid = v->host_tid,
+		.sym = v->sym,
+		.reason = v->ref,
+		.kind = v->kind,
+	};
+
+	if (!c->cap_longest)
+		return 0;
+	if (!c->longest) {
+		c->longest = calloc(c->cap_longest, sizeof(*c->longest));
+		if (!c->longest)
+			return -ENOMEM;
+	}
+	if (c->nlongest < c->cap_longest) {
+		c->longest[c->nlongest] = e;
+		stats_long_up(c->longest, c->nlongest++);
+	} else if (stats_long_below(&c->longest[0], &e)) {
+		c->longest[0] = e;
+		stats_long_down(c->longest, c->nlongest, 0);
+	}
+	return 0;
+}
+
+/* longest first (qsort) */
+static int stats_long_cmp(const void *pa, const void *pb)
+{
+	const struct stats_long *a = pa, *b = pb;
+
+	return stats_long_below(a, b) - stats_long_below(b, a);
+}
+
+static void stats_long_row(const struct sink_stats *c, size_t i,
+			   struct stats_cell *cells)
+{
+	const struct stats_long *e = &c->longest[i];
+	const char *none = c->csv ? "" : "-";
+	const char *kind = stats_kind_name(e->kind);
+	size_t col = 0;
+
+	stats_ts(c, &cells[col++], e->start);
+	if (sink_key_kind(e->key) == SINK_VCPU) {
+		stats_str(&cells[col++],
+			  c->x.pairs.vms.names[sink_key_vm(e->key)]);
+		stats_u64(&cells[col++], sink_key_vcpu(e->key));
+	} else {
+		stats_str(&cells[col++], none);
+		stats_str(&cells[col++], c->csv ? "" : "?");
+	}
+	stats_u64(&cells[col++], (uint64_t)e->host_tid);
+	stats_reason_cell(&cells[col++],
+			  stats_row(&c->reasons, e->reason));
+	stats_dur(c, &cells[col++], e->dur);
+	if (kind)
+		cells[col].len = (size_t)snprintf(cells[col].s, STATS_CELL,
+						  "%s 0x%" PRIx64, kind,
+						  e->kind_value);
+	else
+		stats_str(&cells[col], none);
+	col++;
+	stats_str(&cells[col++], e->sym ? e->sym : none);
+}
+
+int stats_longest_table(struct sink_stats *c)
+{
+	static const char *const head_text[] = {
+		"start", "vm", "vcpu", "host_tid", "reason", "duration",
+		"about", "guest function",
+	};
+	const char *head[8];
+	char start[16], dur[24];
+	struct stats_table t = {
+		.name = "longest_exits",
+		.ncols = 8,
+		.head = head,
+		.nrows = c->nlongest,
+		.row = stats_long_row,
+	};
+	char right[] = "rlrrlrll";
+	int ret = 0;
+
+	memcpy(head, head_text, sizeof(head));
+	if (c->csv) {
+		snprintf(start, sizeof(start), "start_%s", stats_ts_unit(c));
+		snprintf(dur, sizeof(dur), "duration_%s",
+			 c->time.ns ? "us" : "ticks");
+		head[0] = start;
+		head[5] = dur;
+		head[7] = "guest_function";
+	} else if (c->time.ns) {
+		right[5] = 't';	/* its unit in its heading */
+	}
+	t.right = right;
+	if (c->nlongest)
+		qsort(c->longest, c->nlongest, sizeof(*c->longest),
+		      stats_long_cmp);
+	if (c->csv && c->mode != STATS_JSON)
+		ret = stats_put(c->sink.out, "\n", 1);
+	else if (!c->csv)
+		ret = stats_printf(c->sink.out,
+				   "\nLongest exits (the %zu longest, longest first; start: the exit's time stamp in %s, as ts prints it)\n",
+				   c->nlongest, stats_ts_unit(c));
+	return ret ? ret : stats_table_out(c, &t);
+}
+
+void stats_longest_fini(struct sink_stats *c)
+{
+	free(c->longest);
+	c->longest = NULL;
+	c->nlongest = 0;
+}
