@@ -6,7 +6,8 @@
 # into parts at pair boundaries, --stats=json runs on each part, and
 # `--stats=json PART.json …` must print the exits_by_reason and events of
 # one run over the whole stream exactly: counts, totals, min, max,
-# percentiles, histogram buckets. In ns (-c) and in ticks. Then what must
+# percentiles, histogram buckets, the longest exits. In ns (-c) and in
+# ticks; parts that keep fewer longest exits than asked. Then what must
 # be refused: different units, a histogram that does not hold its count,
 # saved statistics beside a trace. TAP out.
 set -u
@@ -52,6 +53,15 @@ for k in ("duration_unit", "histogram", "entries_unpaired"):
     if a[k] != b[k]:
         bad = 1
         print(k, a[k], b[k])
+# the longest exits: the merge's rows are the whole run's, each with its
+# file (and start, in whatever unit that file's ts has)
+la = [{("start" if k.startswith("start_") else k): v for k, v in r.items()}
+      for r in a.get("longest_exits", [])]
+lb = [{k: v for k, v in r.items() if k != "file"} for r in b.get("longest_exits", [])]
+if la != lb or not la:
+    bad = 1
+    print("longest_exits whole:", la)
+    print("longest_exits merged:", lb)
 if not sum(len(r["hist"]) for r in a["exits_by_reason"]):
     bad = 1
     print("no histogram buckets")
@@ -74,7 +84,7 @@ for unit in ns ticks; do
 	$KTF --stats=json "$T"/part.??.$unit.json > "$T/merged.json" 2> "$T/why"
 	rc=$?
 	[ $rc -eq 0 ] && same "$T/whole.json" "$T/merged.json"
-	ok $? "$unit: $parts parts merged = one run over the whole (buckets, percentiles, totals)"
+	ok $? "$unit: $parts parts merged = one run over the whole (buckets, percentiles, totals, longest exits)"
 	# a merged file merges again; the text table is the whole run's
 	$KTF --stats "$T/merged.json" | sed -n '/^Exits:/,/^all /{p;/^all /q;}' > "$T/m.txt"
 	# shellcheck disable=SC2086
@@ -82,6 +92,39 @@ for unit in ns ticks; do
 	diff "$T/w.txt" "$T/m.txt" > "$T/why" && [ -s "$T/w.txt" ]
 	ok $? "$unit: the text table of the merge is the whole run's"
 done
+
+# parts that keep fewer longest exits than the merge shows: a note says
+# from which row on some may be missing; asked for no more, none
+for p in "$T"/part.??; do
+	$KTF --stats=json --stats-top=3 -c 2400 "$p" > "$p.top3.json" || exit 99
+done
+$KTF --stats "$T"/part.??.top3.json > "$T/out" 2> "$T/why"
+grep -q "^(rows past the first 3 may be missing: .*part.00.top3.json keeps the longest 3 of its [0-9]* exits; save each with --stats-top=10)$" "$T/out"
+ok $? "parts saved with --stats-top=3, merged for 10: the note names the part"
+$KTF --stats=json --stats-top=3 "$T"/part.??.top3.json > "$T/m3.json" &&
+	$KTF --stats=json --stats-top=3 -c 2400 "$T/whole.kvmtrace" > "$T/w3.json" &&
+	$KTF --stats --stats-top=3 "$T"/part.??.top3.json > "$T/out" &&
+	! grep -q "may be missing" "$T/out" &&
+	python3 - "$T/w3.json" "$T/m3.json" > "$T/why" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["longest_exits"] for p in sys.argv[1:3])
+a = [{("start" if k.startswith("start_") else k): v for k, v in r.items()} for r in a]
+b = [{k: v for k, v in r.items() if k != "file"} for r in b]
+print("whole:", a)
+print("merged:", b)
+sys.exit(not (a == b and len(a) == 3))
+PY
+ok $? "parts saved with --stats-top=3, merged for 3: the whole run's 3 longest, no note"
+# a file saved before --stats kept the longest exits: the note says so
+python3 - "$T/part.00.ns.json" > "$T/old.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["longest_exits"]
+print(json.dumps(d))
+PY
+$KTF --stats "$T/old.json" "$T/part.01.ns.json" > "$T/out" 2> "$T/why"
+grep -q "^(rows may be missing: .*old.json has none of its [0-9]* exits; it was saved before --stats kept the longest)$" "$T/out"
+ok $? "a file saved without longest exits: the note names it"
 
 # two hosts (their UNAME options differ; the same pids): one run over both
 # inputs and the merge of their saved statistics agree
@@ -155,5 +198,7 @@ hostile "a min outside its bucket" "$head,\"exits_by_reason\":[$row:[[5,1]]}]}" 
 hostile "a duration below the ns" "$head,\"exits_by_reason\":[{\"total_us\":0.0001}]}" "not a duration in us"
 hostile "another layout" '{"version":1,"generator":"kvmtrace_format x","duration_unit":"us","histogram":{"sub_bits":5}}' "a histogram of another layout"
 hostile "an exponent" "$head,\"exits_by_reason\":[{\"count\":1e3}]}" "a number with an exponent"
+hostile "a longest exit without its duration" "$head,\"longest_exits\":[{\"start_ns\":5,\"reason\":\"HLT\"}]}" "a longest_exits row without its duration_us"
+hostile "a longest exit's start not a number" "$head,\"longest_exits\":[{\"start_ns\":[1]}]}" "expected a number"
 echo "1..$n"
 [ "$fail" -eq 0 ]

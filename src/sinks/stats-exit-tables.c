@@ -782,7 +782,7 @@ int stats_exits_report(struct sink_stats *c)
 		ret = stats_log2_bars(c);
 	/* saved statistics merged: the vCPU tables are each host's own */
 	if (c->merged)
-		return ret;
+		return ret ? ret : stats_merge_longest_table(c);
 	/* JSON: every member, empty or not */
 	if (ret == 0 && (c->reasons.n || c->mode == STATS_JSON))
 		ret = stats_vcpus_table(c);

@@ -6,8 +6,9 @@
  * fixed buckets), so rows of one reason add bucket by bucket: counts,
  * totals, min and max are exact, and the percentiles are those one run
  * would compute from the same buckets. Events add by (domain, event, id);
- * the inputs are listed with the file they came from. The per-vCPU tables
- * are per host and are not merged.
+ * the inputs are listed with the file they came from; the longest exits
+ * of all the files are listed with the file of each (stats-merge-long.c).
+ * The per-vCPU tables are per host and are not merged.
  *
  * Every file must have the same duration unit and bucket layout; a
  * histogram that does not hold its row's count, min and max is refused.
@@ -22,26 +23,7 @@
 #include <unistd.h>
 
 #include "outbuf.h"
-#include "stats-json.h"
-#include "stats.h"
-
-#define SM_NAME	256	/* bytes of a name kept */
-
-struct stats_minput {
-	char *file;		/* owned */
-	char *input;		/* owned */
-	char kind[32];
-	char domain[8];
-	uint64_t events;
-};
-
-struct stats_merged {
-	struct stats_minput *inputs;	/* owned */
-	size_t ninputs, cap;
-	size_t nfiles;
-	char unit[8];			/* "us" or "ticks": the first file's */
-	const char *first;		/* borrowed: the first file's name */
-};
+#include "stats-merge-int.h"
 
 /* FNV-1a of the strings and numbers that make a row's key. */
 static uint64_t sm_hash(uint64_t h, const void *p, size_t n)
@@ -113,8 +95,8 @@ static int sm_hist(struct sj *j, struct hist *h, uint64_t *sum,
 }
 
 /* A duration cell (µs with three decimals, or ticks) in the run's unit. */
-static int sm_dur(struct sj *j, const struct stats_merged *m, bool *null,
-		  uint64_t *v)
+int sm_dur(struct sj *j, const struct stats_merged *m, bool *null,
+	   uint64_t *v)
 {
 	struct sj_num n;
 
@@ -414,7 +396,8 @@ static int sm_doc(struct sink_stats *c, struct stats_merged *m,
 {
 	char key[64], unit[16];
 	bool first = true, layout = false;
-	uint64_t v;
+	uint64_t v, exits = c->all.h.n;
+	size_t longs = m->nlongs;
 	int more, ret = 0;
 
 	if (sj_expect(j, '{') < 0)
@@ -448,6 +431,10 @@ static int sm_doc(struct sink_stats *c, struct stats_merged *m,
 			if (!layout)
 				return sj_error(j, "exits without a histogram layout (saved by an older kvmtrace_format?): they cannot be added");
 			ret = SM_ARRAY(j, sm_reason(c, m, j));
+		} else if (!strcmp(key, "longest_exits")) {
+			if (!layout)
+				return sj_error(j, "longest exits before the histogram layout");
+			ret = SM_ARRAY(j, sm_long(m, m->nlongs - longs, j));
 		} else if (!strcmp(key, "events")) {
 			ret = SM_ARRAY(j, sm_event(c, j));
 		} else if (!strcmp(key, "inputs")) {
@@ -470,6 +457,7 @@ static int sm_doc(struct sink_stats *c, struct stats_merged *m,
 		return sj_error(j, "more after the document's end");
 	if (!layout)
 		return sj_error(j, "no histogram layout: not statistics this kvmtrace_format can add");
+	sm_long_file(m, m->nlongs - longs, c->all.h.n - exits);
 	return 0;
 }
 
@@ -551,6 +539,10 @@ void stats_merge_free(struct stats_merged *m)
 		free(m->inputs[i].file);
 		free(m->inputs[i].input);
 	}
+	sm_long_free(m);
+	for (i = 0; i < m->nfiles; i++)
+		free(m->files[i]);
+	free(m->files);
 	free(m->inputs);
 	free(m);
 }
@@ -575,8 +567,19 @@ int stats_merge(struct outbuf *out, const char *mode, unsigned top,
 		return stats_nomem(d);
 	}
 	c->counter_other = SINK_MAP_EMPTY;
+	c->merged->whole = SIZE_MAX;
+	c->merged->files = calloc(n ? n : 1, sizeof(*c->merged->files));
+	if (!c->merged->files) {
+		sink_destroy(s);
+		return stats_nomem(d);
+	}
 	stats_rows_init(&c->reasons, sizeof(struct stats_reason));
 	for (i = 0; i < n && ret == 0; i++) {
+		c->merged->files[i] = strdup(paths[i]);
+		if (!c->merged->files[i]) {
+			ret = stats_nomem(d);
+			break;
+		}
 		ret = sm_slurp(paths[i], &text, &len, d);
 		if (ret < 0)
 			break;

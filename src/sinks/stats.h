@@ -384,6 +384,8 @@ int stats_counters_report(struct sink_stats *c);
 
 /* The inputs of the merged files (a merged report's inputs table). */
 int stats_merge_inputs_table(struct sink_stats *c);
+/* The longest exits of all the merged files, with the file of each. */
+int stats_merge_longest_table(struct sink_stats *c);
 void stats_merge_free(struct stats_merged *m);
 
 #endif

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The longest exits of saved statistics merged (stats-merge.c): every
+ * file's longest_exits rows, read as their text, the longest of them all
+ * printed with the file of each; and how far down that list is whole
+ * when a file kept fewer rows than the merge shows.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats-merge-int.h"
+
+/* A string or number, as its text, into *out (NULL: null). */
+static int sm_text(struct sj *j, char **out)
+{
+	char buf[SM_NAME];
+	struct sj_num n;
+	bool null;
+
+	free(*out);
+	*out = NULL;
+	if (sj_peek(j) == '"') {
+		if (sj_string_or_null(j, buf, sizeof(buf), &null) < 0)
+			return -EINVAL;
+		*out = strdup(buf);
+	} else {
+		if (sj_number(j, &n) < 0)
+			return -EINVAL;
+		if (n.null)
+			return 0;
+		*out = strndup(n.s, n.len);
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+int sm_long(struct stats_merged *m, size_t row, struct sj *j)
+{
+	static const char *const keys[SML_NCELLS] = {
+		[SML_VM] = "vm", [SML_VCPU] = "vcpu",
+		[SML_TID] = "host_tid", [SML_REASON] = "reason",
+		[SML_ABOUT] = "about", [SML_FUNC] = "guest_function",
+	};
+	struct stats_mlong l = { .file = m->nfiles, .row = row };
+	char key[64], want[32];
+	bool first = true, has_dur = false, null;
+	size_t i;
+	int more, ret = -EINVAL;
+	void *grown;
+
+	if (sj_expect(j, '{') < 0)
+		return -EINVAL;
+	snprintf(want, sizeof(want), "duration_%s", m->unit);
+	while ((more = sj_more(j, '}', &first)) == 1) {
+		if (sj_string(j, key, sizeof(key)) < 0 || sj_expect(j, ':') < 0)
+			goto out;
+		for (i = 0; i < SML_NCELLS; i++)
+			if (i == SML_START ? !strncmp(key, "start_", 6)
+					   : !strcmp(key, keys[i]))
+				break;
+		if (i < SML_NCELLS) {
+			ret = sm_text(j, &l.cell[i]);
+			if (ret < 0)
+				goto out;
+			ret = -EINVAL;
+		} else if (!strcmp(key, want)) {
+			if (sm_dur(j, m, &null, &l.dur) < 0)
+				goto out;
+			has_dur = !null;
+		} else if (sj_skip(j) < 0) {
+			goto out;
+		}
+	}
+	if (more < 0)
+		goto out;
+	if (!has_dur) {
+		sj_error(j, "a longest_exits row without its %s", want);
+		goto out;
+	}
+	if (m->nlongs == m->cap_longs) {
+		size_t cap = m->cap_longs ? 2 * m->cap_longs : 16;
+
+		grown = realloc(m->longs, cap * sizeof(*m->longs));
+		if (!grown) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		m->longs = grown;
+		m->cap_longs = cap;
+	}
+	m->longs[m->nlongs++] = l;
+	return 0;
+out:
+	for (i = 0; i < SML_NCELLS; i++)
+		free(l.cell[i]);
+	return ret;
+}
+
+void sm_long_file(struct stats_merged *m, size_t longs, uint64_t exits)
+{
+	if (longs < exits && longs < m->whole) {
+		m->whole = longs;
+		m->short_file = m->nfiles;
+		m->short_exits = exits;
+	}
+}
+
+void sm_long_free(struct stats_merged *m)
+{
+	size_t i, k;
+
+	for (i = 0; i < m->nlongs; i++)
+		for (k = 0; k < SML_NCELLS; k++)
+			free(m->longs[i].cell[k]);
+	free(m->longs);
+}
+
+/* longest first; then by file and row */
+static int sm_long_cmp(const void *pa, const void *pb)
+{
+	const struct stats_mlong *a = pa, *b = pb;
+
+	if (a->dur != b->dur)
+		return a->dur < b->dur ? 1 : -1;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+static void sm_long_row(const struct sink_stats *c, size_t i,
+			struct stats_cell *cells)
+{
+	const struct stats_mlong *l = &c->merged->longs[i];
+	const char *none = c->csv ? "" : "-";
+	size_t k, col = 0;
+
+	stats_str(&cells[col++], c->merged->files[l->file]);
+	for (k = 0; k < SML_NCELLS; k++) {
+		if (k == SML_ABOUT)
+			stats_dur(c, &cells[col++], l->dur);
+		stats_str(&cells[col++], l->cell[k] ? l->cell[k] : none);
+	}
+}
+
+int stats_merge_longest_table(struct sink_stats *c)
+{
+	static const char *const head_text[] = {
+		"file", "start", "vm", "vcpu", "host_tid", "reason",
+		"duration", "about", "guest function",
+	};
+	struct stats_merged *m = c->merged;
+	size_t top = c->top ? c->top : STATS_LONGEST;
+	const char *head[9];
+	char dur[24];
+	char right[] = "lrlrrlrll";
+	struct stats_table t = {
+		.name = "longest_exits",
+		.ncols = 9,
+		.head = head,
+		.right = right,
+		.nrows = m->nlongs < top ? m->nlongs : top,
+		.row = sm_long_row,
+	};
+	int ret = 0;
+
+	if (!m->nlongs && c->mode != STATS_JSON)
+		return 0;
+	memcpy(head, head_text, sizeof(head));
+	if (c->csv) {
+		snprintf(dur, sizeof(dur), "duration_%s", m->unit);
+		head[6] = dur;
+		head[8] = "guest_function";
+	} else if (c->time.ns) {
+		right[6] = 't';
+	}
+	qsort(m->longs, m->nlongs, sizeof(*m->longs), sm_long_cmp);
+	if (c->csv && c->mode != STATS_JSON)
+		ret = stats_put(c->sink.out, "\n", 1);
+	else if (!c->csv)
+		ret = stats_printf(c->sink.out,
+				   "\nLongest exits of the %zu files (the %zu longest, longest first; start: as its file's ts prints it)\n",
+				   m->nfiles, t.nrows);
+	ret = ret ? ret : stats_table_out(c, &t);
+	if (ret == 0 && !c->csv && m->whole < t.nrows && !m->whole)
+		ret = stats_printf(c->sink.out, "(rows may be missing: %s has none of its %" PRIu64 " exits; it was saved before --stats kept the longest)\n",
+				   m->files[m->short_file], m->short_exits);
+	else if (ret == 0 && !c->csv && m->whole < t.nrows)
+		ret = stats_printf(c->sink.out, "(rows past the first %zu may be missing: %s keeps the longest %zu of its %" PRIu64 " exits; save each with --stats-top=%zu)\n",
+				   m->whole, m->files[m->short_file],
+				   m->whole, m->short_exits, top);
+	return ret;
+}
