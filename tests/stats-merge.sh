@@ -125,6 +125,9 @@ PY
 $KTF --stats "$T/old.json" "$T/part.01.ns.json" > "$T/out" 2> "$T/why"
 grep -q "^(rows may be missing: .*old.json has none of its [0-9]* exits; it was saved before --stats kept the longest)$" "$T/out"
 ok $? "a file saved without longest exits: the note names it"
+$KTF --stats=json "$T/old.json" > "$T/out" 2> "$T/why" &&
+	grep -q '^"longest_exits":\[\],$' "$T/out"
+ok $? "json of a file saved without longest exits: an empty longest_exits"
 
 # two hosts (their UNAME options differ; the same pids): one run over both
 # inputs and the merge of their saved statistics agree

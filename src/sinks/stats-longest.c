@@ -78,12 +78,18 @@ int stats_longest_add(struct sink_stats *c, const struct sink_vcpu *v,
 		.kind = v->kind,
 	};
 
-	if (!c->cap_longest)
-		return 0;
-	if (!c->longest) {
-		c->longest = calloc(c->cap_longest, sizeof(*c->longest));
-		if (!c->longest)
+	if (c->nlongest < c->cap_longest && c->nlongest == c->alloc_longest) {
+		/* grown as rows come: --stats-top may ask for millions */
+		size_t n = c->alloc_longest ? 2 * c->alloc_longest : 16;
+		struct stats_long *grown;
+
+		if (n > c->cap_longest)
+			n = c->cap_longest;
+		grown = realloc(c->longest, n * sizeof(*c->longest));
+		if (!grown)
 			return -ENOMEM;
+		c->longest = grown;
+		c->alloc_longest = n;
 	}
 	if (c->nlongest < c->cap_longest) {
 		c->longest[c->nlongest] = e;
@@ -180,5 +186,5 @@ void stats_longest_fini(struct sink_stats *c)
 {
 	free(c->longest);
 	c->longest = NULL;
-	c->nlongest = 0;
+	c->nlongest = c->alloc_longest = 0;
 }

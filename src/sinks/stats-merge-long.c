@@ -175,7 +175,8 @@ int stats_merge_longest_table(struct sink_stats *c)
 	} else if (c->time.ns) {
 		right[6] = 't';
 	}
-	qsort(m->longs, m->nlongs, sizeof(*m->longs), sm_long_cmp);
+	if (m->nlongs)
+		qsort(m->longs, m->nlongs, sizeof(*m->longs), sm_long_cmp);
 	if (c->csv && c->mode != STATS_JSON)
 		ret = stats_put(c->sink.out, "\n", 1);
 	else if (!c->csv)

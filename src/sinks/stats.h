@@ -206,8 +206,8 @@ struct sink_stats {
 	 * else STATS_LONGEST): a heap, the one to give way at [0]
 	 * (stats-longest.c); sorted longest first by the report.
 	 */
-	struct stats_long *longest;	/* owned */
-	size_t nlongest, cap_longest;
+	struct stats_long *longest;	/* owned: alloc_longest of them */
+	size_t nlongest, cap_longest, alloc_longest;
 	/*
 	 * all, reasons, vcpus and vms take every exit as it ends (true), or
 	 * are folded from the cross rows, which then part the exits, at the

@@ -5,8 +5,8 @@
 #
 #   tests/fuzz/run-fuzz.sh TARGET SECONDS
 #
-# TARGET: kvmtrace, classic, yaml, render, uftrace, tdformat, qemu, perf
-# or merge
+# TARGET: kvmtrace, classic, yaml, render, uftrace, tdformat, qemu, perf,
+# merge or stats
 # (tests/fuzz/fuzz-TARGET.c).
 # Needs clang with libFuzzer (Debian: clang-14, libclang-rt-14-dev).
 # Environment: BUILD_DIR (default build/fuzz of this checkout, so that two
@@ -27,7 +27,7 @@ usage() {
 [ $# -eq 2 ] || usage
 target=$1
 seconds=$2
-case $target in kvmtrace|classic|yaml|render|uftrace|tdformat|qemu|perf|merge) ;; *) usage ;; esac
+case $target in kvmtrace|classic|yaml|render|uftrace|tdformat|qemu|perf|merge|stats) ;; *) usage ;; esac
 case $seconds in ''|*[!0-9]*) usage ;; esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -152,6 +152,14 @@ classic)
 yaml)
 	for f in "$top"/formats/*.yaml $(find "$fix" -type f -name '*.yaml'); do
 		seed "$f"
+	done ;;
+stats)
+	# a selector byte (fuzz-stats.c), then a saved --stats=json
+	for f in $(find "$fix" -type f -name '*.stats.json'); do
+		for b in 000 003 025 032; do
+			n=$((n + 1))
+			{ printf "\\$b"; cat "$f"; } >"$seeds/$n"
+		done
 	done ;;
 render)
 	# one length byte, the template, then value bytes
