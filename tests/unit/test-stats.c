@@ -668,6 +668,10 @@ static void test_guest_calls(struct tap *t)
 	tap_ok(t, out && strstr(out, "\nnative_safe_halt,HLT,1,0.500,0.500\n") &&
 		       strstr(out, "\ndo_idle,HLT,1,0.100,0.100\n"),
 	       "without symbols, the guest function open on the vCPU at the exit");
+	/* the longest exits: longest first, each with that function */
+	tap_ok(t, out && strstr(out, "\n1000,pid 100,0,100,HLT,0.500,,native_safe_halt\n"
+				     "2000,pid 100,0,100,HLT,0.100,,do_idle\n"),
+	       "the longest exits name the guest function open at each");
 	if (out && t->failed)
 		tap_diag("%s", out);
 	free(out);
@@ -677,7 +681,7 @@ int main(void)
 {
 	struct tap t = { 0 };
 
-	tap_plan(52);
+	tap_plan(53);
 	test_json(&t);
 	test_time(&t);
 	test_filter(&t);
