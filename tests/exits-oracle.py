@@ -114,7 +114,7 @@ def oracle(lines):
         # every paired exit, longest first, then the one that began
         # first, then the one that ended first: --stats' longest exits
         # are the first LONGEST (or --stats-top) of them
-        "longest": [{"start": t0, "duration": d, "reason": r, "vm": "pid %d" % p,
+        "longest": [{"start": t0, "domain": "host", "duration": d, "reason": r, "vm": "pid %d" % p,
                      "vcpu": vcpu.get(p), "about": "%s 0x%x" % k if k else None}
                     for d, t0, _, r, p, k in
                     sorted(paired, key=lambda e: (-e[0], e[1], e[2]))],
@@ -160,12 +160,13 @@ def same_dist(tap, what, got, want):
 
 def same_longest(tap, o, stats, top):
     want = o["longest"][:top]
-    got = [{"start": r["start_ns"], "duration": ns(r["duration_us"]), "reason": r["reason"],
+    got = [{"start": r["start_ns"], "domain": r["domain"], "duration": ns(r["duration_us"]),
+            "reason": r["reason"],
             "vm": r["vm"], "vcpu": r["vcpu"], "about": r["about"]}
            for r in stats.get("longest_exits", [])]
     abouts = len([r for r in want if r["about"]])
-    tap.ok(got == want, "the %d longest exits (%d about a port, address, …): start, duration, "
-           "reason, VM, vCPU, about%s" %
+    tap.ok(got == want, "the %d longest exits (%d about a port, address, …): start, domain, "
+           "duration, reason, VM, vCPU, about%s" %
            (len(want), abouts, "" if got == want else
             " differ:\n  got  %s\n  want %s" % (got, want)))
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --stats: the longest exits, one row each: when each began, on which VM
- * and vCPU, its reason, how long, what it was about and the guest function
+ * --stats: the longest exits, one row each: when each began, in which
+ * domain, on which VM and vCPU, its reason, how long, what it was about and the guest function
  * it left. The tables above say which reasons cost the most; these rows
  * say where to look on the timeline for the worst of them.
  *
@@ -76,6 +76,7 @@ int stats_longest_add(struct sink_stats *c, const struct sink_vcpu *v,
 		.sym = v->sym,
 		.reason = v->ref,
 		.kind = v->kind,
+		.domain = (uint8_t)exits_key_domain(v->reason),
 	};
 
 	if (c->nlongest < c->cap_longest && c->nlongest == c->alloc_longest) {
@@ -118,6 +119,7 @@ static void stats_long_row(const struct sink_stats *c, size_t i,
 	size_t col = 0;
 
 	stats_ts(c, &cells[col++], e->start);
+	stats_str(&cells[col++], stats_domain((enum domain)e->domain));
 	if (sink_key_kind(e->key) == SINK_VCPU) {
 		stats_str(&cells[col++],
 			  c->x.pairs.vms.names[sink_key_vm(e->key)]);
@@ -143,19 +145,19 @@ static void stats_long_row(const struct sink_stats *c, size_t i,
 int stats_longest_table(struct sink_stats *c)
 {
 	static const char *const head_text[] = {
-		"start", "vm", "vcpu", "host_tid", "reason", "duration",
-		"about", "guest function",
+		"start", "domain", "vm", "vcpu", "host_tid", "reason",
+		"duration", "about", "guest function",
 	};
-	const char *head[8];
+	const char *head[9];
 	char start[16], dur[24];
 	struct stats_table t = {
 		.name = "longest_exits",
-		.ncols = 8,
+		.ncols = 9,
 		.head = head,
 		.nrows = c->nlongest,
 		.row = stats_long_row,
 	};
-	char right[] = "rlrrlrll";
+	char right[] = "rllrrlrll";
 	int ret = 0;
 
 	memcpy(head, head_text, sizeof(head));
@@ -164,10 +166,10 @@ int stats_longest_table(struct sink_stats *c)
 		snprintf(dur, sizeof(dur), "duration_%s",
 			 c->time.ns ? "us" : "ticks");
 		head[0] = start;
-		head[5] = dur;
-		head[7] = "guest_function";
+		head[6] = dur;
+		head[8] = "guest_function";
 	} else if (c->time.ns) {
-		right[5] = 't';	/* its unit in its heading */
+		right[6] = 't';	/* its unit in its heading */
 	}
 	t.right = right;
 	if (c->nlongest)

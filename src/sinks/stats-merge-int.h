@@ -24,8 +24,8 @@ struct stats_minput {
 };
 
 /* The cells of a longest_exits row, in the order they are printed */
-enum { SML_START, SML_VM, SML_VCPU, SML_TID, SML_REASON, SML_ABOUT,
-       SML_FUNC, SML_NCELLS };
+enum { SML_START, SML_DOMAIN, SML_VM, SML_VCPU, SML_TID, SML_REASON,
+       SML_ABOUT, SML_FUNC, SML_NCELLS };
 
 /* One row of a file's longest_exits: its cells as saved, its duration */
 struct stats_mlong {

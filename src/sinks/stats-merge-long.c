@@ -39,7 +39,7 @@ static int sm_text(struct sj *j, char **out)
 int sm_long(struct stats_merged *m, size_t row, struct sj *j)
 {
 	static const char *const keys[SML_NCELLS] = {
-		[SML_VM] = "vm", [SML_VCPU] = "vcpu",
+		[SML_DOMAIN] = "domain", [SML_VM] = "vm", [SML_VCPU] = "vcpu",
 		[SML_TID] = "host_tid", [SML_REASON] = "reason",
 		[SML_ABOUT] = "about", [SML_FUNC] = "guest_function",
 	};
@@ -147,17 +147,17 @@ static void sm_long_row(const struct sink_stats *c, size_t i,
 int stats_merge_longest_table(struct sink_stats *c)
 {
 	static const char *const head_text[] = {
-		"file", "start", "vm", "vcpu", "host_tid", "reason",
-		"duration", "about", "guest function",
+		"file", "start", "domain", "vm", "vcpu", "host_tid",
+		"reason", "duration", "about", "guest function",
 	};
 	struct stats_merged *m = c->merged;
 	size_t top = c->top ? c->top : STATS_LONGEST;
-	const char *head[9];
+	const char *head[10];
 	char dur[24];
-	char right[] = "lrlrrlrll";
+	char right[] = "lrllrrlrll";
 	struct stats_table t = {
 		.name = "longest_exits",
-		.ncols = 9,
+		.ncols = 10,
 		.head = head,
 		.right = right,
 		.nrows = m->nlongs < top ? m->nlongs : top,
@@ -170,10 +170,10 @@ int stats_merge_longest_table(struct sink_stats *c)
 	memcpy(head, head_text, sizeof(head));
 	if (c->csv) {
 		snprintf(dur, sizeof(dur), "duration_%s", m->unit);
-		head[6] = dur;
-		head[8] = "guest_function";
+		head[7] = dur;
+		head[9] = "guest_function";
 	} else if (c->time.ns) {
-		right[6] = 't';
+		right[7] = 't';
 	}
 	if (m->nlongs)
 		qsort(m->longs, m->nlongs, sizeof(*m->longs), sm_long_cmp);

@@ -114,6 +114,7 @@ struct stats_long {
 	const char *sym;	/* borrowed (as stats_gfunc's); or NULL */
 	uint32_t reason;	/* index into reasons */
 	uint8_t kind;		/* enum sink_kind */
+	uint8_t domain;		/* enum domain: the exit's */
 };
 
 #define STATS_LONGEST	10	/* rows of the longest exits, by default */

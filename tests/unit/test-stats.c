@@ -669,8 +669,8 @@ static void test_guest_calls(struct tap *t)
 		       strstr(out, "\ndo_idle,HLT,1,0.100,0.100\n"),
 	       "without symbols, the guest function open on the vCPU at the exit");
 	/* the longest exits: longest first, each with that function */
-	tap_ok(t, out && strstr(out, "\n1000,pid 100,0,100,HLT,0.500,,native_safe_halt\n"
-				     "2000,pid 100,0,100,HLT,0.100,,do_idle\n"),
+	tap_ok(t, out && strstr(out, "\n1000,host,pid 100,0,100,HLT,0.500,,native_safe_halt\n"
+				     "2000,host,pid 100,0,100,HLT,0.100,,do_idle\n"),
 	       "the longest exits name the guest function open at each");
 	if (out && t->failed)
 		tap_diag("%s", out);
