@@ -336,7 +336,8 @@ static int stats_charge(struct sink_stats *c, const struct sink_vcpu *v,
 	uint32_t i;
 	bool made;
 
-	if (stats_longest_wants(c, dur) && stats_longest_add(c, v, dur) < 0)
+	if (stats_longest_wants(c, v->ref, dur) &&
+	    stats_longest_add(c, v, dur) < 0)
 		return -ENOMEM;
 	if (v->kind != SINK_KIND_NONE) {
 		if (!c->kinds.size)

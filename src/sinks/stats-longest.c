@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --stats: the longest exits, one row each: when each began, in which
- * domain, on which VM and vCPU, its reason, how long, what it was about and the guest function
- * it left. The tables above say which reasons cost the most; these rows
- * say where to look on the timeline for the worst of them.
+ * --stats: the longest exits of each reason, one row each: when each
+ * began, in which domain, on which VM and vCPU, its reason, how long, what
+ * it was about and the guest function it left. The reasons table says
+ * which reasons cost the most and how long the worst of each took; these
+ * rows say where to look on the timeline for those worst exits. Of each
+ * reason, not of all: on real hosts the longest exits of all are halts,
+ * the guest idle, and would hide the longest MSR write or interrupt.
  *
- * A heap of --stats-top (default STATS_LONGEST) paired exits, the one to
- * give way at its root: the shortest; of equal ones, the one that began
- * last; of those, the one that ended last. An exit that is no longer than
- * the root costs one compare (stats_longest_wants()).
+ * A heap per reason of its --stats-top (default STATS_LONGEST) longest
+ * paired exits, the one to give way at its root: the shortest; of equal
+ * ones, the one that began last; of those, the one that ended last. An
+ * exit no longer than its reason's root costs one compare
+ * (stats_longest_wants()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -78,26 +82,44 @@ int stats_longest_add(struct sink_stats *c, const struct sink_vcpu *v,
 		.kind = v->kind,
 		.domain = (uint8_t)exits_key_domain(v->reason),
 	};
+	struct stats_lheap *l;
 
-	if (c->nlongest < c->cap_longest && c->nlongest == c->alloc_longest) {
+	if (v->ref >= c->nlheaps) {
+		/* a reason's heap, made with its first exit */
+		size_t n = c->nlheaps ? 2 * c->nlheaps : 16;
+		struct stats_lheap *grown;
+
+		while (n <= v->ref)
+			n *= 2;
+		grown = realloc(c->lheaps, n * sizeof(*c->lheaps));
+		if (!grown)
+			return -ENOMEM;
+		memset(grown + c->nlheaps, 0,
+		       (n - c->nlheaps) * sizeof(*grown));
+		c->lheaps = grown;
+		c->nlheaps = n;
+	}
+	l = &c->lheaps[v->ref];
+	if (l->n < c->cap_longest && l->n == l->alloc) {
 		/* grown as rows come: --stats-top may ask for millions */
-		size_t n = c->alloc_longest ? 2 * c->alloc_longest : 16;
+		size_t n = l->alloc ? 2 * l->alloc : 1;
 		struct stats_long *grown;
 
 		if (n > c->cap_longest)
 			n = c->cap_longest;
-		grown = realloc(c->longest, n * sizeof(*c->longest));
+		grown = realloc(l->h, n * sizeof(*l->h));
 		if (!grown)
 			return -ENOMEM;
-		c->longest = grown;
-		c->alloc_longest = n;
+		l->h = grown;
+		l->alloc = (uint32_t)n;
 	}
-	if (c->nlongest < c->cap_longest) {
-		c->longest[c->nlongest] = e;
-		stats_long_up(c->longest, c->nlongest++);
-	} else if (stats_long_below(&c->longest[0], &e)) {
-		c->longest[0] = e;
-		stats_long_down(c->longest, c->nlongest, 0);
+	if (l->n < c->cap_longest) {
+		l->h[l->n] = e;
+		stats_long_up(l->h, l->n++);
+		c->nlongest++;
+	} else if (stats_long_below(&l->h[0], &e)) {
+		l->h[0] = e;
+		stats_long_down(l->h, l->n, 0);
 	}
 	return 0;
 }
@@ -158,6 +180,7 @@ int stats_longest_table(struct sink_stats *c)
 		.row = stats_long_row,
 	};
 	char right[] = "rllrrlrll";
+	size_t i, n;
 	int ret = 0;
 
 	memcpy(head, head_text, sizeof(head));
@@ -169,24 +192,55 @@ int stats_longest_table(struct sink_stats *c)
 		head[6] = dur;
 		head[8] = "guest_function";
 	} else if (c->time.ns) {
-		right[6] = 't';	/* its unit in its heading */
+		/*
+		 * µs, not the unit of the longest (stats_units()): a halt
+		 * of seconds beside a write of 300 ns would leave it 0.000
+		 */
+		head[6] = "duration(µs)";
 	}
 	t.right = right;
+	/* every reason's rows in one array, longest first */
+	free(c->longest);
+	c->longest = c->nlongest ? malloc(c->nlongest * sizeof(*c->longest))
+				 : NULL;
+	if (c->nlongest && !c->longest)
+		return -ENOMEM;
+	for (i = n = 0; i < c->nlheaps; i++) {
+		memcpy(c->longest + n, c->lheaps[i].h,
+		       c->lheaps[i].n * sizeof(*c->longest));
+		n += c->lheaps[i].n;
+	}
 	if (c->nlongest)
 		qsort(c->longest, c->nlongest, sizeof(*c->longest),
 		      stats_long_cmp);
-	if (c->csv && c->mode != STATS_JSON)
+	if (c->mode == STATS_JSON) {
+		/* how many of each reason: what a merge of files can add */
+		ret = stats_json_member(c, "longest_per_reason");
+		if (ret == 0)
+			ret = stats_printf(c->sink.out, "%zu", c->cap_longest);
+	} else if (c->csv) {
 		ret = stats_put(c->sink.out, "\n", 1);
-	else if (!c->csv)
+	} else if (c->cap_longest == 1) {
 		ret = stats_printf(c->sink.out,
-				   "\nLongest exits (the %zu longest, longest first; start: the exit's time stamp in %s, as ts prints it)\n",
-				   c->nlongest, stats_ts_unit(c));
+				   "\nThe longest exit of each reason (longest first; start: the exit's time stamp in %s, as ts prints it)\n",
+				   stats_ts_unit(c));
+	} else {
+		ret = stats_printf(c->sink.out,
+				   "\nThe longest exits of each reason (the %zu longest of each, longest first; start: the exit's time stamp in %s, as ts prints it)\n",
+				   c->cap_longest, stats_ts_unit(c));
+	}
 	return ret ? ret : stats_table_out(c, &t);
 }
 
 void stats_longest_fini(struct sink_stats *c)
 {
+	size_t i;
+
+	for (i = 0; i < c->nlheaps; i++)
+		free(c->lheaps[i].h);
+	free(c->lheaps);
 	free(c->longest);
+	c->lheaps = NULL;
 	c->longest = NULL;
-	c->nlongest = c->alloc_longest = 0;
+	c->nlheaps = c->nlongest = 0;
 }

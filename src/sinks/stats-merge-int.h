@@ -45,14 +45,12 @@ struct stats_merged {
 	struct stats_mlong *longs;	/* owned */
 	size_t nlongs, cap_longs;
 	/*
-	 * The longest exits are whole to this row: the fewest rows a file
-	 * holds, of those that hold fewer than their paired exits
-	 * (saved with a smaller --stats-top); SIZE_MAX: every file all
-	 * its rows. short_*: that file.
+	 * The longest exits of each reason are whole to this many: the
+	 * fewest a file keeps of each (its longest_per_reason; 0: saved
+	 * before the table); UINT64_MAX: no file yet. short_file: that file.
 	 */
-	size_t whole;
+	uint64_t whole;
 	size_t short_file;
-	uint64_t short_exits;
 };
 
 /* ------------------------------------------------------- stats-merge.c */
@@ -66,10 +64,10 @@ int sm_dur(struct sj *j, const struct stats_merged *m, bool *null,
 /* One row of longest_exits, of the file m->nfiles, its row-th. */
 int sm_long(struct stats_merged *m, size_t row, struct sj *j);
 /*
- * The file m->nfiles ended: it kept longs rows of its exits paired exits
- * (its "all" row), so the merge's rows are whole to longs at most.
+ * The file m->nfiles ended: it kept the per_reason longest exits of each
+ * reason, so the merge's are whole to that many at most.
  */
-void sm_long_file(struct stats_merged *m, size_t longs, uint64_t exits);
+void sm_long_file(struct stats_merged *m, uint64_t per_reason);
 void sm_long_free(struct stats_merged *m);
 
 #endif

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The longest exits of saved statistics merged (stats-merge.c): every
- * file's longest_exits rows, read as their text, the longest of them all
- * printed with the file of each; and how far down that list is whole
- * when a file kept fewer rows than the merge shows.
+ * file's longest_exits rows, read as their text, the longest of each
+ * reason (domain and name) of them all printed with the file of each;
+ * and how many of each are whole when a file kept fewer of each reason
+ * (longest_per_reason) than the merge shows.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -98,12 +99,11 @@ out:
 	return ret;
 }
 
-void sm_long_file(struct stats_merged *m, size_t longs, uint64_t exits)
+void sm_long_file(struct stats_merged *m, uint64_t per_reason)
 {
-	if (longs < exits && longs < m->whole) {
-		m->whole = longs;
+	if (per_reason < m->whole) {
+		m->whole = per_reason;
 		m->short_file = m->nfiles;
-		m->short_exits = exits;
 	}
 }
 
@@ -117,6 +117,15 @@ void sm_long_free(struct stats_merged *m)
 	free(m->longs);
 }
 
+/* by file and row: the order they were read in */
+static int sm_long_place(const struct stats_mlong *a,
+			 const struct stats_mlong *b)
+{
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
 /* longest first; then by file and row */
 static int sm_long_cmp(const void *pa, const void *pb)
 {
@@ -124,9 +133,57 @@ static int sm_long_cmp(const void *pa, const void *pb)
 
 	if (a->dur != b->dur)
 		return a->dur < b->dur ? 1 : -1;
-	if (a->file != b->file)
-		return a->file < b->file ? -1 : 1;
-	return (a->row > b->row) - (a->row < b->row);
+	return sm_long_place(a, b);
+}
+
+static int sm_str_cmp(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* by domain and reason, then as sm_long_cmp() */
+static int sm_long_reason_cmp(const void *pa, const void *pb)
+{
+	const struct stats_mlong *a = pa, *b = pb;
+	int r = sm_str_cmp(a->cell[SML_DOMAIN], b->cell[SML_DOMAIN]);
+
+	if (!r)
+		r = sm_str_cmp(a->cell[SML_REASON], b->cell[SML_REASON]);
+	return r ? r : sm_long_cmp(a, b);
+}
+
+/*
+ * The first top rows of each reason kept (the rest freed), in the order
+ * they print: longest first
+ */
+static void sm_long_keep(struct stats_merged *m, size_t top)
+{
+	/* the group's domain and reason: its first row's, which is kept */
+	const char *domain = NULL, *reason = NULL;
+	size_t i, k, n = 0, run = 0;
+
+	qsort(m->longs, m->nlongs, sizeof(*m->longs), sm_long_reason_cmp);
+	for (i = 0; i < m->nlongs; i++) {
+		struct stats_mlong *l = &m->longs[i];
+
+		if (i && !sm_str_cmp(l->cell[SML_DOMAIN], domain) &&
+		    !sm_str_cmp(l->cell[SML_REASON], reason)) {
+			run++;
+		} else {
+			run = 0;
+			domain = l->cell[SML_DOMAIN];
+			reason = l->cell[SML_REASON];
+		}
+		if (run < top) {
+			m->longs[n++] = *l;
+			continue;
+		}
+		for (k = 0; k < SML_NCELLS; k++)
+			free(l->cell[k]);
+	}
+	m->nlongs = n;
+	if (n)
+		qsort(m->longs, n, sizeof(*m->longs), sm_long_cmp);
 }
 
 static void sm_long_row(const struct sink_stats *c, size_t i,
@@ -160,7 +217,6 @@ int stats_merge_longest_table(struct sink_stats *c)
 		.ncols = 10,
 		.head = head,
 		.right = right,
-		.nrows = m->nlongs < top ? m->nlongs : top,
 		.row = sm_long_row,
 	};
 	int ret = 0;
@@ -173,23 +229,31 @@ int stats_merge_longest_table(struct sink_stats *c)
 		head[7] = dur;
 		head[9] = "guest_function";
 	} else if (c->time.ns) {
-		right[7] = 't';
+		head[7] = "duration(µs)";	/* as stats-longest.c */
 	}
 	if (m->nlongs)
-		qsort(m->longs, m->nlongs, sizeof(*m->longs), sm_long_cmp);
-	if (c->csv && c->mode != STATS_JSON)
+		sm_long_keep(m, top);
+	t.nrows = m->nlongs;
+	if (c->mode == STATS_JSON) {
+		/* the rows of each reason that are whole, for a merge again */
+		ret = stats_json_member(c, "longest_per_reason");
+		if (ret == 0)
+			ret = stats_printf(c->sink.out, "%" PRIu64,
+					   m->whole < top ? m->whole : top);
+	} else if (c->csv) {
 		ret = stats_put(c->sink.out, "\n", 1);
-	else if (!c->csv)
+	} else {
 		ret = stats_printf(c->sink.out,
-				   "\nLongest exits of the %zu files (the %zu longest, longest first; start: as its file's ts prints it)\n",
-				   m->nfiles, t.nrows);
+				   "\nThe longest %s of each reason, of the %zu files (longest first; start: as its file's ts prints it)\n",
+				   top == 1 ? "exit" : "exits", m->nfiles);
+	}
 	ret = ret ? ret : stats_table_out(c, &t);
-	if (ret == 0 && !c->csv && m->whole < t.nrows && !m->whole)
-		ret = stats_printf(c->sink.out, "(rows may be missing: %s has none of its %" PRIu64 " exits; it was saved before --stats kept the longest)\n",
-				   m->files[m->short_file], m->short_exits);
-	else if (ret == 0 && !c->csv && m->whole < t.nrows)
-		ret = stats_printf(c->sink.out, "(rows past the first %zu may be missing: %s keeps the longest %zu of its %" PRIu64 " exits; save each with --stats-top=%zu)\n",
+	if (ret == 0 && !c->csv && m->whole < top && !m->whole)
+		ret = stats_printf(c->sink.out, "(rows may be missing: %s has no longest exits; it was saved before --stats kept them)\n",
+				   m->files[m->short_file]);
+	else if (ret == 0 && !c->csv && m->whole < top)
+		ret = stats_printf(c->sink.out, "(rows past the first %" PRIu64 " of a reason may be missing: %s keeps the longest %" PRIu64 " of each; save each with --stats-top=%zu)\n",
 				   m->whole, m->files[m->short_file],
-				   m->whole, m->short_exits, top);
+				   m->whole, top);
 	return ret;
 }

@@ -396,7 +396,7 @@ static int sm_doc(struct sink_stats *c, struct stats_merged *m,
 {
 	char key[64], unit[16];
 	bool first = true, layout = false;
-	uint64_t v, exits = c->all.h.n;
+	uint64_t v, per_reason = 0;
 	size_t longs = m->nlongs;
 	int more, ret = 0;
 
@@ -435,6 +435,8 @@ static int sm_doc(struct sink_stats *c, struct stats_merged *m,
 			if (!layout)
 				return sj_error(j, "longest exits before the histogram layout");
 			ret = SM_ARRAY(j, sm_long(m, m->nlongs - longs, j));
+		} else if (!strcmp(key, "longest_per_reason")) {
+			ret = sj_u64(j, &per_reason);
 		} else if (!strcmp(key, "events")) {
 			ret = SM_ARRAY(j, sm_event(c, j));
 		} else if (!strcmp(key, "inputs")) {
@@ -457,7 +459,7 @@ static int sm_doc(struct sink_stats *c, struct stats_merged *m,
 		return sj_error(j, "more after the document's end");
 	if (!layout)
 		return sj_error(j, "no histogram layout: not statistics this kvmtrace_format can add");
-	sm_long_file(m, m->nlongs - longs, c->all.h.n - exits);
+	sm_long_file(m, per_reason);
 	return 0;
 }
 
@@ -567,7 +569,7 @@ int stats_merge(struct outbuf *out, const char *mode, unsigned top,
 		return stats_nomem(d);
 	}
 	c->counter_other = SINK_MAP_EMPTY;
-	c->merged->whole = SIZE_MAX;
+	c->merged->whole = UINT64_MAX;
 	c->merged->files = calloc(n ? n : 1, sizeof(*c->merged->files));
 	if (!c->merged->files) {
 		sink_destroy(s);

@@ -117,7 +117,13 @@ struct stats_long {
 	uint8_t domain;		/* enum domain: the exit's */
 };
 
-#define STATS_LONGEST	10	/* rows of the longest exits, by default */
+#define STATS_LONGEST	1	/* longest exits of each reason, by default */
+
+/* The longest exits of one reason: a heap (stats-longest.c) */
+struct stats_lheap {
+	struct stats_long *h;	/* owned: alloc of them */
+	uint32_t n, alloc;
+};
 
 #define STATS_GSTACK	64	/* guest call depth followed per vCPU */
 
@@ -203,12 +209,15 @@ struct sink_stats {
 	uint32_t nvms;
 	struct stats_dist all;
 	/*
-	 * The longest paired exits so far, at most cap_longest (--stats-top,
-	 * else STATS_LONGEST): a heap, the one to give way at [0]
-	 * (stats-longest.c); sorted longest first by the report.
+	 * The longest paired exits of each reason so far, at most
+	 * cap_longest of each (--stats-top, else STATS_LONGEST): a heap per
+	 * reason index (stats-longest.c); nlongest in all, gathered into
+	 * longest and sorted there, longest first, by the report.
 	 */
-	struct stats_long *longest;	/* owned: alloc_longest of them */
-	size_t nlongest, cap_longest, alloc_longest;
+	struct stats_lheap *lheaps;	/* owned: nlheaps of them */
+	size_t nlheaps;
+	struct stats_long *longest;	/* owned */
+	size_t nlongest, cap_longest;
 	/*
 	 * all, reasons, vcpus and vms take every exit as it ends (true), or
 	 * are folded from the cross rows, which then part the exits, at the
@@ -303,12 +312,14 @@ void stats_exits_fini(struct sink_stats *c);
 
 /* ------------------------------------------- stats-longest.c */
 
-/* A paired exit of v that lasted dur: one of the longest so far? */
+/* A paired exit of reason index ref that lasted dur: among its longest? */
 static inline bool stats_longest_wants(const struct sink_stats *c,
-				       uint64_t dur)
+				       uint32_t ref, uint64_t dur)
 {
-	return c->nlongest < c->cap_longest ||
-	       (c->nlongest && dur >= c->longest[0].dur);
+	const struct stats_lheap *l = &c->lheaps[ref];
+
+	return ref >= c->nlheaps || l->n < c->cap_longest ||
+	       dur >= l->h[0].dur;
 }
 
 /* Keep v's exit of dur if it is among the longest. 0 or -ENOMEM. */
