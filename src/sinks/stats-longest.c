@@ -206,6 +206,8 @@ int stats_longest_table(struct sink_stats *c)
 	if (c->nlongest && !c->longest)
 		return -ENOMEM;
 	for (i = n = 0; i < c->nlheaps; i++) {
+		if (!c->lheaps[i].n)
+			continue;	/* a reason with no paired exit: no heap */
 		memcpy(c->longest + n, c->lheaps[i].h,
 		       c->lheaps[i].n * sizeof(*c->longest));
 		n += c->lheaps[i].n;
