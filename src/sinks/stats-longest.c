@@ -164,41 +164,49 @@ static void stats_long_row(const struct sink_stats *c, size_t i,
 	stats_str(&cells[col++], e->sym ? e->sym : none);
 }
 
-int stats_longest_table(struct sink_stats *c)
+void stats_longest_heads(const struct sink_stats *c, const char **head,
+			 char *dur, size_t size)
 {
-	static const char *const head_text[] = {
-		"start", "domain", "vm", "vcpu", "host_tid", "reason",
-		"duration", "about", "guest function",
+	static const char *const text[STATS_LONGEST_COLS] = {
+		"domain", "vm", "vcpu", "host_tid", "reason", "duration",
+		"about", "guest function",
 	};
-	const char *head[9];
-	char start[16], dur[24];
-	struct stats_table t = {
-		.name = "longest_exits",
-		.ncols = 9,
-		.head = head,
-		.nrows = c->nlongest,
-		.row = stats_long_row,
-	};
-	char right[] = "rllrrlrll";
-	size_t i, n;
-	int ret = 0;
 
-	memcpy(head, head_text, sizeof(head));
+	memcpy(head, text, sizeof(text));
 	if (c->csv) {
-		snprintf(start, sizeof(start), "start_%s", stats_ts_unit(c));
-		snprintf(dur, sizeof(dur), "duration_%s",
-			 c->time.ns ? "us" : "ticks");
-		head[0] = start;
-		head[6] = dur;
-		head[8] = "guest_function";
+		snprintf(dur, size, "duration_%s", c->time.ns ? "us" : "ticks");
+		head[5] = dur;
+		head[7] = "guest_function";
 	} else if (c->time.ns) {
 		/*
 		 * µs, not the unit of the longest (stats_units()): a halt
 		 * of seconds beside a write of 300 ns would leave it 0.000
 		 */
-		head[6] = "duration(µs)";
+		head[5] = "duration(µs)";
 	}
-	t.right = right;
+}
+
+int stats_longest_table(struct sink_stats *c)
+{
+	const char *head[1 + STATS_LONGEST_COLS];
+	char start[16], dur[24];
+	struct stats_table t = {
+		.name = "longest_exits",
+		.ncols = 1 + STATS_LONGEST_COLS,
+		.head = head,
+		.right = "r" STATS_LONGEST_RIGHT,
+		.nrows = c->nlongest,
+		.row = stats_long_row,
+	};
+	size_t i, n;
+	int ret = 0;
+
+	head[0] = "start";
+	if (c->csv) {
+		snprintf(start, sizeof(start), "start_%s", stats_ts_unit(c));
+		head[0] = start;
+	}
+	stats_longest_heads(c, head + 1, dur, sizeof(dur));
 	/* every reason's rows in one array, longest first */
 	free(c->longest);
 	c->longest = c->nlongest ? malloc(c->nlongest * sizeof(*c->longest))

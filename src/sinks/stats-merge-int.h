@@ -41,7 +41,7 @@ struct stats_merged {
 	size_t nfiles;
 	char unit[8];			/* "us" or "ticks": the first file's */
 	const char *first;		/* borrowed: the first file's name */
-	char **files;			/* owned, each owned: by place */
+	const char *const *files;	/* borrowed: the paths, by place */
 	struct stats_mlong *longs;	/* owned */
 	size_t nlongs, cap_longs;
 	/*

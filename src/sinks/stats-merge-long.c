@@ -203,34 +203,24 @@ static void sm_long_row(const struct sink_stats *c, size_t i,
 
 int stats_merge_longest_table(struct sink_stats *c)
 {
-	static const char *const head_text[] = {
-		"file", "start", "domain", "vm", "vcpu", "host_tid",
-		"reason", "duration", "about", "guest function",
-	};
 	struct stats_merged *m = c->merged;
-	size_t top = c->top ? c->top : STATS_LONGEST;
-	const char *head[10];
+	/* --stats-top, else STATS_LONGEST (sink_stats_create()) */
+	size_t top = c->cap_longest;
+	const char *head[2 + STATS_LONGEST_COLS] = { "file", "start" };
 	char dur[24];
-	char right[] = "lrllrrlrll";
 	struct stats_table t = {
 		.name = "longest_exits",
-		.ncols = 10,
+		.ncols = 2 + STATS_LONGEST_COLS,
 		.head = head,
-		.right = right,
+		.right = "lr" STATS_LONGEST_RIGHT,
 		.row = sm_long_row,
 	};
 	int ret = 0;
 
 	if (!m->nlongs && c->mode != STATS_JSON)
 		return 0;
-	memcpy(head, head_text, sizeof(head));
-	if (c->csv) {
-		snprintf(dur, sizeof(dur), "duration_%s", m->unit);
-		head[7] = dur;
-		head[9] = "guest_function";
-	} else if (c->time.ns) {
-		head[7] = "duration(µs)";	/* as stats-longest.c */
-	}
+	/* c->time.ns: the files' unit is us (stats_merge()) */
+	stats_longest_heads(c, head + 2, dur, sizeof(dur));
 	if (m->nlongs)
 		sm_long_keep(m, top);
 	t.nrows = m->nlongs;

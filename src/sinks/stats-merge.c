@@ -542,9 +542,6 @@ void stats_merge_free(struct stats_merged *m)
 		free(m->inputs[i].input);
 	}
 	sm_long_free(m);
-	for (i = 0; i < m->nfiles; i++)
-		free(m->files[i]);
-	free(m->files);
 	free(m->inputs);
 	free(m);
 }
@@ -570,18 +567,9 @@ int stats_merge(struct outbuf *out, const char *mode, unsigned top,
 	}
 	c->counter_other = SINK_MAP_EMPTY;
 	c->merged->whole = UINT64_MAX;
-	c->merged->files = calloc(n ? n : 1, sizeof(*c->merged->files));
-	if (!c->merged->files) {
-		sink_destroy(s);
-		return stats_nomem(d);
-	}
+	c->merged->files = paths;
 	stats_rows_init(&c->reasons, sizeof(struct stats_reason));
 	for (i = 0; i < n && ret == 0; i++) {
-		c->merged->files[i] = strdup(paths[i]);
-		if (!c->merged->files[i]) {
-			ret = stats_nomem(d);
-			break;
-		}
 		ret = sm_slurp(paths[i], &text, &len, d);
 		if (ret < 0)
 			break;

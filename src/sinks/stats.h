@@ -316,10 +316,12 @@ void stats_exits_fini(struct sink_stats *c);
 static inline bool stats_longest_wants(const struct sink_stats *c,
 				       uint32_t ref, uint64_t dur)
 {
-	const struct stats_lheap *l = &c->lheaps[ref];
+	const struct stats_lheap *l;
 
-	return ref >= c->nlheaps || l->n < c->cap_longest ||
-	       dur >= l->h[0].dur;
+	if (ref >= c->nlheaps)
+		return true;	/* the reason's first: no heap yet */
+	l = &c->lheaps[ref];
+	return l->n < c->cap_longest || dur >= l->h[0].dur;
 }
 
 /* Keep v's exit of dur if it is among the longest. 0 or -ENOMEM. */
@@ -327,6 +329,16 @@ int stats_longest_add(struct sink_stats *c, const struct sink_vcpu *v,
 		      uint64_t dur);
 /* Their table, longest first (after stats_exits_finish). 0 or -ENOMEM. */
 int stats_longest_table(struct sink_stats *c);
+/*
+ * The headings of a longest exits table from its domain column on, the
+ * STATS_LONGEST_COLS of them, as c writes them (the csv duration's into
+ * dur, of size bytes); their alignment: STATS_LONGEST_RIGHT. A run's
+ * table and a merge's (stats-merge-long.c) put theirs before them.
+ */
+#define STATS_LONGEST_COLS	8
+#define STATS_LONGEST_RIGHT	"llrrlrll"
+void stats_longest_heads(const struct sink_stats *c, const char **head,
+			 char *dur, size_t size);
 void stats_longest_fini(struct sink_stats *c);
 
 /* ------------------------------------------- stats-table.c: cells, units */
